@@ -1,0 +1,16 @@
+export { createDatabase, type Database, type DatabaseConfig } from "./client.ts";
+export {
+  runTransaction,
+  isRetryableTransactionError,
+  sqlStateOf,
+  isUniqueViolation,
+  TransactionAbortedError,
+  type Tx,
+  type TransactionOptions,
+  type IsolationLevel,
+} from "./transaction.ts";
+export { migrate, readMigrations, MigrationError, PRISMA_MIGRATE_LOCK_ID, type Migration, type MigrateResult } from "./migrate.ts";
+export { seedCatalog, DEMO_CATALOG, type SeedProduct } from "./seed.ts";
+export { Prisma } from "./generated/client.ts";
+export * from "./generated/enums.ts";
+export type * from "./generated/models.ts";

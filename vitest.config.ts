@@ -1,0 +1,9 @@
+// `npm test` runs every workspace's suite (and tests/) as projects of one vitest run.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: ["packages/*", "apps/*", "tests"],
+    reporters: ["default"],
+  },
+});
