@@ -10,6 +10,7 @@ export {
   type IsolationLevel,
 } from "./transaction.ts";
 export { migrate, readMigrations, MigrationError, PRISMA_MIGRATE_LOCK_ID, type Migration, type MigrateResult } from "./migrate.ts";
+export { createProcessedUpdates, type ProcessedUpdates } from "./processed-updates.ts";
 export { seedCatalog, DEMO_CATALOG, type SeedProduct } from "./seed.ts";
 export { Prisma } from "./generated/client.ts";
 export * from "./generated/enums.ts";

@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** "a,b,c" → ["a", "b", "c"], ignoring blanks. */
+export const csv = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
+
+/** A comma-separated list of Telegram ids (which exceed 32 bits: kept as bigint). */
+export const telegramIds = csv.pipe(z.array(z.string().regex(/^-?\d+$/, "must be a comma-separated list of numeric Telegram ids").transform(BigInt)));
+
+export const port = z.coerce.number().int().min(1).max(65_535);
+
+/**
+ * The settings every process shares: where PostgreSQL and Redis are, how locks are namespaced and
+ * keyed, and how it logs. Each app extends this with its own.
+ */
+export const sharedConfigShape = {
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL"),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL"),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /** Environment and bot or tenant, so that two shops never share a lock key. */
+  LOCK_NAMESPACE: z.string().regex(/^[a-z0-9][a-z0-9:_-]{0,63}$/, "lowercase letters, digits and : _ - only").default("dev:orderbot"),
+  /** HMAC key that turns user and chat ids into opaque lock keys and log fields. */
+  LOCK_HASH_KEY: z.string().min(16, "must be at least 16 characters"),
+} as const;
