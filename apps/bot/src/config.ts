@@ -1,0 +1,67 @@
+// The bot's configuration: read from the environment once, here and nowhere else, validated, and
+// passed down explicitly. Invalid configuration stops the process with one line per problem.
+import path from "node:path";
+import { z } from "zod";
+import { loadEnvFiles, parseConfig, port, sharedConfigShape, telegramIds } from "@orderbot/platform";
+
+const schema = z
+  .object({
+    ...sharedConfigShape,
+    BOT_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)"),
+    BOT_MODE: z.enum(["webhook", "polling"]).default("polling"),
+    /** Another Bot API server (a local one, or the test kit's fake); Telegram's when unset. */
+    TELEGRAM_API_ROOT: z.url().optional(),
+    WEBHOOK_SECRET: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,256}$/, "1-256 characters of A-Z a-z 0-9 _ -")
+      .optional(),
+    /** Public HTTPS base URL Telegram posts webhooks to, e.g. https://shop.example.com */
+    PUBLIC_URL: z.url().optional(),
+    HOST: z.string().default("127.0.0.1"),
+    PORT: port.default(8080),
+    /** Serve /metrics on a port of its own (not exposed publicly) ... */
+    METRICS_PORT: port.optional(),
+    /** ... or on the main port behind `Authorization: Bearer <token>`. */
+    METRICS_TOKEN: z.string().min(16).optional(),
+    /** Largest webhook body accepted (bytes); Telegram's updates are far smaller. */
+    WEBHOOK_BODY_LIMIT: z.coerce.number().int().min(1024).default(1_048_576),
+    OPERATOR_GROUP_ID: z
+      .string()
+      .regex(/^-\d+$/, "must be a group chat id (negative number)")
+      .transform(BigInt)
+      .optional(),
+    /** Users allowed to bind an operator group to the shop. */
+    OWNER_IDS: telegramIds,
+    PAYMENT_CURRENCY: z.string().regex(/^[A-Z]{3}$/).default("XTR"),
+    /** Payment provider token; must be empty for Telegram Stars (XTR). */
+    PROVIDER_TOKEN: z.string().default(""),
+    RESERVATION_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+    /** Per-user rate limit: updates allowed per window. */
+    RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).default(20),
+    RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
+  })
+  .superRefine((c, ctx) => {
+    if (c.BOT_MODE === "webhook") {
+      if (!c.WEBHOOK_SECRET) ctx.addIssue({ code: "custom", path: ["WEBHOOK_SECRET"], message: "is required when BOT_MODE=webhook" });
+      if (!c.PUBLIC_URL) ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required when BOT_MODE=webhook" });
+    }
+    if (c.PAYMENT_CURRENCY === "XTR" && c.PROVIDER_TOKEN !== "") {
+      ctx.addIssue({ code: "custom", path: ["PROVIDER_TOKEN"], message: "must be empty when PAYMENT_CURRENCY=XTR (Telegram Stars)" });
+    }
+    if (c.PAYMENT_CURRENCY !== "XTR" && c.PROVIDER_TOKEN === "") {
+      ctx.addIssue({ code: "custom", path: ["PROVIDER_TOKEN"], message: `is required for PAYMENT_CURRENCY=${c.PAYMENT_CURRENCY}` });
+    }
+  });
+
+export type BotConfig = z.infer<typeof schema>;
+
+/** Validates an environment; throws ConfigError listing every problem. */
+export function parseBotConfig(env: Record<string, string | undefined>): BotConfig {
+  return parseConfig(schema, env);
+}
+
+/** The process's configuration: the environment, then .env, then .env.example. */
+export function loadBotConfig(): BotConfig {
+  loadEnvFiles(path.resolve(import.meta.dirname, "../../.."));
+  return parseBotConfig(process.env);
+}

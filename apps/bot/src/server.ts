@@ -1,0 +1,89 @@
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Registry } from "prom-client";
+import type { Logger } from "@orderbot/platform";
+import { secretMatches } from "./secret.ts";
+import { parseUpdate } from "./updates/parse.ts";
+import type { ProcessUpdate } from "./updates/pipeline.ts";
+
+export const WEBHOOK_PATH = "/telegram/webhook";
+const SECRET_HEADER = "x-telegram-bot-api-secret-token";
+
+export interface ServerDeps {
+  processUpdate: ProcessUpdate;
+  /** Both must answer for /readyz to say ready. */
+  checks: { database: () => Promise<unknown>; redis: () => Promise<unknown> };
+  registry: Registry;
+  logger: Logger;
+  webhookSecret: string;
+  bodyLimit: number;
+  /** When set, /metrics needs `Authorization: Bearer <token>`; when null, it is not served here. */
+  metricsToken: string | null;
+}
+
+/**
+ * The HTTP side of the bot: the webhook, health, readiness and metrics. The update is processed
+ * inline, and the response sent after it finishes: Telegram then sends one update per chat at a
+ * time and re-delivers after any non-2xx, which gives per-chat ordering and at-least-once delivery.
+ */
+export function createServer(deps: ServerDeps): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: deps.logger.child({ component: "http" }),
+    disableRequestLogging: true,
+    bodyLimit: deps.bodyLimit,
+    return503OnClosing: true,
+  });
+
+  app.post(WEBHOOK_PATH, {
+    // Checked before the body is read: a caller without the secret gets nothing parsed or stored.
+    onRequest: async (request, reply) => {
+      if (!secretMatches(request.headers[SECRET_HEADER], deps.webhookSecret)) {
+        await reply.code(401).send({ ok: false, error: "unauthorized" });
+      }
+    },
+    handler: async (request, reply) => {
+      const update = parseUpdate(request.body);
+      if (!update) return reply.code(400).send({ ok: false, error: "expected an update with an integer update_id" });
+      try {
+        const outcome = await deps.processUpdate(update);
+        if (outcome === "in-progress") return reply.code(503).header("retry-after", "5").send({ ok: false, error: "in progress" });
+        return reply.code(200).send({ ok: true });
+      } catch {
+        // Already logged once, with the update id, by the pipeline.
+        return reply.code(500).send({ ok: false, error: "failed; will be retried" });
+      }
+    },
+  });
+
+  app.get("/healthz", async () => ({ ok: true }));
+
+  app.get("/readyz", async (_request, reply) => {
+    const results = await Promise.allSettled([deps.checks.database(), deps.checks.redis()]);
+    const [database, redis] = results.map((r) => (r.status === "fulfilled" ? "ok" : "down"));
+    const ready = database === "ok" && redis === "ok";
+    return reply.code(ready ? 200 : 503).send({ ok: ready, database, redis });
+  });
+
+  if (deps.metricsToken !== null) {
+    const token = deps.metricsToken;
+    app.get("/metrics", async (request, reply) => {
+      const header = request.headers.authorization ?? "";
+      if (!secretMatches(header.replace(/^Bearer /, ""), token)) return reply.code(401).send({ ok: false });
+      return reply.type(deps.registry.contentType).send(await deps.registry.metrics());
+    });
+  }
+
+  // Fastify answers malformed JSON with 400 and oversized bodies with 413; keep the bodies terse.
+  app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    void reply.code(status).send({ ok: false, error: status === 413 ? "body too large" : status === 400 ? "malformed request" : "internal error" });
+  });
+
+  return app;
+}
+
+/** A bare server exposing only /metrics, for METRICS_PORT (keep that port private). */
+export function createMetricsServer(registry: Registry, logger: Logger): FastifyInstance {
+  const app = Fastify({ loggerInstance: logger.child({ component: "metrics" }), disableRequestLogging: true });
+  app.get("/metrics", async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  return app;
+}

@@ -1,0 +1,72 @@
+import type { Update } from "grammy/types";
+import type { ProcessedUpdates } from "@orderbot/db";
+import type { LockManager } from "@orderbot/lock";
+import type { Logger } from "@orderbot/platform";
+import type { BotMetrics } from "../metrics.ts";
+
+/**
+ * - handled: processed now and recorded;
+ * - duplicate: already recorded (a re-delivery), nothing done;
+ * - in-progress: another replica is running this update right now; the webhook answers 503 so
+ *   that Telegram re-delivers later (a 200 would drop the update if that replica dies).
+ */
+export type UpdateOutcome = "handled" | "duplicate" | "in-progress";
+
+export interface UpdatePipelineDeps {
+  botId: bigint;
+  processed: ProcessedUpdates;
+  locks: LockManager;
+  /** Runs the features (grammY's bot.handleUpdate). Throws when the update must be re-delivered. */
+  handle: (update: Update) => Promise<void>;
+  metrics: BotMetrics;
+  logger: Logger;
+}
+
+/** The type of an update, for metrics: "message", "callback_query", ... */
+export function updateType(update: Update): string {
+  return Object.keys(update).find((key) => key !== "update_id") ?? "unknown";
+}
+
+/**
+ * Exactly-once effects from at-least-once delivery: skip updates already recorded, claim the
+ * update in Redis so two replicas never run it at once, run it, record it. If Redis is down the
+ * claim is skipped (the `update` kind's policy is proceed-db-only): the record and idempotent
+ * handlers still make a re-delivery harmless.
+ */
+export function createUpdatePipeline(deps: UpdatePipelineDeps) {
+  const { botId, processed, locks, handle, metrics } = deps;
+
+  async function run(update: Update): Promise<UpdateOutcome> {
+    const id = update.update_id;
+    if (await processed.has(botId, id)) return "duplicate";
+    const outcome = await locks.withLock({ kind: "update", id: `${botId}:${id}` }, async () => {
+      // Another replica may have finished it between our check and our claim.
+      if (await processed.has(botId, id)) return "duplicate" as const;
+      await handle(update);
+      await processed.mark(botId, id);
+      return "handled" as const;
+    });
+    if (outcome.status === "ok") return outcome.value;
+    return "in-progress";
+  }
+
+  return async function processUpdate(update: Update): Promise<UpdateOutcome> {
+    const type = updateType(update);
+    const end = metrics.updateSeconds.startTimer({ type });
+    const log = deps.logger.child({ updateId: update.update_id, updateType: type });
+    try {
+      const outcome = await run(update);
+      metrics.updates.inc({ type, outcome: outcome.replace("-", "_") });
+      if (outcome !== "handled") log.debug({ outcome }, "update not run again");
+      return outcome;
+    } catch (error) {
+      metrics.updates.inc({ type, outcome: "failed" });
+      log.error({ err: error }, "update failed; Telegram will re-deliver it");
+      throw error;
+    } finally {
+      end();
+    }
+  };
+}
+
+export type ProcessUpdate = ReturnType<typeof createUpdatePipeline>;

@@ -1,0 +1,23 @@
+import type { Logger } from "@orderbot/platform";
+
+export interface JobContext {
+  /**
+   * Aborts when this worker's leadership lease is lost or the worker is shutting down. A job checks
+   * it between steps (batches) and stops: after a lost lease another worker may already be running.
+   */
+  signal: AbortSignal;
+  /** The lease's fencing number: strictly larger for every new leader of this job. */
+  fence: number | null;
+  logger: Logger;
+}
+
+export interface Job {
+  /** Also the lock id: `job:<name>`. */
+  name: string;
+  /** Time between runs (ms); each wait is jittered by up to ±jitter of it. */
+  intervalMs: number;
+  /** 0..1, default 0.2: spreads the workers' attempts so they do not contend on every tick. */
+  jitter?: number;
+  /** Runs one pass. Returns a small summary for the log and metrics, e.g. { expired: 120 }. */
+  run(ctx: JobContext): Promise<Record<string, number> | void>;
+}
