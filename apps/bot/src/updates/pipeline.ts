@@ -2,15 +2,19 @@ import type { Update } from "grammy/types";
 import type { ProcessedUpdates } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
 import type { Logger } from "@orderbot/platform";
+import { loggableError } from "../log-safety.ts";
 import type { BotMetrics } from "../metrics.ts";
+import { isActionable } from "./schema.ts";
 
 /**
+ * - ignored: not an update the features act on (a type the bot does not handle, or a forged or
+ *   mangled payload); acknowledged, and nothing is run or stored;
  * - handled: processed now and recorded;
  * - duplicate: already recorded (a re-delivery), nothing done;
  * - in-progress: another replica is running this update right now; the webhook answers 503 so
  *   that Telegram re-delivers later (a 200 would drop the update if that replica dies).
  */
-export type UpdateOutcome = "handled" | "duplicate" | "in-progress";
+export type UpdateOutcome = "ignored" | "handled" | "duplicate" | "in-progress";
 
 export interface UpdatePipelineDeps {
   botId: bigint;
@@ -38,6 +42,7 @@ export function createUpdatePipeline(deps: UpdatePipelineDeps) {
 
   async function run(update: Update): Promise<UpdateOutcome> {
     const id = update.update_id;
+    if (!isActionable(update)) return "ignored";
     if (await processed.has(botId, id)) return "duplicate";
     const outcome = await locks.withLock({ kind: "update", id: `${botId}:${id}` }, async () => {
       // Another replica may have finished it between our check and our claim.
@@ -61,7 +66,7 @@ export function createUpdatePipeline(deps: UpdatePipelineDeps) {
       return outcome;
     } catch (error) {
       metrics.updates.inc({ type, outcome: "failed" });
-      log.error({ err: error }, "update failed; Telegram will re-deliver it");
+      log.error({ err: loggableError(error) }, "update failed; Telegram will re-deliver it");
       throw error;
     } finally {
       end();

@@ -1,6 +1,7 @@
 import type { Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "@orderbot/platform";
+import { loggableError } from "../log-safety.ts";
 import { chatIdOf } from "./parse.ts";
 import type { ProcessUpdate } from "./pipeline.ts";
 
@@ -53,7 +54,7 @@ export function startPolling(options: PollerOptions): { stop(): Promise<void>; d
         );
       } catch (error) {
         if (controller.signal.aborted) return;
-        logger.warn({ err: error }, "getUpdates failed; retrying");
+        logger.warn({ err: loggableError(error) }, "getUpdates failed; retrying");
         await new Promise((resolve) => setTimeout(resolve, 1000).unref());
         continue;
       }

@@ -1,0 +1,49 @@
+import { limit } from "@grammyjs/ratelimiter";
+import type { MiddlewareFn } from "grammy";
+import type { Redis } from "@orderbot/platform";
+import type { BotContext } from "../context.ts";
+
+export interface RateLimitOptions {
+  /** The shared Redis: the count is per user across every replica. */
+  redis: Pick<Redis, "incr" | "pexpire">;
+  /** Key prefix; the user part is `mask(userId)`, never the raw id. */
+  prefix: string;
+  mask: (id: number) => string;
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * A per-user limit on what a user can make the bot do (messages and button presses), counted in
+ * Redis. Payments are never limited: money already taken must always be recorded. A limited
+ * button press is still answered (so no spinner is left); limited messages are dropped silently,
+ * since replying to a flood would only feed it.
+ *
+ * Redis down does not take the bot down: the counter fails open (the request is let through).
+ */
+export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
+  const failOpen = {
+    incr: (key: string) => options.redis.incr(key).catch(() => 1),
+    pexpire: (key: string, ms: number) => options.redis.pexpire(key, ms).catch(() => 0),
+  };
+  const limiter = limit<BotContext, typeof failOpen>({
+    timeFrame: options.windowMs,
+    limit: options.limit,
+    storageClient: failOpen,
+    keyPrefix: options.prefix,
+    keyGenerator: (ctx) => (ctx.from ? options.mask(ctx.from.id) : undefined),
+    // Told below, where it can be awaited.
+    onLimitExceeded: () => undefined,
+  });
+  return async (ctx, next) => {
+    if (ctx.preCheckoutQuery || ctx.msg?.successful_payment) return next();
+    let allowed = false;
+    await limiter(ctx, async () => {
+      allowed = true;
+      await next();
+    });
+    if (allowed) return;
+    ctx.logger.debug("rate limited");
+    if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: ctx.t("rate-limited") });
+  };
+}

@@ -1,0 +1,62 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { CALLBACK_DATA_MAX_BYTES, callbacks } from "../src/callbacks/index.ts";
+
+describe("callback data codecs", () => {
+  it("round-trips every kind of button", () => {
+    expect(callbacks.catalogPage.decode(callbacks.catalogPage.encode({ page: 3 }))).toEqual({ page: 3 });
+    expect(callbacks.product.encode({ productId: 7, qty: 2, page: 0 })).toBe("p:7:2:0");
+    expect(callbacks.product.decode("p:7:2:0")).toEqual({ productId: 7, qty: 2, page: 0 });
+    expect(callbacks.order.decode("o:12:5")).toEqual({ productId: 12, qty: 5 });
+    expect(callbacks.pay.decode("y:ABCD2345")).toEqual({ orderId: "ABCD2345" });
+    expect(callbacks.cancel.decode("x:ABCD2345")).toEqual({ orderId: "ABCD2345" });
+    expect(callbacks.language.decode("l:zh")).toEqual({ locale: "zh" });
+    expect(callbacks.setting.decode("s:lowStockAlerts:0:4")).toEqual({ key: "lowStockAlerts", on: "0", version: 4 });
+  });
+
+  it.each([
+    ["another kind's data", callbacks.order, "p:7:2:0"],
+    ["a missing field", callbacks.order, "o:7"],
+    ["an extra field", callbacks.order, "o:7:2:1"],
+    ["a zero quantity", callbacks.order, "o:7:0"],
+    ["a negative quantity", callbacks.order, "o:7:-1"],
+    ["a quantity over 99", callbacks.order, "o:7:100"],
+    ["a fractional quantity", callbacks.order, "o:7:1.5"],
+    ["a leading zero", callbacks.order, "o:07:1"],
+    ["an id past int4", callbacks.order, "o:2147483648:1"],
+    ["a non-numeric id", callbacks.order, "o:abc:1"],
+    ["a public id with ambiguous letters", callbacks.pay, "y:ABCD0O1I"],
+    ["a lowercase public id", callbacks.pay, "y:abcd2345"],
+    ["a SQL-ish public id", callbacks.cancel, "x:1' OR '1'='1"],
+    ["an unknown locale", callbacks.language, "l:de"],
+    ["an unknown setting", callbacks.setting, "s:admin:1:0"],
+    ["data over 64 bytes", callbacks.pay, `y:${"A".repeat(70)}`],
+  ])("rejects %s", (_label, codec, data) => {
+    expect(codec.decode(data)).toBeNull();
+  });
+
+  it("refuses to encode values that would not decode", () => {
+    expect(() => callbacks.order.encode({ productId: 7, qty: 0 })).toThrow(RangeError);
+    expect(() => callbacks.pay.encode({ orderId: "x".repeat(80) })).toThrow(RangeError);
+  });
+
+  it("never accepts arbitrary strings it did not produce, and every encoding fits in 64 bytes", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (data) => {
+        for (const codec of Object.values(callbacks)) {
+          const decoded = codec.decode(data);
+          // Whatever decodes must be exactly what encoding those values produces.
+          if (decoded !== null) expect(codec.encode(decoded as never)).toBe(data);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2_147_483_647 }), fc.integer({ min: 1, max: 99 }), fc.nat(999_999_999), (productId, qty, page) => {
+        const data = callbacks.product.encode({ productId, qty, page });
+        expect(Buffer.byteLength(data)).toBeLessThanOrEqual(CALLBACK_DATA_MAX_BYTES);
+        expect(callbacks.product.decode(data)).toEqual({ productId, qty, page });
+      }),
+    );
+  });
+});

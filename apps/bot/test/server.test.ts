@@ -1,0 +1,181 @@
+// The webhook endpoint over a real pipeline (PostgreSQL's ProcessedUpdate and the Redis `update`
+// lock), with a trivial handler in place of the bot: what gets to the handler, what is recorded,
+// and what Telegram is answered.
+import type { Update } from "grammy/types";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createProcessedUpdates } from "@orderbot/db";
+import { createLockManager, type LockManager } from "@orderbot/lock";
+import { LOCK_KINDS } from "@orderbot/core";
+import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
+import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import { createBotMetrics } from "../src/metrics.ts";
+import { createServer, WEBHOOK_PATH } from "../src/server.ts";
+import { createUpdatePipeline } from "../src/updates/pipeline.ts";
+
+const SECRET = "test-webhook-secret_0123456789";
+const BOT_ID = 4242n;
+
+let testDb: TestDatabase;
+let testRedis: TestRedis;
+let locks: LockManager;
+let handled: number[];
+/** When set, the handler signals `entered` and waits for `hold` before it finishes. */
+let gate: { hold: Promise<void>; entered: () => void } | null;
+let failNext: boolean;
+let server: ReturnType<typeof createServer>;
+
+const message = (updateId: number): Update =>
+  ({
+    update_id: updateId,
+    message: { message_id: 1, date: 0, chat: { id: 5, type: "private", first_name: "A" }, from: { id: 5, is_bot: false, first_name: "A" }, text: "hi" },
+  }) as Update;
+
+function post(body: unknown, headers: Record<string, string> = { "x-telegram-bot-api-secret-token": SECRET }) {
+  return server.inject({
+    method: "POST",
+    url: WEBHOOK_PATH,
+    headers: { "content-type": "application/json", ...headers },
+    payload: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+const processedCount = () => testDb.db.processedUpdate.count();
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  testRedis = await createTestRedis();
+  locks = createLockManager({ redis: testRedis.redis, namespace: testRedis.namespace, hashKey: "server-test-hash-key", kinds: LOCK_KINDS });
+  const registry = createMetricsRegistry();
+  const processUpdate = createUpdatePipeline({
+    botId: BOT_ID,
+    processed: createProcessedUpdates(testDb.db),
+    locks,
+    metrics: createBotMetrics(registry),
+    logger: silentLogger,
+    handle: async (update) => {
+      if (gate) {
+        gate.entered();
+        await gate.hold;
+      }
+      if (failNext) {
+        failNext = false;
+        throw new Error("handler failed");
+      }
+      handled.push(update.update_id);
+    },
+  });
+  server = createServer({
+    processUpdate,
+    checks: { database: () => testDb.db.$queryRaw`SELECT 1`, redis: () => testRedis.redis.ping() },
+    registry,
+    logger: silentLogger,
+    webhookSecret: SECRET,
+    bodyLimit: 1_048_576,
+    metricsToken: "metrics-token-0123456789",
+  });
+  await server.ready();
+});
+
+afterAll(async () => {
+  await server?.close();
+  await locks?.close();
+  await testRedis?.cleanup();
+  await testDb?.drop();
+});
+
+beforeEach(() => {
+  handled = [];
+  gate = null;
+  failNext = false;
+});
+
+describe("POST /telegram/webhook", () => {
+  it("runs an update once and records it; a re-delivery is acknowledged without running it again", async () => {
+    expect((await post(message(1))).statusCode).toBe(200);
+    expect((await post(message(1))).statusCode).toBe(200);
+    expect(handled).toEqual([1]);
+    expect(await testDb.db.processedUpdate.findMany({ select: { updateId: true } })).toEqual([{ updateId: 1n }]);
+  });
+
+  it("answers 503 to a re-delivery that arrives while the first delivery is still running", async () => {
+    let release!: () => void;
+    let entered!: () => void;
+    const running = new Promise<void>((resolve) => (entered = resolve));
+    gate = { hold: new Promise<void>((resolve) => (release = resolve)), entered };
+    const first = post(message(2));
+    await running;
+    const second = await post(message(2));
+    expect(second.statusCode).toBe(503);
+    release();
+    expect((await first).statusCode).toBe(200);
+    expect(handled).toEqual([2]);
+  });
+
+  it("answers 500 when the handler fails, records nothing, and runs the re-delivery", async () => {
+    failNext = true;
+    const before = await processedCount();
+    expect((await post(message(3))).statusCode).toBe(500);
+    expect(await processedCount()).toBe(before);
+    expect((await post(message(3))).statusCode).toBe(200);
+    expect(handled).toEqual([3]);
+  });
+
+  it.each([
+    ["a missing secret", {}],
+    ["a wrong secret", { "x-telegram-bot-api-secret-token": "wrong" }],
+    ["a secret that differs in case", { "x-telegram-bot-api-secret-token": SECRET.toUpperCase() }],
+  ])("answers 401 to %s and processes nothing", async (_label, headers) => {
+    const before = await processedCount();
+    const response = await post(message(10), headers);
+    expect(response.statusCode).toBe(401);
+    expect(handled).toEqual([]);
+    expect(await processedCount()).toBe(before);
+  });
+
+  it("answers 413 to a 2 MB body", async () => {
+    const response = await post({ update_id: 11, message: { text: "x".repeat(2 * 1024 * 1024) } });
+    expect(response.statusCode).toBe(413);
+    expect(handled).toEqual([]);
+  });
+
+  it.each([
+    ["malformed JSON", '{"update_id": 12,'],
+    ["an array", "[1,2]"],
+    ["no update_id", { message: {} }],
+    ["a fractional update_id", { update_id: 1.5 }],
+    ["a string update_id", { update_id: "13" }],
+  ])("answers 400 to %s", async (_label, body) => {
+    const before = await processedCount();
+    expect((await post(body)).statusCode).toBe(400);
+    expect(await processedCount()).toBe(before);
+  });
+
+  it("acknowledges a mangled or unhandled update without running or recording it", async () => {
+    const before = await processedCount();
+    for (const body of [
+      { update_id: 20 },
+      { update_id: 21, message: { message_id: "x", chat: { id: 5, type: "private" }, date: 0 } },
+      { update_id: 22, callback_query: { id: "q", data: "o:1:1" } },
+      { update_id: 23, poll: { id: "p" } },
+      { update_id: 24, message: message(24).message, callback_query: { id: "q" } },
+    ]) {
+      expect((await post(body)).statusCode).toBe(200);
+    }
+    expect(handled).toEqual([]);
+    expect(await processedCount()).toBe(before);
+  });
+});
+
+describe("health, readiness and metrics", () => {
+  it("reports alive and ready", async () => {
+    expect((await server.inject({ url: "/healthz" })).json()).toEqual({ ok: true });
+    expect((await server.inject({ url: "/readyz" })).json()).toEqual({ ok: true, database: "ok", redis: "ok" });
+  });
+
+  it("serves metrics only with the token", async () => {
+    expect((await server.inject({ url: "/metrics" })).statusCode).toBe(401);
+    const response = await server.inject({ url: "/metrics", headers: { authorization: "Bearer metrics-token-0123456789" } });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("orderbot_updates_total");
+  });
+});
