@@ -1,0 +1,139 @@
+import type { Database } from "@orderbot/db";
+
+/** One invariant's verdict, with a few examples of what broke it. */
+export interface InvariantResult {
+  name: string;
+  ok: boolean;
+  violations: number;
+  examples: string[];
+}
+
+export interface InvariantInputs {
+  /** Reservations may not outlive expires_at (+ grace for PAYING) by more than this (ms). */
+  expirySlackMs: number;
+  /** The payment grace a PAYING order gets past expires_at (ms). */
+  paymentGraceMs: number;
+  /** What the fake Telegram recorded, when the run went through it. */
+  telegram?: {
+    /** telegram_payment_charge_id of every successful_payment the users sent. */
+    chargeIds: string[];
+    /** telegram_payment_charge_id of every refundStarPayment the bot or worker called. */
+    refundedChargeIds: string[];
+  };
+  /** When true, the outbox must be drained: nothing PENDING (DEAD rows are allowed). */
+  outboxDrained?: boolean;
+}
+
+type Row = Record<string, unknown>;
+
+function verdict(name: string, rows: Row[], describe: (row: Row) => string): InvariantResult {
+  return { name, ok: rows.length === 0, violations: rows.length, examples: rows.slice(0, 5).map(describe) };
+}
+
+const HELD = `('RESERVED','PAYING','PAID','FULFILLED')`;
+
+/**
+ * The shop's invariants, checked from the database (and the fake Telegram's records when given)
+ * after a run: what must hold whatever failed during it. Every check is a query that lists the
+ * rows that break it, so a failure names its examples.
+ */
+export async function checkInvariants(db: Database, inputs: InvariantInputs): Promise<InvariantResult[]> {
+  const q = (sql: string) => db.$queryRawUnsafe<Row[]>(sql);
+  const results: InvariantResult[] = [];
+
+  results.push(
+    verdict(
+      "stock equals the ledger sum and is >= 0",
+      await q(`SELECT p.sku, p.stock, COALESCE(SUM(m.delta), 0)::int AS ledger
+               FROM products p LEFT JOIN stock_movements m ON m.product_id = p.id
+               GROUP BY p.id HAVING p.stock <> COALESCE(SUM(m.delta), 0) OR p.stock < 0`),
+      (r) => `${r.sku}: stock ${r.stock}, ledger ${r.ledger}`,
+    ),
+  );
+
+  results.push(
+    verdict(
+      "each order's stock is held exactly while it is open or paid",
+      await q(`SELECT o.public_id, o.status, i.product_id, i.quantity, COALESCE(SUM(m.delta), 0)::int AS net
+               FROM orders o JOIN order_items i ON i.order_id = o.id
+               LEFT JOIN stock_movements m ON m.order_id = o.id AND m.product_id = i.product_id
+               GROUP BY o.id, i.id
+               HAVING COALESCE(SUM(m.delta), 0) <> CASE WHEN o.status IN ${HELD} THEN -i.quantity ELSE 0 END`),
+      (r) => `order ${r.public_id} (${r.status}) product ${r.product_id}: net ${r.net}, quantity ${r.quantity}`,
+    ),
+  );
+
+  results.push(
+    verdict(
+      "each paid order has exactly one captured payment, and nothing else has one",
+      await q(`SELECT o.public_id, o.status, COUNT(p.id) FILTER (WHERE p.status = 'CAPTURED')::int AS captured
+               FROM orders o LEFT JOIN payments p ON p.order_id = o.id
+               GROUP BY o.id
+               HAVING COUNT(p.id) FILTER (WHERE p.status = 'CAPTURED') <> CASE WHEN o.status IN ('PAID','FULFILLED') THEN 1 ELSE 0 END`),
+      (r) => `order ${r.public_id} (${r.status}): ${r.captured} captured payments`,
+    ),
+  );
+
+  results.push(
+    verdict(
+      "captured money equals the totals of paid orders",
+      await q(`SELECT o.public_id, o.total_minor, p.amount_minor, o.currency, p.currency AS paid_currency
+               FROM orders o JOIN payments p ON p.order_id = o.id AND p.status = 'CAPTURED'
+               WHERE p.amount_minor <> o.total_minor OR p.currency <> o.currency`),
+      (r) => `order ${r.public_id}: total ${r.total_minor} ${r.currency}, captured ${r.amount_minor} ${r.paid_currency}`,
+    ),
+  );
+
+  results.push(
+    verdict(
+      "no reservation is left past its expiry (plus grace)",
+      await q(`SELECT public_id, status, expires_at FROM orders
+               WHERE (status = 'RESERVED' AND expires_at < now() - make_interval(secs => ${inputs.expirySlackMs / 1000}))
+                  OR (status = 'PAYING' AND expires_at < now() - make_interval(secs => ${(inputs.expirySlackMs + inputs.paymentGraceMs) / 1000}))`),
+      (r) => `order ${r.public_id} still ${r.status}, expired at ${String(r.expires_at)}`,
+    ),
+  );
+
+  if (inputs.outboxDrained) {
+    results.push(
+      verdict(
+        "the outbox delivered everything that is not dead",
+        await q(`SELECT dedupe_key, attempts FROM outbox_messages WHERE status = 'PENDING'`),
+        (r) => `outbox ${r.dedupe_key} pending after ${r.attempts} attempts`,
+      ),
+    );
+  }
+
+  if (inputs.telegram) {
+    const charges = new Map<string, number>();
+    for (const id of inputs.telegram.chargeIds) charges.set(id, (charges.get(id) ?? 0) + 1);
+    const rows = await q(`SELECT telegram_charge_id, status FROM payments`);
+    const recorded = new Map(rows.map((r) => [String(r.telegram_charge_id), String(r.status)]));
+    const unmatched: Row[] = [];
+    for (const id of charges.keys()) if (!recorded.has(id)) unmatched.push({ id, problem: "no Payment row" });
+    for (const id of recorded.keys()) if (!charges.has(id)) unmatched.push({ id, problem: "Payment without a successful_payment" });
+    results.push(verdict("each successful_payment maps to exactly one Payment row", unmatched, (r) => `${r.id}: ${r.problem}`));
+
+    const refunded = new Map<string, number>();
+    for (const id of inputs.telegram.refundedChargeIds) refunded.set(id, (refunded.get(id) ?? 0) + 1);
+    const wrong: Row[] = [];
+    for (const [id, count] of refunded) {
+      if (count > 1) wrong.push({ id, problem: `refunded ${count} times` });
+      if (recorded.get(id) !== "REFUNDED") wrong.push({ id, problem: `refunded, but the payment is ${recorded.get(id) ?? "unknown"}` });
+    }
+    for (const [id, status] of recorded) {
+      if (status === "REFUNDED" && !refunded.has(id)) wrong.push({ id, problem: "marked REFUNDED without a refund call" });
+      if (status === "REFUND_PENDING" && inputs.outboxDrained) wrong.push({ id, problem: "still REFUND_PENDING" });
+    }
+    results.push(verdict("refunds were issued for exactly the payments to refund", wrong, (r) => `${r.id}: ${r.problem}`));
+  }
+
+  return results;
+}
+
+/** A line per invariant, "ok" or the violations; for reports. */
+export function formatInvariants(results: InvariantResult[]): string {
+  return results
+    .map((r) => (r.ok ? `  ok    ${r.name}` : `  FAIL  ${r.name}: ${r.violations} violations, e.g. ${r.examples.join("; ")}`))
+    .join("\n");
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Database } from "@orderbot/db";
+import { checkInvariants, createTestDatabase, type InvariantResult, type TestDatabase } from "@orderbot/testkit";
+
+let testDb: TestDatabase;
+let db: Database;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  db = testDb.db;
+});
+afterAll(() => testDb.drop());
+
+const inputs = { expirySlackMs: 5_000, paymentGraceMs: 60_000, outboxDrained: true };
+let n = 0;
+
+/** A consistent little shop: a product with its seed row and one order in the given state. */
+async function shop(status: "RESERVED" | "PAID" | "CANCELLED") {
+  n++;
+  const product = await db.product.create({
+    data: { sku: `SKU-${n}`, titleEn: "t", titleZh: "t", priceMinor: 10, currency: "XTR", stock: 8 },
+  });
+  await db.stockMovement.create({ data: { productId: product.id, batchId: `seed-${n}`, delta: 10, reason: "SEED" } });
+  const order = await db.order.create({
+    data: {
+      publicId: `P${n}`,
+      userId: 1n,
+      chatId: 1n,
+      status,
+      totalMinor: 20,
+      currency: "XTR",
+      expiresAt: new Date(Date.now() + 60_000),
+      idempotencyKey: `k${n}`,
+      items: { create: { productId: product.id, quantity: 2, unitPriceMinor: 10 } },
+    },
+  });
+  await db.stockMovement.create({ data: { productId: product.id, orderId: order.id, delta: -2, reason: "RESERVE" } });
+  if (status === "CANCELLED") {
+    await db.stockMovement.create({ data: { productId: product.id, orderId: order.id, delta: 2, reason: "RELEASE" } });
+    await db.product.update({ where: { id: product.id }, data: { stock: 10 } });
+  }
+  if (status === "PAID") {
+    await db.payment.create({
+      data: { orderId: order.id, userId: 1n, telegramChargeId: `ch-${n}`, amountMinor: 20, currency: "XTR", status: "CAPTURED" },
+    });
+  }
+  return { product, order };
+}
+
+const failing = (results: InvariantResult[]) => results.filter((r) => !r.ok).map((r) => r.name);
+
+beforeEach(async () => {
+  await db.$executeRawUnsafe(
+    "TRUNCATE payments, stock_movements, order_items, orders, products, outbox_messages RESTART IDENTITY CASCADE",
+  );
+});
+
+describe("checkInvariants", () => {
+  it("passes a consistent shop", async () => {
+    await shop("RESERVED");
+    await shop("PAID");
+    await shop("CANCELLED");
+    const results = await checkInvariants(db, { ...inputs, telegram: { chargeIds: ["ch-2"], refundedChargeIds: [] } });
+    expect(failing(results)).toEqual([]);
+    expect(results.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it("catches stock changed without a ledger row (an oversell that skipped the ledger)", async () => {
+    const { product } = await shop("RESERVED");
+    await db.product.update({ where: { id: product.id }, data: { stock: { decrement: 1 } } });
+    expect(failing(await checkInvariants(db, inputs))).toEqual(["stock equals the ledger sum and is >= 0"]);
+  });
+
+  it("catches a cancelled order whose stock never came back", async () => {
+    const { product, order } = await shop("RESERVED");
+    await db.order.update({ where: { id: order.id }, data: { status: "CANCELLED" } });
+    expect(product.stock).toBe(8);
+    expect(failing(await checkInvariants(db, inputs))).toEqual(["each order's stock is held exactly while it is open or paid"]);
+  });
+
+  it("catches a paid order without its payment, and a payment Telegram never sent", async () => {
+    const { order } = await shop("RESERVED");
+    await db.order.update({ where: { id: order.id }, data: { status: "PAID" } });
+    const results = await checkInvariants(db, { ...inputs, telegram: { chargeIds: ["ghost"], refundedChargeIds: [] } });
+    expect(failing(results)).toEqual([
+      "each paid order has exactly one captured payment, and nothing else has one",
+      "each successful_payment maps to exactly one Payment row",
+    ]);
+  });
+
+  it("catches a reservation left past its expiry, a pending outbox message and a double refund", async () => {
+    const { order } = await shop("PAID");
+    await shop("RESERVED").then(({ order: o }) =>
+      db.order.update({ where: { id: o.id }, data: { expiresAt: new Date(Date.now() - 60_000) } }),
+    );
+    await db.payment.updateMany({ where: { orderId: order.id }, data: { status: "REFUNDED" } });
+    await db.order.update({ where: { id: order.id }, data: { status: "REFUNDED" } });
+    await db.stockMovement.create({ data: { productId: 1, orderId: order.id, delta: 2, reason: "RESTOCK" } });
+    await db.product.update({ where: { id: 1 }, data: { stock: { increment: 2 } } });
+    await db.outboxMessage.create({ data: { dedupeKey: "x", chatId: 1n, method: "sendMessage", payload: {} } });
+    const results = await checkInvariants(db, {
+      ...inputs,
+      telegram: { chargeIds: [`ch-${n - 1}`], refundedChargeIds: [`ch-${n - 1}`, `ch-${n - 1}`] },
+    });
+    expect(failing(results)).toEqual([
+      "no reservation is left past its expiry (plus grace)",
+      "the outbox delivered everything that is not dead",
+      "refunds were issued for exactly the payments to refund",
+    ]);
+  });
+});
