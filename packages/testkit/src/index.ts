@@ -2,3 +2,4 @@ export { PROJECT_ROOT, serviceUrls, withDatabase, type ServiceUrls } from "./ser
 export { createTestDatabase, prepareTemplateDatabase, type TestDatabase } from "./services/database.ts";
 export { createTestRedis, startRedisServer, freePort, type TestRedis, type RedisServer } from "./services/redis.ts";
 export { checkInvariants, formatInvariants, type InvariantResult, type InvariantInputs } from "./harness/invariants.ts";
+export { spawnApp, type AppProcess, type SpawnAppOptions } from "./harness/processes.ts";
