@@ -3,3 +3,4 @@ export { createTestDatabase, prepareTemplateDatabase, type TestDatabase } from "
 export { createTestRedis, startRedisServer, freePort, type TestRedis, type RedisServer } from "./services/redis.ts";
 export { checkInvariants, formatInvariants, type InvariantResult, type InvariantInputs } from "./harness/invariants.ts";
 export { spawnApp, type AppProcess, type SpawnAppOptions } from "./harness/processes.ts";
+export { startRoundRobinProxy, type RoundRobinProxy } from "./harness/proxy.ts";

@@ -1,0 +1,51 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RoundRobinProxy {
+  url: string;
+  /** Requests forwarded per target, and how many failed to reach it (answered 502). */
+  readonly stats: { forwarded: number[]; unreachable: number[] };
+  close(): Promise<void>;
+}
+
+/**
+ * The reverse proxy in front of several bot replicas: each request goes to the next target in
+ * turn. A target that does not answer (killed, paused past the timeout) yields a 502, as nginx
+ * would, and Telegram then re-delivers the update, most likely to another replica.
+ */
+export async function startRoundRobinProxy(targets: string[], options: { timeoutMs?: number } = {}): Promise<RoundRobinProxy> {
+  const stats = { forwarded: targets.map(() => 0), unreachable: targets.map(() => 0) };
+  let next = 0;
+  const server = http.createServer((req, res) => {
+    const index = next++ % targets.length;
+    const target = new URL(req.url ?? "/", targets[index]);
+    stats.forwarded[index]!++;
+    const upstream = http.request(
+      target,
+      { method: req.method, headers: req.headers, timeout: options.timeoutMs ?? 30_000 },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    const fail = () => {
+      stats.unreachable[index]!++;
+      if (!res.headersSent) res.writeHead(502).end("bad gateway");
+      else res.destroy();
+    };
+    upstream.on("timeout", () => upstream.destroy(new Error("upstream timeout")));
+    upstream.on("error", fail);
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stats,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
