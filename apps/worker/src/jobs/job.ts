@@ -2,11 +2,17 @@ import type { Logger } from "@orderbot/platform";
 
 export interface JobContext {
   /**
-   * Aborts when this worker's leadership lease is lost or the worker is shutting down. A job checks
-   * it between steps (batches) and stops: after a lost lease another worker may already be running.
+   * Aborts when this worker's leadership lease is lost or the worker is shutting down. A job
+   * checks it between steps (batches) and stops: after a lost lease another worker may already be
+   * running the job, and at shutdown the current batch is the last.
    */
   signal: AbortSignal;
-  /** The lease's fencing number: strictly larger for every new leader of this job. */
+  /**
+   * Aborts only when the lease is lost. Pass it to the transaction of a step, so a step that
+   * outlived the lease rolls back instead of committing (shutdown lets the step finish instead).
+   */
+  leaseSignal: AbortSignal;
+  /** The lease's fencing number: strictly larger for every new leader of this job. Null for shared jobs. */
   fence: number | null;
   logger: Logger;
 }
@@ -18,6 +24,11 @@ export interface Job {
   intervalMs: number;
   /** 0..1, default 0.2: spreads the workers' attempts so they do not contend on every tick. */
   jitter?: number;
+  /**
+   * true (default): one worker at a time runs it, under the `job` lock. false: every worker runs
+   * it; only for work whose database statements keep parallel runs apart on their own.
+   */
+  exclusive?: boolean;
   /** Runs one pass. Returns a small summary for the log and metrics, e.g. { expired: 120 }. */
   run(ctx: JobContext): Promise<Record<string, number> | void>;
 }

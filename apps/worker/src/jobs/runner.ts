@@ -1,6 +1,8 @@
-import type { LockManager } from "@orderbot/lock";
+import { TransactionAbortedError } from "@orderbot/db";
+import { LeaseLostError, type LockManager } from "@orderbot/lock";
 import type { Logger } from "@orderbot/platform";
-import type { Job } from "./job.ts";
+import type { Job, JobContext } from "./job.ts";
+import { LeaseDeadlinePassedError, leaseGuardedSignal } from "./lease-signal.ts";
 import type { WorkerMetrics } from "../metrics.ts";
 
 export interface JobRunnerDeps {
@@ -8,45 +10,91 @@ export interface JobRunnerDeps {
   jobs: readonly Job[];
   logger: Logger;
   metrics: WorkerMetrics;
+  /** Lease of the job locks (ms); the `job` kind's default when unset. */
+  lockTtlMs?: number;
 }
 
-export type TickOutcome = "ran" | "not-leader" | "paused" | "failed" | "lease-lost";
+export type TickOutcome = "ran" | "not-leader" | "paused" | "failed" | "lease-lost" | "stopped";
+
+/** An error that only says the run was cut short by its lease or the shutdown. */
+function isStop(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof LeaseLostError || e instanceof LeaseDeadlinePassedError || e instanceof TransactionAbortedError) return true;
+  }
+  return false;
+}
 
 /**
- * Runs each job on an interval with jitter, under `withLock({ kind: "job", id: name })`: one
- * worker (the leader of that tick) runs it while the lock's watchdog renews the lease. A lost
- * lease or a shutdown aborts the job's signal, and the job stops at its next step. When Redis is
- * down the `job` kind's policy is `skip`: the job pauses until Redis is back.
+ * Runs each job on an interval with jitter. An exclusive job runs under
+ * `withLock({ kind: "job", id: name })`: one worker (the leader of that tick) runs it while the
+ * lock's watchdog renews the lease. A lost lease or a shutdown aborts the job's signal, and the job
+ * stops at its next step. When Redis is down the `job` kind's policy is `skip`: the job pauses
+ * until Redis is back. Every run logs its start and end with its fence ("job run started" /
+ * "job run finished"), which is how overlapping leaders would show.
  */
 export function createJobRunner(deps: JobRunnerDeps) {
   const { locks, logger, metrics } = deps;
   const shutdown = new AbortController();
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<TickOutcome>>();
+  const ttlMs = deps.lockTtlMs;
+
+  type HeldLease = { fence: number; expiresAt: number; acquiredAt: number };
+
+  async function runBody(job: Job, log: Logger, lease: HeldLease | null, leaseSignal: AbortSignal): Promise<TickOutcome> {
+    // The lock module's own safety margin (ttl/10 + 5 ms): the clock check agrees with its timer.
+    const margin = lease ? Math.ceil((lease.expiresAt - lease.acquiredAt) / 10) + 5 : 0;
+    const guardedLease = leaseGuardedSignal([leaseSignal], lease, margin);
+    const ctx: JobContext = {
+      leaseSignal: guardedLease,
+      signal: leaseGuardedSignal([guardedLease, shutdown.signal], lease, margin),
+      fence: lease?.fence ?? null,
+      logger: log,
+    };
+    const started = Date.now();
+    log.debug({ fence: ctx.fence }, "job run started");
+    let outcome: TickOutcome = "ran";
+    let summary: Record<string, number> | void = undefined;
+    try {
+      summary = await job.run(ctx);
+    } catch (error) {
+      if (!(isStop(error) && ctx.signal.aborted)) throw error;
+    } finally {
+      if (ctx.leaseSignal.aborted) outcome = "lease-lost";
+      else if (shutdown.signal.aborted) outcome = "stopped";
+      log.debug({ fence: ctx.fence, outcome, ms: Date.now() - started, ...summary }, "job run finished");
+    }
+    if (summary && Object.values(summary).some((n) => n > 0)) log.info({ fence: ctx.fence, ...summary }, "job ran");
+    return outcome;
+  }
 
   async function tick(job: Job): Promise<TickOutcome> {
     const log = logger.child({ job: job.name });
     const end = metrics.jobSeconds.startTimer({ job: job.name });
+    let result: TickOutcome;
     try {
-      const outcome = await locks.withLock({ kind: "job", id: job.name }, async ({ lease, signal }) => {
-        const stop = AbortSignal.any([signal, shutdown.signal]);
-        const summary = await job.run({ signal: stop, fence: lease?.fence ?? null, logger: log });
-        if (signal.aborted) return "lease-lost" as const;
-        if (summary && Object.values(summary).some((n) => n > 0)) log.info(summary, "job ran");
-        return "ran" as const;
-      });
-      const result: TickOutcome =
-        outcome.status === "ok" ? outcome.value : outcome.status === "busy" ? "not-leader" : "paused";
-      if (result === "lease-lost") log.warn("lease lost while the job ran; it stopped at its next step");
-      metrics.jobRuns.inc({ job: job.name, outcome: result.replace("-", "_") });
-      return result;
+      if (job.exclusive === false) {
+        result = await runBody(job, log, null, new AbortController().signal);
+      } else {
+        const outcome = await locks.withLock(
+          { kind: "job", id: job.name },
+          ({ lease, signal }) => runBody(job, log, lease, signal),
+          ttlMs ? { ttlMs } : {},
+        );
+        result = outcome.status === "ok" ? outcome.value : outcome.status === "busy" ? "not-leader" : "paused";
+      }
     } catch (error) {
       log.error({ err: error }, "job failed");
-      metrics.jobRuns.inc({ job: job.name, outcome: "failed" });
-      return "failed";
+      result = "failed";
     } finally {
       end();
     }
+    if (result === "lease-lost") {
+      metrics.jobLeaseLost.inc({ job: job.name });
+      log.warn("lease lost while the job ran; it stopped at its next step");
+    }
+    metrics.jobRuns.inc({ job: job.name, outcome: result.replace("-", "_") });
+    return result;
   }
 
   function schedule(job: Job): void {
@@ -70,13 +118,16 @@ export function createJobRunner(deps: JobRunnerDeps) {
     /** Runs one tick of a job now (tests, the demo, and a manual trigger). */
     runOnce(name: string): Promise<TickOutcome> {
       const job = deps.jobs.find((j) => j.name === name);
-      if (!job) throw new Error(`unknown job: ${name}`);
-      return tick(job);
+      if (!job) return Promise.reject(new UnknownJobError(name));
+      const run = tick(job);
+      running.add(run);
+      void run.finally(() => running.delete(run));
+      return run;
     },
     start(): void {
       for (const job of deps.jobs) schedule(job);
     },
-    /** Stops scheduling, lets running jobs finish their current batch, and waits for them. */
+    /** Stops scheduling, lets running jobs finish their current step, and waits for them. */
     async stop(): Promise<void> {
       shutdown.abort(new Error("worker shutting down"));
       for (const timer of timers) clearTimeout(timer);
@@ -84,6 +135,13 @@ export function createJobRunner(deps: JobRunnerDeps) {
       await Promise.allSettled([...running]);
     },
   };
+}
+
+export class UnknownJobError extends Error {
+  override name = "UnknownJobError";
+  constructor(readonly job: string) {
+    super(`unknown job: ${job}`);
+  }
 }
 
 export type JobRunner = ReturnType<typeof createJobRunner>;

@@ -1,0 +1,80 @@
+import type { Database } from "@orderbot/db";
+import type { LockManager } from "@orderbot/lock";
+import { buildDailyReport, enqueueOutbox, outboxHas, type DailyReport } from "../../../../packages/core/src/worker/index.ts";
+import { formatMoney } from "../outbox/money.ts";
+import type { OperatorChats } from "../operators/chats.ts";
+import type { Job } from "./job.ts";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The day whose report is due at `now`: day D's report goes out at the first run after
+ * `hourUtc` on day D+1. (A worker down for all of D+1 skips D: an old report is of little use.)
+ */
+export function reportDay(now: Date, hourUtc: number): string {
+  return new Date(now.getTime() - hourUtc * 3_600_000 - DAY_MS).toISOString().slice(0, 10);
+}
+
+export const reportKey = (chatId: bigint, day: string): string => `report:${chatId}:${day}`;
+
+export function reportParams(report: DailyReport): Record<string, string | number> {
+  const revenue = report.revenue.map((r) => `${formatMoney(r.amountMinor, r.currency)} (${r.payments})`).join(", ");
+  const lowStock = report.lowStock.map((p) => `${p.sku}: ${p.stock}`).join(", ");
+  return {
+    day: report.day,
+    placed: report.ordersPlaced,
+    expired: report.ordersExpired,
+    cancelled: report.ordersCancelled,
+    revenue: revenue || "-",
+    refunded: report.refunded,
+    refundsPending: report.refundsPending,
+    deadLetters: report.deadLetters,
+    lowStock: lowStock || "-",
+  };
+}
+
+export interface DailyReportDeps {
+  db: Database;
+  locks: LockManager;
+  operatorChats: OperatorChats;
+  intervalMs: number;
+  hourUtc: number;
+  lowStockThreshold: number;
+  clock?: () => Date;
+}
+
+/**
+ * daily-report: once per day per operator group. The `report` lock (per group and day) keeps two
+ * workers from building the same report at once; the outbox dedupe key `report:<chat>:<day>`
+ * makes "sent once" a database fact even if two did.
+ */
+export function dailyReportJob(deps: DailyReportDeps): Job {
+  const clock = deps.clock ?? (() => new Date());
+  return {
+    name: "daily-report",
+    intervalMs: deps.intervalMs,
+    async run({ signal }) {
+      const day = reportDay(clock(), deps.hourUtc);
+      let queued = 0;
+      let busy = 0;
+      for (const chatId of await deps.operatorChats()) {
+        if (signal.aborted) break;
+        const key = reportKey(chatId, day);
+        if (await outboxHas(deps.db, key)) continue;
+        const outcome = await deps.locks.withLock({ kind: "report", id: `${chatId}:${day}` }, async ({ signal: lease }) => {
+          const report = await buildDailyReport(deps.db, { day, lowStockThreshold: deps.lowStockThreshold });
+          if (lease.aborted) return false;
+          return enqueueOutbox(deps.db, {
+            dedupeKey: key,
+            chatId,
+            method: "notify",
+            payload: { template: "operator-daily-report", params: reportParams(report) },
+          });
+        });
+        if (outcome.status === "ok" && outcome.value) queued++;
+        else if (outcome.status !== "ok") busy++;
+      }
+      return { queued, busy };
+    },
+  };
+}

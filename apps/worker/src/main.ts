@@ -1,0 +1,82 @@
+// The worker process: configuration, connections, the jobs and the health server, and a graceful
+// shutdown. Everything else is importable (createWorker) and runs in tests without a process.
+import closeWithGrace from "close-with-grace";
+import { Api } from "grammy";
+import { createDatabase } from "@orderbot/db";
+import { createShop, LOCK_KINDS } from "@orderbot/core";
+import { createLockManager } from "@orderbot/lock";
+import { ConfigError, createLogger, createMetricsRegistry, createRedis, waitForRedis } from "@orderbot/platform";
+import { loadWorkerConfig, type WorkerConfig } from "./config.ts";
+import { createWorker } from "./worker.ts";
+
+function loadConfigOrExit(): WorkerConfig {
+  try {
+    return loadWorkerConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+const config = loadConfigOrExit();
+const logger = createLogger({ level: config.LOG_LEVEL, pretty: config.NODE_ENV === "development", name: "worker" }).child({
+  worker: config.WORKER_ID,
+});
+const registry = createMetricsRegistry({ defaultMetrics: true });
+
+const db = createDatabase({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS });
+const redisConfig = { url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS };
+const redis = createRedis({ ...redisConfig, connectionName: `orderbot-worker:${config.WORKER_ID}` });
+const subscriber = createRedis({ ...redisConfig, connectionName: `orderbot-worker-sub:${config.WORKER_ID}` });
+const locks = createLockManager({
+  redis,
+  subscriber,
+  namespace: config.LOCK_NAMESPACE,
+  kinds: LOCK_KINDS,
+  hashKey: config.LOCK_HASH_KEY,
+  registry,
+  logger: logger.child({ component: "lock" }),
+  commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+});
+const shop = createShop({
+  db,
+  locks,
+  config: {
+    maskKey: config.LOCK_HASH_KEY,
+    paymentGraceMs: config.PAYMENT_GRACE_MS,
+    ...(config.OPERATOR_GROUP_ID !== undefined ? { fallbackOperatorChatId: config.OPERATOR_GROUP_ID } : {}),
+  },
+  logger,
+  registry,
+});
+const api = new Api(config.BOT_TOKEN, {
+  ...(config.TELEGRAM_API_ROOT ? { apiRoot: config.TELEGRAM_API_ROOT } : {}),
+  timeoutSeconds: Math.ceil(config.OUTBOX_SEND_TIMEOUT_MS / 1000),
+});
+const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, api, logger, registry });
+
+closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS, logger: { error: (message: unknown) => logger.error({ err: message }, "shutdown") } }, async ({ signal, err }) => {
+  if (err) logger.error({ err }, "worker stopping after an error");
+  else logger.info({ signal }, "worker stopping: finishing the current batches");
+  await worker.stop();
+  await locks.close();
+  redis.disconnect();
+  subscriber.disconnect();
+  await db.$disconnect();
+  logger.info("worker stopped");
+});
+
+try {
+  await waitForRedis(redis, 10_000);
+  await db.$queryRaw`SELECT 1`;
+  await worker.start({ listen: true });
+  logger.info({ host: config.HOST, port: config.WORKER_PORT, expireMode: config.EXPIRE_MODE }, "worker started");
+} catch (error) {
+  logger.fatal({ err: error }, "worker failed to start");
+  await locks.close().catch(() => undefined);
+  redis.disconnect();
+  subscriber.disconnect();
+  await db.$disconnect().catch(() => undefined);
+  process.exit(1);
+}

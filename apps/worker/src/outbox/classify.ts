@@ -1,0 +1,32 @@
+import { GrammyError, HttpError } from "grammy";
+import { InvalidOutboxMessageError } from "./api-call.ts";
+import type { SendResult } from "./retry.ts";
+
+/**
+ * 400s that mean the call's effect is already there: an edit that changes nothing, a refund of a
+ * charge already refunded (a resend after a crash between the call and its commit).
+ */
+const ALREADY_DONE = /message is not modified|CHARGE_ALREADY_REFUNDED/i;
+
+/**
+ * Maps what a Bot API call threw onto a SendResult. The error text kept for `last_error` is
+ * Telegram's description or the network error's class, never a URL (which carries the token).
+ */
+export function classify(error: unknown): SendResult {
+  if (error instanceof GrammyError) {
+    const description = `${error.error_code}: ${error.description}`.slice(0, 300);
+    if (error.error_code === 429) {
+      const seconds = error.parameters.retry_after ?? 1;
+      return { kind: "rate-limited", retryAfterMs: Math.max(1, seconds) * 1000, error: description };
+    }
+    if (error.error_code >= 500) return { kind: "transient", error: description };
+    if (error.error_code === 400 && ALREADY_DONE.test(error.description)) return { kind: "ok" };
+    return { kind: "permanent", code: error.error_code, error: description };
+  }
+  if (error instanceof InvalidOutboxMessageError) return { kind: "permanent", code: 0, error: error.message.slice(0, 300) };
+  if (error instanceof HttpError) {
+    const inner = error.error instanceof Error ? error.error.name : "network error";
+    return { kind: "transient", error: `network: ${inner}` };
+  }
+  return { kind: "transient", error: error instanceof Error ? `${error.name}` : "unknown error" };
+}

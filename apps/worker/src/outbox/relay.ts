@@ -1,0 +1,211 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type { Database } from "@orderbot/db";
+import type { Logger } from "@orderbot/platform";
+import {
+  claimDueOutbox,
+  completeStarRefund,
+  markOutboxDead,
+  markOutboxSent,
+  rescheduleOutbox,
+  type ClaimedMessage,
+  type OutboxEntry,
+} from "../../../../packages/core/src/worker/index.ts";
+import type { WorkerMetrics } from "../metrics.ts";
+import { toApiCall, type ApiCall, type CallApi } from "./api-call.ts";
+import { classify } from "./classify.ts";
+import type { Pacer } from "./pacer.ts";
+import { decide, type RetryPolicy, type SendResult } from "./retry.ts";
+import type { Locale } from "./templates.ts";
+
+export interface RelayOptions {
+  batchSize: number;
+  claimMs: number;
+  /** Messages whose pacing slot is further away than this go back to the table (ms). */
+  horizonMs: number;
+  locale: Locale;
+  /** Where dead letters are reported; null: only logged and counted. */
+  operatorChatId: bigint | null;
+}
+
+export interface RelayDeps {
+  db: Database;
+  callApi: CallApi;
+  /** Kept across runs: pacing must remember what the previous run sent. */
+  pacer: Pacer;
+  policy: RetryPolicy;
+  options: RelayOptions;
+  metrics: WorkerMetrics;
+  logger: Logger;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface RelaySummary {
+  claimed: number;
+  sent: number;
+  retried: number;
+  deferred: number;
+  dead: number;
+  claimLost: number;
+}
+
+export interface RelayRunContext {
+  /** Stop before the next send: the lease was lost or the worker is stopping. */
+  signal: AbortSignal;
+  /** Lost lease only: then the claims are left to expire instead of being handed back. */
+  leaseSignal: AbortSignal;
+}
+
+type SlotWait = { go: true } | { go: false; delayMs: number; reason: "paced" | "stopped" };
+
+/** Users who blocked the bot (403) are not the operators' business; they are counted, not reported. */
+const FORBIDDEN = 403;
+
+/**
+ * The outbox relay: claims due messages, sends each through the Bot API when the pacer allows,
+ * and settles it by a conditional update on its claim (sent, retried later, or dead). Chats are
+ * served side by side, each chat's messages one after another in id order.
+ *
+ * Delivery is at least once: a relay that crashes (or stalls past its claim) between a send and
+ * its settlement leaves the message to be claimed and sent again, once per such crash. It is
+ * marked SENT at most once: only the current claim's holder can mark it.
+ */
+export function createOutboxRelay(deps: RelayDeps) {
+  const { db, pacer, options, metrics, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const random = deps.random ?? Math.random;
+
+  async function waitForSlot(chatId: bigint, deadline: number, ctx: RelayRunContext): Promise<SlotWait> {
+    for (;;) {
+      if (ctx.signal.aborted) return { go: false, delayMs: 0, reason: "stopped" };
+      const t = now();
+      const slot = pacer.nextSlot(chatId, t);
+      if (slot <= t) return { go: true };
+      if (slot > deadline) return { go: false, delayMs: slot - t, reason: "paced" };
+      try {
+        await delay(slot - t, undefined, { signal: ctx.signal, ref: false });
+      } catch {
+        // Aborted: the loop's first check reports it.
+      }
+    }
+  }
+
+  function deadLetterAlert(message: ClaimedMessage, result: SendResult, error: string): OutboxEntry | null {
+    if (options.operatorChatId === null) return null;
+    if (message.chatId === options.operatorChatId || message.dedupeKey.startsWith("alert:")) return null; // no alert about an alert
+    if (result.kind === "permanent" && result.code === FORBIDDEN) return null;
+    return {
+      dedupeKey: `alert:dead:${message.id}`,
+      chatId: options.operatorChatId,
+      method: "notify",
+      payload: {
+        template: "operator-dead-letter",
+        params: { id: message.id, method: message.method, dedupeKey: message.dedupeKey, attempts: message.attempts, error },
+      },
+    };
+  }
+
+  async function settle(message: ClaimedMessage, call: ApiCall | null, result: SendResult, summary: RelaySummary): Promise<void> {
+    const decision = decide(result, message.attempts, deps.policy, random);
+    const log = logger.child({ outboxId: message.id, method: message.method });
+    let kept: boolean;
+    if (decision.action === "sent") {
+      if (call?.method === "refundStarPayment") {
+        const outcome = await completeStarRefund(db, message, String(call.payload.telegram_payment_charge_id));
+        kept = outcome !== "claim-lost";
+        if (outcome === "refunded") metrics.refundsCompleted.inc();
+      } else {
+        kept = await markOutboxSent(db, message);
+      }
+      if (kept) {
+        summary.sent++;
+        metrics.outboxSent.inc({ method: message.method });
+      }
+    } else if (decision.action === "retry") {
+      if (result.kind === "rate-limited") pacer.blockUntil(message.chatId, now() + decision.delayMs);
+      kept = await rescheduleOutbox(db, { id: message.id, claim: message.claim, delayMs: decision.delayMs, counts: decision.counts, error: decision.error });
+      if (kept) {
+        summary.retried++;
+        metrics.outboxRetries.inc({ reason: result.kind === "rate-limited" ? "rate_limited" : "transient" });
+        log.debug({ attempts: message.attempts, delayMs: decision.delayMs, error: decision.error }, "outbox message will be retried");
+      }
+    } else {
+      kept = await markOutboxDead(db, { id: message.id, claim: message.claim, error: decision.error, alert: deadLetterAlert(message, result, decision.error) });
+      if (kept) {
+        summary.dead++;
+        metrics.outboxDead.inc({ method: message.method });
+        log.warn({ attempts: message.attempts, error: decision.error }, "outbox message is dead (dead-letter state)");
+      }
+    }
+    if (!kept) {
+      summary.claimLost++;
+      metrics.outboxClaimLost.inc();
+      log.warn("outbox claim had passed to another relay; its settlement was dropped");
+    }
+  }
+
+  /** Hands unsent messages back: due after `delayMs`, their claim's attempt not counted. */
+  async function putBack(messages: ClaimedMessage[], delayMs: number, reason: "paced" | "released", summary: RelaySummary): Promise<void> {
+    for (const message of messages) {
+      if (await rescheduleOutbox(db, { id: message.id, claim: message.claim, delayMs, counts: false })) {
+        summary.deferred++;
+        metrics.outboxRetries.inc({ reason });
+      }
+    }
+  }
+
+  async function deliverChat(messages: ClaimedMessage[], deadline: number, ctx: RelayRunContext, summary: RelaySummary): Promise<void> {
+    for (const [i, message] of messages.entries()) {
+      const wait = await waitForSlot(message.chatId, deadline, ctx);
+      if (!wait.go) {
+        // A lost lease writes nothing more: its claims simply run out. A shutdown hands them back.
+        if (wait.reason === "paced") await putBack(messages.slice(i), wait.delayMs, "paced", summary);
+        else if (!ctx.leaseSignal.aborted) await putBack(messages.slice(i), 0, "released", summary);
+        return;
+      }
+      pacer.book(message.chatId, now());
+      let call: ApiCall | null = null;
+      let result: SendResult;
+      try {
+        call = toApiCall(message, options.locale);
+        await deps.callApi(call);
+        result = { kind: "ok" };
+      } catch (error) {
+        result = classify(error);
+      }
+      await settle(message, call, result, summary);
+    }
+  }
+
+  /** One round: claim a batch and deliver it. Returns how many were claimed. */
+  async function round(ctx: RelayRunContext, summary: RelaySummary): Promise<number> {
+    const start = now();
+    pacer.prune(start);
+    const deadline = start + options.horizonMs;
+    const claimed = await claimDueOutbox(db, {
+      limit: options.batchSize,
+      claimMs: options.claimMs,
+      excludeChats: pacer.busyChats(start, deadline),
+    });
+    summary.claimed += claimed.length;
+    const byChat = new Map<bigint, ClaimedMessage[]>();
+    for (const message of claimed) byChat.set(message.chatId, [...(byChat.get(message.chatId) ?? []), message]);
+    const results = await Promise.allSettled([...byChat.values()].map((messages) => deliverChat(messages, deadline, ctx, summary)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+    return claimed.length;
+  }
+
+  return {
+    /** Rounds until nothing is due (for the chats the pacer has room for) or the signal aborts. */
+    async drain(ctx: RelayRunContext): Promise<RelaySummary> {
+      const summary: RelaySummary = { claimed: 0, sent: 0, retried: 0, deferred: 0, dead: 0, claimLost: 0 };
+      while (!ctx.signal.aborted) {
+        if ((await round(ctx, summary)) === 0) break;
+      }
+      return summary;
+    },
+  };
+}
+
+export type OutboxRelay = ReturnType<typeof createOutboxRelay>;

@@ -1,0 +1,54 @@
+/**
+ * What to do after one delivery attempt, as a pure function of the attempt's result: mark it sent,
+ * try again later (when, and whether the try counted), or give up (dead-letter it).
+ */
+
+/** The outcome of one Bot API call, classified (see classify.ts). */
+export type SendResult =
+  | { kind: "ok" }
+  /** 429: Telegram says when to come back. Not the message's fault: it does not count as an attempt. */
+  | { kind: "rate-limited"; retryAfterMs: number; error: string }
+  /** 5xx, a network error or a timeout: retry with exponential backoff and jitter. */
+  | { kind: "transient"; error: string }
+  /** Any other 4xx: the request itself is wrong (or the user blocked the bot); retrying cannot help. */
+  | { kind: "permanent"; code: number; error: string };
+
+export interface RetryPolicy {
+  /** Attempts (failed sends) after which a message is dead. */
+  maxAttempts: number;
+  /** First backoff (ms); doubled per failed attempt. */
+  baseMs: number;
+  /** Backoff ceiling (ms). */
+  maxMs: number;
+}
+
+export type Decision =
+  | { action: "sent" }
+  | { action: "retry"; delayMs: number; counts: boolean; error: string }
+  | { action: "dead"; error: string };
+
+/**
+ * "Equal jitter": half the exponential delay is fixed, half random. Fixed half keeps a flapping
+ * API from being hammered; the random half keeps many messages from retrying in lockstep.
+ */
+export function backoffMs(attempt: number, policy: Pick<RetryPolicy, "baseMs" | "maxMs">, random: () => number = Math.random): number {
+  const exp = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(exp / 2 + random() * (exp / 2));
+}
+
+/**
+ * @param attempts the message's attempts including this one (the claim counted it).
+ */
+export function decide(result: SendResult, attempts: number, policy: RetryPolicy, random: () => number = Math.random): Decision {
+  switch (result.kind) {
+    case "ok":
+      return { action: "sent" };
+    case "rate-limited":
+      return { action: "retry", delayMs: result.retryAfterMs, counts: false, error: result.error };
+    case "transient":
+      if (attempts >= policy.maxAttempts) return { action: "dead", error: result.error };
+      return { action: "retry", delayMs: backoffMs(attempts, policy, random), counts: true, error: result.error };
+    case "permanent":
+      return { action: "dead", error: result.error };
+  }
+}

@@ -1,0 +1,147 @@
+import type { FastifyInstance } from "fastify";
+import type { Api } from "grammy";
+import type { Database } from "@orderbot/db";
+import type { LockManager } from "@orderbot/lock";
+import type { Logger, Redis, Registry } from "@orderbot/platform";
+import { createBacklogCollector } from "./backlog.ts";
+import type { WorkerConfig } from "./config.ts";
+import { adminRefreshJob } from "./jobs/admin-refresh.ts";
+import { dailyReportJob } from "./jobs/daily-report.ts";
+import { expireReservationsJob, type ExpireDue } from "./jobs/expire-reservations.ts";
+import type { Job } from "./jobs/job.ts";
+import { outboxRelayJob } from "./jobs/outbox-relay.ts";
+import { refundsJob } from "./jobs/refunds.ts";
+import { createJobRunner, type JobRunner, type TickOutcome } from "./jobs/runner.ts";
+import { createWorkerMetrics, type WorkerMetrics } from "./metrics.ts";
+import { operatorChats } from "./operators/chats.ts";
+import { grammyCaller, type CallApi } from "./outbox/api-call.ts";
+import { createPacer, TELEGRAM_LIMITS } from "./outbox/pacer.ts";
+import { createOutboxRelay, type OutboxRelay } from "./outbox/relay.ts";
+import { createHealthServer } from "./server.ts";
+
+/** The settings createWorker reads; a WorkerConfig has them all. */
+export type WorkerSettings = Omit<WorkerConfig, "DATABASE_URL" | "REDIS_URL" | "LOCK_HASH_KEY" | "BOT_TOKEN" | "NODE_ENV" | "LOG_LEVEL">;
+
+export interface WorkerDeps {
+  config: WorkerSettings;
+  db: Database;
+  /** Only for /readyz: the locks have their own client. */
+  redis: Pick<Redis, "ping">;
+  locks: LockManager;
+  /** core's `orders.expireDue`. */
+  expireDue: ExpireDue;
+  /** grammY's Api pointed at Telegram or another Bot API server (`new Api(token, { apiRoot })`). */
+  api: Api;
+  logger: Logger;
+  registry: Registry;
+  /** Replaces the Bot API caller of the outbox relay (the benchmark counts calls). */
+  callApi?: CallApi;
+}
+
+export interface Worker {
+  runner: JobRunner;
+  relay: OutboxRelay;
+  jobs: readonly Job[];
+  metrics: WorkerMetrics;
+  server: FastifyInstance;
+  /** Starts the job schedule; with `listen`, also the health server on HOST:WORKER_PORT. */
+  start(options?: { listen?: boolean }): Promise<void>;
+  /** Runs one tick of a job now. */
+  runOnce(job: string): Promise<TickOutcome>;
+  /** Stops scheduling, lets each running job finish its current batch (releasing its lock), closes the server. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole worker, from explicit dependencies, without touching the process: main.ts owns the
+ * environment, the connections and the signals; tests and the demo build workers in-process.
+ *
+ * @example
+ * const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, api, logger, registry });
+ * await worker.start({ listen: true });
+ * // ...
+ * await worker.stop();
+ */
+export function createWorker(deps: WorkerDeps): Worker {
+  const { config, db, locks, logger, registry } = deps;
+  const metrics = createWorkerMetrics(registry);
+  const operatorGroup = config.OPERATOR_GROUP_ID ?? null;
+  const chats = operatorChats(db, operatorGroup);
+
+  const relay = createOutboxRelay({
+    db,
+    callApi: deps.callApi ?? grammyCaller(deps.api),
+    pacer: createPacer({
+      ...TELEGRAM_LIMITS,
+      globalPerSecond: config.OUTBOX_GLOBAL_PER_SECOND,
+      marginMs: config.OUTBOX_PACING_MARGIN_MS,
+    }),
+    policy: { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, baseMs: config.OUTBOX_RETRY_BASE_MS, maxMs: config.OUTBOX_RETRY_MAX_MS },
+    options: {
+      batchSize: config.OUTBOX_BATCH_SIZE,
+      claimMs: config.OUTBOX_CLAIM_MS,
+      horizonMs: config.OUTBOX_HORIZON_MS,
+      locale: config.NOTIFY_LOCALE,
+      operatorChatId: operatorGroup,
+    },
+    metrics,
+    logger: logger.child({ component: "outbox" }),
+  });
+
+  const jobs: Job[] = [
+    expireReservationsJob({
+      expireDue: deps.expireDue,
+      metrics,
+      intervalMs: config.EXPIRE_INTERVAL_MS,
+      batchSize: config.EXPIRE_BATCH_SIZE,
+      mode: config.EXPIRE_MODE,
+    }),
+    outboxRelayJob({ relay, intervalMs: config.OUTBOX_INTERVAL_MS }),
+    refundsJob({ db, operatorChats: chats, intervalMs: config.REFUND_INTERVAL_MS }),
+    adminRefreshJob({
+      db,
+      locks,
+      getAdministrators: (chatId) => deps.api.getChatAdministrators(chatId),
+      intervalMs: config.ADMIN_REFRESH_INTERVAL_MS,
+      staleMs: config.ADMIN_STALE_MS,
+    }),
+    dailyReportJob({
+      db,
+      locks,
+      operatorChats: chats,
+      intervalMs: config.REPORT_INTERVAL_MS,
+      hourUtc: config.REPORT_HOUR_UTC,
+      lowStockThreshold: config.LOW_STOCK_THRESHOLD,
+    }),
+  ];
+
+  const runner = createJobRunner({ locks, jobs, logger, metrics, ...(config.JOB_LOCK_TTL_MS ? { lockTtlMs: config.JOB_LOCK_TTL_MS } : {}) });
+  const server = createHealthServer({
+    checks: { database: () => db.$queryRaw`SELECT 1`, redis: () => deps.redis.ping() },
+    registry,
+    beforeScrape: createBacklogCollector({ db, metrics, logger }),
+    logger,
+    metricsToken: config.METRICS_TOKEN ?? null,
+  });
+
+  let listening = false;
+  return {
+    runner,
+    relay,
+    jobs,
+    metrics,
+    server,
+    async start(options = {}) {
+      if (options.listen) {
+        await server.listen({ host: config.HOST, port: config.WORKER_PORT });
+        listening = true;
+      }
+      runner.start();
+    },
+    runOnce: (job) => runner.runOnce(job),
+    async stop() {
+      await runner.stop();
+      if (listening) await server.close();
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import type { ClaimedMessage } from "../../../../packages/core/src/worker/index.ts";
+import { InvalidOutboxMessageError, toApiCall } from "../../src/outbox/api-call.ts";
+
+const row = (method: string, payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({
+  id: 1,
+  dedupeKey: "k",
+  chatId,
+  method,
+  payload,
+  attempts: 1,
+  claim: "2026-01-01 00:00:00",
+  createdAt: new Date(),
+});
+
+describe("toApiCall", () => {
+  it("renders a notify row in the default language, or the one the payload names", () => {
+    const expired = { template: "order-expired", params: { orderId: "AB12CD34" } };
+    expect(toApiCall(row("notify", expired), "en")).toEqual({
+      method: "sendMessage",
+      payload: { chat_id: 7_000_000_001, text: expect.stringContaining("AB12CD34 has expired") },
+    });
+    const zh = toApiCall(row("notify", { ...expired, locale: "zh" }), "en");
+    expect(zh.payload.text).toContain("预留已过期");
+  });
+
+  it("formats money by currency in refund notices", () => {
+    const call = toApiCall(row("notify", { template: "payment-refunded", params: { orderId: "X", reason: "late-out-of-stock", amountMinor: 250, currency: "XTR" } }), "en");
+    expect(call.payload.text).toContain("250 ⭐");
+    const usd = toApiCall(row("notify", { template: "order-refunded", params: { orderId: "X", amountMinor: 1250, currency: "USD" } }), "en");
+    expect(usd.payload.text).toContain("12.50 USD");
+  });
+
+  it("passes refundStarPayment and chat methods through, with the row's chat id", () => {
+    expect(toApiCall(row("refundStarPayment", { user_id: 5, telegram_payment_charge_id: "c1" }), "en")).toEqual({
+      method: "refundStarPayment",
+      payload: { user_id: 5, telegram_payment_charge_id: "c1" },
+    });
+    expect(toApiCall(row("sendMessage", { text: "hi", chat_id: 1 }, -100123n), "en")).toEqual({
+      method: "sendMessage",
+      payload: { text: "hi", chat_id: -100123 },
+    });
+  });
+
+  it("refuses rows it cannot send: unknown method or template, malformed payload", () => {
+    expect(() => toApiCall(row("sendPoll", { question: "?" }), "en")).toThrow(InvalidOutboxMessageError);
+    expect(() => toApiCall(row("notify", { template: "no-such-template" }), "en")).toThrow(InvalidOutboxMessageError);
+    expect(() => toApiCall(row("notify", "text"), "en")).toThrow(InvalidOutboxMessageError);
+    expect(() => toApiCall(row("refundStarPayment", { user_id: "5" }), "en")).toThrow(InvalidOutboxMessageError);
+  });
+});

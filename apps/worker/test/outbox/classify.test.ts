@@ -1,0 +1,33 @@
+import { GrammyError, HttpError } from "grammy";
+import { describe, expect, it } from "vitest";
+import { InvalidOutboxMessageError } from "../../src/outbox/api-call.ts";
+import { classify } from "../../src/outbox/classify.ts";
+
+const apiError = (error_code: number, description: string, parameters = {}) =>
+  new GrammyError(`Call to 'sendMessage' failed!`, { ok: false, error_code, description, parameters }, "sendMessage", {});
+
+describe("classify", () => {
+  it("reads a 429's retry_after", () => {
+    expect(classify(apiError(429, "Too Many Requests: retry after 3", { retry_after: 3 }))).toMatchObject({ kind: "rate-limited", retryAfterMs: 3000 });
+  });
+
+  it("treats 5xx and network failures as transient", () => {
+    expect(classify(apiError(500, "Internal Server Error")).kind).toBe("transient");
+    expect(classify(apiError(502, "Bad Gateway")).kind).toBe("transient");
+    expect(classify(new HttpError("Network request for 'sendMessage' failed!", new TypeError("fetch failed")))).toEqual({
+      kind: "transient",
+      error: "network: TypeError",
+    });
+  });
+
+  it("treats other 4xx as permanent, keeping the code", () => {
+    expect(classify(apiError(403, "Forbidden: bot was blocked by the user"))).toMatchObject({ kind: "permanent", code: 403 });
+    expect(classify(apiError(400, "Bad Request: chat not found"))).toMatchObject({ kind: "permanent", code: 400 });
+    expect(classify(new InvalidOutboxMessageError(7, "payload is not an object")).kind).toBe("permanent");
+  });
+
+  it("counts a call whose effect is already there as done: an unchanged edit, an already refunded charge", () => {
+    expect(classify(apiError(400, "Bad Request: message is not modified"))).toEqual({ kind: "ok" });
+    expect(classify(apiError(400, "Bad Request: CHARGE_ALREADY_REFUNDED"))).toEqual({ kind: "ok" });
+  });
+});

@@ -1,0 +1,38 @@
+import type { Sql } from "./sql.ts";
+
+export interface OperatorGroupRef {
+  chatId: bigint;
+  title: string;
+}
+
+/** Operator groups whose admin list was never fetched or is older than `staleMs`. */
+export async function groupsDueForAdminRefresh(sql: Sql, options: { staleMs: number; limit: number }): Promise<OperatorGroupRef[]> {
+  const rows = await sql.$queryRaw<{ chat_id: bigint; title: string }[]>`
+    SELECT chat_id, title FROM operator_groups
+     WHERE admins_refreshed_at IS NULL
+        OR admins_refreshed_at < timezone('UTC', now()) - make_interval(secs => ${options.staleMs / 1000}::float8)
+     ORDER BY admins_refreshed_at NULLS FIRST, chat_id
+     LIMIT ${options.limit}`;
+  return rows.map((r) => ({ chatId: BigInt(r.chat_id), title: r.title }));
+}
+
+/**
+ * Stores a group's admin list as fetched at `fetchedAt`. Conditional on no fresher list being
+ * stored: a slow refresh that finishes after a newer one never overwrites it. Settings and their
+ * version are untouched (the admin list is a cache, not an operator's edit).
+ */
+export async function saveGroupAdmins(sql: Sql, options: { chatId: bigint; adminIds: readonly bigint[]; fetchedAt: Date }): Promise<boolean> {
+  const count = await sql.$executeRaw`
+    UPDATE operator_groups
+       SET admin_ids = ${options.adminIds.map(String)}::bigint[],
+           admins_refreshed_at = ${options.fetchedAt.toISOString()}::timestamptz AT TIME ZONE 'UTC',
+           updated_at = timezone('UTC', now())
+     WHERE chat_id = ${options.chatId}
+       AND (admins_refreshed_at IS NULL OR admins_refreshed_at < ${options.fetchedAt.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+  return count === 1;
+}
+
+export async function listOperatorGroups(sql: Sql): Promise<OperatorGroupRef[]> {
+  const rows = await sql.operatorGroup.findMany({ select: { chatId: true, title: true }, orderBy: { chatId: "asc" } });
+  return rows.map((r) => ({ chatId: r.chatId, title: r.title }));
+}

@@ -1,0 +1,34 @@
+// Database operations the worker's jobs need beyond the order services: claiming and settling
+// outbox messages, refunds, operator-group admin caches and the daily report. Jobs call these;
+// they never touch Prisma themselves.
+export type { Sql } from "./sql.ts";
+export {
+  enqueueOutbox,
+  claimDueOutbox,
+  markOutboxSent,
+  rescheduleOutbox,
+  markOutboxDead,
+  outboxStats,
+  outboxHas,
+  type OutboxEntry,
+  type ClaimedMessage,
+  type ClaimOptions,
+  type ClaimRef,
+  type RescheduleOptions,
+  type DeadOptions,
+  type OutboxStats,
+} from "./outbox.ts";
+export {
+  STARS,
+  starRefundKey,
+  refundAlertKey,
+  completeStarRefund,
+  starRefundsWithoutCall,
+  manualRefundsNotAlerted,
+  enqueueAll,
+  oldestRefundPendingAgeSeconds,
+  type CompleteRefundOutcome,
+  type PendingRefund,
+} from "./refunds.ts";
+export { groupsDueForAdminRefresh, saveGroupAdmins, listOperatorGroups, type OperatorGroupRef } from "./admins.ts";
+export { buildDailyReport, type DailyReport } from "./report.ts";

@@ -1,0 +1,160 @@
+import { runTransaction, type Database } from "@orderbot/db";
+import type { Sql } from "./sql.ts";
+import { chatIdParam } from "./sql.ts";
+
+/** A message to send after a commit. The dedupe key makes "send once" a database fact. */
+export interface OutboxEntry {
+  dedupeKey: string;
+  chatId: bigint;
+  method: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Adds a message unless one with the same dedupe key exists. Returns whether it was added. Use it
+ * inside the transaction whose commit the message announces.
+ */
+export async function enqueueOutbox(sql: Sql, entry: OutboxEntry): Promise<boolean> {
+  const { count } = await sql.outboxMessage.createMany({
+    data: [{ dedupeKey: entry.dedupeKey, chatId: entry.chatId, method: entry.method, payload: entry.payload as object }],
+    skipDuplicates: true,
+  });
+  return count === 1;
+}
+
+/**
+ * A claimed message. `claim` is the `next_attempt_at` the claim wrote: a visibility timeout that
+ * hides the row from other relays until it passes, and the token every later write of this claim
+ * is conditional on. A relay that stalls past it loses the message to the next claim, and its own
+ * late writes change nothing.
+ */
+export interface ClaimedMessage {
+  id: number;
+  dedupeKey: string;
+  chatId: bigint;
+  method: string;
+  payload: unknown;
+  /** Attempts including this one. */
+  attempts: number;
+  claim: string;
+  createdAt: Date;
+}
+
+interface ClaimRow {
+  id: number;
+  dedupe_key: string;
+  chat_id: bigint;
+  method: string;
+  payload: unknown;
+  attempts: number;
+  claim: string;
+  created_at: Date;
+}
+
+export interface ClaimOptions {
+  limit: number;
+  /** How long the claim hides the messages from other relays (ms). */
+  claimMs: number;
+  /** Chats not to claim for now (the relay's pacing has no slot for them soon). */
+  excludeChats?: readonly bigint[];
+}
+
+/**
+ * Claims due PENDING messages, oldest first, in one statement. `FOR UPDATE SKIP LOCKED` lets
+ * several relays claim at once without waiting on each other or taking the same row.
+ */
+export async function claimDueOutbox(sql: Sql, options: ClaimOptions): Promise<ClaimedMessage[]> {
+  const rows = await sql.$queryRaw<ClaimRow[]>`
+    UPDATE outbox_messages
+       SET next_attempt_at = timezone('UTC', now()) + make_interval(secs => ${options.claimMs / 1000}::float8),
+           attempts = attempts + 1
+     WHERE id IN (
+       SELECT id FROM outbox_messages
+        WHERE status = 'PENDING' AND next_attempt_at <= timezone('UTC', now())
+          AND NOT (chat_id = ANY(${chatIdParam(options.excludeChats ?? [])}::bigint[]))
+        ORDER BY next_attempt_at, id
+        LIMIT ${options.limit}
+        FOR UPDATE SKIP LOCKED)
+    RETURNING id, dedupe_key, chat_id, method, payload, attempts, next_attempt_at::text AS claim, created_at`;
+  return rows
+    .map((r) => ({
+      id: r.id,
+      dedupeKey: r.dedupe_key,
+      chatId: BigInt(r.chat_id),
+      method: r.method,
+      payload: r.payload,
+      attempts: r.attempts,
+      claim: r.claim,
+      createdAt: r.created_at,
+    }))
+    .sort((a, b) => a.id - b.id);
+}
+
+export interface ClaimRef {
+  id: number;
+  claim: string;
+}
+
+/** PENDING → SENT, once: only the holder of the current claim can do it. False: the claim was lost. */
+export async function markOutboxSent(sql: Sql, ref: ClaimRef): Promise<boolean> {
+  const count = await sql.$executeRaw`
+    UPDATE outbox_messages SET status = 'SENT', sent_at = timezone('UTC', now()), last_error = NULL
+     WHERE id = ${ref.id} AND status = 'PENDING' AND next_attempt_at = ${ref.claim}::timestamp`;
+  return count === 1;
+}
+
+export interface RescheduleOptions extends ClaimRef {
+  delayMs: number;
+  /** False when the try was not the message's failure (a 429, or pacing deferred it): undo the claim's count. */
+  counts: boolean;
+  error?: string;
+}
+
+/** Puts a claimed message back, due after `delayMs`. False: the claim was lost. */
+export async function rescheduleOutbox(sql: Sql, options: RescheduleOptions): Promise<boolean> {
+  const count = await sql.$executeRaw`
+    UPDATE outbox_messages
+       SET next_attempt_at = timezone('UTC', now()) + make_interval(secs => ${options.delayMs / 1000}::float8),
+           attempts = attempts - ${options.counts ? 0 : 1},
+           last_error = COALESCE(${options.error ?? null}, last_error)
+     WHERE id = ${options.id} AND status = 'PENDING' AND next_attempt_at = ${options.claim}::timestamp`;
+  return count === 1;
+}
+
+export interface DeadOptions extends ClaimRef {
+  error: string;
+  /** Told to operators in the same transaction (null: nobody to tell, or the message was an alert). */
+  alert: OutboxEntry | null;
+}
+
+/** PENDING → DEAD (the dead-letter state), with the operator alert committed alongside. */
+export async function markOutboxDead(db: Database, options: DeadOptions): Promise<boolean> {
+  return runTransaction(db, async (tx) => {
+    const count = await tx.$executeRaw`
+      UPDATE outbox_messages SET status = 'DEAD', last_error = ${options.error}
+       WHERE id = ${options.id} AND status = 'PENDING' AND next_attempt_at = ${options.claim}::timestamp`;
+    if (count === 1 && options.alert) await enqueueOutbox(tx, options.alert);
+    return count === 1;
+  });
+}
+
+export interface OutboxStats {
+  pending: number;
+  /** Age of the oldest PENDING message (s); 0 when there is none. */
+  oldestPendingAgeSeconds: number;
+  dead: number;
+}
+
+export async function outboxStats(sql: Sql): Promise<OutboxStats> {
+  const [row] = await sql.$queryRaw<{ pending: number; oldest: number | null; dead: number }[]>`
+    SELECT count(*) FILTER (WHERE status = 'PENDING')::int AS pending,
+           EXTRACT(EPOCH FROM timezone('UTC', now()) - min(created_at) FILTER (WHERE status = 'PENDING'))::float8 AS oldest,
+           count(*) FILTER (WHERE status = 'DEAD')::int AS dead
+      FROM outbox_messages WHERE status IN ('PENDING', 'DEAD')`;
+  return { pending: row?.pending ?? 0, oldestPendingAgeSeconds: Math.max(0, row?.oldest ?? 0), dead: row?.dead ?? 0 };
+}
+
+/** Whether a message with this dedupe key was ever queued (whatever became of it). */
+export async function outboxHas(sql: Sql, dedupeKey: string): Promise<boolean> {
+  return (await sql.outboxMessage.count({ where: { dedupeKey } })) > 0;
+}
