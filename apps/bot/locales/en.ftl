@@ -43,6 +43,7 @@ btn-pay = Pay { $total }
 btn-cancel = Cancel order
 order-busy = Still processing your last request…
 unavailable = Temporarily unavailable; nothing was reserved or charged. Please try again in a moment.
+unavailable-nothing-changed = Temporarily unavailable; nothing was changed. Please try again in a moment.
 out-of-stock = Sorry, not enough in stock: { $items }.
 out-of-stock-item = { $title } (only { $available } left)
 order-limit = You already have { $open } open orders, the most allowed. Pay for or cancel one first.
@@ -50,7 +51,7 @@ order-invalid = That order could not be placed. Please pick the product again fr
 order-not-found = That order does not exist.
 order-not-yours = That order is not yours.
 order-cancelled = Order { $id } is cancelled and its items are back on sale.
-order-cancel-paid = Order { $id } is already paid, so it cannot be cancelled here. Please contact the shop.
+order-cancel-closed = Order { $id } is { $status }, so it can no longer be cancelled. Please contact the shop if something is wrong.
 order-cancel-expired = Order { $id } had already expired; nothing was charged and its items are back on sale.
 orders-title = Your orders:
 orders-empty = You have no orders yet. Start with /catalog.
@@ -66,7 +67,6 @@ status-REFUNDED = refunded
 ## Payments
 
 invoice-title = Order { $id }
-invoice-description = { $items }
 pay-refused-cancelled = Order { $id } was cancelled, so it can no longer be paid. Place a new order from /catalog.
 pay-refused-expired = Order { $id } has expired and its items went back on sale. Place a new order from /catalog.
 pay-refused-paid = Order { $id } is already paid.
@@ -128,8 +128,9 @@ op-report =
     Revenue: { $revenue }
     Low stock: { $lowStock }
 op-settings-title = Group settings (version { $version }):
-op-setting-lowStockAlerts = Low-stock alerts
-op-setting-paidOrderNotices = Paid-order notices
+op-setting-notifyPaidOrders = Paid-order notices
+op-setting-lowStockThreshold = Low-stock alert at
+op-setting-language = Language
 op-setting-on = on
 op-setting-off = off
 btn-setting = { $label }: { $state }

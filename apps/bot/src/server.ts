@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyPluginAsync } from "fastify";
 import type { Registry } from "prom-client";
 import type { Logger } from "@orderbot/platform";
 import { secretMatches } from "./secret.ts";
@@ -14,7 +14,8 @@ export interface ServerDeps {
   checks: { database: () => Promise<unknown>; redis: () => Promise<unknown> };
   registry: Registry;
   logger: Logger;
-  webhookSecret: string;
+  /** The secret Telegram sends with every update; null serves no webhook (polling mode). */
+  webhookSecret: string | null;
   bodyLimit: number;
   /** When set, /metrics needs `Authorization: Bearer <token>`; when null, it is not served here. */
   metricsToken: string | null;
@@ -25,34 +26,16 @@ export interface ServerDeps {
  * inline, and the response sent after it finishes: Telegram then sends one update per chat at a
  * time and re-delivers after any non-2xx, which gives per-chat ordering and at-least-once delivery.
  */
-export function createServer(deps: ServerDeps): FastifyInstance {
+export function createServer(deps: ServerDeps) {
   const app = Fastify({
     loggerInstance: deps.logger.child({ component: "http" }),
-    disableRequestLogging: true,
+    // Requests are not logged: the pipeline logs each update once, with its id.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimit,
     return503OnClosing: true,
   });
 
-  app.post(WEBHOOK_PATH, {
-    // Checked before the body is read: a caller without the secret gets nothing parsed or stored.
-    onRequest: async (request, reply) => {
-      if (!secretMatches(request.headers[SECRET_HEADER], deps.webhookSecret)) {
-        await reply.code(401).send({ ok: false, error: "unauthorized" });
-      }
-    },
-    handler: async (request, reply) => {
-      const update = parseUpdate(request.body);
-      if (!update) return reply.code(400).send({ ok: false, error: "expected an update with an integer update_id" });
-      try {
-        const outcome = await deps.processUpdate(update);
-        if (outcome === "in-progress") return reply.code(503).header("retry-after", "5").send({ ok: false, error: "in progress" });
-        return reply.code(200).send({ ok: true });
-      } catch {
-        // Already logged once, with the update id, by the pipeline.
-        return reply.code(500).send({ ok: false, error: "failed; will be retried" });
-      }
-    },
-  });
+  if (deps.webhookSecret !== null) void app.register(webhook, { processUpdate: deps.processUpdate, secret: deps.webhookSecret });
 
   app.get("/healthz", async () => ({ ok: true }));
 
@@ -81,9 +64,38 @@ export function createServer(deps: ServerDeps): FastifyInstance {
   return app;
 }
 
+/**
+ * POST /telegram/webhook. The secret is checked before the body is read: a caller without it gets
+ * nothing parsed, run or stored. Then 400 for a body that is not an update, 503 while another
+ * replica runs the same update, 500 when it failed (Telegram re-delivers), 200 otherwise.
+ */
+const webhook: FastifyPluginAsync<{ processUpdate: ProcessUpdate; secret: string }> = async (app, { processUpdate, secret }) => {
+  app.post(WEBHOOK_PATH, {
+    onRequest: async (request, reply) => {
+      if (!secretMatches(request.headers[SECRET_HEADER], secret)) {
+        await reply.code(401).send({ ok: false, error: "unauthorized" });
+      }
+    },
+    handler: async (request, reply) => {
+      const update = parseUpdate(request.body);
+      if (!update) return reply.code(400).send({ ok: false, error: "expected an update with an integer update_id" });
+      try {
+        const outcome = await processUpdate(update);
+        if (outcome === "in-progress") return reply.code(503).header("retry-after", "5").send({ ok: false, error: "in progress" });
+        return reply.code(200).send({ ok: true });
+      } catch {
+        // Already logged once, with the update id, by the pipeline.
+        return reply.code(500).send({ ok: false, error: "failed; will be retried" });
+      }
+    },
+  });
+};
+
 /** A bare server exposing only /metrics, for METRICS_PORT (keep that port private). */
-export function createMetricsServer(registry: Registry, logger: Logger): FastifyInstance {
-  const app = Fastify({ loggerInstance: logger.child({ component: "metrics" }), disableRequestLogging: true });
+export function createMetricsServer(registry: Registry, logger: Logger) {
+  const app = Fastify({ loggerInstance: logger.child({ component: "metrics" }), logController: new LogController({ disableRequestLogging: true }) });
   app.get("/metrics", async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   return app;
 }
+
+export type BotServer = ReturnType<typeof createServer>;

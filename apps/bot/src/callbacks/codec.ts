@@ -64,7 +64,13 @@ export const idField = z
   .transform(Number)
   .pipe(z.number().int().max(2_147_483_647));
 
-/** A non-negative small integer (pages, versions). */
+/** A catalog page, from 1. */
+export const pageField = z
+  .string()
+  .regex(/^[1-9]\d{0,5}$/)
+  .transform(Number);
+
+/** A non-negative small integer (versions). */
 export const countField = z
   .string()
   .regex(/^(0|[1-9]\d{0,8})$/)
@@ -78,6 +84,9 @@ export const quantityField = z
 
 /** An order's public id (the order service's alphabet: no 0/O, 1/I/L). */
 export const publicIdField = z.string().regex(/^[2-9A-HJKMNP-Z]{6,16}$/);
+
+/** A setting's new value: a short word or number; its meaning is checked per setting. */
+export const settingValueField = z.string().regex(/^[a-z0-9]{1,6}$/);
 
 export function enumField<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values);

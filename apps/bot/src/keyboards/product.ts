@@ -19,7 +19,7 @@ export function productKeyboard(t: Translate, s: ProductCardState): InlineKeyboa
   keyboard.text(String(s.qty), callbacks.product.encode({ productId: s.productId, qty: s.qty, page: s.page }));
   if (s.qty < s.maxQty) keyboard.text("+", callbacks.product.encode({ productId: s.productId, qty: s.qty + 1, page: s.page }));
   keyboard.row();
-  if (s.maxQty >= 1) keyboard.text(t("btn-order", { qty: s.qty, total: s.total }), callbacks.order.encode({ productId: s.productId, qty: s.qty })).row();
+  if (s.maxQty >= 1) keyboard.text(t("btn-order", { qty: s.qty, total: s.total }), callbacks.order.encode({ productId: s.productId, qty: s.qty, page: s.page })).row();
   keyboard.text(t("btn-back"), callbacks.catalogPage.encode({ page: s.page }));
   return keyboard;
 }

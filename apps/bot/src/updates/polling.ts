@@ -50,7 +50,8 @@ export function startPolling(options: PollerOptions): { stop(): Promise<void>; d
       try {
         updates = await api.getUpdates(
           { offset, timeout: options.timeoutSeconds ?? 25, allowed_updates: options.allowedUpdates as never },
-          controller.signal,
+          // grammY types the signal with its fetch shim's AbortSignal; Node's own is what it gets.
+          controller.signal as Parameters<Api["getUpdates"]>[1],
         );
       } catch (error) {
         if (controller.signal.aborted) return;

@@ -8,17 +8,21 @@ export interface GroupAdminsDeps {
   namespace: string;
   /** Chat or user id → opaque text (HMAC): the cache holds no Telegram ids. */
   mask: (id: bigint | number) => string;
-  /** The group's administrators as Telegram reports them (getChatAdministrators). */
-  fetchAdmins: (chatId: bigint) => Promise<readonly (bigint | number)[]>;
   /** How long a fetched list is trusted before the next check refreshes it (default 2 min). */
   freshMs?: number;
   logger: Logger;
   now?: () => number;
 }
 
+/** The group's administrators as Telegram reports them (the bot calls getChatAdministrators). */
+export type FetchAdmins = () => Promise<readonly (bigint | number)[]>;
+
 export interface GroupAdmins {
-  /** Whether the user administers the group, from a list at most `freshMs` old when it can be had. */
-  isAdmin(chatId: bigint | number, userId: bigint | number): Promise<boolean>;
+  /**
+   * Whether the user administers the group, from a list at most `freshMs` old when it can be
+   * had; `fetchAdmins` is called only when the cached list must be refreshed.
+   */
+  isAdmin(chatId: bigint | number, userId: bigint | number, fetchAdmins: FetchAdmins): Promise<boolean>;
   /** Drops the cached list (after a membership change), so the next check fetches it. */
   forget(chatId: bigint | number): Promise<void>;
 }
@@ -50,17 +54,17 @@ export function createGroupAdmins(deps: GroupAdminsDeps): GroupAdmins {
     }
   }
 
-  async function fetchList(chatId: bigint): Promise<CachedList> {
-    const ids = await deps.fetchAdmins(chatId);
+  async function fetchList(fetchAdmins: FetchAdmins): Promise<CachedList> {
+    const ids = await fetchAdmins();
     return { admins: ids.map((id) => deps.mask(id)), fetchedAt: now() };
   }
 
-  async function refresh(chatId: bigint, stale: CachedList | null): Promise<CachedList> {
+  async function refresh(chatId: bigint, stale: CachedList | null, fetchAdmins: FetchAdmins): Promise<CachedList> {
     const outcome = await deps.locks.withLock({ kind: "group-admins", id: chatId }, async () => {
       // Another instance may have refreshed it while this one waited for the lock.
       const current = await readCache(chatId);
       if (current && now() - current.fetchedAt < freshMs) return current;
-      const list = await fetchList(chatId);
+      const list = await fetchList(fetchAdmins);
       // Kept well past freshness: a stale list still serves while a refresh is under way.
       await deps.redis.set(keyOf(chatId), JSON.stringify(list), "PX", freshMs * 10).catch((error: unknown) => {
         deps.logger.warn({ err: error }, "group admin cache not written");
@@ -69,14 +73,14 @@ export function createGroupAdmins(deps: GroupAdminsDeps): GroupAdmins {
     });
     if (outcome.status === "ok") return outcome.value;
     // Busy: someone else is refreshing; use what is cached. Redis down: nothing is cached either.
-    return stale ?? fetchList(chatId);
+    return stale ?? fetchList(fetchAdmins);
   }
 
   return {
-    async isAdmin(chatId, userId) {
+    async isAdmin(chatId, userId, fetchAdmins) {
       const chat = BigInt(chatId);
       const cached = await readCache(chat);
-      const list = cached && now() - cached.fetchedAt < freshMs ? cached : await refresh(chat, cached);
+      const list = cached && now() - cached.fetchedAt < freshMs ? cached : await refresh(chat, cached, fetchAdmins);
       return list.admins.includes(deps.mask(userId));
     },
     async forget(chatId) {

@@ -3,7 +3,7 @@ import { createLockManager, type LockManager } from "@orderbot/lock";
 import { createRedis, maskId, silentLogger, waitForRedis } from "@orderbot/platform";
 import { createTestRedis, startRedisServer, type RedisServer, type TestRedis } from "@orderbot/testkit";
 import { LOCK_KINDS } from "../../lock-kinds.ts";
-import { createGroupAdmins, type GroupAdminsDeps } from "../group-admins.ts";
+import { createGroupAdmins, type FetchAdmins, type GroupAdminsDeps } from "../group-admins.ts";
 
 const HASH_KEY = "group-admins-test-key";
 const GROUP = -100123456789n;
@@ -22,32 +22,40 @@ afterAll(async () => {
   await testRedis.cleanup();
 });
 
-/** A fake clock and a counting admin source: Telegram's getChatAdministrators stands behind it in the bot. */
+/**
+ * A fake clock and a counting admin source (the bot's getChatAdministrators stands there). `admins`
+ * checks with that source, like the bot does.
+ */
 function setup(overrides: Partial<GroupAdminsDeps> = {}, namespace = `${testRedis.namespace}:${Math.random().toString(36).slice(2)}`) {
   const state = { now: 1_000_000, fetches: 0, admins: [ADMIN] as bigint[] };
+  const fetchAdmins: FetchAdmins = async () => {
+    state.fetches++;
+    return [...state.admins];
+  };
   const deps: GroupAdminsDeps = {
     redis: testRedis.redis,
     locks,
     namespace,
     mask: (id) => maskId(id, HASH_KEY),
-    fetchAdmins: async () => {
-      state.fetches++;
-      return [...state.admins];
-    },
     freshMs: 60_000,
     logger: silentLogger,
     now: () => state.now,
     ...overrides,
   };
-  return { state, deps, admins: createGroupAdmins(deps) };
+  const service = createGroupAdmins(deps);
+  const checker = (instance = service) => ({
+    isAdmin: (chatId: bigint, userId: bigint) => instance.isAdmin(chatId, userId, fetchAdmins),
+    forget: (chatId: bigint) => instance.forget(chatId),
+  });
+  return { state, deps, fetchAdmins, admins: checker(), checker };
 }
 
 describe("group admins", () => {
   it("answers from Telegram's list and caches it for every instance", async () => {
-    const { state, deps, admins } = setup();
+    const { state, deps, admins, checker } = setup();
     expect(await admins.isAdmin(GROUP, ADMIN)).toBe(true);
     expect(await admins.isAdmin(GROUP, MEMBER)).toBe(false);
-    const otherInstance = createGroupAdmins(deps);
+    const otherInstance = checker(createGroupAdmins(deps));
     expect(await otherInstance.isAdmin(GROUP, ADMIN)).toBe(true);
     expect(state.fetches).toBe(1);
   });
@@ -65,7 +73,7 @@ describe("group admins", () => {
   });
 
   it("refreshes a stale list once, under the group-admins lock, while other checks use the cached list", async () => {
-    const { state, deps, admins } = setup();
+    const { state, deps, admins, checker, fetchAdmins } = setup();
     await admins.isAdmin(GROUP, ADMIN);
     state.now += 61_000;
     state.admins = [MEMBER]; // ADMIN was demoted, MEMBER promoted
@@ -73,19 +81,15 @@ describe("group admins", () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     let entered!: () => void;
     const fetching = new Promise<void>((resolve) => (entered = resolve));
-    const slow = createGroupAdmins({
-      ...deps,
-      fetchAdmins: async () => {
-        state.fetches++;
-        entered();
-        await held;
-        return [...state.admins];
-      },
-    });
-    const refreshing = slow.isAdmin(GROUP, MEMBER);
+    const slowFetch: FetchAdmins = async () => {
+      entered();
+      await held;
+      return fetchAdmins();
+    };
+    const refreshing = createGroupAdmins(deps).isAdmin(GROUP, MEMBER, slowFetch);
     await fetching;
     // The refresher holds the lock: the others answer from the stale list without fetching.
-    const others = await Promise.all([admins.isAdmin(GROUP, ADMIN), createGroupAdmins(deps).isAdmin(GROUP, MEMBER)]);
+    const others = await Promise.all([admins.isAdmin(GROUP, ADMIN), checker(createGroupAdmins(deps)).isAdmin(GROUP, MEMBER)]);
     expect(others).toEqual([true, false]);
     release();
     expect(await refreshing).toBe(true);

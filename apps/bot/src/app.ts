@@ -1,0 +1,138 @@
+import type { Bot } from "grammy";
+import type { UserFromGetMe } from "grammy/types";
+import { createProcessedUpdates, type Database } from "@orderbot/db";
+import type { Shop } from "@orderbot/core";
+import { createGroupAdmins, createLanguagePreferences, createLowStockAlerts, createReports } from "@orderbot/core/bot-support";
+import type { LockManager } from "@orderbot/lock";
+import { maskId, type Logger, type Redis, type Registry } from "@orderbot/platform";
+import type { BotContext } from "./bot/context.ts";
+import { createBot } from "./bot/create-bot.ts";
+import { publishCommands } from "./commands.ts";
+import type { BotConfig } from "./config.ts";
+import { createBotMetrics } from "./metrics.ts";
+import { createMetricsServer, createServer, WEBHOOK_PATH, type BotServer } from "./server.ts";
+import { createUpdatePipeline, type ProcessUpdate } from "./updates/pipeline.ts";
+import { startPolling } from "./updates/polling.ts";
+import { HANDLED_UPDATE_TYPES } from "./updates/schema.ts";
+
+/** What the app is built from: connections are opened (and closed) by the caller. */
+export interface BotAppDeps {
+  config: BotConfig;
+  logger: Logger;
+  db: Database;
+  redis: Redis;
+  locks: LockManager;
+  shop: Shop;
+  registry: Registry;
+  /** Known bot identity (skips getMe); otherwise `init()` asks the Bot API. */
+  botInfo?: UserFromGetMe;
+}
+
+export interface BotApp {
+  bot: Bot<BotContext>;
+  /** The webhook, /healthz, /readyz and (with METRICS_TOKEN) /metrics. Not listening until `start`. */
+  server: BotServer;
+  /** Dedupe + lock + features: what the webhook and the poller feed every update to. */
+  processUpdate: ProcessUpdate;
+  /**
+   * getMe (unless botInfo was given), the command menus, listening on HOST:PORT, then receiving:
+   * setWebhook (with the secret and allowed_updates) in webhook mode, long polling otherwise.
+   */
+  start(): Promise<{ url: string }>;
+  /**
+   * Stops receiving and waits for the updates in flight: the poller finishes its batch, the
+   * server stops accepting and answers its open requests. Closes no connection it was given.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * The bot as a library: the same app runs in `main.ts`, in-process tests and the demo.
+ *
+ * @example
+ * const app = createBotApp({ config, logger, db, redis, locks, shop, registry });
+ * await app.start();
+ * // ... on SIGTERM:
+ * await app.close();
+ */
+export function createBotApp(deps: BotAppDeps): BotApp {
+  const { config, logger, shop } = deps;
+  const mask = (id: bigint | number) => maskId(id, config.LOCK_HASH_KEY);
+  const clock = shop.deps.clock;
+
+  const bot = createBot({
+    token: config.BOT_TOKEN,
+    apiRoot: config.TELEGRAM_API_ROOT,
+    ...(deps.botInfo ? { botInfo: deps.botInfo } : {}),
+    logger,
+    shop,
+    languages: createLanguagePreferences({ redis: deps.redis, namespace: config.LOCK_NAMESPACE, mask, logger }),
+    groupAdmins: createGroupAdmins({ redis: deps.redis, locks: deps.locks, namespace: config.LOCK_NAMESPACE, mask, logger }),
+    lowStock: createLowStockAlerts({ shop, clock }),
+    reports: createReports({ db: deps.db, clock }),
+    payments: { currency: config.PAYMENT_CURRENCY, providerToken: config.PROVIDER_TOKEN },
+    operators: { ownerIds: config.OWNER_IDS, groupId: config.OPERATOR_GROUP_ID },
+    catalogPageSize: 6,
+    maxUnitsPerLine: shop.deps.config.maxUnitsPerLine,
+    rateLimit: {
+      redis: deps.redis,
+      prefix: `${config.LOCK_NAMESPACE}:ratelimit:`,
+      mask,
+      limit: config.RATE_LIMIT_PER_WINDOW,
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
+    },
+  });
+
+  const metrics = createBotMetrics(deps.registry);
+  const processUpdate = createUpdatePipeline({
+    // A bot token starts with the bot's id: known before getMe, and the same on every replica.
+    botId: BigInt(config.BOT_TOKEN.split(":")[0]!),
+    processed: createProcessedUpdates(deps.db),
+    locks: deps.locks,
+    handle: (update) => bot.handleUpdate(update),
+    metrics,
+    logger,
+  });
+
+  const server = createServer({
+    processUpdate,
+    checks: { database: () => deps.db.$queryRaw`SELECT 1`, redis: () => deps.redis.ping() },
+    registry: deps.registry,
+    logger,
+    webhookSecret: config.BOT_MODE === "webhook" ? (config.WEBHOOK_SECRET ?? null) : null,
+    bodyLimit: config.WEBHOOK_BODY_LIMIT,
+    metricsToken: config.METRICS_PORT === undefined ? (config.METRICS_TOKEN ?? null) : null,
+  });
+  const metricsServer = config.METRICS_PORT === undefined ? null : createMetricsServer(deps.registry, logger);
+  let poller: ReturnType<typeof startPolling> | null = null;
+
+  return {
+    bot,
+    server,
+    processUpdate,
+
+    async start() {
+      await bot.init();
+      await publishCommands(bot.api);
+      const url = await server.listen({ host: config.HOST, port: config.PORT });
+      if (metricsServer) await metricsServer.listen({ host: config.HOST, port: config.METRICS_PORT });
+      if (config.BOT_MODE === "webhook") {
+        await bot.api.setWebhook(new URL(WEBHOOK_PATH, config.PUBLIC_URL).toString(), {
+          secret_token: config.WEBHOOK_SECRET,
+          allowed_updates: [...HANDLED_UPDATE_TYPES],
+        });
+      } else {
+        await bot.api.deleteWebhook();
+        poller = startPolling({ api: bot.api, processUpdate, logger, allowedUpdates: HANDLED_UPDATE_TYPES });
+      }
+      logger.info({ mode: config.BOT_MODE, bot: bot.botInfo.username, url }, "bot started");
+      return { url };
+    },
+
+    async close() {
+      await poller?.stop();
+      await server.close();
+      await metricsServer?.close();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { Api } from "grammy";
+import { OPERATOR_COMMANDS } from "./features/operator/index.ts";
+
+type Description = Record<"en" | "zh", string>;
+
+const CUSTOMER: Record<string, Description> = {
+  start: { en: "Welcome and how it works", zh: "欢迎与使用说明" },
+  catalog: { en: "Products, prices and stock", zh: "商品、价格与库存" },
+  orders: { en: "My orders", zh: "我的订单" },
+  language: { en: "English / 中文", zh: "English / 中文" },
+  help: { en: "Help", zh: "帮助" },
+};
+
+const OPERATOR: Record<(typeof OPERATOR_COMMANDS)[number] | "bind", Description> = {
+  products: { en: "All products with stock", zh: "全部商品及库存" },
+  stock: { en: "SKU +N|-N|=N: change stock", zh: "SKU +N|-N|=N:调整库存" },
+  price: { en: "SKU AMOUNT: set a price", zh: "SKU 金额:设置价格" },
+  orders: { en: "[STATUS]: latest orders", zh: "[状态]:最近的订单" },
+  order: { en: "ID: one order", zh: "订单号:查看订单" },
+  refund: { en: "ID: refund a paid order", zh: "订单号:为已付款订单退款" },
+  report: { en: "Today's figures", zh: "今日报表" },
+  settings: { en: "Group settings", zh: "群组设置" },
+  bind: { en: "Make this the operator group (owners)", zh: "绑定为运营群(店主)" },
+};
+
+function list(commands: Record<string, Description>, language: "en" | "zh") {
+  return Object.entries(commands).map(([command, description]) => ({ command, description: description[language] }));
+}
+
+/**
+ * The command menus: customers' in private chats, operators' in groups, each in English and (for
+ * users whose Telegram speaks Chinese) in Chinese. Setting them again is harmless, so every
+ * replica does it at start.
+ */
+export async function publishCommands(api: Api): Promise<void> {
+  for (const [scope, commands] of [
+    [{ type: "all_private_chats" }, CUSTOMER],
+    [{ type: "all_group_chats" }, OPERATOR],
+  ] as const) {
+    await api.setMyCommands(list(commands, "en"), { scope });
+    await api.setMyCommands(list(commands, "zh"), { scope, language_code: "zh" });
+  }
+}

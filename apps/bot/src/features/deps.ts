@@ -1,0 +1,26 @@
+import type { Shop } from "@orderbot/core";
+import type { GroupAdmins, LanguagePreferences, LowStockAlerts, Reports } from "@orderbot/core/bot-support";
+
+/** The services and settings the features are built from; each feature takes the part it uses. */
+export interface FeatureDeps {
+  shop: Pick<Shop, "catalog" | "orders" | "payments" | "stock" | "groups">;
+  languages: LanguagePreferences;
+  groupAdmins: GroupAdmins;
+  lowStock: LowStockAlerts;
+  reports: Reports;
+  payments: {
+    /** Invoices are sent in the order's currency; this is the one the provider token is for. */
+    currency: string;
+    /** Empty for Telegram Stars. */
+    providerToken: string;
+  };
+  operators: {
+    /** Who may bind a group with /bind. */
+    ownerIds: readonly bigint[];
+    /** When set, the only group that may be bound. */
+    groupId: bigint | undefined;
+  };
+  catalogPageSize: number;
+  /** Units per order line the order service accepts (the card's + stops there). */
+  maxUnitsPerLine: number;
+}

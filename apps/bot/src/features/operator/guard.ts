@@ -1,0 +1,42 @@
+import type { MiddlewareFn } from "grammy";
+import type { GroupService } from "@orderbot/core";
+import type { GroupAdmins } from "@orderbot/core/bot-support";
+import type { BotContext } from "../../bot/context.ts";
+import { isLocale } from "../../format/translate.ts";
+
+/** A reply to a command, or a dialog for a pressed button. */
+export async function respond(ctx: BotContext, text: string): Promise<void> {
+  if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text, show_alert: true });
+  else await ctx.reply(text, { reply_parameters: ctx.msg ? { message_id: ctx.msg.message_id, allow_sending_without_reply: true } : undefined });
+}
+
+/** The operator behind an action that passed `operatorsOnly` (which refuses updates without a sender). */
+export function actorOf(ctx: BotContext): number {
+  if (!ctx.from) throw new Error("operator action without a sender got past operatorsOnly");
+  return ctx.from.id;
+}
+
+/**
+ * Lets an operator action through only in a bound operator group and only from one of its
+ * administrators; anyone else gets a polite refusal and nothing changes. Replies in the group's
+ * language. The admin list is Telegram's, cached (see GroupAdmins).
+ */
+export function operatorsOnly(deps: { groups: GroupService; groupAdmins: GroupAdmins }): MiddlewareFn<BotContext> {
+  return async (ctx, next) => {
+    const chat = ctx.chat;
+    if (!chat) return;
+    const group = await deps.groups.get(chat.id);
+    if (!group) return respond(ctx, ctx.t("op-not-bound"));
+    if (isLocale(group.settings.language)) {
+      ctx.locale = group.settings.language;
+      ctx.i18n.useLocale(group.settings.language);
+    }
+    const fetchAdmins = async () => (await ctx.api.getChatAdministrators(chat.id)).filter((m) => !m.user.is_bot).map((m) => m.user.id);
+    const admin = ctx.from !== undefined && (await deps.groupAdmins.isAdmin(chat.id, ctx.from.id, fetchAdmins));
+    if (!admin) {
+      ctx.logger.info({ command: ctx.msg?.text?.split(" ")[0] }, "operator action refused: not an admin");
+      return respond(ctx, ctx.t("op-not-admin"));
+    }
+    await next();
+  };
+}

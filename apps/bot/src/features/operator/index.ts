@@ -1,0 +1,42 @@
+import { Composer } from "grammy";
+import type { Shop } from "@orderbot/core";
+import type { GroupAdmins, LowStockAlerts, Reports } from "@orderbot/core/bot-support";
+import type { BotContext } from "../../bot/context.ts";
+import { callbacks } from "../../callbacks/index.ts";
+import { bindFeature } from "./bind.ts";
+import { operatorsOnly } from "./guard.ts";
+import { operatorOrdersFeature } from "./orders.ts";
+import { reportFeature } from "./report.ts";
+import { settingsFeature } from "./settings.ts";
+import { stockFeature } from "./stock.ts";
+
+/** The commands operators use in their group (also published with setMyCommands). */
+export const OPERATOR_COMMANDS = ["products", "stock", "price", "orders", "order", "refund", "report", "settings"] as const;
+
+export interface OperatorFeatureDeps {
+  shop: Pick<Shop, "catalog" | "orders" | "payments" | "stock" | "groups">;
+  groupAdmins: GroupAdmins;
+  lowStock: LowStockAlerts;
+  reports: Reports;
+  ownerIds: readonly bigint[];
+  groupId: bigint | undefined;
+}
+
+/**
+ * Everything that happens in groups: an owner's /bind, then the operator commands and the
+ * settings buttons, each only for the bound group's admins. Other group chatter is left alone.
+ */
+export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext> {
+  const { shop } = deps;
+  const feature = new Composer<BotContext>();
+  const groups = feature.chatType(["group", "supergroup"]);
+  groups.use(bindFeature({ groups: shop.groups, ownerIds: deps.ownerIds, groupId: deps.groupId }));
+
+  const actions = groups.filter((ctx) => ctx.hasCommand([...OPERATOR_COMMANDS]) || ctx.hasCallbackQuery(callbacks.setting.pattern));
+  actions.use(operatorsOnly({ groups: shop.groups, groupAdmins: deps.groupAdmins }));
+  actions.use(stockFeature({ catalog: shop.catalog, stock: shop.stock, lowStock: deps.lowStock }));
+  actions.use(operatorOrdersFeature({ orders: shop.orders, payments: shop.payments }));
+  actions.use(reportFeature({ reports: deps.reports, groups: shop.groups }));
+  actions.use(settingsFeature(shop.groups));
+  return feature;
+}

@@ -1,0 +1,82 @@
+import { Composer } from "grammy";
+import { OrderStatus } from "@orderbot/db";
+import type { OrderService, OrderView, PaymentService } from "@orderbot/core";
+import type { BotContext } from "../../bot/context.ts";
+import { formatMoney } from "../../format/money.ts";
+import { formatDate, formatTime, itemLines } from "../../format/order.ts";
+import { actorOf, respond } from "./guard.ts";
+
+const STATUSES = Object.values(OrderStatus);
+const SHOWN = 20;
+
+function arg(ctx: BotContext): string {
+  return typeof ctx.match === "string" ? ctx.match.trim() : "";
+}
+
+function orderLine(ctx: BotContext, order: OrderView): string {
+  return ctx.t("op-orders-line", {
+    id: order.id,
+    status: ctx.t(`status-${order.status}`),
+    total: formatMoney(order.totalMinor, order.currency),
+    date: formatDate(order.createdAt, ctx.locale),
+  });
+}
+
+/** /orders [STATUS], /order ID and /refund ID, for the operator group's admins. */
+export function operatorOrdersFeature(deps: { orders: OrderService; payments: PaymentService }): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+
+  feature.command("orders", async (ctx) => {
+    const wanted = arg(ctx).toUpperCase();
+    const status = STATUSES.find((s) => s === wanted);
+    if (wanted && !status) return respond(ctx, ctx.t("op-orders-usage", { statuses: STATUSES.join("|") }));
+    const orders = await deps.orders.list({ ...(status ? { status } : {}), limit: SHOWN });
+    if (orders.length === 0) return respond(ctx, ctx.t("op-orders-empty"));
+    const title = ctx.t("op-orders-title", { status: status ? ` (${ctx.t(`status-${status}`)})` : "" });
+    await ctx.reply([title, ...orders.map((o) => orderLine(ctx, o))].join("\n"));
+  });
+
+  feature.command("order", async (ctx) => {
+    const id = arg(ctx).toUpperCase();
+    if (!id) return respond(ctx, ctx.t("op-order-usage"));
+    const order = await deps.orders.get(id);
+    if (!order) return respond(ctx, ctx.t("order-not-found"));
+    await ctx.reply(
+      ctx.t("op-order-detail", {
+        id: order.id,
+        status: ctx.t(`status-${order.status}`),
+        customer: String(order.userId),
+        items: itemLines(ctx.t, order, ctx.locale),
+        total: formatMoney(order.totalMinor, order.currency),
+        created: `${formatDate(order.createdAt, ctx.locale)} ${formatTime(order.createdAt, ctx.locale)}`,
+        expires: formatTime(order.expiresAt, ctx.locale),
+      }),
+    );
+  });
+
+  feature.command("refund", async (ctx) => {
+    const id = arg(ctx).toUpperCase();
+    if (!id) return respond(ctx, ctx.t("op-refund-usage"));
+    const result = await deps.payments.refundOrder(id, actorOf(ctx));
+    switch (result.status) {
+      case "ok":
+        await respond(ctx, ctx.t("op-refund-ok", { id }));
+        break;
+      case "conflict":
+        await respond(ctx, ctx.t("op-refund-not-paid", { id, status: ctx.t(`status-${result.current}`) }));
+        break;
+      case "not-found":
+      case "invalid":
+        await respond(ctx, ctx.t("order-not-found"));
+        break;
+      case "busy":
+        await respond(ctx, ctx.t("op-busy"));
+        break;
+      case "unavailable":
+        await respond(ctx, ctx.t("op-unavailable"));
+        break;
+    }
+  });
+
+  return feature;
+}

@@ -1,0 +1,28 @@
+import { Composer } from "grammy";
+import type { GroupService } from "@orderbot/core";
+import type { Reports } from "@orderbot/core/bot-support";
+import type { BotContext } from "../../bot/context.ts";
+import { formatMoney } from "../../format/money.ts";
+
+/** /report: today's figures so far, the same ones the worker posts once a day. */
+export function reportFeature(deps: { reports: Reports; groups: GroupService }): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+  feature.command("report", async (ctx) => {
+    const group = ctx.chat ? await deps.groups.get(ctx.chat.id) : null;
+    const report = await deps.reports.today({ lowStockThreshold: group?.settings.lowStockThreshold ?? 3 });
+    const revenue = report.revenue.map((r) => formatMoney(r.amountMinor, r.currency)).join(", ") || "0";
+    const lowStock = report.lowStock.map((p) => `${p.sku} (${p.stock})`).join(", ") || "–";
+    await ctx.reply(
+      ctx.t("op-report", {
+        day: report.day,
+        placed: report.ordersPlaced,
+        paid: report.revenue.reduce((sum, r) => sum + r.payments, 0),
+        cancelled: report.ordersCancelled,
+        expired: report.ordersExpired,
+        revenue,
+        lowStock,
+      }),
+    );
+  });
+  return feature;
+}

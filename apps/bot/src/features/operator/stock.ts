@@ -1,0 +1,89 @@
+import { Composer } from "grammy";
+import type { CatalogService, StockService } from "@orderbot/core";
+import type { LowStockAlerts } from "@orderbot/core/bot-support";
+import type { BotContext } from "../../bot/context.ts";
+import { formatMoney, parseMoney } from "../../format/money.ts";
+import { actorOf, respond } from "./guard.ts";
+
+export interface StockFeatureDeps {
+  catalog: CatalogService;
+  stock: StockService;
+  lowStock: LowStockAlerts;
+}
+
+/** The words after a command: "/stock TEA +5" → ["TEA", "+5"]. */
+function args(ctx: BotContext): string[] {
+  return typeof ctx.match === "string" ? ctx.match.split(/\s+/).filter(Boolean) : [];
+}
+
+/** /products, /stock SKU +N|-N|=N and /price SKU AMOUNT, for the operator group's admins. */
+export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+
+  feature.command("products", async (ctx) => {
+    const products = await deps.catalog.all();
+    if (products.length === 0) return respond(ctx, ctx.t("op-products-empty"));
+    const lines = products.map((p) =>
+      ctx.t("op-products-line", {
+        sku: p.sku,
+        title: p.title[ctx.locale],
+        price: formatMoney(p.priceMinor, p.currency),
+        stock: p.stock,
+        inactive: p.active ? "" : ctx.t("op-inactive"),
+      }),
+    );
+    await ctx.reply([ctx.t("op-products-title"), ...lines].join("\n"));
+  });
+
+  feature.command("stock", async (ctx) => {
+    const [sku, change, ...rest] = args(ctx);
+    if (!sku || !change || rest.length > 0) return respond(ctx, ctx.t("op-stock-usage"));
+    const result = await deps.stock.adjustStock(sku, change, actorOf(ctx));
+    switch (result.status) {
+      case "ok": {
+        const after = result.product.stock;
+        await respond(ctx, ctx.t("op-stock-ok", { sku: result.product.sku, before: after - result.delta, after }));
+        if (result.delta < 0) await deps.lowStock.afterSale([result.product.sku]);
+        break;
+      }
+      case "insufficient":
+        await respond(ctx, ctx.t("op-stock-short", { sku, requested: change.slice(1), available: result.available }));
+        break;
+      case "conflict":
+        await respond(ctx, ctx.t("op-busy"));
+        break;
+      case "not-found":
+        await respond(ctx, ctx.t("op-unknown-sku", { sku }));
+        break;
+      case "invalid":
+        await respond(ctx, ctx.t("op-stock-usage"));
+        break;
+    }
+  });
+
+  feature.command("price", async (ctx) => {
+    const [sku, amount, ...rest] = args(ctx);
+    if (!sku || !amount || rest.length > 0) return respond(ctx, ctx.t("op-price-usage"));
+    const product = await deps.catalog.get({ sku });
+    if (!product) return respond(ctx, ctx.t("op-unknown-sku", { sku }));
+    const priceMinor = parseMoney(amount, product.currency);
+    if (priceMinor === null) return respond(ctx, ctx.t("op-price-usage"));
+    const result = await deps.stock.setPrice({ sku, priceMinor, actor: actorOf(ctx) });
+    switch (result.status) {
+      case "ok":
+        await respond(ctx, ctx.t("op-price-ok", { sku, before: formatMoney(result.previousMinor, product.currency), after: formatMoney(priceMinor, product.currency) }));
+        break;
+      case "conflict":
+        await respond(ctx, ctx.t("op-busy"));
+        break;
+      case "not-found":
+        await respond(ctx, ctx.t("op-unknown-sku", { sku }));
+        break;
+      case "invalid":
+        await respond(ctx, ctx.t("op-invalid", { problems: result.problems.join("; ") }));
+        break;
+    }
+  });
+
+  return feature;
+}

@@ -1,0 +1,89 @@
+import { Composer } from "grammy";
+import type { CatalogService, OrderService, PlaceOrderResult, ProductView } from "@orderbot/core";
+import type { LowStockAlerts } from "@orderbot/core/bot-support";
+import type { BotContext } from "../bot/context.ts";
+import { callbacks } from "../callbacks/index.ts";
+import { formatMoney } from "../format/money.ts";
+import { isOpen, orderText } from "../format/order.ts";
+import { orderKeyboard } from "../keyboards/order.ts";
+import { productCard } from "./product.ts";
+import { alert, showInPlace } from "./support.ts";
+
+export interface OrderFeatureDeps {
+  catalog: CatalogService;
+  orders: OrderService;
+  lowStock: LowStockAlerts;
+  maxUnitsPerLine: number;
+}
+
+/**
+ * The idempotency key of a press: the message the button is on, and the button's data. A double
+ * tap, or Telegram re-delivering the update, presses the same button on the same message: the
+ * order service returns the order the first press placed instead of placing another. After an
+ * order is placed, its card turns into the order, so the same message cannot order again.
+ */
+export function orderIntentKey(chatId: number, messageId: number, data: string): string {
+  return `tap:${chatId}:${messageId}:${data}`;
+}
+
+/** Order on a product card: reserve the stock, then show the order with Pay and Cancel. */
+export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+  const privateChats = feature.chatType("private");
+
+  privateChats.callbackQuery(callbacks.order.pattern, async (ctx) => {
+    const data = callbacks.order.decode(ctx.callbackQuery.data);
+    const message = ctx.callbackQuery.message;
+    if (!data || !message) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+    const product = await deps.catalog.get({ id: data.productId });
+    if (!product?.active) return alert(ctx, ctx.t("product-gone"));
+
+    const result = await deps.orders.placeOrder({
+      userId: ctx.from.id,
+      chatId: ctx.chat.id,
+      items: [{ sku: product.sku, quantity: data.qty }],
+      idempotencyKey: orderIntentKey(ctx.chat.id, message.message_id, ctx.callbackQuery.data),
+    });
+    await tellOutcome(ctx, result, product, data);
+  });
+
+  async function tellOutcome(ctx: BotContext, result: PlaceOrderResult, product: ProductView, pressed: { qty: number; page: number }): Promise<void> {
+    switch (result.status) {
+      case "ok": {
+        const { order } = result;
+        await ctx.answerCallbackQuery();
+        const total = formatMoney(order.totalMinor, order.currency);
+        await showInPlace(ctx, orderText(ctx.t, order, ctx.locale), orderKeyboard(ctx.t, { id: order.id, open: isOpen(order), total }));
+        // Queued in the outbox under a dedupe key: running it again for a replay queues nothing new.
+        await deps.lowStock.afterSale(order.items.map((item) => item.sku));
+        return;
+      }
+      case "busy":
+        await ctx.answerCallbackQuery({ text: ctx.t("order-busy") });
+        return;
+      case "unavailable":
+        await alert(ctx, ctx.t("unavailable"));
+        return;
+      case "limit":
+        await alert(ctx, ctx.t("order-limit", { open: result.open }));
+        return;
+      case "invalid":
+        ctx.logger.info({ problems: result.problems }, "order refused as invalid");
+        await alert(ctx, ctx.t("order-invalid"));
+        return;
+      case "out-of-stock": {
+        const items = result.short.map((line) => ctx.t("out-of-stock-item", { title: product.title[ctx.locale], available: line.available }));
+        await alert(ctx, ctx.t("out-of-stock", { items: items.join(", ") }));
+        // Show the card again with what is left, so the next press can succeed.
+        const fresh = await deps.catalog.get({ id: product.id });
+        if (fresh) {
+          const card = productCard(ctx, fresh, pressed.qty, pressed.page, deps.maxUnitsPerLine);
+          await showInPlace(ctx, card.text, card.keyboard);
+        }
+        return;
+      }
+    }
+  }
+
+  return feature;
+}

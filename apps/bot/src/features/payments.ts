@@ -1,0 +1,122 @@
+import { Composer } from "grammy";
+import type { OrderService, OrderView, PaymentService, PayRefusal } from "@orderbot/core";
+import type { BotContext } from "../bot/context.ts";
+import { callbacks } from "../callbacks/index.ts";
+import { itemLines, orderText } from "../format/order.ts";
+import { loggableError } from "../log-safety.ts";
+import { alert, showInPlace } from "./support.ts";
+
+export interface PaymentsFeatureDeps {
+  orders: OrderService;
+  payments: PaymentService;
+  /** The currency the provider token is for ("XTR" and an empty token: Telegram Stars). */
+  invoice: { currency: string; providerToken: string };
+  now?: () => Date;
+}
+
+/** What a declined pre-checkout tells the user; every one says that nothing was charged. */
+const REFUSAL_MESSAGES: Record<PayRefusal, string> = {
+  invalid: "precheckout-not-found",
+  "not-found": "precheckout-not-found",
+  "not-yours": "precheckout-not-yours",
+  expired: "precheckout-expired",
+  cancelled: "precheckout-cancelled",
+  "already-paid": "precheckout-paid",
+  "wrong-amount": "precheckout-wrong-amount",
+  "wrong-currency": "precheckout-wrong-amount",
+  busy: "precheckout-busy",
+  timeout: "precheckout-unavailable",
+  unavailable: "precheckout-unavailable",
+};
+
+/**
+ * Pay: an invoice for an open order of the presser's own; the pre-checkout answered within
+ * Telegram's 10 s; the successful payment recorded once (the charge id is unique, so a second
+ * delivery of it changes nothing and is not confirmed twice).
+ */
+export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext> {
+  const now = deps.now ?? (() => new Date());
+  const feature = new Composer<BotContext>();
+  const privateChats = feature.chatType("private");
+
+  privateChats.callbackQuery(callbacks.pay.pattern, async (ctx) => {
+    const data = callbacks.pay.decode(ctx.callbackQuery.data);
+    if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+    const order = await deps.orders.get(data.orderId);
+    if (!order) return alert(ctx, ctx.t("order-not-found"));
+    if (order.userId !== BigInt(ctx.from.id)) return alert(ctx, ctx.t("order-not-yours"));
+    const refusal = payRefusal(order);
+    if (refusal) {
+      await alert(ctx, ctx.t(refusal, { id: order.id }));
+      // The message still offers Pay: show the order as it is now instead.
+      return showInPlace(ctx, orderText(ctx.t, order, ctx.locale));
+    }
+    if (order.currency !== deps.invoice.currency) {
+      ctx.logger.error({ order: order.id, currency: order.currency }, "order currency differs from PAYMENT_CURRENCY; no invoice sent");
+      return alert(ctx, ctx.t("unavailable"));
+    }
+    await ctx.answerCallbackQuery({ text: ctx.t("pay-invoice-sent") });
+    await ctx.replyWithInvoice(
+      ctx.t("invoice-title", { id: order.id }),
+      itemLines(ctx.t, order, ctx.locale).slice(0, 255),
+      order.id,
+      order.currency,
+      [{ label: ctx.t("invoice-title", { id: order.id }), amount: order.totalMinor }],
+      { provider_token: deps.invoice.providerToken },
+    );
+  });
+
+  function payRefusal(order: OrderView): string | null {
+    switch (order.status) {
+      case "CANCELLED":
+        return "pay-refused-cancelled";
+      case "EXPIRED":
+        return "pay-refused-expired";
+      case "PAID":
+      case "FULFILLED":
+      case "REFUNDED":
+        return "pay-refused-paid";
+      case "RESERVED":
+        return order.expiresAt <= now() ? "pay-refused-expired" : null;
+      case "PAYING":
+        return null;
+    }
+  }
+
+  feature.on("pre_checkout_query", async (ctx) => {
+    const query = ctx.preCheckoutQuery;
+    try {
+      const result = await deps.payments.checkPayable({
+        orderId: query.invoice_payload,
+        userId: query.from.id,
+        amount: query.total_amount,
+        currency: query.currency,
+      });
+      if (result.status === "ok") return await ctx.answerPreCheckoutQuery(true);
+      ctx.logger.info({ reason: result.reason }, "pre-checkout declined");
+      await ctx.answerPreCheckoutQuery(false, { error_message: ctx.t(REFUSAL_MESSAGES[result.reason]) });
+    } catch (error) {
+      // Declined now rather than retried: Telegram gives up on a pre-checkout after 10 s anyway.
+      ctx.logger.error({ err: loggableError(error) }, "pre-checkout check failed; declined");
+      await ctx.answerPreCheckoutQuery(false, { error_message: ctx.t("precheckout-unavailable") });
+    }
+  });
+
+  privateChats.on("message:successful_payment", async (ctx) => {
+    const payment = ctx.message.successful_payment;
+    // Errors propagate: the update is re-delivered until the payment is recorded.
+    const result = await deps.payments.confirmPayment({
+      orderId: payment.invoice_payload,
+      userId: ctx.from.id,
+      telegramChargeId: payment.telegram_payment_charge_id,
+      providerChargeId: payment.provider_payment_charge_id || null,
+      amount: payment.total_amount,
+      currency: payment.currency,
+    });
+    if (result.status === "invalid" || result.duplicate) return;
+    const id = payment.invoice_payload;
+    await ctx.reply(result.status === "ok" ? ctx.t("payment-received", { id }) : ctx.t("payment-refund-pending", { id }));
+  });
+
+  return feature;
+}

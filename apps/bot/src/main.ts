@@ -1,0 +1,83 @@
+// The bot process: configuration, connections, the app, signals. Everything else is importable
+// (see app.ts); this file only wires it to the environment and shuts it down gracefully.
+import closeWithGrace from "close-with-grace";
+import { createShop, LOCK_KINDS } from "@orderbot/core";
+import { createDatabase } from "@orderbot/db";
+import { createLockManager } from "@orderbot/lock";
+import { ConfigError, createLogger, createMetricsRegistry, createRedis, waitForRedis, type Logger } from "@orderbot/platform";
+import { createBotApp } from "./app.ts";
+import { loadBotConfig, type BotConfig } from "./config.ts";
+import { loggableError, scrubSecrets } from "./log-safety.ts";
+import { checkMigrations } from "./startup.ts";
+
+/** Graceful shutdown must finish within this; a webhook request waits for its update, so keep it above the slowest one. */
+const SHUTDOWN_GRACE_MS = 25_000;
+
+function loadConfigOrExit(): BotConfig {
+  try {
+    return loadBotConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const problem of error.problems) process.stderr.write(`bot: invalid configuration: ${problem}\n`);
+    process.exit(1);
+  }
+}
+
+function createProcessLogger(config: BotConfig): Logger {
+  const pretty = config.NODE_ENV === "development";
+  const secrets = [config.BOT_TOKEN, config.WEBHOOK_SECRET ?? "", config.METRICS_TOKEN ?? "", config.PROVIDER_TOKEN];
+  return createLogger({ level: config.LOG_LEVEL, name: "bot", pretty, ...(pretty ? {} : { destination: scrubSecrets(process.stdout, secrets) }) });
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createProcessLogger(config);
+  const registry = createMetricsRegistry({ defaultMetrics: true });
+
+  const db = createDatabase({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS });
+  const redisConfig = { url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS };
+  const redis = createRedis({ ...redisConfig, connectionName: "orderbot-bot" });
+  const subscriber = createRedis({ ...redisConfig, connectionName: "orderbot-bot-sub" });
+  const locks = createLockManager({
+    redis,
+    subscriber,
+    namespace: config.LOCK_NAMESPACE,
+    kinds: LOCK_KINDS,
+    hashKey: config.LOCK_HASH_KEY,
+    registry,
+    logger: logger.child({ component: "lock" }),
+    commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+  });
+  const shop = createShop({
+    db,
+    locks,
+    logger,
+    registry,
+    config: {
+      maskKey: config.LOCK_HASH_KEY,
+      reservationTtlMs: config.RESERVATION_MINUTES * 60_000,
+      ...(config.OPERATOR_GROUP_ID === undefined ? {} : { fallbackOperatorChatId: config.OPERATOR_GROUP_ID }),
+    },
+  });
+  const app = createBotApp({ config, logger, db, redis, locks, shop, registry });
+
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: { error: (message: unknown) => logger.error({ err: loggableError(message) }, "shutdown") } }, async ({ signal, err }) => {
+    if (err) logger.error({ err: loggableError(err) }, "stopping after an unexpected error");
+    else logger.info({ signal }, "stopping: finishing the updates in flight");
+    await app.close();
+    await locks.close();
+    await Promise.allSettled([redis.quit(), subscriber.quit()]);
+    await db.$disconnect();
+    logger.info("stopped");
+  });
+
+  await checkMigrations(db);
+  // Redis down at start costs availability, not correctness: each lock kind's outage policy applies.
+  await waitForRedis(redis).catch(() => logger.warn("Redis is not reachable yet; starting anyway"));
+  await app.start();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bot: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
