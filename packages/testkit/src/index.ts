@@ -4,3 +4,4 @@ export { createTestRedis, startRedisServer, freePort, type TestRedis, type Redis
 export { checkInvariants, formatInvariants, type InvariantResult, type InvariantInputs } from "./harness/invariants.ts";
 export { spawnApp, type AppProcess, type SpawnAppOptions } from "./harness/processes.ts";
 export { startRoundRobinProxy, type RoundRobinProxy } from "./harness/proxy.ts";
+export * from "./telegram/index.ts";

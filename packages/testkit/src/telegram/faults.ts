@@ -1,0 +1,143 @@
+// Fault injection: errors and latency on Bot API calls, lost and duplicated webhook deliveries.
+// Rates draw from a seeded generator, so a failing run can be replayed with the same seed.
+import { type BotApiError, internalError, tooManyRequests } from "./errors.ts";
+
+export interface MethodFault {
+  /** Method name(s) the rule applies to (any case); all methods when absent. */
+  method?: string | string[];
+  /** Only calls aimed at this chat (by chat_id). */
+  chatId?: number;
+  /** Share of matching calls answered 429 "Too Many Requests: retry after N" (0-1). */
+  rate429?: number;
+  /** The retry_after of injected 429s, in seconds (default 1). */
+  retryAfter?: number;
+  /** Share of matching calls answered 500 "Internal Server Error" (0-1). */
+  rate500?: number;
+  /** Added latency before the call is handled: a fixed delay or a random one in [min, max]. */
+  latencyMs?: number | { min: number; max: number };
+  /** The rule injects at most this many errors, then only its latency stays (default unlimited). */
+  times?: number;
+}
+
+export interface DeliveryFaults {
+  /** Share of 2xx webhook responses treated as lost, so Telegram sends the update again (0-1). */
+  dropResponseRate?: number;
+  /** Treat the next N 2xx webhook responses as lost. */
+  dropNextResponses?: number;
+  /** Share of delivered updates sent once more afterwards, with the same update_id (0-1). */
+  duplicateRate?: number;
+  /** Send the next N delivered updates once more. */
+  duplicateNext?: number;
+}
+
+export interface FaultHandle {
+  /** How many errors this rule has injected so far. */
+  readonly injected: number;
+  remove(): void;
+}
+
+export interface FaultDecision {
+  latencyMs: number;
+  error?: BotApiError;
+  kind?: "429" | "500";
+}
+
+interface ActiveRule {
+  rule: MethodFault;
+  methods: Set<string> | undefined;
+  injected: number;
+}
+
+/** mulberry32: small, fast and good enough to make fault patterns reproducible. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class Faults {
+  private rules: ActiveRule[] = [];
+  private deliveryFaults: DeliveryFaults = {};
+
+  constructor(private readonly random: () => number) {}
+
+  /** Adds a rule; rules stack, the first one that injects an error wins. */
+  set(rule: MethodFault): FaultHandle {
+    const methods =
+      rule.method === undefined ? undefined : new Set([rule.method].flat().map((m) => m.toLowerCase()));
+    const active: ActiveRule = { rule, methods, injected: 0 };
+    this.rules.push(active);
+    return {
+      get injected() {
+        return active.injected;
+      },
+      remove: () => {
+        this.rules = this.rules.filter((r) => r !== active);
+      },
+    };
+  }
+
+  /** Sets (replaces) the webhook delivery faults. */
+  delivery(faults: DeliveryFaults): void {
+    this.deliveryFaults = { ...faults };
+  }
+
+  /** Removes every rule and delivery fault. */
+  clear(): void {
+    this.rules = [];
+    this.deliveryFaults = {};
+  }
+
+  /** What happens to one call: its extra latency and, maybe, the error it gets instead. */
+  decide(method: string, chatId: number | undefined): FaultDecision {
+    const decision: FaultDecision = { latencyMs: 0 };
+    const name = method.toLowerCase();
+    for (const active of this.rules) {
+      const { rule } = active;
+      if (active.methods && !active.methods.has(name)) continue;
+      if (rule.chatId !== undefined && rule.chatId !== chatId) continue;
+      decision.latencyMs += this.latency(rule.latencyMs);
+      if (decision.error || (rule.times !== undefined && active.injected >= rule.times)) continue;
+      if (rule.rate429 && this.random() < rule.rate429) {
+        decision.error = tooManyRequests(Math.max(1, Math.round(rule.retryAfter ?? 1)));
+        decision.kind = "429";
+      } else if (rule.rate500 && this.random() < rule.rate500) {
+        decision.error = internalError();
+        decision.kind = "500";
+      }
+      if (decision.error) active.injected++;
+    }
+    return decision;
+  }
+
+  /** Should this 2xx webhook response be treated as lost? */
+  dropResponse(): boolean {
+    const f = this.deliveryFaults;
+    if (f.dropNextResponses && f.dropNextResponses > 0) {
+      f.dropNextResponses--;
+      return true;
+    }
+    return !!f.dropResponseRate && this.random() < f.dropResponseRate;
+  }
+
+  /** Should this delivered update be sent once more? */
+  duplicate(): boolean {
+    const f = this.deliveryFaults;
+    if (f.duplicateNext && f.duplicateNext > 0) {
+      f.duplicateNext--;
+      return true;
+    }
+    return !!f.duplicateRate && this.random() < f.duplicateRate;
+  }
+
+  private latency(spec: MethodFault["latencyMs"]): number {
+    if (spec === undefined) return 0;
+    if (typeof spec === "number") return spec;
+    return spec.min + this.random() * (spec.max - spec.min);
+  }
+}

@@ -1,0 +1,71 @@
+// The HTTP face of the fake: /bot<token>/<method>, by GET or POST, with JSON, urlencoded or
+// multipart bodies (query-string arguments count too), answered in Telegram's envelope.
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Dispatched } from "./dispatch.ts";
+import { BotApiError, badRequest, notFound, unauthorized } from "./errors.ts";
+import { parseMultipart } from "./multipart.ts";
+
+export interface ServerDeps {
+  token: string;
+  dispatch: (method: string, fields: Record<string, unknown>, signal: AbortSignal) => Promise<Dispatched>;
+  /** Extra routes (the control API of the standalone server). */
+  routes?: (app: FastifyInstance) => void;
+}
+
+const API_PATH = /^\/bot([^/]+)\/([^/]*)$/;
+
+export function buildServer(deps: ServerDeps): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: 50 * 1024 * 1024, forceCloseConnections: true });
+
+  app.removeContentTypeParser(["application/json", "text/plain"]);
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = String(body).trim();
+    if (text === "") return done(null, {});
+    try {
+      const parsed: unknown = JSON.parse(text);
+      done(null, typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed : {});
+    } catch {
+      done(badRequest("can't parse JSON object"), undefined);
+    }
+  });
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string" },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    },
+  );
+  app.addContentTypeParser("multipart/form-data", { parseAs: "buffer" }, (request, body, done) => {
+    done(null, parseMultipart(body as Buffer, request.headers["content-type"] ?? ""));
+  });
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, _body, done) => done(null, {}));
+
+  app.setErrorHandler((error: Error, _request, reply) => {
+    const apiError = error instanceof BotApiError ? error : badRequest(error.message);
+    void reply.code(apiError.errorCode).send(apiError.toJSON());
+  });
+
+  deps.routes?.(app);
+
+  app.route({
+    method: ["GET", "POST"],
+    url: "/*",
+    handler: async (request, reply) => {
+      const path = request.url.split("?")[0] ?? "";
+      const match = API_PATH.exec(path);
+      if (!match || match[2] === "") return reply.code(404).send(notFound().toJSON());
+      if (decodeURIComponent(match[1]!) !== deps.token) return reply.code(401).send(unauthorized().toJSON());
+      const fields = {
+        ...(request.query as Record<string, unknown>),
+        ...((request.body ?? {}) as Record<string, unknown>),
+      };
+      const controller = new AbortController();
+      reply.raw.on("close", () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      });
+      const { status, body } = await deps.dispatch(match[2]!, fields, controller.signal);
+      return reply.code(status).send(body);
+    },
+  });
+  return app;
+}

@@ -1,0 +1,100 @@
+// Acceptance: injected 429s carry retry_after and a client that honours them (grammY's
+// auto-retry) succeeds; 500s, latency and per-chat rules; reproducible rates.
+import { autoRetry } from "@grammyjs/auto-retry";
+import { Bot, GrammyError } from "grammy";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type FakeTelegram, type SimulatedUser, startFakeTelegram } from "../../src/index.ts";
+import { rawCall } from "./support/raw.ts";
+
+let tg: FakeTelegram;
+let ann: SimulatedUser;
+
+beforeEach(async () => {
+  tg = await startFakeTelegram();
+  ann = tg.createUser({ firstName: "Ann" });
+  await ann.send("/start");
+});
+afterEach(async () => {
+  await tg.close();
+});
+
+describe("429 Too Many Requests", () => {
+  it("carries retry_after in parameters, as Telegram sends it", async () => {
+    const rule = tg.faults.set({ method: "sendMessage", rate429: 1, retryAfter: 3, times: 2 });
+    for (let i = 0; i < 2; i++) {
+      const response = await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "hi" });
+      expect(response.status).toBe(429);
+      expect(response.body).toEqual({
+        ok: false,
+        error_code: 429,
+        description: "Too Many Requests: retry after 3",
+        parameters: { retry_after: 3 },
+      });
+    }
+    expect((await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "hi" })).body.ok).toBe(true);
+    expect(rule.injected).toBe(2);
+    expect(tg.callsTo("sendMessage").map((c) => c.fault ?? "none")).toEqual(["429", "429", "none"]);
+    expect(tg.chat(ann).botMessages).toHaveLength(1);
+  });
+
+  it("lets a grammY bot with auto-retry succeed after waiting retry_after", async () => {
+    const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot }, botInfo: tg.botInfo });
+    bot.api.config.use(autoRetry({ maxRetryAttempts: 3 }));
+    tg.faults.set({ method: "sendMessage", rate429: 1, retryAfter: 1, times: 1 });
+    const message = await bot.api.sendMessage(ann.chatId, "eventually");
+    expect(message.text).toBe("eventually");
+    const [limited, retried] = tg.callsTo("sendMessage");
+    expect(limited?.fault).toBe("429");
+    expect(retried?.ok).toBe(true);
+    expect(retried!.at - limited!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it("fails a client that does not retry, with the 429 as a GrammyError", async () => {
+    const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot }, botInfo: tg.botInfo });
+    tg.faults.set({ method: "sendMessage", rate429: 1, retryAfter: 7 });
+    const error = await bot.api.sendMessage(ann.chatId, "no").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GrammyError);
+    expect((error as GrammyError).parameters.retry_after).toBe(7);
+  });
+});
+
+describe("other faults", () => {
+  it("answers 500 Internal Server Error without running the method", async () => {
+    tg.faults.set({ method: ["sendMessage", "editMessageText"], rate500: 1, times: 1 });
+    const failed = await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "lost" });
+    expect(failed.status).toBe(500);
+    expect(failed.body).toEqual({ ok: false, error_code: 500, description: "Internal Server Error" });
+    expect(tg.chat(ann).botMessages).toHaveLength(0);
+  });
+
+  it("adds latency", async () => {
+    tg.faults.set({ method: "getMe", latencyMs: 60 });
+    await rawCall(tg, "getMe");
+    expect(tg.callsTo("getMe")[0]!.durationMs).toBeGreaterThanOrEqual(55);
+  });
+
+  it("limits a rule to one chat", async () => {
+    const bo = tg.createUser({ firstName: "Bo" });
+    await bo.send("/start");
+    tg.faults.set({ chatId: ann.chatId, rate500: 1 });
+    expect((await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "x" })).status).toBe(500);
+    expect((await rawCall(tg, "sendMessage", { chat_id: bo.chatId, text: "x" })).status).toBe(200);
+    tg.faults.clear();
+    expect((await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "x" })).status).toBe(200);
+  });
+
+  it("draws rates from the seed, so a run can be replayed", async () => {
+    const pattern = async (seed: number): Promise<string> => {
+      const kit = await startFakeTelegram({ seed });
+      kit.faults.set({ method: "getMe", rate500: 0.5 });
+      const outcomes: string[] = [];
+      for (let i = 0; i < 16; i++) outcomes.push((await kit.call("getMe")).ok ? "." : "x");
+      await kit.close();
+      return outcomes.join("");
+    };
+    const first = await pattern(7);
+    expect(await pattern(7)).toBe(first);
+    expect(first).toMatch(/x/);
+    expect(first).toMatch(/\./);
+  });
+});
