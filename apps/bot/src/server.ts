@@ -35,6 +35,16 @@ export function createServer(deps: ServerDeps) {
     return503OnClosing: true,
   });
 
+  // Graceful close: requests in flight finish, then their connections close instead of idling
+  // until the keep-alive timeout (Node only closes the connections idle at the moment of close).
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    if (closing) void reply.header("connection", "close");
+  });
+
   if (deps.webhookSecret !== null) void app.register(webhook, { processUpdate: deps.processUpdate, secret: deps.webhookSecret });
 
   app.get("/healthz", async () => ({ ok: true }));

@@ -1,0 +1,150 @@
+// Orders beyond the happy path: double taps, cancelling, stale and crafted buttons, stock running
+// out, and payments that must not go through. In-process bot, real HTTP, PostgreSQL and Redis.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FakeTelegram, SimulatedUser } from "@orderbot/testkit";
+import { callbacks } from "../src/callbacks/index.ts";
+import { startBotHarness, type BotHarness } from "./support/harness.ts";
+
+let h: BotHarness;
+let kit: FakeTelegram;
+
+beforeAll(async () => {
+  h = await startBotHarness();
+  kit = h.kit;
+});
+afterAll(() => h?.close());
+
+const stockOf = async (sku: string) => (await h.db.product.findUniqueOrThrow({ where: { sku } })).stock;
+const ordersOf = (user: SimulatedUser) => h.db.order.findMany({ where: { userId: BigInt(user.id) } });
+
+/** Opens a product card at `qty` the way a user does, and returns its Order button's data (not pressed yet). */
+async function openCard(user: SimulatedUser, sku: string, qty = 1): Promise<string> {
+  const product = await h.db.product.findUniqueOrThrow({ where: { sku } });
+  await user.send("/catalog");
+  await user.waitForMessage("Catalog");
+  if (!user.view().buttons.includes(product.titleEn)) {
+    await user.press("Next ▶");
+    await user.waitForMessage("Catalog, page 2", { edits: true });
+  }
+  await user.press(product.titleEn);
+  await user.waitForMessage("Quantity: 1,", { edits: true });
+  for (let n = 2; n <= qty; n++) {
+    await user.press("+");
+    await user.waitForMessage(`Quantity: ${n},`, { edits: true });
+  }
+  const buttons = user.lastMessage()!.reply_markup!.inline_keyboard.flat();
+  const order = buttons.find((b) => "callback_data" in b && b.callback_data.startsWith("o:"));
+  return (order as { callback_data: string }).callback_data;
+}
+
+async function placeOrder(user: SimulatedUser, sku: string, qty = 1): Promise<string> {
+  await user.pressData(await openCard(user, sku, qty));
+  const placed = await user.waitForMessage(/Order [2-9A-Z]{8}/, { edits: true });
+  return /Order ([2-9A-Z]{8})/.exec(placed.text!)![1]!;
+}
+
+describe("ordering", () => {
+  it("a double tap on Order places one order", async () => {
+    const user = kit.createUser({ languageCode: "en" });
+    const before = await stockOf("CUP-CELADON");
+    const order = await openCard(user, "CUP-CELADON", 2);
+    const first = await user.pressData(order);
+    const second = await user.pressData(order);
+    await Promise.all([first.handled(), second.handled()]);
+    await Promise.all([first.answered(), second.answered()]);
+    expect(await ordersOf(user)).toHaveLength(1);
+    expect(await stockOf("CUP-CELADON")).toBe(before - 2);
+  });
+
+  it("cancelling returns the stock, and a stale Pay on the cancelled order is refused clearly", async () => {
+    const user = kit.createUser({ languageCode: "en" });
+    const before = await stockOf("FAN-SILK");
+    const id = await placeOrder(user, "FAN-SILK", 3);
+    expect(await stockOf("FAN-SILK")).toBe(before - 3);
+    const orderMessage = user.lastMessage()!;
+
+    const cancel = await user.press("Cancel order");
+    expect((await cancel.answered()).text).toBe(`Order ${id} is cancelled and its items are back on sale.`);
+    expect(await stockOf("FAN-SILK")).toBe(before);
+
+    // The Pay button of an older copy of the order (a message the user still has on screen).
+    const stale = await user.pressData(callbacks.pay.encode({ orderId: id }), { messageId: orderMessage.message_id, force: true });
+    const answer = await stale.answered();
+    expect(answer).toMatchObject({ showAlert: true, text: `Order ${id} was cancelled, so it can no longer be paid. Place a new order from /catalog.` });
+    expect(kit.callsTo("sendInvoice")).toHaveLength(0);
+  });
+
+  it("refuses crafted buttons for someone else's order, and changes nothing", async () => {
+    const owner = kit.createUser({ languageCode: "en" });
+    const intruder = kit.createUser({ languageCode: "en" });
+    const id = await placeOrder(owner, "MUG-PANDA");
+    await intruder.send("/start");
+    await intruder.waitForMessage("Welcome");
+    for (const data of [callbacks.cancel.encode({ orderId: id }), callbacks.pay.encode({ orderId: id })]) {
+      const press = await intruder.pressData(data, { force: true });
+      expect(await press.answered()).toMatchObject({ showAlert: true, text: "That order is not yours." });
+    }
+    expect((await h.db.order.findUniqueOrThrow({ where: { publicId: id } })).status).toBe("RESERVED");
+  });
+
+  it("answers malformed button data without acting on it", async () => {
+    const user = kit.createUser({ languageCode: "en" });
+    await user.send("/start");
+    await user.waitForMessage("Welcome");
+    for (const data of ["o:1:0:1", "x:lowercase", "zzz", "y:ABCDEFGH:extra"]) {
+      const press = await user.pressData(data, { force: true });
+      expect((await press.answered()).text).toBe("This button is no longer valid.");
+    }
+    expect(await ordersOf(user)).toHaveLength(0);
+  });
+
+  it("says what is short when the stock ran out, and reserves nothing", async () => {
+    const user = kit.createUser({ languageCode: "en" });
+    const order = await openCard(user, "POT-YIXING", 5);
+    await h.db.product.update({ where: { sku: "POT-YIXING" }, data: { stock: 2 } });
+    const press = await user.pressData(order);
+    expect(await press.answered()).toMatchObject({ showAlert: true, text: "Sorry, not enough in stock: Yixing clay teapot (only 2 left)." });
+    expect(await ordersOf(user)).toHaveLength(0);
+    expect(await stockOf("POT-YIXING")).toBe(2);
+  });
+});
+
+describe("paying", () => {
+  it("declines the pre-checkout of an order that has expired, inside Telegram's deadline", async () => {
+    const user = kit.createUser({ languageCode: "en" });
+    const id = await placeOrder(user, "SET-TRAVEL");
+    await user.press(/^Pay/);
+    await user.waitForMessage((m) => m.invoice !== undefined);
+    await h.db.order.update({ where: { publicId: id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const payment = await user.pay();
+    expect(payment).toMatchObject({ status: "declined", errorMessage: "This order has expired. Nothing was charged; please order again." });
+    expect(await h.db.payment.count({ where: { order: { publicId: id } } })).toBe(0);
+  });
+
+  it("confirms a payment once, however often Telegram delivers it", async () => {
+    const user = kit.createUser({ languageCode: "en" });
+    const id = await placeOrder(user, "MOONCAKE-BOX");
+    await user.press(/^Pay/);
+    await user.waitForMessage((m) => m.invoice !== undefined);
+    const payment = await user.pay();
+    if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
+    await user.waitForMessage(`order ${id} is paid`);
+
+    // The same update again (a re-delivery), and the same payment in a new update.
+    expect(await h.postUpdate(payment.update)).toBe(200);
+    expect(await h.postUpdate({ ...payment.update, update_id: payment.update.update_id + 1_000_000 })).toBe(200);
+
+    const confirmations = user.view().botMessages.filter((m) => m.text?.startsWith("Payment received"));
+    expect(confirmations).toHaveLength(1);
+    expect(await h.db.payment.count({ where: { order: { publicId: id } } })).toBe(1);
+  });
+});
+
+describe("every button press in this file", () => {
+  it("was answered exactly once", () => {
+    const pressed = kit.deliveries.flatMap((d) => (d.update.callback_query ? [d.update.callback_query.id] : []));
+    const answers = kit.callsTo("answerCallbackQuery").filter((c) => c.ok).map((c) => String(c.params.callback_query_id));
+    expect(pressed.length).toBeGreaterThan(10);
+    expect(answers.sort()).toEqual(pressed.sort());
+  });
+});

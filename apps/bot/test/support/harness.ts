@@ -1,0 +1,76 @@
+// The whole bot in this process, as main.ts builds it, against real PostgreSQL and Redis and the
+// test kit's fake Telegram: for tests that drive features through simulated users.
+import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
+import { seedCatalog, type Database } from "@orderbot/db";
+import { createLockManager, type LockManager } from "@orderbot/lock";
+import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
+import { createTestDatabase, createTestRedis, freePort, startFakeTelegram, type FakeTelegram, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import { createBotApp, type BotApp } from "../../src/app.ts";
+import { parseBotConfig, type BotConfig } from "../../src/config.ts";
+
+export const WEBHOOK_SECRET = "harness-webhook-secret_0123456789";
+export const OWNER_ID = 7_100_000_001;
+
+export interface BotHarness {
+  kit: FakeTelegram;
+  app: BotApp;
+  shop: Shop;
+  db: Database;
+  config: BotConfig;
+  locks: LockManager;
+  /** POSTs an update to the bot's webhook as Telegram would (with the secret); the HTTP status. */
+  postUpdate(update: object): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startBotHarness(options: { mode?: "webhook" | "polling"; env?: Record<string, string> } = {}): Promise<BotHarness> {
+  const testDb: TestDatabase = await createTestDatabase();
+  const testRedis: TestRedis = await createTestRedis();
+  const kit = await startFakeTelegram({ webhook: { retryBaseMs: 50, retryMaxMs: 500 } });
+  await seedCatalog(testDb.db);
+  const port = await freePort();
+  const config = parseBotConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    BOT_TOKEN: kit.token,
+    BOT_MODE: options.mode ?? "webhook",
+    TELEGRAM_API_ROOT: kit.apiRoot,
+    WEBHOOK_SECRET,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PORT: String(port),
+    DATABASE_URL: testDb.url,
+    REDIS_URL: testRedis.url,
+    LOCK_NAMESPACE: testRedis.namespace,
+    LOCK_HASH_KEY: "harness-hash-key-0123456789",
+    OWNER_IDS: String(OWNER_ID),
+    ...options.env,
+  });
+  const registry = createMetricsRegistry();
+  const locks = createLockManager({ redis: testRedis.redis, namespace: config.LOCK_NAMESPACE, kinds: LOCK_KINDS, hashKey: config.LOCK_HASH_KEY, registry });
+  const shop = createShop({ db: testDb.db, locks, registry, config: { maskKey: config.LOCK_HASH_KEY, reservationTtlMs: config.RESERVATION_MINUTES * 60_000 } });
+  const app = createBotApp({ config, logger: silentLogger, db: testDb.db, redis: testRedis.redis, locks, shop, registry });
+  await app.start();
+  return {
+    kit,
+    app,
+    shop,
+    db: testDb.db,
+    config,
+    locks,
+    async postUpdate(update) {
+      const response = await fetch(new URL("/telegram/webhook", config.PUBLIC_URL), {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": WEBHOOK_SECRET },
+        body: JSON.stringify(update),
+      });
+      return response.status;
+    },
+    async close() {
+      await app.close();
+      await kit.close();
+      await locks.close();
+      await testRedis.cleanup();
+      await testDb.drop();
+    },
+  };
+}
