@@ -1,0 +1,131 @@
+// The operator group: binding, the admin check, and the commands, in-process over real HTTP,
+// PostgreSQL and Redis, with groups and admins from the test kit.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/testkit";
+import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
+
+let h: BotHarness;
+let kit: FakeTelegram;
+let owner: SimulatedUser;
+let admin: SimulatedUser;
+let admin2: SimulatedUser;
+let member: SimulatedUser;
+let group: SimulatedGroup;
+
+beforeAll(async () => {
+  h = await startBotHarness();
+  kit = h.kit;
+  owner = kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
+  admin = kit.createUser({ firstName: "Admin", languageCode: "en" });
+  admin2 = kit.createUser({ firstName: "Admin2", languageCode: "en" });
+  member = kit.createUser({ firstName: "Member", languageCode: "en" });
+  group = kit.createGroup({ title: "Shop operators", creator: owner, admins: [admin, admin2], members: [member] });
+});
+afterAll(() => h?.close());
+
+const stockOf = async (sku: string) => (await h.db.product.findUniqueOrThrow({ where: { sku } })).stock;
+
+/** Sends a command in the group and returns the bot's reply. */
+async function say(user: SimulatedUser, text: string): Promise<string> {
+  await user.send(text, { in: group });
+  return (await group.waitForMessage()).text ?? "";
+}
+
+describe("binding", () => {
+  it("refuses operator commands before the group is bound, and /bind from anyone but an owner", async () => {
+    expect(await say(admin, "/products")).toBe("This group is not the shop's operator group. An owner can bind it with /bind.");
+    expect(await say(admin, "/bind")).toBe("Only the shop's owners can bind a group.");
+    expect(await h.db.operatorGroup.count()).toBe(0);
+  });
+
+  it("binds the group when an owner asks", async () => {
+    expect(await say(owner, "/bind")).toContain("This group is now the shop's operator group");
+    expect(await h.db.operatorGroup.findUnique({ where: { chatId: BigInt(group.id) } })).toMatchObject({ title: "Shop operators" });
+  });
+});
+
+describe("stock and prices", () => {
+  it("a plain member cannot change stock; an admin can", async () => {
+    const before = await stockOf("TEA-PUER");
+    expect(await say(member, "/stock TEA-PUER +5")).toBe("Only this group's administrators can do that.");
+    expect(await stockOf("TEA-PUER")).toBe(before);
+    expect(await say(admin, "/stock TEA-PUER +5")).toBe(`TEA-PUER: stock ${before} → ${before + 5}.`);
+    expect(await say(admin, "/stock TEA-PUER =3")).toBe(`TEA-PUER: stock ${before + 5} → 3.`);
+    expect(await say(admin, "/stock TEA-PUER -4")).toBe("TEA-PUER: cannot remove 4; only 3 are unreserved.");
+    expect(await say(admin, "/stock NOPE +1")).toBe("There is no product with SKU NOPE.");
+    expect(await say(admin, "/stock TEA-PUER five")).toBe("Usage: /stock SKU +N | -N | =N");
+    expect(await stockOf("TEA-PUER")).toBe(3);
+    // Down to the group's threshold (3): operators are told once, through the outbox.
+    const alerts = await h.db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: "low-stock:TEA-PUER:" } } });
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ chatId: BigInt(group.id), method: "notify", payload: { template: "operator-low-stock", params: { sku: "TEA-PUER", stock: 3 } } });
+  });
+
+  it("an admin sets a price; a member cannot", async () => {
+    expect(await say(member, "/price CUP-CELADON 18")).toBe("Only this group's administrators can do that.");
+    expect(await say(admin, "/price CUP-CELADON 18")).toBe("CUP-CELADON: price 15 ⭐ → 18 ⭐.");
+    expect(await say(admin, "/price CUP-CELADON -1")).toBe("Usage: /price SKU AMOUNT");
+    expect((await h.db.product.findUniqueOrThrow({ where: { sku: "CUP-CELADON" } })).priceMinor).toBe(18);
+  });
+
+  it("lists the products", async () => {
+    const text = await say(admin, "/products");
+    expect(text).toContain("Products:");
+    expect(text).toContain("TEA-PUER · Pu'er cake, 357 g · 60 ⭐ · stock 3");
+  });
+});
+
+describe("orders", () => {
+  it("shows orders by status and one order in detail, and refunds a paid one", async () => {
+    const customer = kit.createUser({ languageCode: "en" });
+    const placed = await h.shop.orders.placeOrder({ userId: customer.id, chatId: customer.chatId, items: [{ sku: "MUG-PANDA", quantity: 2 }], idempotencyKey: "operator-test" });
+    if (placed.status !== "ok") throw new Error(placed.status);
+    const id = placed.order.id;
+    expect(await say(admin, "/orders reserved")).toContain(`${id} · reserved, awaiting payment · 24 ⭐`);
+    expect(await say(admin, "/orders nonsense")).toMatch(/^Usage: \/orders \[RESERVED\|PAYING\|PAID/);
+    const detail = await say(admin, `/order ${id}`);
+    expect(detail).toContain(`Order ${id} · reserved, awaiting payment`);
+    expect(detail).toContain("Panda mug × 2: 24 ⭐");
+
+    expect(await say(admin, `/refund ${id}`)).toBe(`Order ${id} is reserved, awaiting payment: only paid orders can be refunded.`);
+    const paid = await h.shop.payments.confirmPayment({ orderId: id, userId: customer.id, telegramChargeId: "charge-operator-test", amount: 24, currency: "XTR" });
+    expect(paid.status).toBe("ok");
+    expect(await say(member, `/refund ${id}`)).toBe("Only this group's administrators can do that.");
+    expect(await say(admin, `/refund ${id}`)).toBe(`Order ${id} is refunded; the customer's payment is being returned.`);
+    expect((await h.db.order.findUniqueOrThrow({ where: { publicId: id } })).status).toBe("REFUNDED");
+  });
+
+  it("reports today's figures", async () => {
+    const text = await say(admin, "/report");
+    expect(text).toMatch(/^Report for \d{4}-\d\d-\d\d\nOrders placed: 1 · paid: 0 · cancelled: 0 · expired: 0/);
+  });
+});
+
+describe("settings", () => {
+  it("two admins changing settings at once: one wins, the other is told about the conflict", async () => {
+    expect(await say(admin, "/settings")).toBe("Group settings (version 0):");
+    const { message_id: messageId } = group.lastMessage()!;
+    // Both press a button of the same version-0 keyboard before the bot has handled either.
+    const presses = await Promise.all([
+      admin.press("Paid-order notices: on", { in: group, messageId }),
+      admin2.press("+", { in: group, messageId }),
+    ]);
+    const answers = await Promise.all(presses.map((p) => p.answered()));
+    const texts = answers.map((a) => a.text).sort();
+    expect(texts).toEqual(["Saved.", "Someone else changed the settings a moment ago; nothing was saved. Here are the current settings."]);
+
+    const stored = await h.db.operatorGroup.findUniqueOrThrow({ where: { chatId: BigInt(group.id) } });
+    expect(stored.version).toBe(1);
+    const settings = stored.settings as { notifyPaidOrders: boolean; lowStockThreshold: number };
+    const changes = [settings.notifyPaidOrders === false, settings.lowStockThreshold === 4].filter(Boolean);
+    expect(changes).toHaveLength(1);
+    expect(group.lastMessage()!.text).toBe("Group settings (version 1):");
+  });
+
+  it("a plain member cannot change settings", async () => {
+    const { message_id: messageId } = group.lastMessage()!;
+    const press = await member.press("+", { in: group, messageId });
+    expect(await press.answered()).toMatchObject({ text: "Only this group's administrators can do that.", showAlert: true });
+    expect((await h.db.operatorGroup.findUniqueOrThrow({ where: { chatId: BigInt(group.id) } })).version).toBe(1);
+  });
+});

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedCatalog } from "@orderbot/db";
+import { createLockManager, type LockManager } from "@orderbot/lock";
+import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import { LOCK_KINDS } from "../../lock-kinds.ts";
+import { createShop, type Shop } from "../../shop.ts";
+import { createLowStockAlerts } from "../low-stock.ts";
+import { createReports } from "../reports.ts";
+
+let testDb: TestDatabase;
+let testRedis: TestRedis;
+let locks: LockManager;
+let shop: Shop;
+const clock = { now: () => new Date("2026-03-01T10:00:00Z") };
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  testRedis = await createTestRedis();
+  await seedCatalog(testDb.db);
+  locks = createLockManager({ redis: testRedis.redis, namespace: testRedis.namespace, hashKey: "low-stock-test-key", kinds: LOCK_KINDS });
+  shop = createShop({ db: testDb.db, locks, clock, config: { maskKey: "low-stock-test-key" } });
+});
+afterAll(async () => {
+  await locks.close();
+  await testRedis.cleanup();
+  await testDb.drop();
+});
+
+const outbox = () => testDb.db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: "low-stock:" } }, orderBy: { id: "asc" } });
+
+describe("low-stock alerts", () => {
+  it("queue nothing while no operator group is bound", async () => {
+    await testDb.db.product.update({ where: { sku: "POT-YIXING" }, data: { stock: 1 } });
+    expect(await createLowStockAlerts({ shop, clock }).afterSale(["POT-YIXING"])).toBe(0);
+    expect(await outbox()).toEqual([]);
+  });
+
+  it("tell each bound group once per product, level and day, at or below its own threshold", async () => {
+    await shop.groups.bind({ chatId: -1001, title: "A", boundBy: 1 });
+    await shop.groups.bind({ chatId: -1002, title: "B", boundBy: 1 });
+    await shop.groups.updateSettings({ chatId: -1002, patch: { lowStockThreshold: 0 }, expectedVersion: 0, actor: 1 }); // B: never
+    const alerts = createLowStockAlerts({ shop, clock });
+
+    expect(await alerts.afterSale(["POT-YIXING", "TEA-LONGJING"])).toBe(1); // 1 left (A's threshold is 3); tea has 40
+    expect(await alerts.afterSale(["POT-YIXING"])).toBe(0); // the same level again: already told
+    await testDb.db.product.update({ where: { sku: "POT-YIXING" }, data: { stock: 0 } });
+    expect(await alerts.afterSale(["POT-YIXING"])).toBe(1); // sold out: a new level
+
+    expect((await outbox()).map((m) => [m.dedupeKey, m.chatId])).toEqual([
+      ["low-stock:POT-YIXING:low:2026-03-01:-1001", -1001n],
+      ["low-stock:POT-YIXING:out:2026-03-01:-1001", -1001n],
+    ]);
+    expect((await outbox())[0]!.payload).toEqual({
+      template: "operator-low-stock",
+      params: { sku: "POT-YIXING", titleEn: "Yixing clay teapot", titleZh: "宜兴紫砂壶", stock: 1, threshold: 3 },
+    });
+  });
+});
+
+describe("reports", () => {
+  it("give today's figures on demand", async () => {
+    const report = await createReports({ db: testDb.db, clock }).today({ lowStockThreshold: 3 });
+    expect(report.day).toBe("2026-03-01");
+    expect(report.lowStock).toEqual([{ sku: "POT-YIXING", stock: 0 }]);
+  });
+});
