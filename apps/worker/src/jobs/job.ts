@@ -14,6 +14,8 @@ export interface JobContext {
   leaseSignal: AbortSignal;
   /** The lease's fencing number: strictly larger for every new leader of this job. Null for shared jobs. */
   fence: number | null;
+  /** True for the first run under a lease (a new leadership term), and for every run of a shared job. */
+  firstRun: boolean;
   logger: Logger;
 }
 
@@ -29,6 +31,13 @@ export interface Job {
    * it; only for work whose database statements keep parallel runs apart on their own.
    */
   exclusive?: boolean;
+  /**
+   * Keep the lease between runs (exclusive jobs): the leader runs the job every interval until it
+   * loses the lease, stops, or a run fails. For jobs whose state lives in the leader's memory (the
+   * relay's pacing). Default false: the lock is released after each run and the next tick is open
+   * to every worker.
+   */
+  keepLeadership?: boolean;
   /** Runs one pass. Returns a small summary for the log and metrics, e.g. { expired: 120 }. */
   run(ctx: JobContext): Promise<Record<string, number> | void>;
 }

@@ -13,14 +13,17 @@ const abortedOf = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborte
  * window down to the instant between the check and the COMMIT reaching the database; the
  * database's own guarantees (SKIP LOCKED, conditional updates) cover what remains.
  */
-export function leaseGuardedSignal(sources: readonly AbortSignal[], lease: Pick<Lease, "expiresAt"> | null, marginMs: number): AbortSignal {
+export function leaseGuardedSignal(sources: readonly AbortSignal[], lease: Pick<Lease, "expiresAt"> | null, marginMs: number): GuardedSignal {
   const controller = new AbortController();
   const signal = controller.signal;
+  // Removes the listeners from the sources, which outlive this signal (the worker's shutdown signal).
+  const detach = new AbortController();
   for (const source of sources) {
     if (source.aborted) controller.abort(source.reason);
-    else source.addEventListener("abort", () => controller.abort(source.reason), { once: true, signal });
+    else source.addEventListener("abort", () => controller.abort(source.reason), { once: true, signal: detach.signal });
   }
-  if (!lease) return signal;
+  const dispose = () => detach.abort();
+  if (!lease) return { signal, dispose };
   Object.defineProperty(signal, "aborted", {
     configurable: true,
     get(): boolean {
@@ -30,7 +33,13 @@ export function leaseGuardedSignal(sources: readonly AbortSignal[], lease: Pick<
       return true;
     },
   });
-  return signal;
+  return { signal, dispose };
+}
+
+export interface GuardedSignal {
+  signal: AbortSignal;
+  /** Stops listening to the sources; call it when the work the signal guards is over. */
+  dispose(): void;
 }
 
 /** The lease's deadline passed before its holder noticed (the process was paused, say). */

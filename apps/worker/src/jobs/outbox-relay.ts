@@ -3,7 +3,8 @@ import type { Job } from "./job.ts";
 
 /**
  * outbox-relay: one leader at a time sends what is due, paced per chat, per group and globally.
- * One leader keeps the pacing in one place; the claims (SKIP LOCKED plus a visibility timeout)
+ * The leader keeps its lease between runs, so the pacing state stays in one process; a new leader
+ * first learns the recent sends from the table. The claims (SKIP LOCKED plus a visibility timeout)
  * keep two relays from sending the same message should two ever run at once.
  */
 export function outboxRelayJob(deps: { relay: OutboxRelay; intervalMs: number }): Job {
@@ -11,9 +12,11 @@ export function outboxRelayJob(deps: { relay: OutboxRelay; intervalMs: number })
     name: "outbox-relay",
     intervalMs: deps.intervalMs,
     jitter: 0.1,
-    async run({ signal, leaseSignal }) {
+    keepLeadership: true,
+    async run({ signal, leaseSignal, firstRun }) {
+      const learned = firstRun ? await deps.relay.warmUp() : 0;
       const s = await deps.relay.drain({ signal, leaseSignal });
-      return { sent: s.sent, retried: s.retried, deferred: s.deferred, dead: s.dead, claimLost: s.claimLost };
+      return { learned, sent: s.sent, retried: s.retried, deferred: s.deferred, dead: s.dead, claimLost: s.claimLost };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { TransactionAbortedError } from "@orderbot/db";
 import { LeaseLostError, type LockManager } from "@orderbot/lock";
 import type { Logger } from "@orderbot/platform";
@@ -16,6 +17,8 @@ export interface JobRunnerDeps {
 
 export type TickOutcome = "ran" | "not-leader" | "paused" | "failed" | "lease-lost" | "stopped";
 
+type HeldLease = { fence: number; expiresAt: number; acquiredAt: number };
+
 /** An error that only says the run was cut short by its lease or the shutdown. */
 function isStop(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
@@ -24,13 +27,18 @@ function isStop(error: unknown): boolean {
   return false;
 }
 
+const jittered = (job: Job): number => {
+  const jitter = job.jitter ?? 0.2;
+  return job.intervalMs * (1 - jitter + Math.random() * 2 * jitter);
+};
+
 /**
  * Runs each job on an interval with jitter. An exclusive job runs under
- * `withLock({ kind: "job", id: name })`: one worker (the leader of that tick) runs it while the
- * lock's watchdog renews the lease. A lost lease or a shutdown aborts the job's signal, and the job
- * stops at its next step. When Redis is down the `job` kind's policy is `skip`: the job pauses
- * until Redis is back. Every run logs its start and end with its fence ("job run started" /
- * "job run finished"), which is how overlapping leaders would show.
+ * `withLock({ kind: "job", id: name })`: one worker (the leader) runs it while the lock's watchdog
+ * renews the lease. A lost lease or a shutdown aborts the job's signal, and the job stops at its
+ * next step. When Redis is down the `job` kind's policy is `skip`: the job pauses until Redis is
+ * back. Every run logs its start and end with its fence ("job run started" / "job run finished",
+ * debug level): overlapping leaders would show there.
  */
 export function createJobRunner(deps: JobRunnerDeps) {
   const { locks, logger, metrics } = deps;
@@ -39,18 +47,20 @@ export function createJobRunner(deps: JobRunnerDeps) {
   const running = new Set<Promise<TickOutcome>>();
   const ttlMs = deps.lockTtlMs;
 
-  type HeldLease = { fence: number; expiresAt: number; acquiredAt: number };
-
-  async function runBody(job: Job, log: Logger, lease: HeldLease | null, leaseSignal: AbortSignal): Promise<TickOutcome> {
+  /** One run of the job's body. Throws what the job threw, unless it only reports the stop. */
+  async function runBody(job: Job, log: Logger, lease: HeldLease | null, leaseSignal: AbortSignal, firstRun: boolean): Promise<TickOutcome> {
     // The lock module's own safety margin (ttl/10 + 5 ms): the clock check agrees with its timer.
     const margin = lease ? Math.ceil((lease.expiresAt - lease.acquiredAt) / 10) + 5 : 0;
     const guardedLease = leaseGuardedSignal([leaseSignal], lease, margin);
+    const guardedStop = leaseGuardedSignal([guardedLease.signal, shutdown.signal], lease, margin);
     const ctx: JobContext = {
-      leaseSignal: guardedLease,
-      signal: leaseGuardedSignal([guardedLease, shutdown.signal], lease, margin),
+      leaseSignal: guardedLease.signal,
+      signal: guardedStop.signal,
       fence: lease?.fence ?? null,
+      firstRun,
       logger: log,
     };
+    const end = metrics.jobSeconds.startTimer({ job: job.name });
     const started = Date.now();
     log.debug({ fence: ctx.fence }, "job run started");
     let outcome: TickOutcome = "ran";
@@ -58,27 +68,48 @@ export function createJobRunner(deps: JobRunnerDeps) {
     try {
       summary = await job.run(ctx);
     } catch (error) {
+      outcome = "failed";
       if (!(isStop(error) && ctx.signal.aborted)) throw error;
     } finally {
       if (ctx.leaseSignal.aborted) outcome = "lease-lost";
-      else if (shutdown.signal.aborted) outcome = "stopped";
+      else if (shutdown.signal.aborted && outcome !== "failed") outcome = "stopped";
+      end();
+      guardedStop.dispose();
+      guardedLease.dispose();
       log.debug({ fence: ctx.fence, outcome, ms: Date.now() - started, ...summary }, "job run finished");
     }
     if (summary && Object.values(summary).some((n) => n > 0)) log.info({ fence: ctx.fence, ...summary }, "job ran");
     return outcome;
   }
 
-  async function tick(job: Job): Promise<TickOutcome> {
+  /** Runs as the leader: once, or (keepLeadership) every interval while the lease holds. */
+  async function lead(job: Job, log: Logger, lease: HeldLease | null, leaseSignal: AbortSignal, once: boolean): Promise<TickOutcome> {
+    let outcome = await runBody(job, log, lease, leaseSignal, true);
+    while (job.keepLeadership && !once && outcome === "ran") {
+      metrics.jobRuns.inc({ job: job.name, outcome: "ran" });
+      const stop = leaseGuardedSignal([leaseSignal, shutdown.signal], null, 0);
+      try {
+        await sleep(jittered(job), undefined, { signal: stop.signal, ref: false });
+      } catch {
+        return leaseSignal.aborted ? "lease-lost" : "stopped";
+      } finally {
+        stop.dispose();
+      }
+      outcome = await runBody(job, log, lease, leaseSignal, false);
+    }
+    return outcome;
+  }
+
+  async function tick(job: Job, once = false): Promise<TickOutcome> {
     const log = logger.child({ job: job.name });
-    const end = metrics.jobSeconds.startTimer({ job: job.name });
     let result: TickOutcome;
     try {
       if (job.exclusive === false) {
-        result = await runBody(job, log, null, new AbortController().signal);
+        result = await runBody(job, log, null, new AbortController().signal, true);
       } else {
         const outcome = await locks.withLock(
           { kind: "job", id: job.name },
-          ({ lease, signal }) => runBody(job, log, lease, signal),
+          ({ lease, signal }) => lead(job, log, lease, signal, once),
           ttlMs ? { ttlMs } : {},
         );
         result = outcome.status === "ok" ? outcome.value : outcome.status === "busy" ? "not-leader" : "paused";
@@ -86,8 +117,6 @@ export function createJobRunner(deps: JobRunnerDeps) {
     } catch (error) {
       log.error({ err: error }, "job failed");
       result = "failed";
-    } finally {
-      end();
     }
     if (result === "lease-lost") {
       metrics.jobLeaseLost.inc({ job: job.name });
@@ -99,8 +128,6 @@ export function createJobRunner(deps: JobRunnerDeps) {
 
   function schedule(job: Job): void {
     if (shutdown.signal.aborted) return;
-    const jitter = job.jitter ?? 0.2;
-    const delay = job.intervalMs * (1 - jitter + Math.random() * 2 * jitter);
     const timer = setTimeout(() => {
       timers.delete(timer);
       const run = tick(job);
@@ -109,17 +136,17 @@ export function createJobRunner(deps: JobRunnerDeps) {
         running.delete(run);
         schedule(job);
       });
-    }, delay);
+    }, jittered(job));
     timer.unref();
     timers.add(timer);
   }
 
   return {
-    /** Runs one tick of a job now (tests, the demo, and a manual trigger). */
+    /** Runs the job once now, as the leader if it can be (tests, the demo, and a manual trigger). */
     runOnce(name: string): Promise<TickOutcome> {
       const job = deps.jobs.find((j) => j.name === name);
       if (!job) return Promise.reject(new UnknownJobError(name));
-      const run = tick(job);
+      const run = tick(job, true);
       running.add(run);
       void run.finally(() => running.delete(run));
       return run;

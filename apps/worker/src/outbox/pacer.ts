@@ -35,8 +35,16 @@ export interface Pacer {
   nextSlot(chatId: bigint, now: number): number;
   /** Records a send to `chatId` at `at` (the moment the call starts). */
   book(chatId: bigint, at: number): void;
+  /**
+   * The call booked at `bookedAt` got its answer at `at`: the chat's limits count from then on.
+   * Telegram handled the call somewhere in between, so counting from the answer keeps the gaps
+   * Telegram sees at least as long as the interval, however slow the request was in transit.
+   */
+  answered(chatId: bigint, bookedAt: number, at: number): void;
   /** No message to `chatId` before `until` (a 429's retry_after). */
   blockUntil(chatId: bigint, until: number): void;
+  /** Whether the pacer remembers anything about the chat. */
+  knows(chatId: bigint): boolean;
   /** Chats whose next slot is later than `horizon`: leave their messages unclaimed for now. */
   busyChats(now: number, horizon: number): bigint[];
   /** Forgets what no longer constrains anything sent at or after `now`. */
@@ -109,9 +117,16 @@ export function createPacer(limits: PacingLimits): Pacer {
       while (i > 0 && global[i - 1]! > at) i--;
       global.splice(i, 0, at);
     },
+    answered(chatId, bookedAt, at) {
+      const sent = chats.get(chatId)?.sent;
+      if (sent && sent.at(-1) === bookedAt && at > bookedAt) sent[sent.length - 1] = at;
+    },
     blockUntil(chatId, until) {
       const s = state(chatId);
       s.blockedUntil = Math.max(s.blockedUntil, until);
+    },
+    knows(chatId) {
+      return chats.has(chatId);
     },
     busyChats(now, horizon) {
       const busy: bigint[] = [];

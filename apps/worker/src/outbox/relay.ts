@@ -6,6 +6,7 @@ import {
   completeStarRefund,
   markOutboxDead,
   markOutboxSent,
+  recentSends,
   rescheduleOutbox,
   type ClaimedMessage,
   type OutboxEntry,
@@ -56,7 +57,7 @@ export interface RelayRunContext {
   leaseSignal: AbortSignal;
 }
 
-type SlotWait = { go: true } | { go: false; delayMs: number; reason: "paced" | "stopped" };
+type SlotWait = { go: true; at: number } | { go: false; delayMs: number; reason: "paced" | "stopped" };
 
 /** Users who blocked the bot (403) are not the operators' business; they are counted, not reported. */
 const FORBIDDEN = 403;
@@ -75,12 +76,16 @@ export function createOutboxRelay(deps: RelayDeps) {
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
 
-  async function waitForSlot(chatId: bigint, deadline: number, ctx: RelayRunContext): Promise<SlotWait> {
+  /** Waits for the chat's next slot and books it: checking and booking with no await between. */
+  async function takeSlot(chatId: bigint, deadline: number, ctx: RelayRunContext): Promise<SlotWait> {
     for (;;) {
       if (ctx.signal.aborted) return { go: false, delayMs: 0, reason: "stopped" };
       const t = now();
       const slot = pacer.nextSlot(chatId, t);
-      if (slot <= t) return { go: true };
+      if (slot <= t) {
+        pacer.book(chatId, t);
+        return { go: true, at: t };
+      }
       if (slot > deadline) return { go: false, delayMs: slot - t, reason: "paced" };
       try {
         await delay(slot - t, undefined, { signal: ctx.signal, ref: false });
@@ -156,14 +161,13 @@ export function createOutboxRelay(deps: RelayDeps) {
 
   async function deliverChat(messages: ClaimedMessage[], deadline: number, ctx: RelayRunContext, summary: RelaySummary): Promise<void> {
     for (const [i, message] of messages.entries()) {
-      const wait = await waitForSlot(message.chatId, deadline, ctx);
+      const wait = await takeSlot(message.chatId, deadline, ctx);
       if (!wait.go) {
         // A lost lease writes nothing more: its claims simply run out. A shutdown hands them back.
         if (wait.reason === "paced") await putBack(messages.slice(i), wait.delayMs, "paced", summary);
         else if (!ctx.leaseSignal.aborted) await putBack(messages.slice(i), 0, "released", summary);
         return;
       }
-      pacer.book(message.chatId, now());
       let call: ApiCall | null = null;
       let result: SendResult;
       try {
@@ -173,6 +177,7 @@ export function createOutboxRelay(deps: RelayDeps) {
       } catch (error) {
         result = classify(error);
       }
+      pacer.answered(message.chatId, wait.at, now());
       await settle(message, call, result, summary);
     }
   }
@@ -197,6 +202,17 @@ export function createOutboxRelay(deps: RelayDeps) {
   }
 
   return {
+    /**
+     * Teaches the pacer what was sent lately, from the table: a new leader must respect the limits
+     * its predecessor's sends started (its own memory of them went with it). Chats the pacer
+     * already knows are left as they are.
+     */
+    async warmUp(): Promise<number> {
+      const sends = await recentSends(db, 61_000);
+      const fresh = sends.filter((s) => !pacer.knows(s.chatId));
+      for (const send of fresh) pacer.book(send.chatId, send.at);
+      return fresh.length;
+    },
     /** Rounds until nothing is due (for the chats the pacer has room for) or the signal aborts. */
     async drain(ctx: RelayRunContext): Promise<RelaySummary> {
       const summary: RelaySummary = { claimed: 0, sent: 0, retried: 0, deferred: 0, dead: 0, claimLost: 0 };

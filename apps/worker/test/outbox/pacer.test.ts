@@ -92,3 +92,13 @@ describe("pacer", () => {
     expect(pacer.nextSlot(-1001n, 70_000)).toBe(70_000);
   });
 });
+
+describe("pacer, counting from the answer", () => {
+  it("spaces a chat's next message from when its previous call was answered, not from when it left", () => {
+    const pacer = createPacer(limits);
+    pacer.book(11n, 0);
+    pacer.answered(11n, 0, 400); // a slow round trip
+    expect(pacer.nextSlot(11n, 500)).toBe(1500);
+    expect(pacer.nextSlot(12n, 500)).toBe(500); // the global spacing still counts from the start
+  });
+});

@@ -10,6 +10,7 @@ export {
   markOutboxDead,
   outboxStats,
   outboxHas,
+  recentSends,
   type OutboxEntry,
   type ClaimedMessage,
   type ClaimOptions,

@@ -158,3 +158,13 @@ export async function outboxStats(sql: Sql): Promise<OutboxStats> {
 export async function outboxHas(sql: Sql, dedupeKey: string): Promise<boolean> {
   return (await sql.outboxMessage.count({ where: { dedupeKey } })) > 0;
 }
+
+/** Messages sent in the last `windowMs`, oldest first: what a new relay leader's pacing starts from. */
+export async function recentSends(sql: Sql, windowMs: number): Promise<{ chatId: bigint; at: number }[]> {
+  const rows = await sql.$queryRaw<{ chat_id: bigint; at: number }[]>`
+    SELECT chat_id, (EXTRACT(EPOCH FROM sent_at) * 1000)::float8 AS at
+      FROM outbox_messages
+     WHERE status = 'SENT' AND sent_at > timezone('UTC', now()) - make_interval(secs => ${windowMs / 1000}::float8)
+     ORDER BY sent_at`;
+  return rows.map((r) => ({ chatId: BigInt(r.chat_id), at: r.at }));
+}

@@ -1,0 +1,34 @@
+import { Redis, waitForRedis } from "@orderbot/platform";
+import { LOCK_KINDS } from "@orderbot/core";
+import { createLockManager, type LockManager } from "@orderbot/lock";
+import type { Registry } from "@orderbot/platform";
+
+export const HASH_KEY = "worker-test-hash-key-0123456789";
+
+/**
+ * A lock manager with connections of its own, as a separate worker process would have: two
+ * managers built here contend for locks exactly as two processes do.
+ */
+export async function buildLocks(url: string, namespace: string, registry?: Registry): Promise<{ locks: LockManager; close(): Promise<void> }> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 100 });
+  const subscriber = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => 100 });
+  await Promise.all([waitForRedis(redis), waitForRedis(subscriber)]);
+  const locks = createLockManager({
+    redis,
+    subscriber,
+    namespace,
+    kinds: LOCK_KINDS,
+    hashKey: HASH_KEY,
+    commandTimeoutMs: 500,
+    breaker: { failureThreshold: 3, coolDownMs: 200 },
+    ...(registry ? { registry } : {}),
+  });
+  return {
+    locks,
+    async close() {
+      await locks.close();
+      redis.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}

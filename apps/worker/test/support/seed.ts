@@ -1,0 +1,55 @@
+import { randomBytes } from "node:crypto";
+import type { Database } from "@orderbot/db";
+
+let seq = 0;
+const uid = () => `${process.pid}-${++seq}-${randomBytes(3).toString("hex")}`;
+
+export async function createProduct(db: Database, stock: number, currency = "XTR") {
+  const sku = `P-${uid()}`;
+  return db.product.create({ data: { sku, titleEn: sku, titleZh: sku, priceMinor: 10, currency, stock } });
+}
+
+/** An order with one line, as core would leave it, with its RESERVE ledger row. */
+export async function createOrder(
+  db: Database,
+  options: { productId: number; userId: bigint; status?: "RESERVED" | "PAID" | "EXPIRED"; quantity?: number; expiresAt?: Date; currency?: string },
+) {
+  const quantity = options.quantity ?? 1;
+  return db.order.create({
+    data: {
+      publicId: uid().replace(/-/g, "").slice(0, 12).toUpperCase(),
+      userId: options.userId,
+      chatId: options.userId,
+      status: options.status ?? "RESERVED",
+      totalMinor: 10 * quantity,
+      currency: options.currency ?? "XTR",
+      expiresAt: options.expiresAt ?? new Date(Date.now() + 600_000),
+      idempotencyKey: `idem-${uid()}`,
+      items: { create: [{ productId: options.productId, quantity, unitPriceMinor: 10 }] },
+      movements: { create: [{ productId: options.productId, delta: -quantity, reason: "RESERVE", actor: "user" }] },
+    },
+  });
+}
+
+export async function createPayment(
+  db: Database,
+  options: { orderId: number; userId: bigint; status: "CAPTURED" | "REFUND_PENDING" | "REFUNDED"; currency?: string; chargeId?: string; amountMinor?: number },
+) {
+  return db.payment.create({
+    data: {
+      orderId: options.orderId,
+      userId: options.userId,
+      telegramChargeId: options.chargeId ?? `charge-${uid()}`,
+      amountMinor: options.amountMinor ?? 10,
+      currency: options.currency ?? "XTR",
+      status: options.status,
+    },
+  });
+}
+
+export const notify = (chatId: bigint, key: string, template = "order-expired") => ({
+  dedupeKey: key,
+  chatId,
+  method: "notify",
+  payload: { template, params: { orderId: key } },
+});
