@@ -1,6 +1,22 @@
-export { createLogger, silentLogger, REDACT_PATHS, type Logger, type LoggerConfig } from "./logger.ts";
+export { createLogger, silentLogger, maskSecretsInText, REDACTED_KEYS, type Logger, type LoggerConfig } from "./logger.ts";
 export { createMetricsRegistry, Registry } from "./metrics.ts";
-export { createRedis, waitForRedis, Redis, type RedisConfig } from "./redis.ts";
+export {
+  createRedis,
+  createRedisFromConfig,
+  redisTopology,
+  redisTopologyShape,
+  describeRedisTopology,
+  replicationFromConfig,
+  waitForRedis,
+  Redis,
+  Cluster,
+  type RedisClient,
+  type RedisConfig,
+  type RedisTopology,
+  type RedisTopologyConfig,
+  type HostPort,
+  type CreateRedisOptions,
+} from "./redis.ts";
 export { maskId } from "./mask.ts";
 export { ConfigError } from "./errors.ts";
 export { loadEnvFiles, parseConfig } from "./env.ts";
