@@ -2,7 +2,12 @@ import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { createProcessedUpdates, type Database } from "@orderbot/db";
 import type { Shop } from "@orderbot/core";
-import { createGroupAdmins, createLanguagePreferences, createLowStockAlerts, createReports } from "@orderbot/core/bot-support";
+import {
+  createGroupAdmins,
+  createLanguagePreferences,
+  createLowStockAlerts,
+  createReports,
+} from "@orderbot/core/bot-support";
 import type { LockManager } from "@orderbot/lock";
 import { maskId, type Logger, type Redis, type Registry } from "@orderbot/platform";
 import type { BotContext } from "./bot/context.ts";
@@ -66,8 +71,19 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     ...(deps.botInfo ? { botInfo: deps.botInfo } : {}),
     logger,
     shop,
-    languages: createLanguagePreferences({ redis: deps.redis, namespace: config.LOCK_NAMESPACE, mask, logger }),
-    groupAdmins: createGroupAdmins({ redis: deps.redis, locks: deps.locks, namespace: config.LOCK_NAMESPACE, mask, logger }),
+    languages: createLanguagePreferences({
+      redis: deps.redis,
+      namespace: config.LOCK_NAMESPACE,
+      mask,
+      logger,
+    }),
+    groupAdmins: createGroupAdmins({
+      redis: deps.redis,
+      locks: deps.locks,
+      namespace: config.LOCK_NAMESPACE,
+      mask,
+      logger,
+    }),
     lowStock: createLowStockAlerts({ shop, clock }),
     reports: createReports({ db: deps.db, clock }),
     payments: { currency: config.PAYMENT_CURRENCY, providerToken: config.PROVIDER_TOKEN },

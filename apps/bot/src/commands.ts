@@ -24,7 +24,10 @@ const OPERATOR: Record<(typeof OPERATOR_COMMANDS)[number] | "bind", Description>
 };
 
 function list(commands: Record<string, Description>, language: "en" | "zh") {
-  return Object.entries(commands).map(([command, description]) => ({ command, description: description[language] }));
+  return Object.entries(commands).map(([command, description]) => ({
+    command,
+    description: description[language],
+  }));
 }
 
 /**

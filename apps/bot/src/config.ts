@@ -4,10 +4,21 @@ import path from "node:path";
 import { z } from "zod";
 import { loadEnvFiles, parseConfig, port, sharedConfigShape, telegramIds } from "@orderbot/platform";
 
+/** The variables the cross-field checks below compare. */
+const CROSS_CHECKED = new Set([
+  "BOT_MODE",
+  "WEBHOOK_SECRET",
+  "PUBLIC_URL",
+  "PAYMENT_CURRENCY",
+  "PROVIDER_TOKEN",
+]);
+
 const schema = z
   .object({
     ...sharedConfigShape,
-    BOT_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)"),
+    BOT_TOKEN: z
+      .string()
+      .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)"),
     BOT_MODE: z.enum(["webhook", "polling"]).default("polling"),
     /** Another Bot API server (a local one, or the test kit's fake); Telegram's when unset. */
     TELEGRAM_API_ROOT: z.url().optional(),
@@ -32,26 +43,59 @@ const schema = z
       .optional(),
     /** Users allowed to bind an operator group to the shop. */
     OWNER_IDS: telegramIds,
-    PAYMENT_CURRENCY: z.string().regex(/^[A-Z]{3}$/).default("XTR"),
+    PAYMENT_CURRENCY: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .default("XTR"),
     /** Payment provider token; must be empty for Telegram Stars (XTR). */
     PROVIDER_TOKEN: z.string().default(""),
-    RESERVATION_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+    RESERVATION_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(15),
     /** Per-user rate limit: updates allowed per window. */
     RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).default(20),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
   })
-  .superRefine((c, ctx) => {
-    if (c.BOT_MODE === "webhook") {
-      if (!c.WEBHOOK_SECRET) ctx.addIssue({ code: "custom", path: ["WEBHOOK_SECRET"], message: "is required when BOT_MODE=webhook" });
-      if (!c.PUBLIC_URL) ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required when BOT_MODE=webhook" });
-    }
-    if (c.PAYMENT_CURRENCY === "XTR" && c.PROVIDER_TOKEN !== "") {
-      ctx.addIssue({ code: "custom", path: ["PROVIDER_TOKEN"], message: "must be empty when PAYMENT_CURRENCY=XTR (Telegram Stars)" });
-    }
-    if (c.PAYMENT_CURRENCY !== "XTR" && c.PROVIDER_TOKEN === "") {
-      ctx.addIssue({ code: "custom", path: ["PROVIDER_TOKEN"], message: `is required for PAYMENT_CURRENCY=${c.PAYMENT_CURRENCY}` });
-    }
-  });
+  .superRefine(
+    (c, ctx) => {
+      if (c.BOT_MODE === "webhook") {
+        if (!c.WEBHOOK_SECRET)
+          ctx.addIssue({
+            code: "custom",
+            path: ["WEBHOOK_SECRET"],
+            message: "is required when BOT_MODE=webhook",
+          });
+        if (!c.PUBLIC_URL)
+          ctx.addIssue({
+            code: "custom",
+            path: ["PUBLIC_URL"],
+            message: "is required when BOT_MODE=webhook",
+          });
+      }
+      if (c.PAYMENT_CURRENCY === "XTR" && c.PROVIDER_TOKEN !== "") {
+        ctx.addIssue({
+          code: "custom",
+          path: ["PROVIDER_TOKEN"],
+          message: "must be empty when PAYMENT_CURRENCY=XTR (Telegram Stars)",
+        });
+      }
+      if (c.PAYMENT_CURRENCY !== "XTR" && c.PROVIDER_TOKEN === "") {
+        ctx.addIssue({
+          code: "custom",
+          path: ["PROVIDER_TOKEN"],
+          message: `is required for PAYMENT_CURRENCY=${c.PAYMENT_CURRENCY}`,
+        });
+      }
+    },
+    {
+      // Also when other variables are invalid, so that every problem is reported in one go; only
+      // not when the variables compared here are themselves invalid.
+      when: (payload) => !payload.issues.some((issue) => CROSS_CHECKED.has(String(issue.path?.[0]))),
+    },
+  );
 
 export type BotConfig = z.infer<typeof schema>;
 

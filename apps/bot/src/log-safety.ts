@@ -10,7 +10,12 @@ import { BotError, GrammyError, HttpError } from "grammy";
 export function loggableError(error: unknown): unknown {
   const cause = error instanceof BotError ? error.error : error;
   if (cause instanceof GrammyError) {
-    return { type: "GrammyError", method: cause.method, code: cause.error_code, description: cause.description };
+    return {
+      type: "GrammyError",
+      method: cause.method,
+      code: cause.error_code,
+      description: cause.description,
+    };
   }
   if (cause instanceof HttpError) return { type: "HttpError", message: cause.message };
   return cause;

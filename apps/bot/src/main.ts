@@ -4,7 +4,14 @@ import closeWithGrace from "close-with-grace";
 import { createShop, LOCK_KINDS } from "@orderbot/core";
 import { createDatabase } from "@orderbot/db";
 import { createLockManager } from "@orderbot/lock";
-import { ConfigError, createLogger, createMetricsRegistry, createRedis, waitForRedis, type Logger } from "@orderbot/platform";
+import {
+  ConfigError,
+  createLogger,
+  createMetricsRegistry,
+  createRedis,
+  waitForRedis,
+  type Logger,
+} from "@orderbot/platform";
 import { createBotApp } from "./app.ts";
 import { loadBotConfig, type BotConfig } from "./config.ts";
 import { loggableError, scrubSecrets } from "./log-safety.ts";
@@ -25,8 +32,18 @@ function loadConfigOrExit(): BotConfig {
 
 function createProcessLogger(config: BotConfig): Logger {
   const pretty = config.NODE_ENV === "development";
-  const secrets = [config.BOT_TOKEN, config.WEBHOOK_SECRET ?? "", config.METRICS_TOKEN ?? "", config.PROVIDER_TOKEN];
-  return createLogger({ level: config.LOG_LEVEL, name: "bot", pretty, ...(pretty ? {} : { destination: scrubSecrets(process.stdout, secrets) }) });
+  const secrets = [
+    config.BOT_TOKEN,
+    config.WEBHOOK_SECRET ?? "",
+    config.METRICS_TOKEN ?? "",
+    config.PROVIDER_TOKEN,
+  ];
+  return createLogger({
+    level: config.LOG_LEVEL,
+    name: "bot",
+    pretty,
+    ...(pretty ? {} : { destination: scrubSecrets(process.stdout, secrets) }),
+  });
 }
 
 async function main(): Promise<void> {
@@ -34,7 +51,11 @@ async function main(): Promise<void> {
   const logger = createProcessLogger(config);
   const registry = createMetricsRegistry({ defaultMetrics: true });
 
-  const db = createDatabase({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS });
+  const db = createDatabase({
+    url: config.DATABASE_URL,
+    poolMax: config.DATABASE_POOL_MAX,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+  });
   const redisConfig = { url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS };
   const redis = createRedis({ ...redisConfig, connectionName: "orderbot-bot" });
   const subscriber = createRedis({ ...redisConfig, connectionName: "orderbot-bot-sub" });
@@ -61,15 +82,21 @@ async function main(): Promise<void> {
   });
   const app = createBotApp({ config, logger, db, redis, locks, shop, registry });
 
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: { error: (message: unknown) => logger.error({ err: loggableError(message) }, "shutdown") } }, async ({ signal, err }) => {
-    if (err) logger.error({ err: loggableError(err) }, "stopping after an unexpected error");
-    else logger.info({ signal }, "stopping: finishing the updates in flight");
-    await app.close();
-    await locks.close();
-    await Promise.allSettled([redis.quit(), subscriber.quit()]);
-    await db.$disconnect();
-    logger.info("stopped");
-  });
+  closeWithGrace(
+    {
+      delay: SHUTDOWN_GRACE_MS,
+      logger: { error: (message: unknown) => logger.error({ err: loggableError(message) }, "shutdown") },
+    },
+    async ({ signal, err }) => {
+      if (err) logger.error({ err: loggableError(err) }, "stopping after an unexpected error");
+      else logger.info({ signal }, "stopping: finishing the updates in flight");
+      await app.close();
+      await locks.close();
+      await Promise.allSettled([redis.quit(), subscriber.quit()]);
+      await db.$disconnect();
+      logger.info("stopped");
+    },
+  );
 
   await checkMigrations(db);
   // Redis down at start costs availability, not correctness: each lock kind's outage policy applies.

@@ -45,7 +45,8 @@ export function createServer(deps: ServerDeps) {
     if (closing) void reply.header("connection", "close");
   });
 
-  if (deps.webhookSecret !== null) void app.register(webhook, { processUpdate: deps.processUpdate, secret: deps.webhookSecret });
+  if (deps.webhookSecret !== null)
+    void app.register(webhook, { processUpdate: deps.processUpdate, secret: deps.webhookSecret });
 
   app.get("/healthz", async () => ({ ok: true }));
 
@@ -67,8 +68,14 @@ export function createServer(deps: ServerDeps) {
 
   // Fastify answers malformed JSON with 400 and oversized bodies with 413; keep the bodies terse.
   app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    void reply.code(status).send({ ok: false, error: status === 413 ? "body too large" : status === 400 ? "malformed request" : "internal error" });
+    const status =
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    void reply
+      .code(status)
+      .send({
+        ok: false,
+        error: status === 413 ? "body too large" : status === 400 ? "malformed request" : "internal error",
+      });
   });
 
   return app;
@@ -79,7 +86,10 @@ export function createServer(deps: ServerDeps) {
  * nothing parsed, run or stored. Then 400 for a body that is not an update, 503 while another
  * replica runs the same update, 500 when it failed (Telegram re-delivers), 200 otherwise.
  */
-const webhook: FastifyPluginAsync<{ processUpdate: ProcessUpdate; secret: string }> = async (app, { processUpdate, secret }) => {
+const webhook: FastifyPluginAsync<{ processUpdate: ProcessUpdate; secret: string }> = async (
+  app,
+  { processUpdate, secret },
+) => {
   app.post(WEBHOOK_PATH, {
     onRequest: async (request, reply) => {
       if (!secretMatches(request.headers[SECRET_HEADER], secret)) {
@@ -88,10 +98,12 @@ const webhook: FastifyPluginAsync<{ processUpdate: ProcessUpdate; secret: string
     },
     handler: async (request, reply) => {
       const update = parseUpdate(request.body);
-      if (!update) return reply.code(400).send({ ok: false, error: "expected an update with an integer update_id" });
+      if (!update)
+        return reply.code(400).send({ ok: false, error: "expected an update with an integer update_id" });
       try {
         const outcome = await processUpdate(update);
-        if (outcome === "in-progress") return reply.code(503).header("retry-after", "5").send({ ok: false, error: "in progress" });
+        if (outcome === "in-progress")
+          return reply.code(503).header("retry-after", "5").send({ ok: false, error: "in progress" });
         return reply.code(200).send({ ok: true });
       } catch {
         // Already logged once, with the update id, by the pipeline.
@@ -103,8 +115,13 @@ const webhook: FastifyPluginAsync<{ processUpdate: ProcessUpdate; secret: string
 
 /** A bare server exposing only /metrics, for METRICS_PORT (keep that port private). */
 export function createMetricsServer(registry: Registry, logger: Logger) {
-  const app = Fastify({ loggerInstance: logger.child({ component: "metrics" }), logController: new LogController({ disableRequestLogging: true }) });
-  app.get("/metrics", async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  const app = Fastify({
+    loggerInstance: logger.child({ component: "metrics" }),
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  app.get("/metrics", async (_request, reply) =>
+    reply.type(registry.contentType).send(await registry.metrics()),
+  );
   return app;
 }
 

@@ -7,7 +7,9 @@ export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../../prisma
 export class PendingMigrationsError extends Error {
   override name = "PendingMigrationsError";
   constructor(readonly pending: string[]) {
-    super(`the database lacks ${pending.length} migration(s): ${pending.join(", ")}; run 'npm run db:migrate'`);
+    super(
+      `the database lacks ${pending.length} migration(s): ${pending.join(", ")}; run 'npm run db:migrate'`,
+    );
   }
 }
 

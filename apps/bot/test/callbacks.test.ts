@@ -11,7 +11,11 @@ describe("callback data codecs", () => {
     expect(callbacks.pay.decode("y:ABCD2345")).toEqual({ orderId: "ABCD2345" });
     expect(callbacks.cancel.decode("x:ABCD2345")).toEqual({ orderId: "ABCD2345" });
     expect(callbacks.language.decode("l:zh")).toEqual({ locale: "zh" });
-    expect(callbacks.setting.decode("s:lowStockThreshold:5:4")).toEqual({ key: "lowStockThreshold", value: "5", version: 4 });
+    expect(callbacks.setting.decode("s:lowStockThreshold:5:4")).toEqual({
+      key: "lowStockThreshold",
+      value: "5",
+      version: 4,
+    });
   });
 
   it.each([
@@ -54,11 +58,16 @@ describe("callback data codecs", () => {
       { numRuns: 2000 },
     );
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2_147_483_647 }), fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 999_999 }), (productId, qty, page) => {
-        const data = callbacks.product.encode({ productId, qty, page });
-        expect(Buffer.byteLength(data)).toBeLessThanOrEqual(CALLBACK_DATA_MAX_BYTES);
-        expect(callbacks.product.decode(data)).toEqual({ productId, qty, page });
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 2_147_483_647 }),
+        fc.integer({ min: 1, max: 99 }),
+        fc.integer({ min: 1, max: 999_999 }),
+        (productId, qty, page) => {
+          const data = callbacks.product.encode({ productId, qty, page });
+          expect(Buffer.byteLength(data)).toBeLessThanOrEqual(CALLBACK_DATA_MAX_BYTES);
+          expect(callbacks.product.decode(data)).toEqual({ productId, qty, page });
+        },
+      ),
     );
   });
 });

@@ -47,7 +47,10 @@ describe("a customer", () => {
     await alice.send("/orders");
     const list = await alice.waitForMessage("Your orders:");
     expect(list.text).toContain(`${id} · paid · 50 ⭐`);
-    const stored = await h.db.order.findUniqueOrThrow({ where: { publicId: id }, include: { payments: true } });
+    const stored = await h.db.order.findUniqueOrThrow({
+      where: { publicId: id },
+      include: { payments: true },
+    });
     expect(stored.status).toBe("PAID");
     expect(stored.payments.map((p) => p.status)).toEqual(["CAPTURED"]);
   });

@@ -36,17 +36,29 @@ function keysUsedInCode(): Set<string> {
 describe("translations", () => {
   const en = messages("en");
 
-  it.each(LOCALES.filter((l) => l !== "en"))("%s has exactly the messages English has, with the same variables", (locale) => {
-    const other = messages(locale);
-    expect([...other.keys()].sort()).toEqual([...en.keys()].sort());
-    for (const [id, variables] of en) expect([...other.get(id)!].sort(), id).toEqual([...variables].sort());
-  });
+  it.each(LOCALES.filter((l) => l !== "en"))(
+    "%s has exactly the messages English has, with the same variables",
+    (locale) => {
+      const other = messages(locale);
+      expect([...other.keys()].sort()).toEqual([...en.keys()].sort());
+      for (const [id, variables] of en) expect([...other.get(id)!].sort(), id).toEqual([...variables].sort());
+    },
+  );
 
   it("has every message the code asks for, including the ones named at run time", () => {
     const dynamic = [
       ...Object.values(OrderStatus).map((s) => `status-${s}`),
       ...SETTING_KEYS.map((k) => `op-setting-${k}`),
-      ...["expired", "cancelled", "paid", "wrong-amount", "not-yours", "not-found", "busy", "unavailable"].map((r) => `precheckout-${r}`),
+      ...[
+        "expired",
+        "cancelled",
+        "paid",
+        "wrong-amount",
+        "not-yours",
+        "not-found",
+        "busy",
+        "unavailable",
+      ].map((r) => `precheckout-${r}`),
       ...["cancelled", "expired", "paid"].map((r) => `pay-refused-${r}`),
     ];
     const missing = [...keysUsedInCode(), ...dynamic].filter((key) => !en.has(key));
@@ -64,6 +76,12 @@ describe("translations", () => {
 
   it("picks Chinese for any Chinese language_code and English otherwise", () => {
     expect(["zh", "zh-hans", "zh-TW", "ZH-CN"].map(localeFromLanguageCode)).toEqual(["zh", "zh", "zh", "zh"]);
-    expect(["en", "en-US", "de", "ru", undefined].map(localeFromLanguageCode)).toEqual(["en", "en", "en", "en", "en"]);
+    expect(["en", "en-US", "de", "ru", undefined].map(localeFromLanguageCode)).toEqual([
+      "en",
+      "en",
+      "en",
+      "en",
+      "en",
+    ]);
   });
 });

@@ -19,7 +19,12 @@ beforeAll(async () => {
   admin = kit.createUser({ firstName: "Admin", languageCode: "en" });
   admin2 = kit.createUser({ firstName: "Admin2", languageCode: "en" });
   member = kit.createUser({ firstName: "Member", languageCode: "en" });
-  group = kit.createGroup({ title: "Shop operators", creator: owner, admins: [admin, admin2], members: [member] });
+  group = kit.createGroup({
+    title: "Shop operators",
+    creator: owner,
+    admins: [admin, admin2],
+    members: [member],
+  });
 });
 afterAll(() => h?.close());
 
@@ -33,14 +38,18 @@ async function say(user: SimulatedUser, text: string): Promise<string> {
 
 describe("binding", () => {
   it("refuses operator commands before the group is bound, and /bind from anyone but an owner", async () => {
-    expect(await say(admin, "/products")).toBe("This group is not the shop's operator group. An owner can bind it with /bind.");
+    expect(await say(admin, "/products")).toBe(
+      "This group is not the shop's operator group. An owner can bind it with /bind.",
+    );
     expect(await say(admin, "/bind")).toBe("Only the shop's owners can bind a group.");
     expect(await h.db.operatorGroup.count()).toBe(0);
   });
 
   it("binds the group when an owner asks", async () => {
     expect(await say(owner, "/bind")).toContain("This group is now the shop's operator group");
-    expect(await h.db.operatorGroup.findUnique({ where: { chatId: BigInt(group.id) } })).toMatchObject({ title: "Shop operators" });
+    expect(await h.db.operatorGroup.findUnique({ where: { chatId: BigInt(group.id) } })).toMatchObject({
+      title: "Shop operators",
+    });
   });
 });
 
@@ -56,9 +65,15 @@ describe("stock and prices", () => {
     expect(await say(admin, "/stock TEA-PUER five")).toBe("Usage: /stock SKU +N | -N | =N");
     expect(await stockOf("TEA-PUER")).toBe(3);
     // Down to the group's threshold (3): operators are told once, through the outbox.
-    const alerts = await h.db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: "low-stock:TEA-PUER:" } } });
+    const alerts = await h.db.outboxMessage.findMany({
+      where: { dedupeKey: { startsWith: "low-stock:TEA-PUER:" } },
+    });
     expect(alerts).toHaveLength(1);
-    expect(alerts[0]).toMatchObject({ chatId: BigInt(group.id), method: "notify", payload: { template: "operator-low-stock", params: { sku: "TEA-PUER", stock: 3 } } });
+    expect(alerts[0]).toMatchObject({
+      chatId: BigInt(group.id),
+      method: "notify",
+      payload: { template: "operator-low-stock", params: { sku: "TEA-PUER", stock: 3 } },
+    });
   });
 
   it("an admin sets a price; a member cannot", async () => {
@@ -78,7 +93,12 @@ describe("stock and prices", () => {
 describe("orders", () => {
   it("shows orders by status and one order in detail, and refunds a paid one", async () => {
     const customer = kit.createUser({ languageCode: "en" });
-    const placed = await h.shop.orders.placeOrder({ userId: customer.id, chatId: customer.chatId, items: [{ sku: "MUG-PANDA", quantity: 2 }], idempotencyKey: "operator-test" });
+    const placed = await h.shop.orders.placeOrder({
+      userId: customer.id,
+      chatId: customer.chatId,
+      items: [{ sku: "MUG-PANDA", quantity: 2 }],
+      idempotencyKey: "operator-test",
+    });
     if (placed.status !== "ok") throw new Error(placed.status);
     const id = placed.order.id;
     expect(await say(admin, "/orders reserved")).toContain(`${id} · reserved, awaiting payment · 24 ⭐`);
@@ -87,17 +107,29 @@ describe("orders", () => {
     expect(detail).toContain(`Order ${id} · reserved, awaiting payment`);
     expect(detail).toContain("Panda mug × 2: 24 ⭐");
 
-    expect(await say(admin, `/refund ${id}`)).toBe(`Order ${id} is reserved, awaiting payment: only paid orders can be refunded.`);
-    const paid = await h.shop.payments.confirmPayment({ orderId: id, userId: customer.id, telegramChargeId: "charge-operator-test", amount: 24, currency: "XTR" });
+    expect(await say(admin, `/refund ${id}`)).toBe(
+      `Order ${id} is reserved, awaiting payment: only paid orders can be refunded.`,
+    );
+    const paid = await h.shop.payments.confirmPayment({
+      orderId: id,
+      userId: customer.id,
+      telegramChargeId: "charge-operator-test",
+      amount: 24,
+      currency: "XTR",
+    });
     expect(paid.status).toBe("ok");
     expect(await say(member, `/refund ${id}`)).toBe("Only this group's administrators can do that.");
-    expect(await say(admin, `/refund ${id}`)).toBe(`Order ${id} is refunded; the customer's payment is being returned.`);
+    expect(await say(admin, `/refund ${id}`)).toBe(
+      `Order ${id} is refunded; the customer's payment is being returned.`,
+    );
     expect((await h.db.order.findUniqueOrThrow({ where: { publicId: id } })).status).toBe("REFUNDED");
   });
 
   it("reports today's figures", async () => {
     const text = await say(admin, "/report");
-    expect(text).toMatch(/^Report for \d{4}-\d\d-\d\d\nOrders placed: 1 · paid: 0 · cancelled: 0 · expired: 0/);
+    expect(text).toMatch(
+      /^Report for \d{4}-\d\d-\d\d\nOrders placed: 1 · paid: 0 · cancelled: 0 · expired: 0/,
+    );
   });
 });
 
@@ -112,7 +144,10 @@ describe("settings", () => {
     ]);
     const answers = await Promise.all(presses.map((p) => p.answered()));
     const texts = answers.map((a) => a.text).sort();
-    expect(texts).toEqual(["Saved.", "Someone else changed the settings a moment ago; nothing was saved. Here are the current settings."]);
+    expect(texts).toEqual([
+      "Saved.",
+      "Someone else changed the settings a moment ago; nothing was saved. Here are the current settings.",
+    ]);
 
     const stored = await h.db.operatorGroup.findUniqueOrThrow({ where: { chatId: BigInt(group.id) } });
     expect(stored.version).toBe(1);
@@ -125,7 +160,12 @@ describe("settings", () => {
   it("a plain member cannot change settings", async () => {
     const { message_id: messageId } = group.lastMessage()!;
     const press = await member.press("+", { in: group, messageId });
-    expect(await press.answered()).toMatchObject({ text: "Only this group's administrators can do that.", showAlert: true });
-    expect((await h.db.operatorGroup.findUniqueOrThrow({ where: { chatId: BigInt(group.id) } })).version).toBe(1);
+    expect(await press.answered()).toMatchObject({
+      text: "Only this group's administrators can do that.",
+      showAlert: true,
+    });
+    expect(
+      (await h.db.operatorGroup.findUniqueOrThrow({ where: { chatId: BigInt(group.id) } })).version,
+    ).toBe(1);
   });
 });

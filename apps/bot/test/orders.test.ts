@@ -68,9 +68,15 @@ describe("ordering", () => {
     expect(await stockOf("FAN-SILK")).toBe(before);
 
     // The Pay button of an older copy of the order (a message the user still has on screen).
-    const stale = await user.pressData(callbacks.pay.encode({ orderId: id }), { messageId: orderMessage.message_id, force: true });
+    const stale = await user.pressData(callbacks.pay.encode({ orderId: id }), {
+      messageId: orderMessage.message_id,
+      force: true,
+    });
     const answer = await stale.answered();
-    expect(answer).toMatchObject({ showAlert: true, text: `Order ${id} was cancelled, so it can no longer be paid. Place a new order from /catalog.` });
+    expect(answer).toMatchObject({
+      showAlert: true,
+      text: `Order ${id} was cancelled, so it can no longer be paid. Place a new order from /catalog.`,
+    });
     expect(kit.callsTo("sendInvoice")).toHaveLength(0);
   });
 
@@ -103,7 +109,10 @@ describe("ordering", () => {
     const order = await openCard(user, "POT-YIXING", 5);
     await h.db.product.update({ where: { sku: "POT-YIXING" }, data: { stock: 2 } });
     const press = await user.pressData(order);
-    expect(await press.answered()).toMatchObject({ showAlert: true, text: "Sorry, not enough in stock: Yixing clay teapot (only 2 left)." });
+    expect(await press.answered()).toMatchObject({
+      showAlert: true,
+      text: "Sorry, not enough in stock: Yixing clay teapot (only 2 left).",
+    });
     expect(await ordersOf(user)).toHaveLength(0);
     expect(await stockOf("POT-YIXING")).toBe(2);
   });
@@ -117,7 +126,10 @@ describe("paying", () => {
     await user.waitForMessage((m) => m.invoice !== undefined);
     await h.db.order.update({ where: { publicId: id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const payment = await user.pay();
-    expect(payment).toMatchObject({ status: "declined", errorMessage: "This order has expired. Nothing was charged; please order again." });
+    expect(payment).toMatchObject({
+      status: "declined",
+      errorMessage: "This order has expired. Nothing was charged; please order again.",
+    });
     expect(await h.db.payment.count({ where: { order: { publicId: id } } })).toBe(0);
   });
 
@@ -132,7 +144,9 @@ describe("paying", () => {
 
     // The same update again (a re-delivery), and the same payment in a new update.
     expect(await h.postUpdate(payment.update)).toBe(200);
-    expect(await h.postUpdate({ ...payment.update, update_id: payment.update.update_id + 1_000_000 })).toBe(200);
+    expect(await h.postUpdate({ ...payment.update, update_id: payment.update.update_id + 1_000_000 })).toBe(
+      200,
+    );
 
     const confirmations = user.view().botMessages.filter((m) => m.text?.startsWith("Payment received"));
     expect(confirmations).toHaveLength(1);
@@ -142,8 +156,13 @@ describe("paying", () => {
 
 describe("every button press in this file", () => {
   it("was answered exactly once", () => {
-    const pressed = kit.deliveries.flatMap((d) => (d.update.callback_query ? [d.update.callback_query.id] : []));
-    const answers = kit.callsTo("answerCallbackQuery").filter((c) => c.ok).map((c) => String(c.params.callback_query_id));
+    const pressed = kit.deliveries.flatMap((d) =>
+      d.update.callback_query ? [d.update.callback_query.id] : [],
+    );
+    const answers = kit
+      .callsTo("answerCallbackQuery")
+      .filter((c) => c.ok)
+      .map((c) => String(c.params.callback_query_id));
     expect(pressed.length).toBeGreaterThan(10);
     expect(answers.sort()).toEqual(pressed.sort());
   });

@@ -27,10 +27,19 @@ let server: ReturnType<typeof createServer>;
 const message = (updateId: number): Update =>
   ({
     update_id: updateId,
-    message: { message_id: 1, date: 0, chat: { id: 5, type: "private", first_name: "A" }, from: { id: 5, is_bot: false, first_name: "A" }, text: "hi" },
+    message: {
+      message_id: 1,
+      date: 0,
+      chat: { id: 5, type: "private", first_name: "A" },
+      from: { id: 5, is_bot: false, first_name: "A" },
+      text: "hi",
+    },
   }) as Update;
 
-function post(body: unknown, headers: Record<string, string> = { "x-telegram-bot-api-secret-token": SECRET }) {
+function post(
+  body: unknown,
+  headers: Record<string, string> = { "x-telegram-bot-api-secret-token": SECRET },
+) {
   return server.inject({
     method: "POST",
     url: WEBHOOK_PATH,
@@ -44,7 +53,12 @@ const processedCount = () => testDb.db.processedUpdate.count();
 beforeAll(async () => {
   testDb = await createTestDatabase();
   testRedis = await createTestRedis();
-  locks = createLockManager({ redis: testRedis.redis, namespace: testRedis.namespace, hashKey: "server-test-hash-key", kinds: LOCK_KINDS });
+  locks = createLockManager({
+    redis: testRedis.redis,
+    namespace: testRedis.namespace,
+    hashKey: "server-test-hash-key",
+    kinds: LOCK_KINDS,
+  });
   const registry = createMetricsRegistry();
   const processUpdate = createUpdatePipeline({
     botId: BOT_ID,
@@ -94,7 +108,9 @@ describe("POST /telegram/webhook", () => {
     expect((await post(message(1))).statusCode).toBe(200);
     expect((await post(message(1))).statusCode).toBe(200);
     expect(handled).toEqual([1]);
-    expect(await testDb.db.processedUpdate.findMany({ select: { updateId: true } })).toEqual([{ updateId: 1n }]);
+    expect(await testDb.db.processedUpdate.findMany({ select: { updateId: true } })).toEqual([
+      { updateId: 1n },
+    ]);
   });
 
   it("answers 503 to a re-delivery that arrives while the first delivery is still running", async () => {
@@ -169,12 +185,19 @@ describe("POST /telegram/webhook", () => {
 describe("health, readiness and metrics", () => {
   it("reports alive and ready", async () => {
     expect((await server.inject({ url: "/healthz" })).json()).toEqual({ ok: true });
-    expect((await server.inject({ url: "/readyz" })).json()).toEqual({ ok: true, database: "ok", redis: "ok" });
+    expect((await server.inject({ url: "/readyz" })).json()).toEqual({
+      ok: true,
+      database: "ok",
+      redis: "ok",
+    });
   });
 
   it("serves metrics only with the token", async () => {
     expect((await server.inject({ url: "/metrics" })).statusCode).toBe(401);
-    const response = await server.inject({ url: "/metrics", headers: { authorization: "Bearer metrics-token-0123456789" } });
+    const response = await server.inject({
+      url: "/metrics",
+      headers: { authorization: "Bearer metrics-token-0123456789" },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain("orderbot_updates_total");
   });

@@ -27,7 +27,13 @@ export interface CreateBotDeps extends FeatureDeps {
   /** Skips getMe at start when known (tests); otherwise `bot.init()` fetches it. */
   botInfo?: UserFromGetMe;
   logger: Logger;
-  rateLimit: { redis: Pick<Redis, "incr" | "pexpire">; prefix: string; mask: (id: number) => string; limit: number; windowMs: number };
+  rateLimit: {
+    redis: Pick<Redis, "incr" | "pexpire">;
+    prefix: string;
+    mask: (id: number) => string;
+    limit: number;
+    windowMs: number;
+  };
 }
 
 /** Every feature, in the order an update meets them; `unhandled` takes whatever none of them did. */
@@ -38,11 +44,22 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
     languageFeature(deps.languages),
     catalogFeature({ catalog: shop.catalog, pageSize: deps.catalogPageSize }),
     productFeature({ catalog: shop.catalog, maxUnitsPerLine: deps.maxUnitsPerLine }),
-    orderFeature({ catalog: shop.catalog, orders: shop.orders, lowStock: deps.lowStock, maxUnitsPerLine: deps.maxUnitsPerLine }),
+    orderFeature({
+      catalog: shop.catalog,
+      orders: shop.orders,
+      lowStock: deps.lowStock,
+      maxUnitsPerLine: deps.maxUnitsPerLine,
+    }),
     myOrdersFeature(shop.orders),
     cancelFeature(shop.orders),
     paymentsFeature({ orders: shop.orders, payments: shop.payments, invoice: deps.payments }),
-    operatorFeature({ shop, groupAdmins: deps.groupAdmins, lowStock: deps.lowStock, reports: deps.reports, ...deps.operators }),
+    operatorFeature({
+      shop,
+      groupAdmins: deps.groupAdmins,
+      lowStock: deps.lowStock,
+      reports: deps.reports,
+      ...deps.operators,
+    }),
     unhandledFeature(),
   ];
 }

@@ -42,7 +42,8 @@ export function defineCallback<F extends Fields>(prefix: string, fields: F): Cal
     encode(values) {
       const data = [prefix, ...names.map((name) => String(values[name]))].join(SEPARATOR);
       // A programming error, not user input: every caller encodes values it produced itself.
-      if (Buffer.byteLength(data) > CALLBACK_DATA_MAX_BYTES) throw new RangeError(`callback data over ${CALLBACK_DATA_MAX_BYTES} bytes: ${prefix}`);
+      if (Buffer.byteLength(data) > CALLBACK_DATA_MAX_BYTES)
+        throw new RangeError(`callback data over ${CALLBACK_DATA_MAX_BYTES} bytes: ${prefix}`);
       const roundTrip = this.decode(data);
       if (roundTrip === null) throw new RangeError(`callback data does not match its own schema: ${prefix}`);
       return data;

@@ -1,7 +1,16 @@
 // Every button the bot sends, in one place: what its data carries and how that is validated.
 // Prefixes are one letter because Telegram allows 64 bytes of callback data.
 import { LOCALES } from "../format/translate.ts";
-import { countField, defineCallback, enumField, idField, pageField, publicIdField, quantityField, settingValueField } from "./codec.ts";
+import {
+  countField,
+  defineCallback,
+  enumField,
+  idField,
+  pageField,
+  publicIdField,
+  quantityField,
+  settingValueField,
+} from "./codec.ts";
 
 export { CALLBACK_DATA_MAX_BYTES, type CallbackCodec } from "./codec.ts";
 
@@ -30,5 +39,9 @@ export const callbacks = {
    * version the button was drawn from: two admins pressing at once both send the same version,
    * and only the first one wins.
    */
-  setting: defineCallback("s", { key: enumField(SETTING_KEYS), value: settingValueField, version: countField }),
+  setting: defineCallback("s", {
+    key: enumField(SETTING_KEYS),
+    value: settingValueField,
+    version: countField,
+  }),
 } as const;

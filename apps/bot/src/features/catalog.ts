@@ -16,7 +16,11 @@ export function catalogFeature(deps: { catalog: CatalogService; pageSize: number
     const pages = Math.max(1, Math.ceil(result.total / result.pageSize));
     if (result.items.length === 0) return { text: ctx.t("catalog-empty"), keyboard: undefined };
     const lines = result.items.map((p) =>
-      ctx.t("catalog-line", { title: p.title[ctx.locale], price: formatMoney(p.priceMinor, p.currency), stock: p.stock }),
+      ctx.t("catalog-line", {
+        title: p.title[ctx.locale],
+        price: formatMoney(p.priceMinor, p.currency),
+        stock: p.stock,
+      }),
     );
     const entries = result.items.map((p) => ({ productId: p.id, label: p.title[ctx.locale] }));
     return {

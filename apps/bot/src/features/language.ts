@@ -9,7 +9,9 @@ export function languageFeature(languages: LanguagePreferences): Composer<BotCon
   const feature = new Composer<BotContext>();
   const privateChats = feature.chatType("private");
 
-  privateChats.command("language", (ctx) => ctx.reply(ctx.t("language-choose"), { reply_markup: languageKeyboard(ctx.locale) }));
+  privateChats.command("language", (ctx) =>
+    ctx.reply(ctx.t("language-choose"), { reply_markup: languageKeyboard(ctx.locale) }),
+  );
 
   privateChats.callbackQuery(callbacks.language.pattern, async (ctx) => {
     const choice = callbacks.language.decode(ctx.callbackQuery.data);
@@ -17,7 +19,9 @@ export function languageFeature(languages: LanguagePreferences): Composer<BotCon
     const saved = await languages.set(ctx.from.id, choice.locale);
     ctx.locale = choice.locale;
     ctx.i18n.useLocale(choice.locale);
-    await ctx.answerCallbackQuery({ text: saved ? ctx.t("language-set") : ctx.t("unavailable-nothing-changed") });
+    await ctx.answerCallbackQuery({
+      text: saved ? ctx.t("language-set") : ctx.t("unavailable-nothing-changed"),
+    });
     if (saved) await ctx.editMessageText(ctx.t("language-set"));
   });
 

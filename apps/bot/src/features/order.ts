@@ -47,13 +47,22 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
     await tellOutcome(ctx, result, product, data);
   });
 
-  async function tellOutcome(ctx: BotContext, result: PlaceOrderResult, product: ProductView, pressed: { qty: number; page: number }): Promise<void> {
+  async function tellOutcome(
+    ctx: BotContext,
+    result: PlaceOrderResult,
+    product: ProductView,
+    pressed: { qty: number; page: number },
+  ): Promise<void> {
     switch (result.status) {
       case "ok": {
         const { order } = result;
         await ctx.answerCallbackQuery();
         const total = formatMoney(order.totalMinor, order.currency);
-        await showInPlace(ctx, orderText(ctx.t, order, ctx.locale), orderKeyboard(ctx.t, { id: order.id, open: isOpen(order), total }));
+        await showInPlace(
+          ctx,
+          orderText(ctx.t, order, ctx.locale),
+          orderKeyboard(ctx.t, { id: order.id, open: isOpen(order), total }),
+        );
         // Queued in the outbox under a dedupe key: running it again for a replay queues nothing new.
         await deps.lowStock.afterSale(order.items.map((item) => item.sku));
         return;
@@ -72,7 +81,9 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
         await alert(ctx, ctx.t("order-invalid"));
         return;
       case "out-of-stock": {
-        const items = result.short.map((line) => ctx.t("out-of-stock-item", { title: product.title[ctx.locale], available: line.available }));
+        const items = result.short.map((line) =>
+          ctx.t("out-of-stock-item", { title: product.title[ctx.locale], available: line.available }),
+        );
         await alert(ctx, ctx.t("out-of-stock", { items: items.join(", ") }));
         // Show the card again with what is left, so the next press can succeed.
         const fresh = await deps.catalog.get({ id: product.id });

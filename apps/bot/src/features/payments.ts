@@ -52,7 +52,10 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       return showInPlace(ctx, orderText(ctx.t, order, ctx.locale));
     }
     if (order.currency !== deps.invoice.currency) {
-      ctx.logger.error({ order: order.id, currency: order.currency }, "order currency differs from PAYMENT_CURRENCY; no invoice sent");
+      ctx.logger.error(
+        { order: order.id, currency: order.currency },
+        "order currency differs from PAYMENT_CURRENCY; no invoice sent",
+      );
       return alert(ctx, ctx.t("unavailable"));
     }
     await ctx.answerCallbackQuery({ text: ctx.t("pay-invoice-sent") });
@@ -115,7 +118,9 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
     });
     if (result.status === "invalid" || result.duplicate) return;
     const id = payment.invoice_payload;
-    await ctx.reply(result.status === "ok" ? ctx.t("payment-received", { id }) : ctx.t("payment-refund-pending", { id }));
+    await ctx.reply(
+      result.status === "ok" ? ctx.t("payment-received", { id }) : ctx.t("payment-refund-pending", { id }),
+    );
   });
 
   return feature;

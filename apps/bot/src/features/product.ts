@@ -7,7 +7,13 @@ import { productKeyboard } from "../keyboards/product.ts";
 import { showInPlace } from "./support.ts";
 
 /** The card text and keyboard for `qty` units of a product, clamped to what can be ordered now. */
-export function productCard(ctx: BotContext, product: ProductView, qty: number, page: number, maxUnitsPerLine: number) {
+export function productCard(
+  ctx: BotContext,
+  product: ProductView,
+  qty: number,
+  page: number,
+  maxUnitsPerLine: number,
+) {
   const maxQty = Math.min(product.stock, maxUnitsPerLine, 99);
   const units = Math.max(1, Math.min(qty, maxQty));
   const total = formatMoney(product.priceMinor * units, product.currency);
@@ -18,11 +24,17 @@ export function productCard(ctx: BotContext, product: ProductView, qty: number, 
     qty: units,
     total,
   });
-  return { text, keyboard: productKeyboard(ctx.t, { productId: product.id, qty: units, maxQty, page, total }) };
+  return {
+    text,
+    keyboard: productKeyboard(ctx.t, { productId: product.id, qty: units, maxQty, page, total }),
+  };
 }
 
 /** A product's card: price, stock, and − quantity + with the total, then Order. */
-export function productFeature(deps: { catalog: CatalogService; maxUnitsPerLine: number }): Composer<BotContext> {
+export function productFeature(deps: {
+  catalog: CatalogService;
+  maxUnitsPerLine: number;
+}): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   const privateChats = feature.chatType("private");
 

@@ -18,12 +18,25 @@ export function formatTime(date: Date, locale: Locale): string {
 }
 
 export function formatDate(date: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-GB", { dateStyle: "medium", timeZone: "UTC" }).format(date);
+  return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-GB", {
+    dateStyle: "medium",
+    timeZone: "UTC",
+  }).format(date);
 }
 
-export function itemLines(t: Translate, order: Pick<OrderView, "items" | "currency">, locale: Locale): string {
+export function itemLines(
+  t: Translate,
+  order: Pick<OrderView, "items" | "currency">,
+  locale: Locale,
+): string {
   return order.items
-    .map((item) => t("order-item", { title: item.title[locale], qty: item.quantity, amount: formatMoney(item.unitPriceMinor * item.quantity, order.currency) }))
+    .map((item) =>
+      t("order-item", {
+        title: item.title[locale],
+        qty: item.quantity,
+        amount: formatMoney(item.unitPriceMinor * item.quantity, order.currency),
+      }),
+    )
     .join("\n");
 }
 
@@ -35,5 +48,7 @@ export function orderText(t: Translate, order: OrderView, locale: Locale): strin
     total: formatMoney(order.totalMinor, order.currency),
     status: t(`status-${order.status}`),
   });
-  return isOpen(order) ? `${summary}\n\n${t("order-reserved-until", { expires: formatTime(order.expiresAt, locale) })}` : summary;
+  return isOpen(order)
+    ? `${summary}\n\n${t("order-reserved-until", { expires: formatTime(order.expiresAt, locale) })}`
+    : summary;
 }

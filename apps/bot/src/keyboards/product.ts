@@ -15,11 +15,22 @@ export interface ProductCardState {
 /** − qty +, Order, and back to the catalog. A − or + that would leave 1..max is not drawn. */
 export function productKeyboard(t: Translate, s: ProductCardState): InlineKeyboard {
   const keyboard = new InlineKeyboard();
-  if (s.qty > 1) keyboard.text("−", callbacks.product.encode({ productId: s.productId, qty: s.qty - 1, page: s.page }));
-  keyboard.text(String(s.qty), callbacks.product.encode({ productId: s.productId, qty: s.qty, page: s.page }));
-  if (s.qty < s.maxQty) keyboard.text("+", callbacks.product.encode({ productId: s.productId, qty: s.qty + 1, page: s.page }));
+  if (s.qty > 1)
+    keyboard.text("−", callbacks.product.encode({ productId: s.productId, qty: s.qty - 1, page: s.page }));
+  keyboard.text(
+    String(s.qty),
+    callbacks.product.encode({ productId: s.productId, qty: s.qty, page: s.page }),
+  );
+  if (s.qty < s.maxQty)
+    keyboard.text("+", callbacks.product.encode({ productId: s.productId, qty: s.qty + 1, page: s.page }));
   keyboard.row();
-  if (s.maxQty >= 1) keyboard.text(t("btn-order", { qty: s.qty, total: s.total }), callbacks.order.encode({ productId: s.productId, qty: s.qty, page: s.page })).row();
+  if (s.maxQty >= 1)
+    keyboard
+      .text(
+        t("btn-order", { qty: s.qty, total: s.total }),
+        callbacks.order.encode({ productId: s.productId, qty: s.qty, page: s.page }),
+      )
+      .row();
   keyboard.text(t("btn-back"), callbacks.catalogPage.encode({ page: s.page }));
   return keyboard;
 }

@@ -15,14 +15,23 @@ export function settingsKeyboard(t: Translate, settings: GroupSettings, version:
   const threshold = settings.lowStockThreshold;
   const keyboard = new InlineKeyboard()
     .text(
-      t("btn-setting", { label: t("op-setting-notifyPaidOrders"), state: t(settings.notifyPaidOrders ? "op-setting-on" : "op-setting-off") }),
+      t("btn-setting", {
+        label: t("op-setting-notifyPaidOrders"),
+        state: t(settings.notifyPaidOrders ? "op-setting-on" : "op-setting-off"),
+      }),
       set("notifyPaidOrders", settings.notifyPaidOrders ? 0 : 1),
     )
     .row();
   if (threshold > 0) keyboard.text("−", set("lowStockThreshold", threshold - 1));
-  keyboard.text(t("btn-setting", { label: t("op-setting-lowStockThreshold"), state: threshold }), set("lowStockThreshold", threshold));
+  keyboard.text(
+    t("btn-setting", { label: t("op-setting-lowStockThreshold"), state: threshold }),
+    set("lowStockThreshold", threshold),
+  );
   keyboard.text("+", set("lowStockThreshold", threshold + 1)).row();
   const other = settings.language === "en" ? "zh" : "en";
-  keyboard.text(t("btn-setting", { label: t("op-setting-language"), state: LANGUAGE_NAMES[settings.language] }), set("language", other));
+  keyboard.text(
+    t("btn-setting", { label: t("op-setting-language"), state: LANGUAGE_NAMES[settings.language] }),
+    set("language", other),
+  );
   return keyboard;
 }

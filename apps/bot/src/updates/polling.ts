@@ -37,7 +37,10 @@ export function startPolling(options: PollerOptions): { stop(): Promise<void>; d
         const count = (attempts.get(update.update_id) ?? 0) + 1;
         attempts.set(update.update_id, count);
         if (count < maxAttempts) return update.update_id; // fetch it (and its chat's later updates) again
-        logger.error({ updateId: update.update_id, attempts: count }, "update skipped after repeated failures");
+        logger.error(
+          { updateId: update.update_id, attempts: count },
+          "update skipped after repeated failures",
+        );
         attempts.delete(update.update_id);
       }
     }

@@ -68,7 +68,12 @@ const chatMemberUpdated = z.looseObject({
 });
 
 /** The update types the bot subscribes to (setWebhook's and getUpdates' allowed_updates). */
-export const HANDLED_UPDATE_TYPES = ["message", "callback_query", "pre_checkout_query", "my_chat_member"] as const;
+export const HANDLED_UPDATE_TYPES = [
+  "message",
+  "callback_query",
+  "pre_checkout_query",
+  "my_chat_member",
+] as const;
 
 const payloads = {
   message,
@@ -86,5 +91,7 @@ export function isActionable(update: Update): boolean {
   if (keys.length !== 1) return false;
   const type = keys[0] as keyof typeof payloads;
   const schema = payloads[type] as z.ZodType | undefined;
-  return schema !== undefined && schema.safeParse((update as unknown as Record<string, unknown>)[type]).success;
+  return (
+    schema !== undefined && schema.safeParse((update as unknown as Record<string, unknown>)[type]).success
+  );
 }

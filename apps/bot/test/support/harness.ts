@@ -4,7 +4,15 @@ import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
 import { createLockManager, type LockManager } from "@orderbot/lock";
 import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
-import { createTestDatabase, createTestRedis, freePort, startFakeTelegram, type FakeTelegram, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import {
+  createTestDatabase,
+  createTestRedis,
+  freePort,
+  startFakeTelegram,
+  type FakeTelegram,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
 import { createBotApp, type BotApp } from "../../src/app.ts";
 import { parseBotConfig, type BotConfig } from "../../src/config.ts";
 
@@ -23,7 +31,9 @@ export interface BotHarness {
   close(): Promise<void>;
 }
 
-export async function startBotHarness(options: { mode?: "webhook" | "polling"; env?: Record<string, string> } = {}): Promise<BotHarness> {
+export async function startBotHarness(
+  options: { mode?: "webhook" | "polling"; env?: Record<string, string> } = {},
+): Promise<BotHarness> {
   const testDb: TestDatabase = await createTestDatabase();
   const testRedis: TestRedis = await createTestRedis();
   const kit = await startFakeTelegram({ webhook: { retryBaseMs: 50, retryMaxMs: 500 } });
@@ -46,9 +56,28 @@ export async function startBotHarness(options: { mode?: "webhook" | "polling"; e
     ...options.env,
   });
   const registry = createMetricsRegistry();
-  const locks = createLockManager({ redis: testRedis.redis, namespace: config.LOCK_NAMESPACE, kinds: LOCK_KINDS, hashKey: config.LOCK_HASH_KEY, registry });
-  const shop = createShop({ db: testDb.db, locks, registry, config: { maskKey: config.LOCK_HASH_KEY, reservationTtlMs: config.RESERVATION_MINUTES * 60_000 } });
-  const app = createBotApp({ config, logger: silentLogger, db: testDb.db, redis: testRedis.redis, locks, shop, registry });
+  const locks = createLockManager({
+    redis: testRedis.redis,
+    namespace: config.LOCK_NAMESPACE,
+    kinds: LOCK_KINDS,
+    hashKey: config.LOCK_HASH_KEY,
+    registry,
+  });
+  const shop = createShop({
+    db: testDb.db,
+    locks,
+    registry,
+    config: { maskKey: config.LOCK_HASH_KEY, reservationTtlMs: config.RESERVATION_MINUTES * 60_000 },
+  });
+  const app = createBotApp({
+    config,
+    logger: silentLogger,
+    db: testDb.db,
+    redis: testRedis.redis,
+    locks,
+    shop,
+    registry,
+  });
   await app.start();
   return {
     kit,

@@ -59,16 +59,22 @@ export function createGroupAdmins(deps: GroupAdminsDeps): GroupAdmins {
     return { admins: ids.map((id) => deps.mask(id)), fetchedAt: now() };
   }
 
-  async function refresh(chatId: bigint, stale: CachedList | null, fetchAdmins: FetchAdmins): Promise<CachedList> {
+  async function refresh(
+    chatId: bigint,
+    stale: CachedList | null,
+    fetchAdmins: FetchAdmins,
+  ): Promise<CachedList> {
     const outcome = await deps.locks.withLock({ kind: "group-admins", id: chatId }, async () => {
       // Another instance may have refreshed it while this one waited for the lock.
       const current = await readCache(chatId);
       if (current && now() - current.fetchedAt < freshMs) return current;
       const list = await fetchList(fetchAdmins);
       // Kept well past freshness: a stale list still serves while a refresh is under way.
-      await deps.redis.set(keyOf(chatId), JSON.stringify(list), "PX", freshMs * 10).catch((error: unknown) => {
-        deps.logger.warn({ err: error }, "group admin cache not written");
-      });
+      await deps.redis
+        .set(keyOf(chatId), JSON.stringify(list), "PX", freshMs * 10)
+        .catch((error: unknown) => {
+          deps.logger.warn({ err: error }, "group admin cache not written");
+        });
       return list;
     });
     if (outcome.status === "ok") return outcome.value;
@@ -80,7 +86,8 @@ export function createGroupAdmins(deps: GroupAdminsDeps): GroupAdmins {
     async isAdmin(chatId, userId, fetchAdmins) {
       const chat = BigInt(chatId);
       const cached = await readCache(chat);
-      const list = cached && now() - cached.fetchedAt < freshMs ? cached : await refresh(chat, cached, fetchAdmins);
+      const list =
+        cached && now() - cached.fetchedAt < freshMs ? cached : await refresh(chat, cached, fetchAdmins);
       return list.admins.includes(deps.mask(userId));
     },
     async forget(chatId) {

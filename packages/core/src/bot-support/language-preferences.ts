@@ -30,7 +30,10 @@ export function createLanguagePreferences(deps: LanguagePreferencesDeps): Langua
       try {
         return await deps.redis.get(key(userId));
       } catch (error) {
-        deps.logger.warn({ err: error }, "language preference unreadable; using the user's Telegram language");
+        deps.logger.warn(
+          { err: error },
+          "language preference unreadable; using the user's Telegram language",
+        );
         return null;
       }
     },

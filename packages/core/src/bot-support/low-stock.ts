@@ -15,13 +15,18 @@ export interface LowStockAlerts {
  * The dedupe key names the product, the level ("low", or "out" at zero) and the UTC day: each
  * group hears about a product at most twice a day, however many sales follow.
  */
-export function createLowStockAlerts(deps: { shop: Pick<Shop, "catalog" | "groups" | "outbox">; clock: Clock }): LowStockAlerts {
+export function createLowStockAlerts(deps: {
+  shop: Pick<Shop, "catalog" | "groups" | "outbox">;
+  clock: Clock;
+}): LowStockAlerts {
   return {
     async afterSale(skus) {
       const groups = (await deps.shop.groups.list()).filter((g) => g.settings.lowStockThreshold > 0);
       if (groups.length === 0 || skus.length === 0) return 0;
       const day = deps.clock.now().toISOString().slice(0, 10);
-      const products = (await Promise.all(skus.map((sku) => deps.shop.catalog.get({ sku })))).filter((p) => p !== null);
+      const products = (await Promise.all(skus.map((sku) => deps.shop.catalog.get({ sku })))).filter(
+        (p) => p !== null,
+      );
       const messages = groups.flatMap((group) =>
         products
           .filter((p) => p.active && p.stock <= group.settings.lowStockThreshold)
@@ -31,7 +36,13 @@ export function createLowStockAlerts(deps: { shop: Pick<Shop, "catalog" | "group
             method: "notify" as const,
             payload: {
               template: "operator-low-stock" as const,
-              params: { sku: p.sku, titleEn: p.title.en, titleZh: p.title.zh, stock: p.stock, threshold: group.settings.lowStockThreshold },
+              params: {
+                sku: p.sku,
+                titleEn: p.title.en,
+                titleZh: p.title.zh,
+                stock: p.stock,
+                threshold: group.settings.lowStockThreshold,
+              },
             },
           })),
       );

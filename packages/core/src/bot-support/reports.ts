@@ -10,7 +10,8 @@ export interface Reports {
 /** The worker posts the daily report once a day; /report shows the same figures on demand. */
 export function createReports(deps: { db: Database; clock: Clock }): Reports {
   return {
-    today: ({ lowStockThreshold }) => buildDailyReport(deps.db, { day: deps.clock.now().toISOString().slice(0, 10), lowStockThreshold }),
+    today: ({ lowStockThreshold }) =>
+      buildDailyReport(deps.db, { day: deps.clock.now().toISOString().slice(0, 10), lowStockThreshold }),
   };
 }
 

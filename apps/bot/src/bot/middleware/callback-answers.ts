@@ -24,7 +24,10 @@ export function answerEveryCallbackQuery(): MiddlewareFn<BotContext> {
     try {
       await next();
     } finally {
-      if (!answered) await ctx.answerCallbackQuery().catch((error: unknown) => ctx.logger.warn({ err: error }, "callback query left unanswered"));
+      if (!answered)
+        await ctx
+          .answerCallbackQuery()
+          .catch((error: unknown) => ctx.logger.warn({ err: error }, "callback query left unanswered"));
     }
   };
 }

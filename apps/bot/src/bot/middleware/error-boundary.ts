@@ -21,9 +21,13 @@ export async function handleFeatureError(error: BotError<BotContext>): Promise<v
   const { ctx } = error;
   const cause = error.error;
   if (isPermanentTelegramError(cause)) {
-    ctx.logger.warn({ method: cause.method, code: cause.error_code, description: cause.description }, "Telegram refused a call; not retried");
+    ctx.logger.warn(
+      { method: cause.method, code: cause.error_code, description: cause.description },
+      "Telegram refused a call; not retried",
+    );
     return;
   }
-  if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: ctx.t("error-generic") }).catch(() => undefined);
+  if (ctx.callbackQuery)
+    await ctx.answerCallbackQuery({ text: ctx.t("error-generic") }).catch(() => undefined);
   throw cause;
 }

@@ -7,7 +7,12 @@ import { isLocale } from "../../format/translate.ts";
 /** A reply to a command, or a dialog for a pressed button. */
 export async function respond(ctx: BotContext, text: string): Promise<void> {
   if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text, show_alert: true });
-  else await ctx.reply(text, { reply_parameters: ctx.msg ? { message_id: ctx.msg.message_id, allow_sending_without_reply: true } : undefined });
+  else
+    await ctx.reply(text, {
+      reply_parameters: ctx.msg
+        ? { message_id: ctx.msg.message_id, allow_sending_without_reply: true }
+        : undefined,
+    });
 }
 
 /** The operator behind an action that passed `operatorsOnly` (which refuses updates without a sender). */
@@ -21,7 +26,10 @@ export function actorOf(ctx: BotContext): number {
  * administrators; anyone else gets a polite refusal and nothing changes. Replies in the group's
  * language. The admin list is Telegram's, cached (see GroupAdmins).
  */
-export function operatorsOnly(deps: { groups: GroupService; groupAdmins: GroupAdmins }): MiddlewareFn<BotContext> {
+export function operatorsOnly(deps: {
+  groups: GroupService;
+  groupAdmins: GroupAdmins;
+}): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     const chat = ctx.chat;
     if (!chat) return;
@@ -31,8 +39,10 @@ export function operatorsOnly(deps: { groups: GroupService; groupAdmins: GroupAd
       ctx.locale = group.settings.language;
       ctx.i18n.useLocale(group.settings.language);
     }
-    const fetchAdmins = async () => (await ctx.api.getChatAdministrators(chat.id)).filter((m) => !m.user.is_bot).map((m) => m.user.id);
-    const admin = ctx.from !== undefined && (await deps.groupAdmins.isAdmin(chat.id, ctx.from.id, fetchAdmins));
+    const fetchAdmins = async () =>
+      (await ctx.api.getChatAdministrators(chat.id)).filter((m) => !m.user.is_bot).map((m) => m.user.id);
+    const admin =
+      ctx.from !== undefined && (await deps.groupAdmins.isAdmin(chat.id, ctx.from.id, fetchAdmins));
     if (!admin) {
       ctx.logger.info({ command: ctx.msg?.text?.split(" ")[0] }, "operator action refused: not an admin");
       return respond(ctx, ctx.t("op-not-admin"));

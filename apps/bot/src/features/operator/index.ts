@@ -11,7 +11,16 @@ import { settingsFeature } from "./settings.ts";
 import { stockFeature } from "./stock.ts";
 
 /** The commands operators use in their group (also published with setMyCommands). */
-export const OPERATOR_COMMANDS = ["products", "stock", "price", "orders", "order", "refund", "report", "settings"] as const;
+export const OPERATOR_COMMANDS = [
+  "products",
+  "stock",
+  "price",
+  "orders",
+  "order",
+  "refund",
+  "report",
+  "settings",
+] as const;
 
 export interface OperatorFeatureDeps {
   shop: Pick<Shop, "catalog" | "orders" | "payments" | "stock" | "groups">;
@@ -32,7 +41,9 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
   const groups = feature.chatType(["group", "supergroup"]);
   groups.use(bindFeature({ groups: shop.groups, ownerIds: deps.ownerIds, groupId: deps.groupId }));
 
-  const actions = groups.filter((ctx) => ctx.hasCommand([...OPERATOR_COMMANDS]) || ctx.hasCallbackQuery(callbacks.setting.pattern));
+  const actions = groups.filter(
+    (ctx) => ctx.hasCommand([...OPERATOR_COMMANDS]) || ctx.hasCallbackQuery(callbacks.setting.pattern),
+  );
   actions.use(operatorsOnly({ groups: shop.groups, groupAdmins: deps.groupAdmins }));
   actions.use(stockFeature({ catalog: shop.catalog, stock: shop.stock, lowStock: deps.lowStock }));
   actions.use(operatorOrdersFeature({ orders: shop.orders, payments: shop.payments }));

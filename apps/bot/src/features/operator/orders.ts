@@ -23,7 +23,10 @@ function orderLine(ctx: BotContext, order: OrderView): string {
 }
 
 /** /orders [STATUS], /order ID and /refund ID, for the operator group's admins. */
-export function operatorOrdersFeature(deps: { orders: OrderService; payments: PaymentService }): Composer<BotContext> {
+export function operatorOrdersFeature(deps: {
+  orders: OrderService;
+  payments: PaymentService;
+}): Composer<BotContext> {
   const feature = new Composer<BotContext>();
 
   feature.command("orders", async (ctx) => {

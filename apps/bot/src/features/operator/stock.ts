@@ -42,12 +42,18 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
     switch (result.status) {
       case "ok": {
         const after = result.product.stock;
-        await respond(ctx, ctx.t("op-stock-ok", { sku: result.product.sku, before: after - result.delta, after }));
+        await respond(
+          ctx,
+          ctx.t("op-stock-ok", { sku: result.product.sku, before: after - result.delta, after }),
+        );
         if (result.delta < 0) await deps.lowStock.afterSale([result.product.sku]);
         break;
       }
       case "insufficient":
-        await respond(ctx, ctx.t("op-stock-short", { sku, requested: change.slice(1), available: result.available }));
+        await respond(
+          ctx,
+          ctx.t("op-stock-short", { sku, requested: change.slice(1), available: result.available }),
+        );
         break;
       case "conflict":
         await respond(ctx, ctx.t("op-busy"));
@@ -71,7 +77,14 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
     const result = await deps.stock.setPrice({ sku, priceMinor, actor: actorOf(ctx) });
     switch (result.status) {
       case "ok":
-        await respond(ctx, ctx.t("op-price-ok", { sku, before: formatMoney(result.previousMinor, product.currency), after: formatMoney(priceMinor, product.currency) }));
+        await respond(
+          ctx,
+          ctx.t("op-price-ok", {
+            sku,
+            before: formatMoney(result.previousMinor, product.currency),
+            after: formatMoney(priceMinor, product.currency),
+          }),
+        );
         break;
       case "conflict":
         await respond(ctx, ctx.t("op-busy"));

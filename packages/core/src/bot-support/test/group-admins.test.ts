@@ -15,7 +15,12 @@ let locks: LockManager;
 
 beforeAll(async () => {
   testRedis = await createTestRedis();
-  locks = createLockManager({ redis: testRedis.redis, namespace: testRedis.namespace, hashKey: HASH_KEY, kinds: LOCK_KINDS });
+  locks = createLockManager({
+    redis: testRedis.redis,
+    namespace: testRedis.namespace,
+    hashKey: HASH_KEY,
+    kinds: LOCK_KINDS,
+  });
 });
 afterAll(async () => {
   await locks.close();
@@ -26,7 +31,10 @@ afterAll(async () => {
  * A fake clock and a counting admin source (the bot's getChatAdministrators stands there). `admins`
  * checks with that source, like the bot does.
  */
-function setup(overrides: Partial<GroupAdminsDeps> = {}, namespace = `${testRedis.namespace}:${Math.random().toString(36).slice(2)}`) {
+function setup(
+  overrides: Partial<GroupAdminsDeps> = {},
+  namespace = `${testRedis.namespace}:${Math.random().toString(36).slice(2)}`,
+) {
   const state = { now: 1_000_000, fetches: 0, admins: [ADMIN] as bigint[] };
   const fetchAdmins: FetchAdmins = async () => {
     state.fetches++;
@@ -89,7 +97,10 @@ describe("group admins", () => {
     const refreshing = createGroupAdmins(deps).isAdmin(GROUP, MEMBER, slowFetch);
     await fetching;
     // The refresher holds the lock: the others answer from the stale list without fetching.
-    const others = await Promise.all([admins.isAdmin(GROUP, ADMIN), checker(createGroupAdmins(deps)).isAdmin(GROUP, MEMBER)]);
+    const others = await Promise.all([
+      admins.isAdmin(GROUP, ADMIN),
+      checker(createGroupAdmins(deps)).isAdmin(GROUP, MEMBER),
+    ]);
     expect(others).toEqual([true, false]);
     release();
     expect(await refreshing).toBe(true);
@@ -115,7 +126,13 @@ describe("group admins", () => {
       server = await startRedisServer();
       const redis = createRedis({ url: server.url, commandTimeoutMs: 200 });
       await waitForRedis(redis);
-      const downLocks = createLockManager({ redis, namespace: "down", hashKey: HASH_KEY, kinds: LOCK_KINDS, commandTimeoutMs: 200 });
+      const downLocks = createLockManager({
+        redis,
+        namespace: "down",
+        hashKey: HASH_KEY,
+        kinds: LOCK_KINDS,
+        commandTimeoutMs: 200,
+      });
       try {
         await server.stop();
         const { state, admins } = setup({ redis, locks: downLocks }, "down");

@@ -13,7 +13,12 @@ afterAll(() => testRedis.cleanup());
 
 describe("language preferences", () => {
   it("remembers each user's choice, keyed without their Telegram id", async () => {
-    const prefs = createLanguagePreferences({ redis: testRedis.redis, namespace: testRedis.namespace, mask, logger: silentLogger });
+    const prefs = createLanguagePreferences({
+      redis: testRedis.redis,
+      namespace: testRedis.namespace,
+      mask,
+      logger: silentLogger,
+    });
     expect(await prefs.get(777_000_111)).toBeNull();
     expect(await prefs.set(777_000_111, "zh")).toBe(true);
     expect(await prefs.set(777_000_222, "en")).toBe(true);

@@ -17,7 +17,12 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   testRedis = await createTestRedis();
   await seedCatalog(testDb.db);
-  locks = createLockManager({ redis: testRedis.redis, namespace: testRedis.namespace, hashKey: "low-stock-test-key", kinds: LOCK_KINDS });
+  locks = createLockManager({
+    redis: testRedis.redis,
+    namespace: testRedis.namespace,
+    hashKey: "low-stock-test-key",
+    kinds: LOCK_KINDS,
+  });
   shop = createShop({ db: testDb.db, locks, clock, config: { maskKey: "low-stock-test-key" } });
 });
 afterAll(async () => {
@@ -26,7 +31,11 @@ afterAll(async () => {
   await testDb.drop();
 });
 
-const outbox = () => testDb.db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: "low-stock:" } }, orderBy: { id: "asc" } });
+const outbox = () =>
+  testDb.db.outboxMessage.findMany({
+    where: { dedupeKey: { startsWith: "low-stock:" } },
+    orderBy: { id: "asc" },
+  });
 
 describe("low-stock alerts", () => {
   it("queue nothing while no operator group is bound", async () => {
@@ -38,7 +47,12 @@ describe("low-stock alerts", () => {
   it("tell each bound group once per product, level and day, at or below its own threshold", async () => {
     await shop.groups.bind({ chatId: -1001, title: "A", boundBy: 1 });
     await shop.groups.bind({ chatId: -1002, title: "B", boundBy: 1 });
-    await shop.groups.updateSettings({ chatId: -1002, patch: { lowStockThreshold: 0 }, expectedVersion: 0, actor: 1 }); // B: never
+    await shop.groups.updateSettings({
+      chatId: -1002,
+      patch: { lowStockThreshold: 0 },
+      expectedVersion: 0,
+      actor: 1,
+    }); // B: never
     const alerts = createLowStockAlerts({ shop, clock });
 
     expect(await alerts.afterSale(["POT-YIXING", "TEA-LONGJING"])).toBe(1); // 1 left (A's threshold is 3); tea has 40
@@ -52,7 +66,13 @@ describe("low-stock alerts", () => {
     ]);
     expect((await outbox())[0]!.payload).toEqual({
       template: "operator-low-stock",
-      params: { sku: "POT-YIXING", titleEn: "Yixing clay teapot", titleZh: "宜兴紫砂壶", stock: 1, threshold: 3 },
+      params: {
+        sku: "POT-YIXING",
+        titleEn: "Yixing clay teapot",
+        titleZh: "宜兴紫砂壶",
+        stock: 1,
+        threshold: 3,
+      },
     });
   });
 });
