@@ -1,0 +1,104 @@
+import { runTransaction, type Tx } from "@orderbot/db";
+import type { CoreDeps } from "../deps.ts";
+import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
+
+export interface ExpireDueResult {
+  /** Orders moved to EXPIRED. */
+  expired: number;
+  /** Stock units returned to sale. */
+  releasedUnits: number;
+  /** User notifications queued. */
+  notified: number;
+  /** Transactions run (one per batch). */
+  batches: number;
+}
+
+export interface ExpireDueOptions {
+  /** Stop between batches when it aborts (the worker's leadership lease). */
+  signal?: AbortSignal;
+  /** At most this many batches per call (default: until nothing is due). */
+  maxBatches?: number;
+}
+
+interface ExpiredRow {
+  id: number;
+  publicId: string;
+  chatId: bigint;
+}
+
+/**
+ * Expires due reservations, set-based: each batch is one short transaction that claims up to
+ * `batchSize` due orders with `FOR UPDATE SKIP LOCKED` — RESERVED past `expires_at`, PAYING past
+ * `expires_at` + the payment grace — moves them to EXPIRED, returns their stock with one UPDATE
+ * per product (driven by RELEASE ledger rows, unique per order and product), and queues one
+ * notification per order (unique dedupe key). Several workers may run it at once: each claims
+ * different rows, and an order being paid or cancelled (row locked) is skipped, not waited for.
+ */
+export function createExpireDue(deps: CoreDeps) {
+  return async function expireDue(
+    now: Date,
+    batchSize = 200,
+    options: ExpireDueOptions = {},
+  ): Promise<ExpireDueResult> {
+    const total: ExpireDueResult = { expired: 0, releasedUnits: 0, notified: 0, batches: 0 };
+    const payingDueBefore = new Date(now.getTime() - deps.config.paymentGraceMs);
+    for (;;) {
+      if (
+        options.signal?.aborted ||
+        (options.maxBatches !== undefined && total.batches >= options.maxBatches)
+      )
+        break;
+      const batch = await runTransaction(deps.db, (tx) => expireBatch(tx, now, payingDueBefore, batchSize), {
+        signal: options.signal,
+        timeoutMs: deps.config.transactionTimeoutMs,
+        maxWaitMs: deps.config.transactionMaxWaitMs,
+      });
+      total.batches++;
+      total.expired += batch.expired;
+      total.releasedUnits += batch.releasedUnits;
+      total.notified += batch.notified;
+      if (batch.expired < batchSize) break;
+    }
+    if (total.expired > 0) {
+      deps.metrics.expiries.inc(total.expired);
+      deps.metrics.releasedUnits.inc({ reason: "RELEASE" }, total.releasedUnits);
+      deps.logger.info(total, "reservations expired");
+    }
+    return total;
+  };
+}
+
+async function expireBatch(
+  tx: Tx,
+  now: Date,
+  payingDueBefore: Date,
+  batchSize: number,
+): Promise<Omit<ExpireDueResult, "batches">> {
+  // Timestamps are stored as UTC `timestamp(3)`: compare in UTC whatever the session time zone.
+  const expired = await tx.$queryRaw<ExpiredRow[]>`
+    WITH due AS (
+      SELECT id FROM orders
+      WHERE (status = 'RESERVED' AND expires_at <= (${now}::timestamptz AT TIME ZONE 'UTC'))
+         OR (status = 'PAYING' AND expires_at <= (${payingDueBefore}::timestamptz AT TIME ZONE 'UTC'))
+      ORDER BY expires_at, id
+      LIMIT ${batchSize}
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE orders o
+    SET status = 'EXPIRED', version = o.version + 1, updated_at = now() AT TIME ZONE 'UTC'
+    FROM due
+    WHERE o.id = due.id AND o.status IN ('RESERVED', 'PAYING')
+    RETURNING o.id, o.public_id AS "publicId", o.chat_id AS "chatId"`;
+  if (expired.length === 0) return { expired: 0, releasedUnits: 0, notified: 0 };
+
+  const ids = expired.map((o) => o.id);
+  await lockProductsOfOrders(tx, ids);
+  const moved = await moveOrderStock(tx, ids, "RELEASE", "worker");
+  const notified = await tx.$executeRaw`
+    INSERT INTO outbox_messages (dedupe_key, chat_id, method, payload)
+    SELECT 'expired:' || e.public_id, e.chat_id, 'notify',
+           jsonb_build_object('template', 'order-expired', 'params', jsonb_build_object('orderId', e.public_id))
+    FROM unnest(${expired.map((o) => o.publicId)}::text[], ${expired.map((o) => o.chatId)}::bigint[]) AS e(public_id, chat_id)
+    ON CONFLICT (dedupe_key) DO NOTHING`;
+  return { expired: expired.length, releasedUnits: moved.reduce((sum, m) => sum + m.delta, 0), notified };
+}

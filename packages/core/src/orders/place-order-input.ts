@@ -1,0 +1,35 @@
+import { z } from "zod";
+import type { CoreConfig } from "../config.ts";
+import { skuSchema, telegramId } from "../support/validation.ts";
+
+export interface PlaceOrderInput {
+  userId: bigint | number | string;
+  /** The private chat the order was placed from: notifications about it go there. */
+  chatId: bigint | number | string;
+  items: { sku: string; quantity: number }[];
+  /** Derived from the user's intent (the button's message and choice, or the update id). */
+  idempotencyKey: string;
+}
+
+/** Lines: 1..maxLines, each 1..maxUnitsPerLine units, no sku twice. */
+export function placeOrderSchema(config: Pick<CoreConfig, "maxLines" | "maxUnitsPerLine">) {
+  return z.object({
+    userId: telegramId,
+    chatId: telegramId,
+    items: z
+      .array(z.object({ sku: skuSchema, quantity: z.number().int().min(1).max(config.maxUnitsPerLine) }))
+      .min(1)
+      .max(config.maxLines)
+      .superRefine((items, ctx) => {
+        const seen = new Set<string>();
+        items.forEach((item, index) => {
+          if (seen.has(item.sku))
+            ctx.addIssue({ code: "custom", path: [index, "sku"], message: `${item.sku} appears twice` });
+          seen.add(item.sku);
+        });
+      }),
+    idempotencyKey: z.string().min(1).max(128),
+  });
+}
+
+export type ValidPlaceOrder = z.output<ReturnType<typeof placeOrderSchema>>;

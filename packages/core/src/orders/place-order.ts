@@ -1,0 +1,80 @@
+import type { CoreDeps } from "../deps.ts";
+import { BUSY, invalid, UNAVAILABLE } from "../results.ts";
+import { parseWith } from "../support/validation.ts";
+import { placeOrderSchema, type PlaceOrderInput, type ValidPlaceOrder } from "./place-order-input.ts";
+import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
+import { reserveOrder, type PlaceOrderResult } from "./reserve.ts";
+
+/**
+ * Reserves stock for an order. The per-user `checkout` lock (no wait) turns a double tap into
+ * "busy" before it reaches PostgreSQL; everything that must hold — no oversell, the open-order cap,
+ * one order per idempotency key — is enforced by `reserveOrder`'s transaction. Redis down → the
+ * kind's policy refuses: "unavailable", nothing written.
+ */
+export function createPlaceOrder(deps: CoreDeps): (input: PlaceOrderInput) => Promise<PlaceOrderResult> {
+  const schema = placeOrderSchema(deps.config);
+
+  async function place(raw: PlaceOrderInput): Promise<PlaceOrderResult> {
+    const parsed = parseWith(schema, raw);
+    if (!parsed.ok) return invalid(parsed.problems);
+    const input = parsed.value;
+    const key = storedIdempotencyKey(input.userId, input.idempotencyKey);
+    const existing = await findOrderByKey(deps.db, key);
+    if (existing) return { status: "ok", order: existing, replayed: true };
+
+    const outcome = await deps.locks.withLock(
+      { kind: "checkout", id: input.userId },
+      // A twin that committed this very intent since the look-up above makes the insert fail on
+      // the unique key; reserveOrder then answers with the twin's order.
+      ({ signal }) => reserveOrder(deps, input, signal),
+      { waitMs: 0 },
+    );
+    if (outcome.status === "ok") return outcome.value;
+    if (outcome.status === "busy") return awaitTwin(input);
+    return UNAVAILABLE;
+  }
+
+  /**
+   * The user's checkout is held. If the holder is placing this same intent (a double tap on one
+   * button, Telegram re-delivering the update), its order is the answer: wait for the holder to
+   * finish (woken by its release, bounded by replayWaitMs) and look the key up. Never places an
+   * order itself: a different intent gets "busy".
+   */
+  async function awaitTwin(input: ValidPlaceOrder): Promise<PlaceOrderResult> {
+    if (deps.config.replayWaitMs === 0) return BUSY;
+    const key = storedIdempotencyKey(input.userId, input.idempotencyKey);
+    const outcome = await deps.locks.withLock(
+      { kind: "checkout", id: input.userId },
+      () => findOrderByKey(deps.db, key),
+      {
+        waitMs: deps.config.replayWaitMs,
+      },
+    );
+    if (outcome.status === "ok" && outcome.value)
+      return { status: "ok", order: outcome.value, replayed: true };
+    return outcome.status === "unavailable" ? UNAVAILABLE : BUSY;
+  }
+
+  return async function placeOrder(raw) {
+    const started = performance.now();
+    const result = await place(raw);
+    const outcome = result.status === "ok" && result.replayed ? "replayed" : result.status.replace(/-/g, "_");
+    deps.metrics.orders.inc({ outcome });
+    deps.metrics.placeSeconds.observe({ outcome }, (performance.now() - started) / 1000);
+    if (result.status === "ok" && !result.replayed) {
+      deps.logger.info(
+        { user: deps.mask(result.order.userId), order: result.order.id, total: result.order.totalMinor },
+        "order reserved",
+      );
+    } else if (result.status !== "ok") {
+      deps.logger.debug({ user: maskedUser(deps, raw.userId), outcome }, "order not placed");
+    }
+    return result;
+  };
+}
+
+function maskedUser(deps: CoreDeps, userId: unknown): string {
+  return typeof userId === "bigint" || typeof userId === "number" || typeof userId === "string"
+    ? deps.mask(userId)
+    : "invalid";
+}

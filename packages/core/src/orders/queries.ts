@@ -1,0 +1,36 @@
+import type { Database, OrderStatus, Tx } from "@orderbot/db";
+import { ORDER_INCLUDE, orderView, type OrderView } from "../views.ts";
+
+export async function findOrderByPublicId(db: Database | Tx, publicId: string): Promise<OrderView | null> {
+  const order = await db.order.findUnique({ where: { publicId }, include: ORDER_INCLUDE });
+  return order ? orderView(order) : null;
+}
+
+export async function findOrderByKey(db: Database | Tx, storedKey: string): Promise<OrderView | null> {
+  const order = await db.order.findUnique({ where: { idempotencyKey: storedKey }, include: ORDER_INCLUDE });
+  return order ? orderView(order) : null;
+}
+
+/**
+ * Idempotency keys are scoped to their user: two users whose intents happen to produce the same
+ * key (the same message id in two private chats) never share an order.
+ */
+export function storedIdempotencyKey(userId: bigint, key: string): string {
+  return `${userId}:${key}`;
+}
+
+export async function listOrders(
+  db: Database,
+  filter: { userId?: bigint; status?: OrderStatus; limit: number },
+): Promise<OrderView[]> {
+  const orders = await db.order.findMany({
+    where: {
+      ...(filter.userId === undefined ? {} : { userId: filter.userId }),
+      ...(filter.status ? { status: filter.status } : {}),
+    },
+    include: ORDER_INCLUDE,
+    orderBy: { id: "desc" },
+    take: filter.limit,
+  });
+  return orders.map(orderView);
+}

@@ -1,0 +1,240 @@
+import { runTransaction, TransactionAbortedError, type Tx } from "@orderbot/db";
+import type { CoreDeps } from "../deps.ts";
+import { BUSY, invalid, UNAVAILABLE, type Busy, type Invalid, type Unavailable } from "../results.ts";
+import { isPoolSaturated, Rollback, UNIQUE, violatedUniqueIndex } from "../support/db-errors.ts";
+import { newPublicId } from "../support/public-id.ts";
+import type { OrderView } from "../views.ts";
+import type { ValidPlaceOrder } from "./place-order-input.ts";
+import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
+
+export interface ShortLine {
+  sku: string;
+  requested: number;
+  available: number;
+}
+
+export type PlaceOrderResult =
+  | { status: "ok"; order: OrderView; replayed: boolean }
+  | { status: "out-of-stock"; short: ShortLine[] }
+  /** The user already has `open` open reservations, the most allowed. */
+  | { status: "limit"; open: number; max: number }
+  | Busy
+  | Unavailable
+  | Invalid;
+
+interface Line {
+  productId: number;
+  sku: string;
+  title: { en: string; zh: string };
+  quantity: number;
+  unitPriceMinor: number;
+}
+
+/** Two-int advisory lock space for "one placement per user at a time" inside PostgreSQL. */
+const OPEN_ORDER_CAP_LOCK = 0x0c4e01;
+const ATTEMPTS = 3;
+
+/**
+ * The database half of placeOrder, correct on its own without any Redis lock (the checkout lock
+ * in front of it only spares PostgreSQL the double taps). One short transaction:
+ *
+ * 1. a transaction-scoped advisory lock per user, then the count of their open orders: the cap
+ *    holds even when two placements of one user run at once (a lost lease, Redis down);
+ * 2. in one statement, the order, its items and its RESERVE ledger rows (the unique idempotency
+ *    key makes a concurrent replay fail here and read the winner's order instead);
+ * 3. a conditional decrement per product in id order, `stock >= qty` (and the price the order was
+ *    priced at) with a version bump — last, so a hot product's row lock is held for the shortest time.
+ *
+ * Anything short rolls the whole transaction back: nothing changes.
+ */
+export async function reserveOrder(
+  deps: CoreDeps,
+  input: ValidPlaceOrder,
+  signal?: AbortSignal,
+): Promise<PlaceOrderResult> {
+  const { db, config } = deps;
+  const key = storedIdempotencyKey(input.userId, input.idempotencyKey);
+  for (let attempt = 1; ; attempt++) {
+    const priced = await priceLines(deps, input);
+    if (!Array.isArray(priced)) return priced;
+    const short = priced.filter((line) => line.available < line.quantity);
+    if (short.length > 0) {
+      // A fresh read already shows it: answer without a transaction (a sold-out sale stays cheap).
+      deps.metrics.stockConflicts.inc({ op: "place_order" });
+      return {
+        status: "out-of-stock",
+        short: short.map((l) => ({ sku: l.sku, requested: l.quantity, available: l.available })),
+      };
+    }
+    const currency = priced[0]!.currency;
+    const totalMinor = priced.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0);
+    const now = deps.clock.now();
+    const expiresAt = new Date(now.getTime() + config.reservationTtlMs);
+    const publicId = newPublicId(config.publicIdLength);
+    try {
+      const created = await runTransaction(
+        db,
+        async (tx) => {
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${OPEN_ORDER_CAP_LOCK}::int, hashtext(${input.userId.toString()}))`;
+          const [row] = await insertOrder(tx, {
+            ...input,
+            key,
+            publicId,
+            totalMinor,
+            currency,
+            expiresAt,
+            maxOpen: config.maxOpenOrders,
+            lines: priced,
+          });
+          if (!row || row.orderId === null)
+            throw new Rollback({ status: "limit", open: row?.open ?? 0, max: config.maxOpenOrders } as const);
+          await decrementStock(tx, deps, priced, currency);
+          return row;
+        },
+        { signal, timeoutMs: config.transactionTimeoutMs, maxWaitMs: config.transactionMaxWaitMs },
+      );
+      const order: OrderView = {
+        id: publicId,
+        userId: input.userId,
+        chatId: input.chatId,
+        status: "RESERVED",
+        totalMinor,
+        currency,
+        expiresAt,
+        createdAt: created.createdAt!,
+        version: 0,
+        items: priced.map((l) => ({
+          sku: l.sku,
+          title: l.title,
+          quantity: l.quantity,
+          unitPriceMinor: l.unitPriceMinor,
+        })),
+      };
+      return { status: "ok", order, replayed: false };
+    } catch (error) {
+      if (error instanceof Rollback) {
+        const result = error.result as PlaceOrderResult | "stale";
+        if (result !== "stale") return result;
+        if (attempt >= ATTEMPTS) return BUSY;
+        continue; // a price or availability changed under us: price the order again
+      }
+      if (error instanceof TransactionAbortedError) return UNAVAILABLE;
+      if (isPoolSaturated(error)) {
+        deps.logger.warn("placeOrder shed: no database connection within maxWait");
+        return BUSY;
+      }
+      const index = violatedUniqueIndex(error);
+      if (index === UNIQUE.orderIdempotencyKey) {
+        // A concurrent replay of the same intent committed first: its order is ours.
+        const existing = await findOrderByKey(db, key);
+        if (existing) return { status: "ok", order: existing, replayed: true };
+      }
+      if (index === UNIQUE.orderPublicId && attempt < ATTEMPTS) continue;
+      throw error;
+    }
+  }
+}
+
+type PricedLine = Line & { currency: string; available: number };
+
+/** The order's lines with today's prices, or why the input names products that cannot be sold. */
+async function priceLines(deps: CoreDeps, input: ValidPlaceOrder): Promise<PricedLine[] | Invalid> {
+  const products = await deps.db.product.findMany({ where: { sku: { in: input.items.map((i) => i.sku) } } });
+  const bySku = new Map(products.map((p) => [p.sku, p]));
+  const problems: string[] = [];
+  const lines: PricedLine[] = [];
+  input.items.forEach((item, index) => {
+    const product = bySku.get(item.sku);
+    if (!product) return problems.push(`items.${index}.sku: unknown product ${item.sku}`);
+    if (!product.active) return problems.push(`items.${index}.sku: ${item.sku} is not on sale`);
+    lines.push({
+      productId: product.id,
+      sku: product.sku,
+      title: { en: product.titleEn, zh: product.titleZh },
+      quantity: item.quantity,
+      unitPriceMinor: product.priceMinor,
+      currency: product.currency,
+      available: product.stock,
+    });
+  });
+  if (new Set(lines.map((l) => l.currency)).size > 1)
+    problems.push("items: products in different currencies cannot share an order");
+  if (problems.length > 0) return invalid(problems);
+  return lines.sort((a, b) => a.productId - b.productId);
+}
+
+/**
+ * One statement: count the user's open orders and, only if under the cap, insert the order, its
+ * items and its RESERVE ledger rows. (The caller holds the user's advisory lock, so the count
+ * cannot go stale before the commit.) A replayed idempotency key fails here with a unique violation.
+ */
+function insertOrder(
+  tx: Tx,
+  o: ValidPlaceOrder & {
+    key: string;
+    publicId: string;
+    totalMinor: number;
+    currency: string;
+    expiresAt: Date;
+    maxOpen: number;
+    lines: PricedLine[];
+  },
+) {
+  const productIds = o.lines.map((l) => l.productId);
+  const quantities = o.lines.map((l) => l.quantity);
+  const prices = o.lines.map((l) => l.unitPriceMinor);
+  return tx.$queryRaw<{ open: number; orderId: number | null; createdAt: Date | null }[]>`
+    WITH open AS (
+      SELECT count(*)::int AS n FROM orders WHERE user_id = ${o.userId} AND status IN ('RESERVED', 'PAYING')
+    ), new_order AS (
+      INSERT INTO orders (public_id, user_id, chat_id, status, total_minor, currency, expires_at, idempotency_key, updated_at)
+      SELECT ${o.publicId}, ${o.userId}, ${o.chatId}, 'RESERVED', ${o.totalMinor}, ${o.currency},
+             ${o.expiresAt}::timestamptz AT TIME ZONE 'UTC', ${o.key}, now() AT TIME ZONE 'UTC'
+      FROM open WHERE open.n < ${o.maxOpen}
+      RETURNING id, created_at
+    ), items AS (
+      INSERT INTO order_items (order_id, product_id, quantity, unit_price_minor)
+      SELECT new_order.id, l.product_id, l.quantity, l.price
+      FROM new_order, unnest(${productIds}::int[], ${quantities}::int[], ${prices}::int[]) AS l(product_id, quantity, price)
+    ), ledger AS (
+      INSERT INTO stock_movements (product_id, order_id, delta, reason, actor)
+      SELECT l.product_id, new_order.id, -l.quantity, 'RESERVE', 'user'
+      FROM new_order, unnest(${productIds}::int[], ${quantities}::int[]) AS l(product_id, quantity)
+    )
+    SELECT open.n AS open, new_order.id AS "orderId", new_order.created_at AS "createdAt" FROM open LEFT JOIN new_order ON true`;
+}
+
+/**
+ * `UPDATE products SET stock = stock - qty, version = version + 1 WHERE id = ? AND stock >= qty
+ * AND price_minor = ? AND active`, in product id order. Any line that does not update rolls the
+ * transaction back: with the shortages named, or as "stale" (price or availability changed).
+ */
+async function decrementStock(tx: Tx, deps: CoreDeps, lines: PricedLine[], currency: string): Promise<void> {
+  const failed: PricedLine[] = [];
+  for (const line of lines) {
+    const count = await tx.$executeRaw`
+      UPDATE products SET stock = stock - ${line.quantity}, version = version + 1, updated_at = now() AT TIME ZONE 'UTC'
+      WHERE id = ${line.productId} AND stock >= ${line.quantity} AND price_minor = ${line.unitPriceMinor}
+        AND currency = ${currency} AND active`;
+    if (count === 0) failed.push(line);
+  }
+  if (failed.length === 0) return;
+  deps.metrics.stockConflicts.inc({ op: "place_order" });
+  const current = await tx.product.findMany({ where: { id: { in: failed.map((l) => l.productId) } } });
+  const byId = new Map(current.map((p) => [p.id, p]));
+  const stale = failed.some((l) => {
+    const p = byId.get(l.productId);
+    return (
+      !p || !p.active || p.priceMinor !== l.unitPriceMinor || p.currency !== currency || p.stock >= l.quantity
+    );
+  });
+  if (stale) throw new Rollback("stale");
+  throw new Rollback({
+    status: "out-of-stock",
+    short: failed.map((l) => ({
+      sku: l.sku,
+      requested: l.quantity,
+      available: byId.get(l.productId)?.stock ?? 0,
+    })),
+  } satisfies PlaceOrderResult);
+}

@@ -1,0 +1,66 @@
+import { z } from "zod";
+import type { OrderStatus } from "@orderbot/db";
+import type { CoreDeps } from "../deps.ts";
+import { NOT_FOUND, type NotFound } from "../results.ts";
+import { telegramId } from "../support/validation.ts";
+import type { OrderView } from "../views.ts";
+import { createCancelOrder, type CancelOrderResult } from "./cancel-order.ts";
+import { createExpireDue, type ExpireDueOptions, type ExpireDueResult } from "./expire-due.ts";
+import { createPlaceOrder } from "./place-order.ts";
+import type { PlaceOrderInput } from "./place-order-input.ts";
+import { publicIdSchema } from "./public-id-schema.ts";
+import { findOrderByPublicId, listOrders } from "./queries.ts";
+import type { PlaceOrderResult } from "./reserve.ts";
+import { transition } from "./transitions.ts";
+
+export interface OrderService {
+  placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResult>;
+  cancelOrder(orderId: string, userId: bigint | number | string): Promise<CancelOrderResult>;
+  expireDue(now: Date, batchSize?: number, options?: ExpireDueOptions): Promise<ExpireDueResult>;
+  /** By public id (an operator's /order ID, a button's order); null when unknown. */
+  get(orderId: string): Promise<OrderView | null>;
+  /** A user's orders, newest first (/orders). */
+  listForUser(userId: bigint | number | string, limit?: number): Promise<OrderView[]>;
+  /** Operators' /orders [STATUS], newest first. */
+  list(options?: { status?: OrderStatus; limit?: number }): Promise<OrderView[]>;
+  /** PAID → FULFILLED (goods handed over); conditional, so a refund and a fulfilment never both win. */
+  markFulfilled(
+    orderId: string,
+  ): Promise<{ status: "ok"; order: OrderView } | { status: "conflict"; current: OrderStatus } | NotFound>;
+}
+
+const limitSchema = z.number().int().min(1).max(100);
+
+export function createOrderService(deps: CoreDeps): OrderService {
+  const { db } = deps;
+  return {
+    placeOrder: createPlaceOrder(deps),
+    cancelOrder: createCancelOrder(deps),
+    expireDue: createExpireDue(deps),
+    async get(orderId) {
+      const id = publicIdSchema.safeParse(orderId);
+      return id.success ? findOrderByPublicId(db, id.data) : null;
+    },
+    async listForUser(userId, limit = 10) {
+      return listOrders(db, { userId: telegramId.parse(userId), limit: limitSchema.parse(limit) });
+    },
+    async list(options = {}) {
+      return listOrders(db, {
+        ...(options.status ? { status: options.status } : {}),
+        limit: limitSchema.parse(options.limit ?? 20),
+      });
+    },
+    async markFulfilled(orderId) {
+      const id = publicIdSchema.safeParse(orderId);
+      const order = id.success
+        ? await db.order.findUnique({ where: { publicId: id.data }, select: { id: true, status: true } })
+        : null;
+      if (!order || !id.success) return NOT_FOUND;
+      if (order.status !== "PAID") return { status: "conflict", current: order.status };
+      const moved = await db.$transaction((tx) => transition(tx, order.id, ["PAID"], "FULFILLED"));
+      const view = (await findOrderByPublicId(db, id.data))!;
+      deps.metrics.operations.inc({ op: "fulfil", outcome: moved ? "ok" : "conflict" });
+      return moved ? { status: "ok", order: view } : { status: "conflict", current: view.status };
+    },
+  };
+}

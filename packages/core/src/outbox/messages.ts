@@ -1,0 +1,85 @@
+import type { Database, Tx } from "@orderbot/db";
+import type { CoreDeps } from "../deps.ts";
+
+/**
+ * What the outbox carries. `method` names what the relay does with `payload`:
+ * - `notify`: render `template` (in the recipient's language) with `params` and send it to `chatId`;
+ * - `refundStarPayment`: call the Bot API method of that name with `payload` as its parameters.
+ */
+export type OutboxMessageInput =
+  | { dedupeKey: string; chatId: bigint; method: "notify"; payload: NotifyPayload }
+  | { dedupeKey: string; chatId: bigint; method: "refundStarPayment"; payload: RefundStarPaymentPayload };
+
+export type NotificationTemplate =
+  /** To the user: a reservation ran out and its stock went back on sale. */
+  | "order-expired"
+  /** To the user: an operator refunded a paid order. */
+  | "order-refunded"
+  /** To the user: a payment could not be applied (late, duplicate, wrong amount) and is refunded. */
+  | "payment-refunded"
+  /** To operators: an order was paid. */
+  | "operator-order-paid"
+  /** To operators: a payment needs a refund (a provider other than Stars must be refunded by hand). */
+  | "operator-refund-needed"
+  /** To operators: a product's stock fell to the group's low-stock threshold or ran out. */
+  | "operator-low-stock";
+
+export interface NotifyPayload {
+  template: NotificationTemplate;
+  params: Record<string, string | number>;
+}
+
+export interface RefundStarPaymentPayload {
+  /** Telegram user ids fit in 52 bits: a JSON number is exact. */
+  user_id: number;
+  telegram_payment_charge_id: string;
+}
+
+/**
+ * Queues messages to be sent after the commit, inside the caller's transaction. The dedupe key is
+ * unique: a message already queued (by a retry, a second worker, a replayed update) is skipped,
+ * the ON CONFLICT DO NOTHING way. Returns how many were queued now.
+ */
+export async function enqueueOutbox(tx: Tx | Database, messages: OutboxMessageInput[]): Promise<number> {
+  if (messages.length === 0) return 0;
+  const { count } = await tx.outboxMessage.createMany({
+    data: messages.map((m) => ({
+      dedupeKey: m.dedupeKey,
+      chatId: m.chatId,
+      method: m.method,
+      payload: { ...m.payload },
+    })),
+    skipDuplicates: true,
+  });
+  return count;
+}
+
+/**
+ * Queues an alert for every bound operator group (usually one), or the configured fallback chat.
+ * With neither, the alert is only logged: operators have not bound a group yet.
+ */
+export async function enqueueOperatorAlert(
+  tx: Tx,
+  deps: Pick<CoreDeps, "config" | "logger">,
+  dedupeKey: string,
+  template: NotificationTemplate,
+  params: Record<string, string | number>,
+): Promise<number> {
+  const groups = await tx.operatorGroup.findMany({ select: { chatId: true } });
+  const chats = groups.map((g) => g.chatId);
+  if (chats.length === 0 && deps.config.fallbackOperatorChatId !== undefined)
+    chats.push(deps.config.fallbackOperatorChatId);
+  if (chats.length === 0) {
+    deps.logger.warn({ template, params }, "operator alert not queued: no operator group is bound");
+    return 0;
+  }
+  return enqueueOutbox(
+    tx,
+    chats.map((chatId) => ({
+      dedupeKey: `${dedupeKey}:${chatId}`,
+      chatId,
+      method: "notify" as const,
+      payload: { template, params },
+    })),
+  );
+}

@@ -1,0 +1,146 @@
+import { runTransaction, sqlStateOf, TransactionAbortedError, type Tx } from "@orderbot/db";
+import { z } from "zod";
+import type { CoreDeps } from "../deps.ts";
+import { publicIdSchema } from "../orders/public-id-schema.ts";
+import { findOrderByPublicId } from "../orders/queries.ts";
+import { transition } from "../orders/transitions.ts";
+import { currencySchema, parseWith, telegramId } from "../support/validation.ts";
+import type { OrderView } from "../views.ts";
+
+/** Why a pre-checkout is refused. The bot maps each code to a message in the user's language. */
+export type PayRefusal =
+  | "invalid"
+  | "not-found"
+  | "not-yours"
+  | "expired"
+  | "cancelled"
+  | "already-paid"
+  | "wrong-amount"
+  | "wrong-currency"
+  /** Another action on this order is running; try again. */
+  | "busy"
+  /** The answer could not be given within the deadline. */
+  | "timeout"
+  | "unavailable";
+
+export type CheckPayableResult =
+  { status: "ok"; order: OrderView } | { status: "refused"; reason: PayRefusal };
+
+export interface CheckPayableInput {
+  orderId: string;
+  userId: bigint | number | string;
+  /** What the invoice asks for: Telegram's total_amount and currency. */
+  amount: number;
+  currency: string;
+  /** Defaults to config.checkPayableDeadlineMs (8 s of Telegram's 10). */
+  deadlineMs?: number;
+}
+
+const inputSchema = z.object({
+  orderId: publicIdSchema,
+  userId: telegramId,
+  amount: z.number().int().positive(),
+  currency: currencySchema,
+  deadlineMs: z.number().int().min(50).max(9_500).optional(),
+});
+
+/** SQLSTATE of a lock_timeout. */
+const LOCK_NOT_AVAILABLE = "55P03";
+
+const refused = (reason: PayRefusal): CheckPayableResult => ({ status: "refused", reason });
+
+/**
+ * Pre-checkout: may this order be paid now? Answers within a deadline, since Telegram drops the
+ * payment if `answerPreCheckoutQuery` does not come within 10 s. On yes, the order moves RESERVED →
+ * PAYING and its hold is extended by the payment grace, so the expiry job cannot release stock
+ * that a payment in flight is about to pay for. Conditional on the version read; idempotent for
+ * an order already PAYING (the hold is extended again).
+ */
+export function createCheckPayable(deps: CoreDeps) {
+  return async function checkPayable(raw: CheckPayableInput): Promise<CheckPayableResult> {
+    const parsed = parseWith(inputSchema, raw);
+    const result = parsed.ok ? await check(parsed.value) : refused("invalid");
+    deps.metrics.operations.inc({
+      op: "check_payable",
+      outcome: result.status === "ok" ? "ok" : result.reason,
+    });
+    return result;
+  };
+
+  async function check(input: z.output<typeof inputSchema>): Promise<CheckPayableResult> {
+    const deadlineMs = input.deadlineMs ?? deps.config.checkPayableDeadlineMs;
+    const deadline = AbortSignal.timeout(deadlineMs);
+    const endsAt = performance.now() + deadlineMs;
+    try {
+      const outcome = await deps.locks.withLock(
+        { kind: "order", id: input.orderId },
+        // Lockless when Redis is down (the `order` kind's policy): the transition is conditional.
+        ({ signal }) =>
+          runTransaction(deps.db, (tx) => markPaying(tx, input, Math.floor(endsAt - performance.now())), {
+            signal: AbortSignal.any([signal, deadline]),
+            timeoutMs: Math.max(50, Math.min(deps.config.transactionTimeoutMs, endsAt - performance.now())),
+            maxWaitMs: Math.max(10, Math.min(deps.config.transactionMaxWaitMs, endsAt - performance.now())),
+            retries: 1,
+          }),
+        // The kind's short wait (<= 2 s), cut short by the deadline.
+        { signal: deadline },
+      );
+      if (outcome.status === "ok") return outcome.value;
+      if (deadline.aborted) return refused("timeout");
+      return refused(outcome.status === "busy" ? "busy" : "unavailable");
+    } catch (error) {
+      if (error instanceof TransactionAbortedError)
+        return refused(deadline.aborted ? "timeout" : "unavailable");
+      if (deadline.aborted || sqlStateOf(error) === LOCK_NOT_AVAILABLE) return refused("timeout");
+      throw error;
+    }
+  }
+
+  async function markPaying(
+    tx: Tx,
+    input: z.output<typeof inputSchema>,
+    leftMs: number,
+  ): Promise<CheckPayableResult> {
+    // A row lock held elsewhere must not make us miss Telegram's deadline: give up waiting in time.
+    await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = ${Math.max(1, leftMs)}`);
+    const now = deps.clock.now();
+    const holdUntil = new Date(now.getTime() + deps.config.paymentGraceMs);
+    for (;;) {
+      const order = await tx.order.findUnique({ where: { publicId: input.orderId } });
+      if (!order) return refused("not-found");
+      if (order.userId !== input.userId) return refused("not-yours");
+      switch (order.status) {
+        case "PAID":
+        case "FULFILLED":
+        case "REFUNDED":
+          return refused("already-paid");
+        case "CANCELLED":
+          return refused("cancelled");
+        case "EXPIRED":
+          return refused("expired");
+        case "RESERVED":
+          if (order.expiresAt <= now) return refused("expired"); // due, the worker just has not run yet
+          break;
+        case "PAYING":
+          if (order.expiresAt.getTime() + deps.config.paymentGraceMs <= now.getTime())
+            return refused("expired");
+          break;
+      }
+      if (input.currency !== order.currency) return refused("wrong-currency");
+      if (input.amount !== order.totalMinor) return refused("wrong-amount");
+      const expiresAt = order.expiresAt > holdUntil ? order.expiresAt : holdUntil;
+      const moved =
+        order.status === "RESERVED"
+          ? await transition(tx, order.id, ["RESERVED"], "PAYING", { version: order.version, expiresAt })
+          : (
+              await tx.order.updateMany({
+                where: { id: order.id, status: "PAYING", version: order.version },
+                data: { expiresAt, version: { increment: 1 } },
+              })
+            ).count === 1;
+      if (!moved) continue; // cancelled, expired or paid meanwhile: read again and answer for that
+      const view = await findOrderByPublicId(tx, input.orderId);
+      return { status: "ok", order: view! };
+    }
+  }
+}

@@ -1,0 +1,264 @@
+import { runTransaction, TransactionAbortedError, type OrderStatus, type Tx } from "@orderbot/db";
+import { z } from "zod";
+import type { CoreDeps } from "../deps.ts";
+import { enqueueOperatorAlert } from "../outbox/messages.ts";
+import { publicIdSchema } from "../orders/public-id-schema.ts";
+import { findOrderByPublicId } from "../orders/queries.ts";
+import { OPEN_STATUSES, transition } from "../orders/transitions.ts";
+import { invalid, type Invalid } from "../results.ts";
+import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
+import { UNIQUE, violatedUniqueIndex } from "../support/db-errors.ts";
+import { currencySchema, parseWith, telegramId } from "../support/validation.ts";
+import { paymentView, type OrderView, type PaymentView } from "../views.ts";
+import { queueRefund, type RefundReason } from "./refund-queue.ts";
+
+export interface ConfirmPaymentInput {
+  /** The order's public id, from the invoice payload. */
+  orderId: string;
+  userId: bigint | number | string;
+  telegramChargeId: string;
+  providerChargeId?: string | null;
+  /** Telegram's total_amount, in minor units, and its currency. */
+  amount: number;
+  currency: string;
+}
+
+export type ConfirmPaymentResult =
+  /** The order is paid by this payment (`duplicate`: this charge was recorded before). */
+  | { status: "ok"; order: OrderView; payment: PaymentView; duplicate: boolean; rereserved: boolean }
+  /** Money was taken but cannot pay for the order: recorded as REFUND_PENDING, refund queued. */
+  | {
+      status: "refund-pending";
+      reason: RefundReason;
+      order: OrderView | null;
+      payment: PaymentView | null;
+      duplicate: boolean;
+    }
+  | Invalid;
+
+const inputSchema = z.object({
+  orderId: z.string().trim().min(1).max(128),
+  userId: telegramId,
+  telegramChargeId: z.string().min(1).max(256),
+  providerChargeId: z.string().max(256).nullish(),
+  amount: z.number().int().positive(),
+  currency: currencySchema,
+});
+type Input = z.output<typeof inputSchema>;
+
+interface LockedOrder {
+  id: number;
+  publicId: string;
+  status: OrderStatus;
+  version: number;
+  userId: bigint;
+  chatId: bigint;
+  totalMinor: number;
+  currency: string;
+}
+
+/**
+ * Records a successful payment exactly once and applies it to its order. Money already taken is
+ * never dropped: the `order` lock is used when it can be had, but a busy lock, a lost lease or
+ * Redis being down all fall through to the same transaction run on database guarantees alone —
+ * the order row locked FOR UPDATE, transitions conditional, the charge id unique.
+ *
+ * - RESERVED/PAYING → PAID, payment CAPTURED.
+ * - EXPIRED/CANCELLED → re-reserve (ledger RERESERVE) if every item is in stock → PAID;
+ *   otherwise the payment is REFUND_PENDING, with the refund and an operator alert queued.
+ * - Already paid (a second invoice paid too), wrong amount, another user's order, or an unknown
+ *   order → REFUND_PENDING the same way.
+ * - The same charge id again → the first outcome, `duplicate: true`, nothing written.
+ */
+export function createConfirmPayment(deps: CoreDeps) {
+  return async function confirmPayment(raw: ConfirmPaymentInput): Promise<ConfirmPaymentResult> {
+    const parsed = parseWith(inputSchema, raw);
+    if (!parsed.ok) {
+      deps.logger.error(
+        { problems: parsed.problems },
+        "successful payment with invalid fields: not recorded",
+      );
+      return invalid(parsed.problems);
+    }
+    const input = parsed.value;
+    const result = await confirmWithLock(deps, input);
+    const outcome =
+      result.status === "invalid"
+        ? "invalid"
+        : result.duplicate
+          ? "duplicate"
+          : result.status === "ok"
+            ? result.rereserved
+              ? "rereserved"
+              : "captured"
+            : "refund_pending";
+    deps.metrics.payments.inc({ outcome });
+    deps.logger.info({ user: deps.mask(input.userId), order: input.orderId, outcome }, "payment recorded");
+    return result;
+  };
+}
+
+async function confirmWithLock(deps: CoreDeps, input: Input): Promise<ConfirmPaymentResult> {
+  const publicId = publicIdSchema.safeParse(input.orderId);
+  if (publicId.success) {
+    try {
+      const outcome = await deps.locks.withLock({ kind: "order", id: publicId.data }, ({ signal }) =>
+        recordPayment(deps, input, signal),
+      );
+      if (outcome.status === "ok") return outcome.value;
+      deps.logger.warn(
+        { order: input.orderId, lock: outcome.status },
+        "payment recorded without the order lock",
+      );
+    } catch (error) {
+      if (
+        !(error instanceof TransactionAbortedError) &&
+        !(error instanceof Error && error.name === "LockUnavailableError")
+      )
+        throw error;
+      deps.logger.warn(
+        { order: input.orderId, err: error.name },
+        "order lock lost while recording a payment: recording on database guarantees",
+      );
+    }
+  }
+  return recordPayment(deps, input);
+}
+
+/** The transaction, usable with or without the lock; a duplicate charge id is a clean result. */
+export async function recordPayment(
+  deps: CoreDeps,
+  input: Input,
+  signal?: AbortSignal,
+): Promise<ConfirmPaymentResult> {
+  try {
+    return await runTransaction(deps.db, (tx) => record(tx, deps, input), {
+      signal,
+      timeoutMs: deps.config.transactionTimeoutMs,
+      maxWaitMs: deps.config.transactionMaxWaitMs,
+    });
+  } catch (error) {
+    if (violatedUniqueIndex(error) !== UNIQUE.paymentChargeId) throw error;
+    // Recorded concurrently by a twin (for another order id in the payload, or a lockless path).
+    return runTransaction(deps.db, (tx) => record(tx, deps, input));
+  }
+}
+
+async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaymentResult> {
+  const rows = await tx.$queryRaw<LockedOrder[]>`
+    SELECT id, public_id AS "publicId", status::text AS status, version, user_id AS "userId", chat_id AS "chatId",
+           total_minor AS "totalMinor", currency
+    FROM orders WHERE public_id = ${input.orderId.toUpperCase()} FOR UPDATE`;
+  const order = rows[0];
+  // After the row lock: a concurrent confirmation of the same order has committed by now.
+  const existing = await tx.payment.findUnique({
+    where: { telegramChargeId: input.telegramChargeId },
+    include: { order: { select: { publicId: true } } },
+  });
+  if (existing) {
+    const view = await findOrderByPublicId(tx, existing.order.publicId);
+    const payment = paymentView(existing, existing.order.publicId);
+    return existing.status === "CAPTURED"
+      ? { status: "ok", order: view!, payment, duplicate: true, rereserved: false }
+      : { status: "refund-pending", reason: "duplicate", order: view, payment, duplicate: true };
+  }
+  if (!order) {
+    await queueRefund(
+      tx,
+      deps,
+      {
+        telegramChargeId: input.telegramChargeId,
+        userId: input.userId,
+        amountMinor: input.amount,
+        currency: input.currency,
+        orderId: null,
+        chatId: input.userId,
+      },
+      "unknown-order",
+    );
+    return {
+      status: "refund-pending",
+      reason: "unknown-order",
+      order: null,
+      payment: null,
+      duplicate: false,
+    };
+  }
+
+  let reason: RefundReason | null = null;
+  let rereserved = false;
+  if (order.userId !== input.userId) reason = "not-yours";
+  else if (order.currency !== input.currency || order.totalMinor !== input.amount) reason = "amount-mismatch";
+  else if ((OPEN_STATUSES as readonly OrderStatus[]).includes(order.status)) {
+    if (!(await transition(tx, order.id, OPEN_STATUSES, "PAID", { version: order.version })))
+      throw new Error(`order ${order.publicId} changed under its row lock`);
+  } else if (order.status === "EXPIRED" || order.status === "CANCELLED") {
+    rereserved = await reReserve(tx, order);
+    if (rereserved) await transition(tx, order.id, [order.status], "PAID", { version: order.version });
+    else reason = "late-out-of-stock";
+  } else reason = "already-paid";
+
+  const payment = await tx.payment.create({
+    data: {
+      orderId: order.id,
+      userId: input.userId,
+      telegramChargeId: input.telegramChargeId,
+      providerChargeId: input.providerChargeId ?? null,
+      amountMinor: input.amount,
+      currency: input.currency,
+      status: reason ? "REFUND_PENDING" : "CAPTURED",
+    },
+  });
+  const view = (await findOrderByPublicId(tx, order.publicId))!;
+  if (reason) {
+    await queueRefund(
+      tx,
+      deps,
+      {
+        telegramChargeId: input.telegramChargeId,
+        userId: input.userId,
+        amountMinor: input.amount,
+        currency: input.currency,
+        orderId: order.publicId,
+        chatId: order.chatId,
+      },
+      reason,
+    );
+    return {
+      status: "refund-pending",
+      reason,
+      order: view,
+      payment: paymentView(payment, order.publicId),
+      duplicate: false,
+    };
+  }
+  await enqueueOperatorAlert(tx, deps, `paid:${order.publicId}`, "operator-order-paid", {
+    orderId: order.publicId,
+    totalMinor: order.totalMinor,
+    currency: order.currency,
+  });
+  return {
+    status: "ok",
+    order: view,
+    payment: paymentView(payment, order.publicId),
+    duplicate: false,
+    rereserved,
+  };
+}
+
+/**
+ * A late payment for an order whose stock went back on sale: take the stock again if every item
+ * is still there (products row-locked in id order, then a RERESERVE ledger row per item, once).
+ */
+async function reReserve(tx: Tx, order: LockedOrder): Promise<boolean> {
+  const items = await tx.orderItem.findMany({ where: { orderId: order.id } });
+  const stock = new Map((await lockProductsOfOrders(tx, [order.id])).map((p) => [p.id, p.stock]));
+  if (items.some((item) => (stock.get(item.productId) ?? 0) < item.quantity)) return false;
+  const moved = await moveOrderStock(tx, [order.id], "RERESERVE", "user");
+  const taken = -moved.reduce((sum, m) => sum + m.delta, 0);
+  const wanted = items.reduce((sum, i) => sum + i.quantity, 0);
+  // An order is re-reserved at most once (it is PAID afterwards, never expired again): a ledger row
+  // that already existed here would mean the state machine was bypassed.
+  if (taken !== wanted) throw new Error(`order ${order.publicId}: re-reserved ${taken} of ${wanted} units`);
+  return true;
+}

@@ -1,0 +1,44 @@
+import { createCatalogService, type CatalogService } from "./catalog.ts";
+import { resolveCoreConfig, type CoreConfigInput } from "./config.ts";
+import { buildDeps, type CoreDeps, type CoreDepsInput } from "./deps.ts";
+import { createGroupService, type GroupService } from "./groups/service.ts";
+import { createOrderService, type OrderService } from "./orders/service.ts";
+import { createOutboxService, type OutboxService } from "./outbox/service.ts";
+import { createPaymentService, type PaymentService } from "./payments/service.ts";
+import { createStockService, type StockService } from "./stock/service.ts";
+
+export interface Shop {
+  catalog: CatalogService;
+  orders: OrderService;
+  payments: PaymentService;
+  stock: StockService;
+  groups: GroupService;
+  outbox: OutboxService;
+  /** The dependencies the services were built from (tests and benchmarks reach the lockless paths with them). */
+  deps: CoreDeps;
+}
+
+export type CreateShopOptions = Omit<CoreDepsInput, "config"> & { config: CoreConfigInput };
+
+/**
+ * Every domain service, built from explicit dependencies. The bot, the worker, tests and
+ * benchmarks all call this.
+ *
+ * @example
+ * const locks = createLockManager({ redis, namespace: "prod:shop", kinds: LOCK_KINDS, hashKey });
+ * const shop = createShop({ db, locks, config: { maskKey: hashKey }, logger, registry });
+ * const result = await shop.orders.placeOrder({ userId, chatId, items: [{ sku: "TEA", quantity: 1 }], idempotencyKey });
+ * if (result.status === "ok") reply(result.order.id);
+ */
+export function createShop(options: CreateShopOptions): Shop {
+  const deps = buildDeps({ ...options, config: resolveCoreConfig(options.config) });
+  return {
+    catalog: createCatalogService(deps),
+    orders: createOrderService(deps),
+    payments: createPaymentService(deps),
+    stock: createStockService(deps),
+    groups: createGroupService(deps),
+    outbox: createOutboxService(deps),
+    deps,
+  };
+}

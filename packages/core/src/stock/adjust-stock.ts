@@ -1,0 +1,94 @@
+import { runTransaction } from "@orderbot/db";
+import { z } from "zod";
+import type { CoreDeps } from "../deps.ts";
+import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
+import { parseWith, skuSchema, telegramId } from "../support/validation.ts";
+import { productView, type ProductView } from "../views.ts";
+
+export type AdjustStockResult =
+  /** `delta` is what the stock moved by (0: already at the level asked for; no ledger row). */
+  | { status: "ok"; product: ProductView; delta: number }
+  /** "-N" with fewer than N units available. */
+  | { status: "insufficient"; available: number }
+  /** "=N" lost to concurrent changes several times in a row; try again. */
+  | { status: "conflict" }
+  | NotFound
+  | Invalid;
+
+/** "+N" adds, "-N" removes (never below zero), "=N" sets. N up to 1,000,000. */
+const changeSchema = z
+  .string()
+  .trim()
+  .regex(/^[+\-=]\d{1,7}$/, 'must be "+N", "-N" or "=N"')
+  .transform((value) => ({ op: value[0] as "+" | "-" | "=", n: Number(value.slice(1)) }))
+  .refine(({ op, n }) => n <= 1_000_000 && (op === "=" || n > 0), "N must be 1..1000000 (0 only with =)");
+
+const inputSchema = z.object({ sku: skuSchema, change: changeSchema, actor: telegramId });
+const SET_ATTEMPTS = 3;
+
+/**
+ * An operator's `/stock SKU +N|-N|=N`. Every change is one conditional, versioned UPDATE plus an
+ * ADJUST ledger row in the same transaction, so `stock = sum(ledger)` keeps holding:
+ * "-N" only where `stock >= N`; "=N" only where the version is still the one read (the delta was
+ * computed from it), retried a few times against concurrent orders. No lock is needed.
+ */
+export function createAdjustStock(deps: CoreDeps) {
+  return async function adjustStock(
+    sku: string,
+    change: string,
+    actor: bigint | number | string,
+  ): Promise<AdjustStockResult> {
+    const parsed = parseWith(inputSchema, { sku, change, actor });
+    if (!parsed.ok) return invalid(parsed.problems);
+    const result = await adjust(parsed.value);
+    deps.metrics.operations.inc({ op: "adjust_stock", outcome: result.status });
+    if (result.status === "ok")
+      deps.logger.info(
+        { operator: deps.mask(parsed.value.actor), sku, delta: result.delta },
+        "stock adjusted",
+      );
+    return result;
+  };
+
+  async function adjust({ sku, change, actor }: z.output<typeof inputSchema>): Promise<AdjustStockResult> {
+    const who = `op:${deps.mask(actor)}`;
+    for (let attempt = 1; attempt <= SET_ATTEMPTS; attempt++) {
+      const product = await deps.db.product.findUnique({ where: { sku } });
+      if (!product) return NOT_FOUND;
+      const delta = change.op === "+" ? change.n : change.op === "-" ? -change.n : change.n - product.stock;
+      if (delta === 0) return { status: "ok", product: productView(product), delta: 0 };
+      const updated = await runTransaction(
+        deps.db,
+        async (tx) => {
+          const where =
+            change.op === "="
+              ? { id: product.id, version: product.version }
+              : change.op === "-"
+                ? { id: product.id, stock: { gte: change.n } }
+                : { id: product.id };
+          const rows = await tx.product.updateManyAndReturn({
+            where,
+            data: { stock: { increment: delta }, version: { increment: 1 } },
+          });
+          if (rows.length === 0) return null;
+          await tx.stockMovement.create({
+            data: { productId: product.id, delta, reason: "ADJUST", actor: who },
+          });
+          return rows[0]!;
+        },
+        { timeoutMs: deps.config.transactionTimeoutMs, maxWaitMs: deps.config.transactionMaxWaitMs },
+      );
+      if (updated) return { status: "ok", product: productView(updated), delta };
+      deps.metrics.stockConflicts.inc({ op: "adjust_stock" });
+      if (change.op === "-") {
+        const current = await deps.db.product.findUnique({
+          where: { id: product.id },
+          select: { stock: true },
+        });
+        if ((current?.stock ?? 0) < change.n)
+          return { status: "insufficient", available: current?.stock ?? 0 };
+      }
+    }
+    return { status: "conflict" };
+  }
+}

@@ -1,0 +1,133 @@
+import { runTransaction, TransactionAbortedError } from "@orderbot/db";
+import { z } from "zod";
+import type { CoreDeps } from "../deps.ts";
+import { BUSY, invalid, UNAVAILABLE, type Busy, type Invalid, type Unavailable } from "../results.ts";
+import { parseWith, skuSchema, telegramId } from "../support/validation.ts";
+
+export interface ImportStockBatchInput {
+  /** The operator's id for this delivery (a file name, a message id): applied at most once. */
+  batchId: string;
+  /** Units received per sku; each sku once. */
+  lines: { sku: string; quantity: number }[];
+  actor: bigint | number | string;
+}
+
+export type ImportStockBatchResult =
+  /** Applied now, or already applied earlier (`replayed`: nothing changed this time). */
+  { status: "ok"; replayed: boolean; lines: number; units: number } | Busy | Unavailable | Invalid;
+
+const inputSchema = z.object({
+  batchId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9._:-]+$/, "letters, digits and . _ : - only"),
+  lines: z
+    .array(z.object({ sku: skuSchema, quantity: z.number().int().min(1).max(1_000_000) }))
+    .min(1)
+    .max(1_000)
+    .superRefine((lines, ctx) => {
+      const seen = new Set<string>();
+      lines.forEach((line, index) => {
+        if (seen.has(line.sku))
+          ctx.addIssue({ code: "custom", path: [index, "sku"], message: `${line.sku} appears twice` });
+        seen.add(line.sku);
+      });
+    }),
+  actor: telegramId,
+});
+
+/**
+ * Applies an operator's stock delivery once per batch id. The `stock-batch` lock (no wait; refused
+ * when Redis is down) keeps two instances from working on one batch at once; what makes it "once"
+ * is the database: the stock_batches row (primary key = batch id) is inserted first, ON CONFLICT
+ * DO NOTHING, and every ledger row carries the batch id (unique per batch and product).
+ */
+export function createImportStockBatch(deps: CoreDeps) {
+  return async function importStockBatch(raw: ImportStockBatchInput): Promise<ImportStockBatchResult> {
+    const parsed = parseWith(inputSchema, raw);
+    if (!parsed.ok) return invalid(parsed.problems);
+    const input = parsed.value;
+    const products = await deps.db.product.findMany({
+      where: { sku: { in: input.lines.map((l) => l.sku) } },
+      select: { id: true, sku: true },
+    });
+    const idBySku = new Map(products.map((p) => [p.sku, p.id]));
+    const unknown = input.lines.flatMap((line, index) =>
+      idBySku.has(line.sku) ? [] : [`lines.${index}.sku: unknown product ${line.sku}`],
+    );
+    if (unknown.length > 0) return invalid(unknown);
+
+    const lines = input.lines
+      .map((l) => ({ productId: idBySku.get(l.sku)!, quantity: l.quantity }))
+      .sort((a, b) => a.productId - b.productId);
+    const units = lines.reduce((sum, l) => sum + l.quantity, 0);
+    const actor = `op:${deps.mask(input.actor)}`;
+    const outcome = await deps.locks.withLock(
+      { kind: "stock-batch", id: input.batchId },
+      async ({ signal }): Promise<ImportStockBatchResult> => {
+        try {
+          return await runTransaction(
+            deps.db,
+            async (tx) => {
+              const { count } = await tx.stockBatch.createMany({
+                data: [{ id: input.batchId, actor, lines: lines.length }],
+                skipDuplicates: true,
+              });
+              if (count === 0) {
+                const applied = await tx.stockMovement.aggregate({
+                  where: { batchId: input.batchId },
+                  _sum: { delta: true },
+                  _count: true,
+                });
+                return {
+                  status: "ok",
+                  replayed: true,
+                  lines: applied._count,
+                  units: applied._sum.delta ?? 0,
+                };
+              }
+              for (const line of lines) {
+                await tx.product.update({
+                  where: { id: line.productId },
+                  data: { stock: { increment: line.quantity }, version: { increment: 1 } },
+                });
+              }
+              await tx.stockMovement.createMany({
+                data: lines.map((l) => ({
+                  productId: l.productId,
+                  batchId: input.batchId,
+                  delta: l.quantity,
+                  reason: "IMPORT" as const,
+                  actor,
+                })),
+              });
+              return { status: "ok", replayed: false, lines: lines.length, units };
+            },
+            {
+              signal,
+              timeoutMs: deps.config.transactionTimeoutMs,
+              maxWaitMs: deps.config.transactionMaxWaitMs,
+            },
+          );
+        } catch (error) {
+          if (error instanceof TransactionAbortedError) return UNAVAILABLE;
+          throw error;
+        }
+      },
+    );
+    const result: ImportStockBatchResult =
+      outcome.status === "ok" ? outcome.value : outcome.status === "busy" ? BUSY : UNAVAILABLE;
+    deps.metrics.operations.inc({
+      op: "import_stock_batch",
+      outcome: result.status === "ok" && result.replayed ? "replayed" : result.status,
+    });
+    if (result.status === "ok" && !result.replayed)
+      deps.logger.info(
+        { operator: deps.mask(input.actor), batch: input.batchId, units },
+        "stock batch imported",
+      );
+    return result;
+  };
+}

@@ -1,0 +1,25 @@
+import type { CoreDeps } from "../deps.ts";
+import { createAdjustStock, type AdjustStockResult } from "./adjust-stock.ts";
+import {
+  createImportStockBatch,
+  type ImportStockBatchInput,
+  type ImportStockBatchResult,
+} from "./import-batch.ts";
+import { createSetPrice, type SetPriceInput, type SetPriceResult } from "./set-price.ts";
+
+export interface StockService {
+  /** `/stock SKU +N|-N|=N`. */
+  adjustStock(sku: string, change: string, actor: bigint | number | string): Promise<AdjustStockResult>;
+  /** `/price SKU AMOUNT`. */
+  setPrice(input: SetPriceInput): Promise<SetPriceResult>;
+  /** A delivery of stock, applied once per batch id. */
+  importBatch(input: ImportStockBatchInput): Promise<ImportStockBatchResult>;
+}
+
+export function createStockService(deps: CoreDeps): StockService {
+  return {
+    adjustStock: createAdjustStock(deps),
+    setPrice: createSetPrice(deps),
+    importBatch: createImportStockBatch(deps),
+  };
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runTransaction } from "@orderbot/db";
+import { enqueueOutbox } from "../src/index.ts";
+import { unique, user } from "./support/fixtures.ts";
+import { createHarness, type ShopHarness } from "./support/shop.ts";
+
+let h: ShopHarness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+const notify = (dedupeKey: string) => ({
+  dedupeKey,
+  chatId: user(1),
+  method: "notify" as const,
+  payload: { template: "order-expired" as const, params: { orderId: "ABC" } },
+});
+
+describe("outbox", () => {
+  it("queues a message once per dedupe key, inside a transaction or not", async () => {
+    const key = unique("dk");
+    expect(await h.shop.outbox.enqueue([notify(key)])).toBe(1);
+    expect(await runTransaction(h.db, (tx) => enqueueOutbox(tx, [notify(key), notify(`${key}-2`)]))).toBe(1);
+    expect(
+      await Promise.all(Array.from({ length: 5 }, () => h.shop.outbox.enqueue([notify(`${key}-3`)]))),
+    ).toEqual(expect.arrayContaining([1, 0]));
+    expect(await h.db.outboxMessage.count({ where: { dedupeKey: { startsWith: key } } })).toBe(3);
+  });
+
+  it("is rolled back with the transaction that queued it", async () => {
+    const key = unique("rolled-back");
+    await expect(
+      runTransaction(h.db, async (tx) => {
+        await enqueueOutbox(tx, [notify(key)]);
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(await h.db.outboxMessage.count({ where: { dedupeKey: key } })).toBe(0);
+  });
+
+  it("hands out due messages, records sends and failures, and gives up after maxAttempts", async () => {
+    await h.db.outboxMessage.deleteMany();
+    await h.shop.outbox.enqueue([notify("a"), notify("b")]);
+    const due = await h.shop.outbox.due(10);
+    expect(due.map((m) => m.dedupeKey)).toEqual(["a", "b"]);
+    expect(await h.shop.outbox.markSent(due[0]!.id)).toBe(true);
+    expect(await h.shop.outbox.markSent(due[0]!.id)).toBe(false);
+
+    const later = new Date(h.clock.now().getTime() + 60_000);
+    expect(await h.shop.outbox.markFailed(due[1]!.id, "429 retry_after", later, 2)).toBe(true);
+    expect(await h.shop.outbox.due(10)).toEqual([]);
+    h.clock.advance(60_000);
+    expect((await h.shop.outbox.due(10)).map((m) => m.dedupeKey)).toEqual(["b"]);
+    expect(await h.shop.outbox.markFailed(due[1]!.id, "500", later, 2)).toBe(true);
+    expect(await h.db.outboxMessage.findUniqueOrThrow({ where: { id: due[1]!.id } })).toMatchObject({
+      status: "DEAD",
+      attempts: 2,
+      lastError: "500",
+    });
+    expect(await h.shop.outbox.markFailed(due[1]!.id, "500", later, 2)).toBe(false);
+  });
+});

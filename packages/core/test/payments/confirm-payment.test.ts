@@ -1,0 +1,294 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addProduct, paymentFor, placed, stockOf, unique, user } from "../support/fixtures.ts";
+import { expectInvariants } from "../support/invariants.ts";
+import { createHarness, type ShopHarness } from "../support/shop.ts";
+
+let h: ShopHarness;
+const OPS_CHAT = -1_001_000_000_001n;
+beforeAll(async () => {
+  h = await createHarness();
+  await h.shop.groups.bind({ chatId: OPS_CHAT, title: "Ops", boundBy: user(900) });
+});
+afterAll(() => h.close());
+
+const outbox = (prefix: string) =>
+  h.db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: prefix } }, orderBy: { id: "asc" } });
+
+describe("confirmPayment", () => {
+  it("pays a RESERVED or PAYING order: PAID, one CAPTURED payment, operators told once", async () => {
+    const p = await addProduct(h.db, { stock: 10, priceMinor: 30 });
+    const reserved = await placed(h.shop, user(1), [{ sku: p.sku, quantity: 2 }]);
+    const paying = await placed(h.shop, user(2), [{ sku: p.sku, quantity: 1 }]);
+    expect(
+      (
+        await h.shop.payments.checkPayable({
+          orderId: paying.id,
+          userId: paying.userId,
+          amount: 30,
+          currency: "XTR",
+        })
+      ).status,
+    ).toBe("ok");
+
+    for (const order of [reserved, paying]) {
+      const payment = paymentFor(order);
+      const result = await h.shop.payments.confirmPayment(payment);
+      expect(result).toMatchObject({
+        status: "ok",
+        duplicate: false,
+        rereserved: false,
+        order: { id: order.id, status: "PAID" },
+        payment: {
+          telegramChargeId: payment.telegramChargeId,
+          status: "CAPTURED",
+          amountMinor: order.totalMinor,
+          currency: "XTR",
+        },
+      });
+      const alerts = await outbox(`paid:${order.id}`);
+      expect(alerts).toMatchObject([
+        {
+          chatId: OPS_CHAT,
+          method: "notify",
+          payload: { template: "operator-order-paid", params: { orderId: order.id } },
+        },
+      ]);
+    }
+    expect(await stockOf(h.db, p.sku)).toBe(7);
+    await expectInvariants(h.db);
+  });
+
+  it("records a charge id once: a repeat is a no-op that returns the first outcome", async () => {
+    const p = await addProduct(h.db, { stock: 10 });
+    const order = await placed(h.shop, user(3), [{ sku: p.sku, quantity: 1 }]);
+    const payment = paymentFor(order);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => h.shop.payments.confirmPayment(payment)),
+    );
+    expect(results.every((r) => r.status === "ok")).toBe(true);
+    expect(results.filter((r) => r.status === "ok" && !r.duplicate)).toHaveLength(1);
+    expect(await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } })).toBe(1);
+    expect(await outbox(`paid:${order.id}`)).toHaveLength(1);
+  });
+
+  it("re-reserves a late payment for an expired order when the stock is still there (ledger RERESERVE)", async () => {
+    const p = await addProduct(h.db, { stock: 5 });
+    const order = await placed(h.shop, user(4), [{ sku: p.sku, quantity: 2 }]);
+    h.clock.advance(16 * 60_000);
+    expect((await h.shop.orders.expireDue(h.clock.now())).expired).toBeGreaterThanOrEqual(1);
+    expect(await stockOf(h.db, p.sku)).toBe(5);
+
+    const result = await h.shop.payments.confirmPayment(paymentFor(order));
+    expect(result).toMatchObject({
+      status: "ok",
+      rereserved: true,
+      order: { status: "PAID" },
+      payment: { status: "CAPTURED" },
+    });
+    expect(await stockOf(h.db, p.sku)).toBe(3);
+    const ledger = await h.db.stockMovement.findMany({
+      where: { order: { publicId: order.id } },
+      orderBy: { id: "asc" },
+    });
+    expect(ledger.map((m) => [m.reason, m.delta])).toEqual([
+      ["RESERVE", -2],
+      ["RELEASE", 2],
+      ["RERESERVE", -2],
+    ]);
+    await expectInvariants(h.db);
+  });
+
+  it("puts a late payment up for refund when the stock is gone: REFUND_PENDING, refund queued, user and operators told", async () => {
+    const p = await addProduct(h.db, { stock: 1, priceMinor: 40 });
+    const order = await placed(h.shop, user(5), [{ sku: p.sku, quantity: 1 }]);
+    expect((await h.shop.orders.cancelOrder(order.id, order.userId)).status).toBe("ok");
+    await placed(h.shop, user(6), [{ sku: p.sku, quantity: 1 }]); // someone else takes the unit
+
+    const payment = paymentFor(order);
+    const result = await h.shop.payments.confirmPayment(payment);
+    expect(result).toMatchObject({
+      status: "refund-pending",
+      reason: "late-out-of-stock",
+      duplicate: false,
+      order: { status: "CANCELLED" },
+      payment: { status: "REFUND_PENDING" },
+    });
+    expect(await stockOf(h.db, p.sku)).toBe(0);
+    expect(await outbox(`refund:${payment.telegramChargeId}`)).toMatchObject([
+      {
+        chatId: user(5),
+        method: "refundStarPayment",
+        payload: { user_id: Number(user(5)), telegram_payment_charge_id: payment.telegramChargeId },
+      },
+    ]);
+    expect(await outbox(`refund-notice:${payment.telegramChargeId}`)).toMatchObject([
+      { chatId: user(5), payload: { template: "payment-refunded" } },
+    ]);
+    expect(await outbox(`refund-alert:${payment.telegramChargeId}`)).toMatchObject([
+      {
+        chatId: OPS_CHAT,
+        payload: {
+          template: "operator-refund-needed",
+          params: { reason: "late-out-of-stock", automatic: 1 },
+        },
+      },
+    ]);
+    // A repeat changes nothing and says so.
+    expect(await h.shop.payments.confirmPayment(payment)).toMatchObject({
+      status: "refund-pending",
+      reason: "duplicate",
+      duplicate: true,
+    });
+    expect(await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } })).toBe(1);
+    await expectInvariants(h.db);
+  });
+
+  it("refunds a second payment for a paid order, a wrong amount and another user's payment", async () => {
+    const p = await addProduct(h.db, { stock: 10, priceMinor: 20 });
+    const order = await placed(h.shop, user(7), [{ sku: p.sku, quantity: 1 }]);
+    expect((await h.shop.payments.confirmPayment(paymentFor(order))).status).toBe("ok");
+    expect(await h.shop.payments.confirmPayment(paymentFor(order))).toMatchObject({
+      status: "refund-pending",
+      reason: "already-paid",
+      order: { status: "PAID" },
+    });
+
+    const other = await placed(h.shop, user(8), [{ sku: p.sku, quantity: 1 }]);
+    expect(await h.shop.payments.confirmPayment({ ...paymentFor(other), amount: 19 })).toMatchObject({
+      status: "refund-pending",
+      reason: "amount-mismatch",
+      order: { status: "RESERVED" },
+    });
+    expect(await h.shop.payments.confirmPayment({ ...paymentFor(other), userId: user(9) })).toMatchObject({
+      status: "refund-pending",
+      reason: "not-yours",
+    });
+    expect(
+      await h.db.payment.count({ where: { order: { publicId: other.id }, status: "REFUND_PENDING" } }),
+    ).toBe(2);
+    await expectInvariants(h.db);
+  });
+
+  it("keeps the money of a payment for an unknown order: refund queued, operators told, nothing else", async () => {
+    const chargeId = unique("orphan");
+    const result = await h.shop.payments.confirmPayment({
+      orderId: "ZZZZZZZZ",
+      userId: user(10),
+      telegramChargeId: chargeId,
+      amount: 50,
+      currency: "XTR",
+    });
+    expect(result).toEqual({
+      status: "refund-pending",
+      reason: "unknown-order",
+      order: null,
+      payment: null,
+      duplicate: false,
+    });
+    expect(await outbox(`refund:${chargeId}`)).toHaveLength(1);
+    expect(await outbox(`refund-alert:${chargeId}`)).toHaveLength(1);
+  });
+
+  it("leaves refunds in other currencies to operators: no refundStarPayment", async () => {
+    const p = await addProduct(h.db, { stock: 1, currency: "USD", priceMinor: 500 });
+    const order = await placed(h.shop, user(11), [{ sku: p.sku, quantity: 1 }]);
+    expect((await h.shop.payments.confirmPayment(paymentFor(order))).status).toBe("ok");
+    const second = paymentFor(order);
+    expect((await h.shop.payments.confirmPayment(second)).status).toBe("refund-pending");
+    expect(await outbox(`refund:${second.telegramChargeId}`)).toEqual([]);
+    expect(await outbox(`refund-alert:${second.telegramChargeId}`)).toMatchObject([
+      { payload: { params: { automatic: 0, currency: "USD" } } },
+    ]);
+  });
+
+  it("reports invalid fields without recording anything", async () => {
+    const result = await h.shop.payments.confirmPayment({
+      orderId: "",
+      userId: user(12),
+      telegramChargeId: "",
+      amount: 0,
+      currency: "stars",
+    });
+    expect(result.status).toBe("invalid");
+    if (result.status === "invalid") expect(result.problems).toHaveLength(4);
+  });
+
+  it("counts payments and refunds", async () => {
+    const text = await h.main.registry.metrics();
+    expect(text).toMatch(/orderbot_payments_total\{outcome="captured"\} \d+/);
+    expect(text).toMatch(/orderbot_payments_total\{outcome="rereserved"\} 1/);
+    expect(text).toMatch(/orderbot_payments_total\{outcome="duplicate"\} \d+/);
+    expect(text).toMatch(/orderbot_refunds_total\{reason="late_out_of_stock"\} 1/);
+  });
+});
+
+describe("refundOrder (operator) and refund tracking", () => {
+  it("refunds a paid order: REFUNDED, payment REFUND_PENDING, stock back through RESTOCK, once", async () => {
+    const p = await addProduct(h.db, { stock: 5, priceMinor: 25 });
+    const order = await placed(h.shop, user(20), [{ sku: p.sku, quantity: 2 }]);
+    const payment = paymentFor(order);
+    await h.shop.payments.confirmPayment(payment);
+    expect(await stockOf(h.db, p.sku)).toBe(3);
+
+    const result = await h.shop.payments.refundOrder(order.id, user(900));
+    expect(result).toMatchObject({
+      status: "ok",
+      replayed: false,
+      order: { status: "REFUNDED" },
+      payments: [{ telegramChargeId: payment.telegramChargeId, status: "REFUND_PENDING" }],
+    });
+    expect(await stockOf(h.db, p.sku)).toBe(5);
+    const restock = await h.db.stockMovement.findMany({
+      where: { order: { publicId: order.id }, reason: "RESTOCK" },
+    });
+    expect(restock).toMatchObject([{ delta: 2, actor: expect.stringMatching(/^op:/) }]);
+    expect(restock[0]!.actor).not.toContain(String(user(900)));
+    expect(await outbox(`refund:${payment.telegramChargeId}`)).toHaveLength(1);
+    expect(await outbox(`refund-notice:${payment.telegramChargeId}`)).toMatchObject([
+      { payload: { template: "order-refunded" } },
+    ]);
+
+    expect(await h.shop.payments.refundOrder(order.id, user(900))).toMatchObject({
+      status: "ok",
+      replayed: true,
+    });
+    expect(await stockOf(h.db, p.sku)).toBe(5);
+    await expectInvariants(h.db);
+
+    expect((await h.shop.payments.pendingRefunds(100)).map((r) => r.telegramChargeId)).toContain(
+      payment.telegramChargeId,
+    );
+    expect(await h.shop.payments.markRefunded(payment.telegramChargeId)).toBe(true);
+    expect(await h.shop.payments.markRefunded(payment.telegramChargeId)).toBe(false);
+    expect(
+      await h.db.payment.findUniqueOrThrow({ where: { telegramChargeId: payment.telegramChargeId } }),
+    ).toMatchObject({ status: "REFUNDED", refundedAt: h.clock.now() });
+  });
+
+  it("refuses to refund what is not paid, and unknown orders", async () => {
+    const p = await addProduct(h.db, { stock: 5 });
+    const order = await placed(h.shop, user(21), [{ sku: p.sku, quantity: 1 }]);
+    expect(await h.shop.payments.refundOrder(order.id, user(900))).toEqual({
+      status: "conflict",
+      current: "RESERVED",
+    });
+    expect(await h.shop.payments.refundOrder("ZZZZZZZZ", user(900))).toEqual({ status: "not-found" });
+    expect((await h.shop.payments.refundOrder("??", user(900))).status).toBe("invalid");
+  });
+
+  it("marks a paid order fulfilled once; a fulfilled order cannot be refunded", async () => {
+    const p = await addProduct(h.db, { stock: 5 });
+    const order = await placed(h.shop, user(22), [{ sku: p.sku, quantity: 1 }]);
+    await h.shop.payments.confirmPayment(paymentFor(order));
+    expect(await h.shop.orders.markFulfilled(order.id)).toMatchObject({
+      status: "ok",
+      order: { status: "FULFILLED" },
+    });
+    expect(await h.shop.orders.markFulfilled(order.id)).toEqual({ status: "conflict", current: "FULFILLED" });
+    expect(await h.shop.payments.refundOrder(order.id, user(900))).toEqual({
+      status: "conflict",
+      current: "FULFILLED",
+    });
+    await expectInvariants(h.db);
+  });
+});

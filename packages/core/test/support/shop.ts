@@ -1,0 +1,92 @@
+// A shop on real PostgreSQL and Redis for one test file, and more "instances" of it: each with its
+// own Prisma pool, Redis connection and lock manager, as separate bot or worker processes have.
+import { createDatabase, type Database } from "@orderbot/db";
+import { createLockManager, type LockKindConfig, type LockManager } from "@orderbot/lock";
+import { createRedis, Registry, waitForRedis, type Redis } from "@orderbot/platform";
+import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import { createShop, LOCK_KINDS, type CoreConfigInput, type Shop } from "../../src/index.ts";
+import { TestClock } from "./clock.ts";
+
+export const MASK_KEY = "test-mask-key-0123456789";
+
+export interface Instance {
+  shop: Shop;
+  db: Database;
+  redis: Redis;
+  locks: LockManager;
+  registry: Registry;
+}
+
+export interface InstanceOptions {
+  config?: Partial<CoreConfigInput>;
+  /** Another Redis (a server of the test's own, to stop). */
+  redisUrl?: string;
+  kinds?: Record<string, LockKindConfig>;
+  poolMax?: number;
+  /** Redis is known to be down: do not wait for the connection. */
+  redisDown?: boolean;
+}
+
+export interface ShopHarness {
+  testDb: TestDatabase;
+  testRedis: TestRedis;
+  clock: TestClock;
+  /** The first instance; its db is the one assertions read through. */
+  main: Instance;
+  db: Database;
+  shop: Shop;
+  /** Another bot/worker instance on the same database and Redis. */
+  instance(options?: InstanceOptions): Promise<Instance>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(options: InstanceOptions = {}): Promise<ShopHarness> {
+  const testDb = await createTestDatabase();
+  const testRedis = await createTestRedis();
+  const clock = new TestClock();
+  const closers: (() => Promise<void>)[] = [];
+
+  async function instance(opts: InstanceOptions = {}): Promise<Instance> {
+    const merged = { ...options, ...opts, config: { ...options.config, ...opts.config } };
+    const db = createDatabase({ url: testDb.url, poolMax: merged.poolMax ?? 20, connectTimeoutMs: 10_000 });
+    const redis = createRedis({ url: merged.redisUrl ?? testRedis.url, commandTimeoutMs: 1_000 });
+    redis.on("error", () => {}); // outage tests stop Redis on purpose; the lock manager reports it
+    if (!merged.redisDown) await waitForRedis(redis);
+    const subscriber = redis.duplicate({ enableOfflineQueue: true, lazyConnect: true });
+    subscriber.on("error", () => {});
+    const registry = new Registry();
+    const locks = createLockManager({
+      redis,
+      subscriber,
+      namespace: testRedis.namespace,
+      kinds: merged.kinds ?? LOCK_KINDS,
+      hashKey: MASK_KEY,
+      registry,
+      breaker: { failureThreshold: 3, coolDownMs: 500 },
+    });
+    const shop = createShop({ db, locks, clock, registry, config: { maskKey: MASK_KEY, ...merged.config } });
+    closers.push(async () => {
+      await locks.close();
+      subscriber.disconnect();
+      redis.disconnect();
+      await db.$disconnect();
+    });
+    return { shop, db, redis, locks, registry };
+  }
+
+  const main = await instance();
+  return {
+    testDb,
+    testRedis,
+    clock,
+    main,
+    db: main.db,
+    shop: main.shop,
+    instance,
+    async close() {
+      for (const close of closers.reverse()) await close();
+      await testRedis.cleanup();
+      await testDb.drop();
+    },
+  };
+}
