@@ -16,6 +16,7 @@ import { createBotApp } from "./app.ts";
 import { loadBotConfig, type BotConfig } from "./config.ts";
 import { loggableError, scrubSecrets } from "./log-safety.ts";
 import { checkMigrations } from "./startup.ts";
+import { updateIdMixin } from "./updates/scope.ts";
 
 /** Graceful shutdown must finish within this; a webhook request waits for its update, so keep it above the slowest one. */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -42,6 +43,7 @@ function createProcessLogger(config: BotConfig): Logger {
     level: config.LOG_LEVEL,
     name: "bot",
     pretty,
+    mixin: updateIdMixin,
     ...(pretty ? {} : { destination: scrubSecrets(process.stdout, secrets) }),
   });
 }

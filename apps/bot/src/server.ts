@@ -70,12 +70,10 @@ export function createServer(deps: ServerDeps) {
   app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    void reply
-      .code(status)
-      .send({
-        ok: false,
-        error: status === 413 ? "body too large" : status === 400 ? "malformed request" : "internal error",
-      });
+    void reply.code(status).send({
+      ok: false,
+      error: status === 413 ? "body too large" : status === 400 ? "malformed request" : "internal error",
+    });
   });
 
   return app;

@@ -95,6 +95,8 @@ export interface LoggerConfig {
   name?: string;
   /** Where lines go; defaults to stdout. Tests pass a stream to scan what was logged. */
   destination?: NodeJS.WritableStream;
+  /** Fields added to every line at the time it is logged (pino's mixin), e.g. the request being handled. */
+  mixin?: LoggerOptions["mixin"];
 }
 
 /**
@@ -115,6 +117,7 @@ export function createLogger(config: LoggerConfig): Logger {
     // Errors were serialized (and scrubbed) by the log formatter already.
     serializers: { err: (value: unknown) => value },
     hooks: { streamWrite: maskSecretsInText },
+    ...(config.mixin ? { mixin: config.mixin } : {}),
   };
   let logger: Logger;
   if (config.destination) logger = pino(options, config.destination as pino.DestinationStream);

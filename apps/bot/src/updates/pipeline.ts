@@ -5,6 +5,7 @@ import type { Logger } from "@orderbot/platform";
 import { loggableError } from "../log-safety.ts";
 import type { BotMetrics } from "../metrics.ts";
 import { isActionable } from "./schema.ts";
+import { inUpdateScope } from "./scope.ts";
 
 /**
  * - ignored: not an update the features act on (a type the bot does not handle, or a forged or
@@ -60,7 +61,7 @@ export function createUpdatePipeline(deps: UpdatePipelineDeps) {
     const end = metrics.updateSeconds.startTimer({ type });
     const log = deps.logger.child({ updateId: update.update_id, updateType: type });
     try {
-      const outcome = await run(update);
+      const outcome = await inUpdateScope(update.update_id, () => run(update));
       metrics.updates.inc({ type, outcome: outcome.replace("-", "_") });
       if (outcome !== "handled") log.debug({ outcome }, "update not run again");
       return outcome;

@@ -1,0 +1,19 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Logger } from "@orderbot/platform";
+
+const current = new AsyncLocalStorage<number>();
+
+/** Runs `fn` as the handling of one update: whatever it logs, in any module, names the update. */
+export function inUpdateScope<T>(updateId: number, fn: () => Promise<T>): Promise<T> {
+  return current.run(updateId, fn);
+}
+
+/**
+ * A pino mixin (see createLogger's `mixin`) that adds `updateId` to every line logged while an
+ * update is handled: the domain services and the lock module log through loggers that know
+ * nothing of Telegram. Lines whose logger already carries the id (ctx.logger) are left alone.
+ */
+export function updateIdMixin(_object: object, _level: number, logger: Logger): object {
+  const updateId = current.getStore();
+  return updateId === undefined || "updateId" in logger.bindings() ? {} : { updateId };
+}
