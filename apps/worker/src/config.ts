@@ -26,6 +26,11 @@ const schema = z
     WORKER_ID: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/).default(`${os.hostname()}:${process.pid}`),
     /** Language of notifications whose recipient's language is unknown. */
     NOTIFY_LOCALE: z.enum(["en", "zh"]).default("en"),
+    /**
+     * PostgreSQL ends a worker session that sits inside a transaction this long without a word
+     * (ms; 0: never): a paused or hung worker must not hold row locks that the next leader waits on.
+     */
+    DATABASE_IDLE_TX_TIMEOUT_MS: ms(0).default(10_000),
     /** How long a graceful shutdown may take before the process exits anyway (ms). */
     SHUTDOWN_GRACE_MS: ms(100).default(15_000),
 

@@ -7,6 +7,7 @@ import { createShop, LOCK_KINDS } from "@orderbot/core";
 import { createLockManager } from "@orderbot/lock";
 import { ConfigError, createLogger, createMetricsRegistry, createRedis, waitForRedis } from "@orderbot/platform";
 import { loadWorkerConfig, type WorkerConfig } from "./config.ts";
+import { withSessionSettings } from "./db-url.ts";
 import { createWorker } from "./worker.ts";
 
 function loadConfigOrExit(): WorkerConfig {
@@ -25,7 +26,11 @@ const logger = createLogger({ level: config.LOG_LEVEL, pretty: config.NODE_ENV =
 });
 const registry = createMetricsRegistry({ defaultMetrics: true });
 
-const db = createDatabase({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS });
+const databaseUrl = withSessionSettings(
+  config.DATABASE_URL,
+  config.DATABASE_IDLE_TX_TIMEOUT_MS > 0 ? { idle_in_transaction_session_timeout: config.DATABASE_IDLE_TX_TIMEOUT_MS } : {},
+);
+const db = createDatabase({ url: databaseUrl, poolMax: config.DATABASE_POOL_MAX, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS });
 const redisConfig = { url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS };
 const redis = createRedis({ ...redisConfig, connectionName: `orderbot-worker:${config.WORKER_ID}` });
 const subscriber = createRedis({ ...redisConfig, connectionName: `orderbot-worker-sub:${config.WORKER_ID}` });

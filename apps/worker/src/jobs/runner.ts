@@ -69,7 +69,10 @@ export function createJobRunner(deps: JobRunnerDeps) {
       summary = await job.run(ctx);
     } catch (error) {
       outcome = "failed";
-      if (!(isStop(error) && ctx.signal.aborted)) throw error;
+      // Once the lease is gone, whatever the cut-short work threw (a rolled-back transaction, a
+      // connection the database closed while the process was paused) is that loss's doing.
+      if (!ctx.leaseSignal.aborted && !(isStop(error) && ctx.signal.aborted)) throw error;
+      log.debug({ err: error }, "job run cut short");
     } finally {
       if (ctx.leaseSignal.aborted) outcome = "lease-lost";
       else if (shutdown.signal.aborted && outcome !== "failed") outcome = "stopped";
