@@ -1,0 +1,75 @@
+// A customer's whole journey, end to end: two bot processes behind one webhook URL (and, below,
+// one in polling mode), the test kit as Telegram, real PostgreSQL and Redis.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SimulatedUser } from "@orderbot/testkit";
+import { OWNER_ID, startShop, type E2eShop } from "./support/shop.ts";
+
+/** /start → /catalog → product → quantity → Order → Pay → /orders; returns the order id. */
+async function buyTwoCups(shop: E2eShop, user: SimulatedUser): Promise<string> {
+  await user.send("/start");
+  await user.waitForMessage("Welcome", { timeoutMs: 10_000 });
+  await user.send("/catalog");
+  await user.waitForMessage("Catalog, page 1 of 2");
+  await user.press("Celadon tea cup");
+  await user.waitForMessage("Quantity: 1, total 15 ⭐", { edits: true });
+  await user.press("+");
+  await user.waitForMessage("Quantity: 2, total 30 ⭐", { edits: true });
+  await user.press("Order 2 for 30 ⭐");
+  const order = await user.waitForMessage(/^Order [2-9A-Z]{8}/, { edits: true });
+  const id = order.text!.slice(6, 14);
+  expect(order.text).toContain("Celadon tea cup × 2: 30 ⭐");
+  await user.press("Pay 30 ⭐");
+  await user.waitForMessage((m) => m.invoice?.total_amount === 30);
+  const payment = await user.pay();
+  expect(payment.status).toBe("paid");
+  await user.waitForMessage(`Payment received: order ${id} is paid.`);
+  await user.send("/orders");
+  const list = await user.waitForMessage("Your orders:");
+  expect(list.text).toContain(`${id} · paid · 30 ⭐`);
+  const stored = await shop.db.order.findUniqueOrThrow({ where: { publicId: id }, include: { payments: true } });
+  expect(stored.status).toBe("PAID");
+  expect(stored.payments).toHaveLength(1);
+  return id;
+}
+
+describe("webhook mode, two replicas", () => {
+  let shop: E2eShop;
+  beforeAll(async () => {
+    shop = await startShop({ mode: "webhook", replicas: 2 });
+  });
+  afterAll(() => shop?.stop());
+
+  it("a customer buys, and the operator group hears of the paid order", async () => {
+    const { kit } = shop;
+    const owner = kit.createUser({ id: OWNER_ID, languageCode: "en" });
+    const group = kit.createGroup({ title: "Operators", creator: owner });
+    await owner.send("/bind", { in: group });
+    await group.waitForMessage("This group is now the shop's operator group");
+
+    const customer = kit.createUser({ firstName: "Dana", languageCode: "en" });
+    const id = await buyTwoCups(shop, customer);
+
+    // The notice goes through the outbox (it must survive a crash); the worker's relay sends it.
+    const queued = await shop.db.outboxMessage.findMany({ where: { chatId: BigInt(group.id) } });
+    expect(queued.map((m) => (m.payload as { template: string }).template)).toContain("operator-order-paid");
+    await shop.relayOutbox();
+    await group.waitForMessage(`Order ${id} was paid`);
+    // Both replicas took part.
+    expect(shop.proxy!.stats.forwarded.every((n) => n > 0)).toBe(true);
+  });
+});
+
+describe("polling mode", () => {
+  let shop: E2eShop;
+  beforeAll(async () => {
+    shop = await startShop({ mode: "polling" });
+  });
+  afterAll(() => shop?.stop());
+
+  it("the same journey passes", async () => {
+    const customer = shop.kit.createUser({ firstName: "Eli", languageCode: "en" });
+    await buyTwoCups(shop, customer);
+    expect(shop.kit.callsTo("getUpdates").length).toBeGreaterThan(0);
+    expect(shop.kit.callsTo("setWebhook")).toHaveLength(0);
+  });
+});
