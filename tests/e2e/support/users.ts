@@ -1,0 +1,32 @@
+import { expect } from "vitest";
+import type { FakeTelegram, SimulatedUser } from "@orderbot/testkit";
+
+/** Resolves once every update so far has been delivered (a reply can come before the 200). */
+export async function allDelivered(kit: FakeTelegram): Promise<void> {
+  await Promise.all(kit.pendingUpdates.map((queued) => queued.settled));
+}
+
+/** Opens a product card from /catalog and sets its quantity with + the way a user does. */
+export async function openCard(user: SimulatedUser, title: string, qty = 1): Promise<void> {
+  await user.send("/catalog");
+  await user.waitForMessage("Catalog", { timeoutMs: 10_000 });
+  if (!user.view().buttons.includes(title)) {
+    await user.press("Next ▶");
+    await user.waitForMessage("Catalog, page 2", { edits: true });
+  }
+  await user.press(title);
+  await user.waitForMessage("Quantity: 1,", { edits: true });
+  for (let n = 2; n <= qty; n++) {
+    await user.press("+");
+    await user.waitForMessage(`Quantity: ${n},`, { edits: true });
+  }
+}
+
+/** Presses Order on the open card; resolves with the order's public id once it is shown. */
+export async function pressOrder(user: SimulatedUser): Promise<string> {
+  await user.press(/^Order \d+ for/);
+  const shown = await user.waitForMessage(/^Order [2-9A-Z]{8}/, { edits: true });
+  const id = /^Order ([2-9A-Z]{8})/.exec(shown.text ?? "")?.[1];
+  expect(id).toBeDefined();
+  return id!;
+}
