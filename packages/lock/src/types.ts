@@ -1,6 +1,5 @@
 // The public contract of @orderbot/lock. Other packages (core, bot, worker) code against these
 // types; the implementation lives beside this file.
-import type { Redis } from "ioredis";
 import type { Registry } from "prom-client";
 
 /**
@@ -34,11 +33,18 @@ export interface LockResource {
 export interface AcquireOptions {
   ttlMs?: number;
   waitMs?: number;
+  /** Ends a wait at once: `acquire`/`withLock` then reject with the signal's reason. */
   signal?: AbortSignal;
+  /** Correlation id for logs (e.g. the Telegram update id). Never a secret. */
+  requestId?: string;
 }
 
 export interface Lease {
-  /** Redis key of the lock: `{namespace}:lock:{kind}:{id}` with the hash tag on kind and id. */
+  /**
+   * Redis key of the lock: `{namespace:lock:kind:id}`. The braces are a Redis Cluster hash tag, so
+   * the fence counter `{namespace:lock:kind:id}:fence` lands in the same slot. Personal ids
+   * appear as `h.` plus an HMAC, never raw.
+   */
   readonly key: string;
   readonly kind: string;
   /** Random, unpredictable owner token; release and extend compare it. */
@@ -80,11 +86,40 @@ export interface WithLockOptions extends AcquireOptions {
   maxHoldMs?: number;
 }
 
+/**
+ * The few Redis commands the lock manager sends. An ioredis `Redis` (5 or 6) fits as it is; any
+ * client with these methods does. Scripts run EVAL/EVALSHA (SET, GET, INCR, PEXPIRE, PTTL, TIME,
+ * ZADD, ZREM, ZPOPMIN, DEL, PUBLISH inside), strict mode sends WAIT.
+ */
+export interface LockRedisClient {
+  evalsha(sha: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  wait(replicas: number, timeoutMs: number): Promise<number>;
+  /** Opens the subscriber connection when none is given (ioredis `Redis#duplicate`). */
+  duplicate(override?: { enableOfflineQueue?: boolean; connectionName?: string }): LockSubscriberClient;
+  /** `close`: the connection dropped, so no lease can be trusted until renewed. */
+  on(event: "close", listener: () => void): unknown;
+  off(event: "close", listener: () => void): unknown;
+}
+
+/** The subscriber connection: this manager's channel only. */
+export interface LockSubscriberClient {
+  subscribe(...channels: string[]): Promise<unknown>;
+  unsubscribe(...channels: string[]): Promise<unknown>;
+  on(event: "message", listener: (channel: string, message: string) => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  off(event: "message", listener: (channel: string, message: string) => void): unknown;
+  disconnect(): void;
+}
+
 export interface LockManagerOptions {
-  /** Commands: EVALSHA, SET, PEXPIRE, PUBLISH, WAIT ... (a Redis or Cluster client). */
-  redis: Redis;
-  /** A second connection used only to SUBSCRIBE to release notifications (one per manager). */
-  subscriber?: Redis;
+  /** Commands: EVALSHA, WAIT (an ioredis Redis; for a Cluster client pass `subscriber` too). */
+  redis: LockRedisClient;
+  /**
+   * A second connection used only to SUBSCRIBE to this manager's channel (one per manager,
+   * whatever the number of waiters or keys). Default: `redis.duplicate()`, opened on the first wait.
+   */
+  subscriber?: LockSubscriberClient;
   /** Environment and bot/tenant, e.g. "prod:shopbot". */
   namespace: string;
   kinds: Record<string, LockKindConfig>;
@@ -97,8 +132,36 @@ export interface LockManagerOptions {
   breaker?: { failureThreshold: number; coolDownMs: number };
   /** Strict mode for replicated Redis: WAIT for this many replicas after acquiring. */
   replication?: { replicas: number; timeoutMs: number };
-  /** TTL bounds every ttlMs must respect. */
+  /** TTL bounds every ttlMs must respect (default 100 ms .. 10 min). */
   ttlBounds?: { minMs: number; maxMs: number };
+  /**
+   * How long before its estimated expiry a lease counts as lost: its signal aborts then, unless a
+   * renewal landed. Default: ttl/10 + 5 ms.
+   */
+  safetyMarginMs?: number;
+  /** How long an idle resource's fence counter is kept (ms, default 1 h); see scripts/acquire.lua. */
+  fenceRetentionMs?: number;
+  /** Randomised backoff of waiters between re-checks when no release was heard (ms). */
+  backoff?: { baseMs: number; maxMs: number };
+}
+
+/** What a manager holds right now; tests use it to prove nothing is left behind. */
+export interface LockStats {
+  /** Callers waiting for a lock. */
+  waiters: number;
+  /** Release channels the shared subscriber listens to (one per key with local waiters). */
+  subscriptions: number;
+  /**
+   * Timers of waits and leases: re-checks, expiry guards, watchdogs. (Command timeouts share one
+   * sweep timer that stops by itself once no command is in flight; see `commandsInFlight`.)
+   */
+  timers: number;
+  /** Leases acquired and not yet released or lost. */
+  leases: number;
+  /** Redis commands sent and not answered (nor timed out) yet. */
+  commandsInFlight: number;
+  /** Whether the circuit breaker fails calls fast right now. */
+  breaker: "closed" | "open" | "half-open";
 }
 
 /** The subset of a pino logger the lock module uses. */
@@ -116,6 +179,8 @@ export interface LockManager {
   policyFor(kind: string): OutagePolicy;
   /** Stops the subscriber, aborts waiters, releases nothing (leases are released by their holders). */
   close(): Promise<void>;
+  /** A snapshot of waiters, subscriptions, timers and leases (for tests and debugging). */
+  stats(): LockStats;
 }
 
 /**

@@ -1,0 +1,136 @@
+// A held lock. Its signal aborts when the lease is lost: not ours any more, a renewal failed, the
+// connection dropped, or it is about to expire (within the safety margin) without a renewal.
+import { LeaseLostError, type LeaseLossReason } from "./errors.ts";
+import type { LockKeys } from "./keys.ts";
+import type { KindMetrics } from "./metrics.ts";
+import type { TimerHandle } from "./timers.ts";
+import type { Lease, ReleaseOutcome } from "./types.ts";
+
+/** What a lease needs from its manager: Redis calls, timers, and where to report. */
+export interface LeaseHost {
+  extend(lease: LockLease, ttlMs: number): Promise<boolean>;
+  release(lease: LockLease): Promise<boolean>;
+  /** The lease is over (released or lost): stop tracking it. */
+  forget(lease: LockLease): void;
+  setTimer(fn: () => void, ms: number): TimerHandle;
+  clearTimer(handle: TimerHandle | undefined): void;
+  checkTtl(ttlMs: number): number;
+  safetyMarginMs(ttlMs: number): number;
+  warn(lease: LockLease, fields: object, message: string): void;
+}
+
+type LeaseState = "held" | "released" | "lost";
+
+export class LockLease implements Lease {
+  readonly key: string;
+  readonly acquiredAt: number;
+  #expiresAt: number;
+  #state: LeaseState = "held";
+  #controller = new AbortController();
+  #guard: TimerHandle | undefined;
+  #releasing: Promise<ReleaseOutcome> | undefined;
+  #expiryReason: LeaseLossReason = "expired";
+  /** Whether anyone took the signal: only then does an expiry timer run (see `signal`). */
+  #watched = false;
+
+  constructor(
+    readonly keys: LockKeys,
+    readonly kind: string,
+    readonly token: string,
+    readonly fence: number,
+    /** When the acquire command was sent: the lease cannot have started later than this. */
+    sentAt: number,
+    readonly ttlMs: number,
+    readonly metrics: KindMetrics,
+    readonly requestId: string | undefined,
+    private readonly host: LeaseHost,
+  ) {
+    this.key = keys.lock;
+    this.acquiredAt = sentAt;
+    this.#expiresAt = sentAt + ttlMs;
+  }
+
+  /**
+   * Aborts when the lease is lost. The expiry timer behind it starts on first access: a holder
+   * that never looks at the signal pays for no timer, and its lease running out is still
+   * counted, when it releases.
+   */
+  get signal(): AbortSignal {
+    if (!this.#watched) {
+      this.#watched = true;
+      if (this.#state === "held") this.#armGuard();
+    }
+    return this.#controller.signal;
+  }
+
+  get expiresAt(): number {
+    return this.#expiresAt;
+  }
+
+  get held(): boolean {
+    return this.#state === "held";
+  }
+
+  extend(ttlMs: number = this.ttlMs): Promise<boolean> {
+    return this.renew(this.host.checkTtl(ttlMs));
+  }
+
+  /** extend() without the TTL bounds check: the watchdog may renew for less near a hold cap. */
+  async renew(ttlMs: number): Promise<boolean> {
+    if (this.#state !== "held") return false;
+    const sentAt = Date.now();
+    const extended = await this.host.extend(this, ttlMs);
+    if (!extended) {
+      this.lose("not-owner");
+      return false;
+    }
+    if (this.#state !== "held") return false;
+    this.#expiresAt = sentAt + ttlMs;
+    if (this.#watched) this.#armGuard();
+    return true;
+  }
+
+  release(): Promise<ReleaseOutcome> {
+    this.#releasing ??= this.#release();
+    return this.#releasing;
+  }
+
+  async #release(): Promise<ReleaseOutcome> {
+    const ranOut = this.#state === "held" && Date.now() >= this.#expiresAt - this.host.safetyMarginMs(this.ttlMs);
+    if (ranOut) this.lose(this.#expiryReason); // the work outlived the lease: count it as lost
+    this.#end("released");
+    this.metrics.held((Date.now() - this.acquiredAt) / 1000);
+    if (await this.host.release(this)) return "released";
+    this.metrics.releaseNotOwner();
+    this.host.warn(this, {}, "released a lock that was no longer ours (it had expired or been taken over)");
+    return "not-owner";
+  }
+
+  /** Marks the lease lost and aborts its signal; the holder must stop at its next step. */
+  lose(reason: LeaseLossReason, cause?: unknown): void {
+    if (this.#state !== "held") return;
+    this.#end("lost");
+    this.metrics.leaseLost();
+    this.host.warn(this, { reason }, "lock lease lost while its work was running");
+    this.#controller.abort(new LeaseLostError(this.key, reason, cause));
+  }
+
+  /** The watchdog stopped renewing on purpose (a cap was reached): say so when the lease runs out. */
+  markCapped(): void {
+    this.#expiryReason = "renewal-capped";
+  }
+
+  /** Aborts the signal when the lease is about to expire without a renewal. */
+  #armGuard(): void {
+    this.host.clearTimer(this.#guard);
+    const abortAt = this.#expiresAt - this.host.safetyMarginMs(this.ttlMs);
+    this.#guard = this.host.setTimer(() => this.lose(this.#expiryReason), abortAt - Date.now());
+  }
+
+  #end(state: LeaseState): void {
+    this.#state = state;
+    this.host.clearTimer(this.#guard);
+    this.#guard = undefined;
+    this.host.forget(this);
+  }
+}

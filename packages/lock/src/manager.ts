@@ -1,0 +1,307 @@
+// createLockManager: the one entry point. Acquire is one script round trip; a caller that has to
+// wait joins the key's line and sleeps until a release is heard (or its re-check timer fires).
+import { randomBytes } from "node:crypto";
+import { Registry } from "prom-client";
+import { Backoff } from "./backoff.ts";
+import { CircuitBreaker } from "./breaker.ts";
+import { CommandRunner } from "./commands.ts";
+import { checkTtl, MAX_WAIT_MS, positiveInt, resolveConfig, type ResolvedConfig } from "./config.ts";
+import { LockInputError, LockUnavailableError } from "./errors.ts";
+import { hashId, idText, inboxPrefix, lockKeys, type LockKeys } from "./keys.ts";
+import { LockLease, type LeaseHost } from "./lease.ts";
+import { createLockMetrics, type KindMetrics } from "./metrics.ts";
+import { acquireScript, extendScript, handoffScript, releaseScript } from "./scripts.ts";
+import { newToken } from "./tokens.ts";
+import { Timers } from "./timers.ts";
+import type { AcquireOptions, AcquireResult, LockContext, LockKindConfig, LockLogger, LockManager, LockManagerOptions, LockOutcome, LockRedisClient, LockResource, LockStats, OutagePolicy, WithLockOptions } from "./types.ts";
+import { WaitQueues } from "./wait-queues.ts";
+import type { Waiter, WakeReason } from "./waiter.ts";
+import { withLock } from "./with-lock.ts";
+
+/** One validated acquire request. */
+export interface LockRequest {
+  kind: string;
+  config: LockKindConfig;
+  keys: LockKeys;
+  metrics: KindMetrics;
+  ttlMs: number;
+  waitMs: number;
+  signal: AbortSignal | undefined;
+  requestId: string | undefined;
+}
+
+type Attempt = { lease: LockLease; pttl?: undefined } | { lease?: undefined; pttl: number };
+
+const silent: LockLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * Creates a lock manager on a Redis client (ioredis `Redis`; a Cluster client works too).
+ *
+ * @example
+ * const locks = createLockManager({
+ *   redis, namespace: "prod:shopbot", hashKey: config.lockHashKey, registry, logger,
+ *   kinds: {
+ *     order: { ttlMs: 5000, waitMs: 2000, outage: "refuse" },
+ *     checkout: { ttlMs: 5000, waitMs: 0, outage: "refuse", personal: true },
+ *   },
+ * });
+ * const outcome = await locks.withLock({ kind: "order", id: orderId }, async ({ signal }) => pay(orderId, signal));
+ */
+export function createLockManager(options: LockManagerOptions): LockManager {
+  return new RedisLockManager(options);
+}
+
+class RedisLockManager implements LockManager {
+  readonly #config: ResolvedConfig;
+  readonly #redis: LockRedisClient;
+  readonly #logger: LockLogger;
+  readonly #timers = new Timers();
+  readonly #metrics = new Map<string, KindMetrics>();
+  readonly #leases = new Set<LockLease>();
+  readonly #runner: CommandRunner;
+  readonly #queues: WaitQueues;
+  readonly #host: LeaseHost;
+  /** Names this manager in the lines of the locks it waits for, and its channel. */
+  readonly #id = randomBytes(12).toString("base64url");
+  readonly #inbox: string;
+  #closed = false;
+
+  constructor(options: LockManagerOptions) {
+    this.#config = resolveConfig(options);
+    this.#redis = options.redis;
+    this.#logger = options.logger ?? silent;
+    const metricsFor = createLockMetrics(options.registry ?? new Registry());
+    for (const kind of this.#config.kinds.keys()) this.#metrics.set(kind, metricsFor(kind));
+
+    const breaker = new CircuitBreaker(this.#config.breaker, (state) => {
+      for (const metrics of this.#metrics.values()) metrics.breakerOpen(state === "open");
+      const log = state === "open" ? this.#logger.warn : this.#logger.info;
+      log.call(this.#logger, { breaker: state }, `lock Redis circuit breaker ${state}`);
+    });
+    this.#runner = new CommandRunner(breaker, this.#config.commandTimeoutMs);
+    this.#inbox = inboxPrefix(this.#config.namespace);
+    this.#queues = new WaitQueues(this.#inbox + this.#id, {
+      subscriber: options.subscriber,
+      connect: () => {
+        const subscriber = this.#redis.duplicate({ enableOfflineQueue: true, connectionName: "orderbot-lock-subscriber" });
+        // Ours to watch: while it is down, waiters fall back to their re-check timers.
+        subscriber.on("error", (error) => this.#logger.debug({ err: error.message }, "lock subscriber connection error"));
+        return subscriber;
+      },
+      timers: this.#timers,
+      timeoutMs: this.#config.commandTimeoutMs,
+      passOn: (lockKey) => this.#passOn(lockKey),
+    });
+    this.#host = this.#leaseHost();
+    this.#redis.on("close", this.#onConnectionLost);
+  }
+
+  async acquire(resource: LockResource, options: AcquireOptions = {}): Promise<AcquireResult> {
+    const request = this.#request(resource, options);
+    const started = performance.now();
+    try {
+      const lease = await this.#acquire(request);
+      const waited = performance.now() - started;
+      request.metrics.acquired(lease ? "acquired" : "busy");
+      request.metrics.waited(waited / 1000);
+      if (lease) return { ok: true, lease };
+      return { ok: false, reason: "busy", key: request.keys.lock, waitedMs: Math.round(waited) };
+    } catch (error) {
+      request.metrics.acquired(request.signal?.aborted ? "aborted" : "unavailable");
+      throw error;
+    }
+  }
+
+  withLock<T>(resource: LockResource, fn: (ctx: LockContext) => Promise<T>, options: WithLockOptions = {}): Promise<LockOutcome<T>> {
+    return withLock(this, resource, fn, options, { kindConfig: (kind) => this.#kind(kind), metrics: (kind) => this.#metrics.get(kind)!, timers: this.#timers, logger: this.#logger });
+  }
+
+  keyFor(resource: LockResource): string {
+    return this.#keys(resource).lock;
+  }
+
+  policyFor(kind: string): OutagePolicy {
+    return this.#kind(kind).outage;
+  }
+
+  stats(): LockStats {
+    return {
+      waiters: this.#queues.waiterCount,
+      subscriptions: this.#queues.subscriptionCount,
+      timers: this.#timers.count,
+      leases: this.#leases.size,
+      commandsInFlight: this.#runner.inFlight,
+      breaker: this.#runner.breakerState,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#redis.off("close", this.#onConnectionLost);
+    this.#queues.close(new LockUnavailableError("the lock manager was closed", { reason: "closed" }));
+  }
+
+  // ------------------------------------------------------------------ acquiring
+
+  async #acquire(request: LockRequest): Promise<LockLease | undefined> {
+    if (this.#closed) throw new LockUnavailableError("the lock manager was closed", { reason: "closed", kind: request.kind });
+    request.signal?.throwIfAborted();
+    if (request.waitMs === 0) return (await this.#attempt(request)).lease; // try once: one round trip
+    return this.#wait(request, performance.now() + request.waitMs);
+  }
+
+  /**
+   * Waits in line, behind the callers of this process already waiting for the key. Only the first
+   * of them asks Redis: at once, then when the lock is handed to this manager, or when its
+   * re-check timer fires (randomised backoff, never later than the holder's remaining TTL, so an
+   * expired holder is noticed without any message). Its attempts keep this manager in the key's
+   * line in Redis, so a release elsewhere hands the lock over and tells us.
+   */
+  async #wait(request: LockRequest, deadline: number): Promise<LockLease | undefined> {
+    const { waiter, subscribed } = this.#queues.join(request.keys.lock, request.signal);
+    const backoff = new Backoff(this.#config.backoff);
+    let acquired = false;
+    try {
+      await waiter.race(subscribed); // from here on no release goes unheard
+      let wake: WakeReason = "notified";
+      let recheckAt = Infinity; // when the holder's lease runs out, as last seen
+      for (;;) {
+        if (this.#queues.isFirst(waiter) && wake !== "promoted") {
+          waiter.takeNotified();
+          const attempt = this.#attempt(request, waiter);
+          const result = await waiter.race(attempt).catch((error: unknown) => {
+            if (waiter.cancelled) attempt.then((late) => late.lease?.release(), () => {}).catch(() => {});
+            throw error;
+          });
+          if (result.lease) return ((acquired = true), result.lease);
+          if (waiter.takeNotified()) continue; // released while we asked: ask again
+          recheckAt = result.pttl >= 0 ? performance.now() + result.pttl + 1 : Infinity;
+        }
+        const now = performance.now();
+        const left = deadline - now;
+        if (left <= 0) return undefined;
+        const delay = this.#queues.isFirst(waiter) ? Math.min(backoff.next(), recheckAt - now, left) : left;
+        wake = await waiter.sleep(delay);
+      }
+    } finally {
+      const wasLast = this.#queues.leave(waiter, acquired);
+      if (wasLast && !acquired) this.#passOn(request.keys.lock);
+    }
+  }
+
+  /** One round trip: the acquire script. A waiter's attempt also keeps this manager in the key's line. */
+  async #attempt(request: LockRequest, waiter?: Waiter): Promise<Attempt> {
+    const { keys, kind, metrics, ttlMs } = request;
+    const token = newToken();
+    const line = waiter ? [this.#id, this.#queues.othersWaiting(waiter) ? "1" : "0"] : ["", "0"];
+    const args = [token, ttlMs, this.#config.fenceRetentionMs, ...line, MAX_WAIT_MS + ttlMs];
+    const sentAt = Date.now();
+    const reply = await this.#runner.run(
+      "acquire",
+      metrics,
+      kind,
+      () => acquireScript.run(this.#redis, [keys.lock, keys.fence, keys.queue], args) as Promise<[number, number]>,
+      { onLate: ([status]) => void (status === 1 && this.#forceRelease(keys, token)) },
+    );
+    if (reply[0] !== 1) return { pttl: reply[1] };
+    const lease = new LockLease(keys, kind, token, reply[1], sentAt, ttlMs, metrics, request.requestId, this.#host);
+    this.#leases.add(lease);
+    if (this.#config.replication) await this.#replicate(lease);
+    return { lease };
+  }
+
+  /** Strict mode: the lock counts only once enough replicas have it, else it is given back. */
+  async #replicate(lease: LockLease): Promise<void> {
+    const { replicas, timeoutMs } = this.#config.replication!;
+    let acknowledged = 0;
+    try {
+      acknowledged = await this.#runner.run("wait", lease.metrics, lease.kind, () => this.#redis.wait(replicas, timeoutMs), {
+        timeoutMs: timeoutMs + this.#config.commandTimeoutMs,
+      });
+    } finally {
+      if (acknowledged < replicas) await lease.release().catch(() => "not-owner");
+    }
+    if (acknowledged < replicas) {
+      throw new LockUnavailableError(`only ${acknowledged} of ${replicas} replicas acknowledged the lock within ${timeoutMs} ms`, { reason: "replication", kind: lease.kind });
+    }
+  }
+
+  /** An acquire that succeeded after we gave up on it: give the lock back at once. */
+  async #forceRelease(keys: LockKeys, token: string): Promise<void> {
+    await releaseScript.run(this.#redis, [keys.lock, keys.queue], [token, this.#inbox, this.#reservationMs]).catch(() => {});
+  }
+
+  /** We are in the key's line (or were handed the lock) but nobody here waits any more: step out. */
+  #passOn(lockKey: string): void {
+    handoffScript.run(this.#redis, [lockKey, `${lockKey}:queue`], [this.#id, this.#inbox, this.#reservationMs]).catch(() => {});
+  }
+
+  /** How long a lock handed to the next manager in line stays reserved for it: one command's time. */
+  get #reservationMs(): number {
+    return this.#config.commandTimeoutMs;
+  }
+
+  // ------------------------------------------------------------------ validation and keys
+
+  #request(resource: LockResource, options: AcquireOptions): LockRequest {
+    if (!options || typeof options !== "object") throw new LockInputError("options must be an object", "options");
+    const keys = this.#keys(resource);
+    const config = this.#kind(resource.kind);
+    const { signal, requestId } = options;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new LockInputError("signal must be an AbortSignal", "signal");
+    if (requestId !== undefined && (typeof requestId !== "string" || requestId.length > 128)) {
+      throw new LockInputError("requestId must be a string of at most 128 characters", "requestId");
+    }
+    return {
+      kind: resource.kind,
+      config,
+      keys,
+      metrics: this.#metrics.get(resource.kind)!,
+      ttlMs: checkTtl(options.ttlMs ?? config.ttlMs, this.#config.ttlBounds),
+      waitMs: positiveInt(options.waitMs ?? config.waitMs, "waitMs", { zero: true, max: MAX_WAIT_MS }),
+      signal,
+      requestId,
+    };
+  }
+
+  #kind(kind: unknown): LockKindConfig {
+    const config = typeof kind === "string" ? this.#config.kinds.get(kind) : undefined;
+    if (!config) throw new LockInputError(`unknown lock kind "${String(kind)}" (configured: ${[...this.#config.kinds.keys()].join(", ")})`, "kind");
+    return config;
+  }
+
+  #keys(resource: LockResource): LockKeys {
+    if (!resource || typeof resource !== "object") throw new LockInputError("resource must be { kind, id }", "resource");
+    const config = this.#kind(resource.kind);
+    const id = idText(resource.id);
+    const segment = config.personal ? hashId(this.#config.hashKey, resource.kind, id) : id;
+    return lockKeys(this.#config.namespace, resource.kind, segment);
+  }
+
+  // ------------------------------------------------------------------ leases
+
+  /** The connection dropped: no lease can be renewed or trusted any more. */
+  readonly #onConnectionLost = () => {
+    for (const lease of [...this.#leases]) lease.lose("connection-lost");
+  };
+
+  #leaseHost(): LeaseHost {
+    const redis = this.#redis;
+    return {
+      extend: async (lease, ttlMs) =>
+        (await this.#runner.run("extend", lease.metrics, lease.kind, () => extendScript.run(redis, [lease.key], [lease.token, ttlMs]))) === 1,
+      release: async (lease) =>
+        (await this.#runner.run("release", lease.metrics, lease.kind, () =>
+          releaseScript.run(redis, [lease.key, lease.keys.queue], [lease.token, this.#inbox, this.#reservationMs]),
+        )) === 1,
+      forget: (lease) => this.#leases.delete(lease),
+      setTimer: (fn, ms) => this.#timers.set(fn, ms),
+      clearTimer: (handle) => this.#timers.clear(handle),
+      checkTtl: (ttlMs) => checkTtl(ttlMs, this.#config.ttlBounds),
+      safetyMarginMs: this.#config.safetyMarginMs,
+      warn: (lease, fields, message) =>
+        this.#logger.warn({ kind: lease.kind, id: lease.keys.maskedId, fence: lease.fence, requestId: lease.requestId, ...fields }, message),
+    };
+  }
+}

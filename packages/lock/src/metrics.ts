@@ -1,0 +1,91 @@
+// The lock metrics (names in LOCK_METRICS), on the registry the application injects. Children are
+// bound per kind once, so the hot path increments without hashing label sets.
+import { Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
+import { LOCK_METRICS } from "./types.ts";
+
+type AcquireOutcome = "acquired" | "busy" | "unavailable" | "aborted";
+type RenewalOutcome = "ok" | "lost" | "error";
+export type LockCommand = "acquire" | "release" | "extend" | "wait";
+
+/** The metrics of one lock kind. */
+export interface KindMetrics {
+  acquired(outcome: AcquireOutcome): void;
+  waited(seconds: number): void;
+  held(seconds: number): void;
+  renewed(outcome: RenewalOutcome): void;
+  leaseLost(): void;
+  releaseNotOwner(): void;
+  command(command: LockCommand, seconds: number): void;
+  breakerOpen(open: boolean): void;
+  degraded(policy: string): void;
+}
+
+function reuse<T extends Metric>(registry: Registry, name: string, create: () => T): T {
+  return (registry.getSingleMetric(name) as T | undefined) ?? create();
+}
+
+/** Creates (or, on a registry that has them already, reuses) the lock metrics. */
+export function createLockMetrics(registry: Registry): (kind: string) => KindMetrics {
+  const registers = [registry];
+  const acquire = reuse(registry, LOCK_METRICS.acquireTotal, () => new Counter({
+    name: LOCK_METRICS.acquireTotal, help: "Lock acquisitions by outcome.", labelNames: ["kind", "outcome"], registers,
+  }));
+  const wait = reuse(registry, LOCK_METRICS.waitSeconds, () => new Histogram({
+    name: LOCK_METRICS.waitSeconds, help: "Time from asking for a lock to getting it (or giving up).", labelNames: ["kind"], registers,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  }));
+  const hold = reuse(registry, LOCK_METRICS.holdSeconds, () => new Histogram({
+    name: LOCK_METRICS.holdSeconds, help: "Time a lease was held; choose TTLs from its upper percentiles.", labelNames: ["kind"], registers,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+  }));
+  const renewals = reuse(registry, LOCK_METRICS.renewalsTotal, () => new Counter({
+    name: LOCK_METRICS.renewalsTotal, help: "Watchdog renewals by outcome.", labelNames: ["kind", "outcome"], registers,
+  }));
+  const lost = reuse(registry, LOCK_METRICS.leaseLostTotal, () => new Counter({
+    name: LOCK_METRICS.leaseLostTotal, help: "Leases lost while their work was still running.", labelNames: ["kind"], registers,
+  }));
+  const notOwner = reuse(registry, LOCK_METRICS.releaseNotOwnerTotal, () => new Counter({
+    name: LOCK_METRICS.releaseNotOwnerTotal, help: "Releases of a lock that was no longer ours.", labelNames: ["kind"], registers,
+  }));
+  const latency = reuse(registry, LOCK_METRICS.redisLatencySeconds, () => new Histogram({
+    name: LOCK_METRICS.redisLatencySeconds, help: "Latency of the lock's Redis commands.", labelNames: ["kind", "command"], registers,
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+  }));
+  const breaker = reuse(registry, LOCK_METRICS.breakerOpen, () => new Gauge({
+    name: LOCK_METRICS.breakerOpen, help: "1 while the lock's Redis circuit breaker is open.", labelNames: ["kind"], registers,
+  }));
+  const degraded = reuse(registry, LOCK_METRICS.degradedTotal, () => new Counter({
+    name: LOCK_METRICS.degradedTotal, help: "Work run lockless or skipped because Redis was unavailable.", labelNames: ["kind", "policy"], registers,
+  }));
+
+  return (kind) => {
+    const acquireBy = memo((outcome: string) => acquire.labels(kind, outcome));
+    const renewalsBy = memo((outcome: string) => renewals.labels(kind, outcome));
+    const latencyBy = memo((command: string) => latency.labels(kind, command));
+    const waitOf = wait.labels(kind);
+    const holdOf = hold.labels(kind);
+    const lostOf = lost.labels(kind);
+    const notOwnerOf = notOwner.labels(kind);
+    breaker.labels(kind).set(0);
+    return {
+      acquired: (outcome) => acquireBy(outcome).inc(),
+      waited: (seconds) => waitOf.observe(seconds),
+      held: (seconds) => holdOf.observe(seconds),
+      renewed: (outcome) => renewalsBy(outcome).inc(),
+      leaseLost: () => lostOf.inc(),
+      releaseNotOwner: () => notOwnerOf.inc(),
+      command: (command, seconds) => latencyBy(command).observe(seconds),
+      breakerOpen: (open) => breaker.labels(kind).set(open ? 1 : 0),
+      degraded: (policy) => degraded.labels(kind, policy).inc(),
+    };
+  };
+}
+
+function memo<T>(make: (label: string) => T): (label: string) => T {
+  const cache = new Map<string, T>();
+  return (label) => {
+    let value = cache.get(label);
+    if (value === undefined) cache.set(label, (value = make(label)));
+    return value;
+  };
+}

@@ -1,0 +1,133 @@
+// The callers of this process waiting for locks, per lock key in arrival order, and the one
+// subscriber connection on which this manager is told that a lock was handed to it.
+//
+// Within the process only the first waiter of a key asks LockSubscriberClient; the others sleep until they are
+// first. Across processes, each manager with waiters for a key has one place in the key's line
+// in LockSubscriberClient (see scripts/release.lua): a release hands the lock to the first manager in line and
+// tells it on its channel, so a release wakes exactly one waiter, not a stampede.
+import type { LockSubscriberClient } from "./types.ts";
+import type { TimerHandle, Timers } from "./timers.ts";
+import { Waiter } from "./waiter.ts";
+
+export class WaitQueues {
+  #queues = new Map<string, Waiter[]>();
+  #subscriber: LockSubscriberClient | undefined;
+  #subscribed: Promise<boolean> | undefined;
+  readonly #onMessage = (channel: string, lockKey: string) => {
+    if (channel === this.channel) this.#handedOver(lockKey);
+  };
+
+  constructor(
+    /** This manager's channel. */
+    readonly channel: string,
+    private readonly options: {
+      /** The caller's subscriber connection (left open on close), if given. */
+      subscriber: LockSubscriberClient | undefined;
+      /** Opens one otherwise (on the first wait; closed on close). */
+      connect: () => LockSubscriberClient;
+      timers: Timers;
+      timeoutMs: number;
+      /** A lock was handed to us but nobody here waits for it any more: pass it on. */
+      passOn: (lockKey: string) => void;
+    },
+  ) {}
+
+  /**
+   * Joins the line for `lockKey`. `subscribed` resolves once this manager's channel is subscribed
+   * (true), or when that failed or timed out (false: waiters then re-check on timers only).
+   */
+  join(lockKey: string, signal: AbortSignal | undefined): { waiter: Waiter; subscribed: Promise<boolean> } {
+    const waiter = new Waiter(lockKey, this.options.timers, signal);
+    const queue = this.#queues.get(lockKey);
+    if (queue) queue.push(waiter);
+    else this.#queues.set(lockKey, [waiter]);
+    return { waiter, subscribed: this.#subscribe() };
+  }
+
+  isFirst(waiter: Waiter): boolean {
+    return this.#queues.get(waiter.lockKey)?.[0] === waiter;
+  }
+
+  hasWaiters(lockKey: string): boolean {
+    return this.#queues.has(lockKey);
+  }
+
+  /** Whether others of this process wait for the same lock behind `waiter`. */
+  othersWaiting(waiter: Waiter): boolean {
+    return (this.#queues.get(waiter.lockKey)?.length ?? 0) > 1;
+  }
+
+  /**
+   * Leaves the line; returns true when it was the last waiter of this process for the key. If the
+   * first waiter leaves with the lock, the next one becomes first and sleeps until told; if it
+   * leaves without it (timeout, abort), the next one asks LockSubscriberClient at once.
+   */
+  leave(waiter: Waiter, acquired: boolean): boolean {
+    waiter.dispose();
+    const queue = this.#queues.get(waiter.lockKey);
+    const index = queue?.indexOf(waiter) ?? -1;
+    if (!queue || index === -1) return false;
+    queue.splice(index, 1);
+    const next = queue[0];
+    if (!next) {
+      this.#queues.delete(waiter.lockKey);
+      return true;
+    }
+    if (index === 0) {
+      if (acquired) next.promote();
+      else next.notify();
+    }
+    return false;
+  }
+
+  get waiterCount(): number {
+    let count = 0;
+    for (const queue of this.#queues.values()) count += queue.length;
+    return count;
+  }
+
+  get subscriptionCount(): number {
+    return this.#subscriber ? 1 : 0;
+  }
+
+  /** Ends every wait with `reason` and closes (or, if it is the caller's, unsubscribes) the subscriber. */
+  close(reason: unknown): void {
+    for (const queue of this.#queues.values()) for (const waiter of queue) waiter.cancel(reason);
+    this.#queues.clear();
+    const subscriber = this.#subscriber;
+    this.#subscriber = undefined;
+    this.#subscribed = undefined;
+    if (!subscriber) return;
+    subscriber.off("message", this.#onMessage);
+    if (subscriber !== this.options.subscriber) subscriber.disconnect();
+    else subscriber.unsubscribe(this.channel).catch(() => {});
+  }
+
+  #handedOver(lockKey: string): void {
+    const first = this.#queues.get(lockKey)?.[0];
+    if (first) first.notify();
+    else this.options.passOn(lockKey);
+  }
+
+  /** Subscribes this manager's channel once; later waits reuse the subscription. */
+  #subscribe(): Promise<boolean> {
+    if (this.#subscribed) return this.#subscribed;
+    let subscriber = this.#subscriber;
+    if (!subscriber) {
+      subscriber = this.#subscriber = this.options.subscriber ?? this.options.connect();
+      subscriber.on("message", this.#onMessage);
+    }
+    const { timers, timeoutMs } = this.options;
+    let timer: TimerHandle | undefined;
+    const timeout = new Promise<false>((resolve) => (timer = timers.set(() => resolve(false), timeoutMs)));
+    const subscribed = Promise.race([subscriber.subscribe(this.channel).then(() => true), timeout])
+      .catch(() => false)
+      .then((ok) => {
+        timers.clear(timer);
+        if (!ok && this.#subscribed === subscribed) this.#subscribed = undefined; // try again on the next wait
+        return ok;
+      });
+    this.#subscribed = subscribed;
+    return subscribed;
+  }
+}

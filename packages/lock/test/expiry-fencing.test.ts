@@ -1,0 +1,61 @@
+// A holder that stops renewing past its TTL loses the lock to a second client: the second lease's
+// fence is larger, the first holder's release reports not-owner and leaves the second's lock in
+// place, and the first lease's signal has aborted.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { Registry } from "prom-client";
+import { LeaseLostError, LOCK_METRICS } from "../src/index.ts";
+import { aborted, recordingLogger, sharedRedis, type SharedRedisFixture } from "./support.ts";
+
+let fx: SharedRedisFixture;
+beforeAll(async () => {
+  fx = await sharedRedis();
+});
+afterAll(() => fx.dispose());
+
+it("expiry hands the lock to the next client with a larger fence; the stale holder can no longer touch it", async () => {
+  const registry = new Registry();
+  const logger = recordingLogger();
+  const first = await fx.make({ registry, logger });
+  const second = await fx.make();
+  const resource = { kind: "order", id: "o-1" };
+
+  const a = await first.acquire(resource, { ttlMs: 200, waitMs: 0 });
+  if (!a.ok) throw new Error("the first acquire must succeed");
+  const events: string[] = [];
+  a.lease.signal.addEventListener("abort", () => events.push("first lease aborted"));
+
+  // The first holder stalls (no renewal). The second waits and gets the lock once it expired.
+  const b = await second.acquire(resource, { ttlMs: 5000, waitMs: 2000 });
+  events.push("second acquired");
+  if (!b.ok) throw new Error("the second acquire must succeed after the first lease expired");
+  expect(b.lease.fence).toBeGreaterThan(a.lease.fence);
+
+  // The first lease's signal aborted before its lock could be taken over (safety margin).
+  expect(events).toEqual(["first lease aborted", "second acquired"]);
+  const reason = await aborted(a.lease.signal);
+  expect(reason).toBeInstanceOf(LeaseLostError);
+  expect((reason as LeaseLostError).reason).toBe("expired");
+
+  expect(await a.lease.release()).toBe("not-owner");
+  expect(await fx.test.redis.get(b.lease.key)).toBe(b.lease.token);
+  expect(await a.lease.extend()).toBe(false);
+  expect(await fx.test.redis.get(b.lease.key)).toBe(b.lease.token);
+
+  const notOwner = await registry.getSingleMetric(LOCK_METRICS.releaseNotOwnerTotal)!.get();
+  expect(notOwner.values).toEqual([expect.objectContaining({ labels: { kind: "order" }, value: 1 })]);
+  const warning = logger.lines.find((line) => line.level === "warn" && line.msg?.includes("no longer ours"));
+  expect(warning?.obj).toMatchObject({ kind: "order", id: "o-1", fence: a.lease.fence });
+  expect(JSON.stringify(logger.lines)).not.toContain(a.lease.token);
+
+  expect(await b.lease.release()).toBe("released");
+  expect(await fx.test.redis.exists(b.lease.key)).toBe(0);
+});
+
+it("releasing twice reports the first outcome and sends nothing more", async () => {
+  const locks = await fx.make();
+  const result = await locks.acquire({ kind: "order", id: "o-2" }, { waitMs: 0 });
+  if (!result.ok) throw new Error("must acquire");
+  const [once, twice] = await Promise.all([result.lease.release(), result.lease.release()]);
+  expect([once, twice]).toEqual(["released", "released"]);
+  expect(locks.stats()).toMatchObject({ leases: 0, timers: 0 });
+});

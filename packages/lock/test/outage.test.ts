@@ -1,0 +1,126 @@
+// Redis out of reach, with a real redis-server process of the test's own that is stopped, paused
+// and started again: typed errors, bounded timeouts, a breaker that fails fast and recovers, and
+// the per-kind outage policies of withLock.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Redis } from "ioredis";
+import { Registry } from "prom-client";
+import type { RedisServer } from "@orderbot/testkit";
+import { createLockManager, LOCK_METRICS, LockUnavailableError, type LockManager } from "../src/index.ts";
+import { counting, fastClient, HASH_KEY, KINDS, ownRedis, quiet, ready } from "./support.ts";
+
+let server: RedisServer;
+let redis: Redis;
+let calls: string[];
+let locks: LockManager;
+let registry: Registry;
+
+beforeAll(async () => {
+  server = await ownRedis();
+  redis = fastClient(server.url);
+  await ready(redis);
+  const counted = counting(redis);
+  calls = counted.calls;
+  registry = new Registry();
+  locks = createLockManager({
+    redis: counted.client,
+    namespace: "outage",
+    hashKey: HASH_KEY,
+    kinds: KINDS,
+    registry,
+    commandTimeoutMs: 200,
+    breaker: { failureThreshold: 3, coolDownMs: 300 },
+  });
+});
+afterAll(async () => {
+  await locks.close();
+  redis.disconnect();
+  await server.dispose();
+});
+
+const gauge = async () => (await registry.getSingleMetric(LOCK_METRICS.breakerOpen)!.get()).values.find((v) => v.labels.kind === "order")?.value;
+
+async function unavailable(promise: Promise<unknown>): Promise<LockUnavailableError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(LockUnavailableError);
+  return error as LockUnavailableError;
+}
+
+it("fails fast while Redis is down, opens the breaker, applies each kind's policy, and recovers once Redis is back", async () => {
+  await server.stop();
+  const started = performance.now();
+  for (let i = 0; i < 3; i++) {
+    const error = await unavailable(locks.acquire({ kind: "order", id: "o-1" }));
+    expect(error.reason).toBe("connection");
+    expect(error.cause).toBeInstanceOf(Error);
+  }
+  expect(performance.now() - started).toBeLessThan(200 * 3); // not one command timeout after another
+  expect(locks.stats().breaker).toBe("open");
+  expect(await gauge()).toBe(1);
+
+  const sent = calls.length;
+  const error = await unavailable(locks.acquire({ kind: "order", id: "o-1" }));
+  expect(error.reason).toBe("breaker-open");
+  expect(calls.length).toBe(sent); // nothing was sent
+
+  // The outage policy of each kind, as data.
+  const ran: string[] = [];
+  expect(await locks.withLock({ kind: "order", id: "o-1" }, async () => ran.push("order"))).toEqual({ status: "unavailable" });
+  expect(await locks.withLock({ kind: "job", id: "expire" }, async () => ran.push("job"))).toEqual({ status: "skipped" });
+  const degraded = await locks.withLock({ kind: "update", id: 42 }, async ({ lease, signal }) => {
+    ran.push(`update lease=${String(lease)} aborted=${signal.aborted}`);
+    return "done on database guarantees";
+  });
+  expect(degraded).toEqual({ status: "ok", value: "done on database guarantees", fence: null, degraded: true });
+  expect(ran).toEqual(["update lease=null aborted=false"]);
+  const degradedCounts = (await registry.getSingleMetric(LOCK_METRICS.degradedTotal)!.get()).values;
+  expect(degradedCounts).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ labels: { kind: "job", policy: "skip" }, value: 1 }),
+      expect.objectContaining({ labels: { kind: "update", policy: "proceed-db-only" }, value: 1 }),
+    ]),
+  );
+
+  // Redis comes back; the client reconnects by itself, the breaker half-opens after its cool-down.
+  await server.start();
+  await ready(redis);
+  await sleep(300);
+  const result = await locks.acquire({ kind: "order", id: "o-1" });
+  expect(result.ok).toBe(true);
+  if (result.ok) expect(await result.lease.release()).toBe("released");
+  expect(locks.stats().breaker).toBe("closed");
+  expect(await gauge()).toBe(0);
+});
+
+it("bounds a command to its timeout when Redis hangs, and gives back a lock acquired too late", async () => {
+  server.pause();
+  let error: LockUnavailableError;
+  try {
+    const started = performance.now();
+    error = await unavailable(locks.acquire({ kind: "order", id: "late" }));
+    expect(performance.now() - started).toBeLessThan(200 + 20 + 100); // timeout + sweep period + slack
+  } finally {
+    server.resume();
+  }
+  expect(error.reason).toBe("timeout");
+  // The acquire reached Redis after all; the manager released what it no longer wanted.
+  const key = locks.keyFor({ kind: "order", id: "late" });
+  for (let i = 0; i < 100 && (await redis.exists(key)) === 1; i++) await sleep(10);
+  expect(await redis.exists(key)).toBe(0);
+  expect(locks.stats()).toMatchObject({ commandsInFlight: 0, leases: 0 });
+});
+
+it("bounds commands that a client would queue while offline", async () => {
+  const queueing = quiet(new Redis(server.url, { retryStrategy: () => 50 })); // ioredis defaults: offline queue on
+  await ready(queueing);
+  const manager = createLockManager({ redis: queueing, namespace: "outage-q", hashKey: HASH_KEY, kinds: KINDS, registry: new Registry(), commandTimeoutMs: 150 });
+  await server.stop();
+  try {
+    const error = await unavailable(manager.acquire({ kind: "order", id: "q" }));
+    expect(error.reason).toBe("timeout");
+  } finally {
+    await server.start();
+    await manager.close();
+    queueing.disconnect();
+  }
+});

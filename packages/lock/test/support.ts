@@ -1,0 +1,126 @@
+// Test helpers: a lock manager on the shared test Redis (a namespace of this file's own), or on a
+// redis-server process of the test's own for what the shared one must not suffer.
+import { getEventListeners } from "node:events";
+import { Writable } from "node:stream";
+import { Redis, type RedisOptions } from "ioredis";
+import { Registry } from "prom-client";
+import { createTestRedis, startRedisServer, type RedisServer, type TestRedis } from "@orderbot/testkit";
+import { createLockManager, type LockKindConfig, type LockLogger, type LockManager, type LockManagerOptions } from "../src/index.ts";
+
+export const HASH_KEY = "test-hash-key-0123456789abcdef";
+
+export const KINDS: Record<string, LockKindConfig> = {
+  order: { ttlMs: 2000, waitMs: 2000, outage: "refuse" },
+  checkout: { ttlMs: 2000, waitMs: 0, outage: "refuse", personal: true },
+  update: { ttlMs: 2000, waitMs: 0, outage: "proceed-db-only" },
+  job: { ttlMs: 2000, waitMs: 0, outage: "skip" },
+};
+
+/** A logger that keeps every line, to assert on what was (and was not) logged. */
+export function recordingLogger(): LockLogger & { lines: { level: string; obj: object; msg?: string }[] } {
+  const lines: { level: string; obj: object; msg?: string }[] = [];
+  const at = (level: string) => (obj: object, msg?: string) => void lines.push({ level, obj, msg });
+  return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+/** A fail-fast client like production's (@orderbot/platform createRedis), with a short timeout. */
+export function fastClient(url: string, extra: RedisOptions = {}): Redis {
+  return quiet(new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 1000,
+    connectTimeout: 500,
+    retryStrategy: () => 50,
+    ...extra,
+  }));
+}
+
+/** Connection errors while a test's own server is down are expected: keep them out of the output. */
+export function quiet(redis: Redis): Redis {
+  redis.on("error", () => {});
+  return redis;
+}
+
+/** Resolves once the client is connected. */
+export async function ready(redis: Redis): Promise<void> {
+  if (redis.status === "ready") return;
+  await new Promise<void>((resolve, reject) => {
+    redis.once("ready", resolve);
+    setTimeout(() => reject(new Error("Redis not ready within 5 s")), 5000).unref();
+  });
+}
+
+export interface SharedRedisFixture {
+  test: TestRedis;
+  managers: LockManager[];
+  /** A manager on a connection of its own, once that connection is ready. */
+  make(overrides?: Partial<LockManagerOptions>): Promise<LockManager>;
+  /** Closes the managers and their clients and deletes the file's keys. */
+  dispose(): Promise<void>;
+}
+
+/** Managers on the shared test Redis; every one gets a client of its own, like a separate process. */
+export async function sharedRedis(): Promise<SharedRedisFixture> {
+  const test = await createTestRedis();
+  const clients: Redis[] = [];
+  const managers: LockManager[] = [];
+  return {
+    test,
+    managers,
+    async make(overrides = {}) {
+      const redis = fastClient(test.url);
+      clients.push(redis);
+      await ready(redis);
+      const manager = createLockManager({ redis, namespace: test.namespace, hashKey: HASH_KEY, kinds: KINDS, registry: new Registry(), ...overrides });
+      managers.push(manager);
+      return manager;
+    },
+    async dispose() {
+      for (const manager of managers) await manager.close();
+      for (const client of clients) client.disconnect();
+      await test.cleanup();
+    },
+  };
+}
+
+export async function ownRedis(args: string[] = []): Promise<RedisServer> {
+  return startRedisServer({ args });
+}
+
+export function abortListeners(signal: AbortSignal): number {
+  return getEventListeners(signal, "abort").length;
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Resolves when `signal` aborts (or rejects after `ms`, so a broken test fails instead of hanging). */
+export function aborted(signal: AbortSignal, ms = 5000): Promise<unknown> {
+  if (signal.aborted) return Promise.resolve(signal.reason);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`signal did not abort within ${ms} ms`)), ms);
+    signal.addEventListener("abort", () => { clearTimeout(timer); resolve(signal.reason); }, { once: true });
+  });
+}
+
+export function nullStream(): Writable {
+  return new Writable({ write: (_chunk, _enc, done) => done() });
+}
+
+/** Counts the commands a client is asked to send (EVALSHA, EVAL, WAIT ...), to prove how many round trips a call made. */
+export function counting<T extends object>(client: T): { client: T; calls: string[] } {
+  const calls: string[] = [];
+  const counted = new Set(["evalsha", "eval", "wait", "get", "set", "del", "publish", "subscribe"]);
+  const proxy = new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof property === "string" && counted.has(property) && typeof value === "function") {
+        return (...args: unknown[]) => {
+          calls.push(property);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { client: proxy, calls };
+}
