@@ -1,0 +1,33 @@
+// The suite's one table: the headline rows each benchmark saved, with their ratios against the peers
+// run beside them in the same process. Printed, and written to the bench:summary section.
+import { formatMs, formatRate, formatTable, markdownTable, readSummary, writeSection } from "./support/report.ts";
+
+const names = process.argv.slice(2);
+const header = ["benchmark", "scenario", "subject", "rate", "p50", "p99", "ratio"];
+const rows: (string | number)[][] = [];
+const missing: string[] = [];
+for (const name of names) {
+  const summary = readSummary(name);
+  if (!summary) {
+    missing.push(name);
+    continue;
+  }
+  for (const row of summary) {
+    rows.push([
+      name,
+      row.scenario,
+      row.subject,
+      `${formatRate(row.rate)} ${row.unit.replace(/\/s$/, "")}`.trim(),
+      row.p50 === undefined ? "-" : formatMs(row.p50),
+      row.p99 === undefined ? "-" : formatMs(row.p99),
+      row.ratio === undefined ? "-" : `${row.ratio.toFixed(2)}x vs ${row.ratioAgainst ?? "peer"}`,
+    ]);
+  }
+}
+console.log(`\n${formatTable(header, rows)}\n`);
+if (missing.length > 0) console.log(`no figures from: ${missing.join(", ")}`);
+writeSection(
+  "summary",
+  ["## Summary (`npm run bench`)", "", "Headline figures of each benchmark below, with the ratio against the peer it ran beside.", "", markdownTable(header, rows)].join("\n"),
+);
+if (missing.length > 0) process.exitCode = 1;
