@@ -60,7 +60,6 @@ export async function reserveOrder(
     const short = priced.filter((line) => line.available < line.quantity);
     if (short.length > 0) {
       // A fresh read already shows it: answer without a transaction (a sold-out sale stays cheap).
-      deps.metrics.stockConflicts.inc({ op: "place_order" });
       return {
         status: "out-of-stock",
         short: short.map((l) => ({ sku: l.sku, requested: l.quantity, available: l.available })),

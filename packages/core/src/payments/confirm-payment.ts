@@ -234,7 +234,7 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
   }
   await enqueueOperatorAlert(tx, deps, `paid:${order.publicId}`, "operator-order-paid", {
     orderId: order.publicId,
-    totalMinor: order.totalMinor,
+    amountMinor: order.totalMinor,
     currency: order.currency,
   });
   return {
