@@ -55,6 +55,13 @@ const schema = z
       .min(1)
       .max(24 * 60)
       .default(15),
+    /** Reservation length in seconds; replaces RESERVATION_MINUTES when set (demos, chaos runs). */
+    RESERVATION_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 3600)
+      .optional(),
     /** Per-user rate limit: updates allowed per window. */
     RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).default(20),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),

@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     registry,
     config: {
       maskKey: config.LOCK_HASH_KEY,
-      reservationTtlMs: config.RESERVATION_MINUTES * 60_000,
+      reservationTtlMs: (config.RESERVATION_SECONDS ?? config.RESERVATION_MINUTES * 60) * 1000,
       ...(config.OPERATOR_GROUP_ID === undefined ? {} : { fallbackOperatorChatId: config.OPERATOR_GROUP_ID }),
     },
   });
