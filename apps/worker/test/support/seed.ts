@@ -6,7 +6,10 @@ const uid = () => `${process.pid}-${++seq}-${randomBytes(3).toString("hex")}`;
 
 export async function createProduct(db: Database, stock: number, currency = "XTR") {
   const sku = `P-${uid()}`;
-  return db.product.create({ data: { sku, titleEn: sku, titleZh: sku, priceMinor: 10, currency, stock } });
+  // The ledger starts with the initial stock, so stock == sum(delta) from the first row on.
+  return db.product.create({
+    data: { sku, titleEn: sku, titleZh: sku, priceMinor: 10, currency, stock, movements: stock > 0 ? { create: [{ delta: stock, reason: "SEED", actor: "test" }] } : {} },
+  });
 }
 
 /** An order with one line, as core would leave it, with its RESERVE ledger row. */
