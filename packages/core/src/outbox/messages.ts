@@ -56,7 +56,9 @@ export async function enqueueOutbox(tx: Tx | Database, messages: OutboxMessageIn
 
 /**
  * Queues an alert for every bound operator group (usually one), or the configured fallback chat.
- * With neither, the alert is only logged: operators have not bound a group yet.
+ * With neither, the alert is only logged: operators have not bound a group yet. A group that
+ * turned paid-order notices off in /settings gets no `operator-order-paid` (a flash sale's orders
+ * would outrun Telegram's 20 messages a minute per group); its other alerts still come.
  */
 export async function enqueueOperatorAlert(
   tx: Tx,
@@ -65,8 +67,11 @@ export async function enqueueOperatorAlert(
   template: NotificationTemplate,
   params: Record<string, string | number>,
 ): Promise<number> {
-  const groups = await tx.operatorGroup.findMany({ select: { chatId: true } });
-  const chats = groups.map((g) => g.chatId);
+  const groups = await tx.operatorGroup.findMany({ select: { chatId: true, settings: true } });
+  const muted = (settings: unknown) =>
+    template === "operator-order-paid" && (settings as { notifyPaidOrders?: unknown } | null)?.notifyPaidOrders === false;
+  const chats = groups.filter((g) => !muted(g.settings)).map((g) => g.chatId);
+  if (groups.length > 0 && chats.length === 0) return 0;
   if (chats.length === 0 && deps.config.fallbackOperatorChatId !== undefined)
     chats.push(deps.config.fallbackOperatorChatId);
   if (chats.length === 0) {
