@@ -39,6 +39,8 @@ export interface E2eShop {
   kit: FakeTelegram;
   db: Database;
   bots: AppProcess[];
+  /** Each replica's own base URL (bypassing the proxy). */
+  replicaUrls: string[];
   /** Where Telegram (the kit) posts updates: the proxy in front of the replicas. */
   webhookUrl: string;
   secret: string;
@@ -47,8 +49,8 @@ export interface E2eShop {
   shop: Shop;
   /** One pass of the worker's outbox relay, in this process. */
   relayOutbox(): Promise<void>;
-  /** POSTs a body to the webhook URL; the secret header unless `headers` replaces it. */
-  post(body: string | object, headers?: Record<string, string>): Promise<Response>;
+  /** POSTs a body to the webhook URL (or another base URL); the secret header unless `headers` replaces it. */
+  post(body: string | object, headers?: Record<string, string>, baseUrl?: string): Promise<Response>;
   /** Stops every process gracefully, checks their logs, and releases everything. */
   stop(): Promise<void>;
 }
@@ -120,6 +122,7 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
     kit,
     db: testDb.db,
     bots,
+    replicaUrls: ports.map((port) => `http://127.0.0.1:${port}`),
     webhookUrl: `${publicUrl}${WEBHOOK_PATH}`,
     secret,
     proxy,
@@ -128,8 +131,8 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
       const outcome = await worker.runOnce("outbox-relay");
       if (outcome !== "ran") throw new Error(`outbox relay did not run: ${outcome}`);
     },
-    post(body, headers = { "x-telegram-bot-api-secret-token": secret }) {
-      return fetch(`${publicUrl}${WEBHOOK_PATH}`, {
+    post(body, headers = { "x-telegram-bot-api-secret-token": secret }, baseUrl = publicUrl) {
+      return fetch(`${baseUrl}${WEBHOOK_PATH}`, {
         method: "POST",
         headers: { "content-type": "application/json", ...headers },
         body: typeof body === "string" ? body : JSON.stringify(body),

@@ -1,0 +1,205 @@
+// 2,000 random, mutated and hostile updates (fast-check) posted to two bot replicas while the kit
+// injects Bot API faults. Expected: no 5xx beyond what the injected faults explain, no crash, and
+// no change to the shop's data: none of these updates is one that may change it (garbage,
+// mangled payloads, crafted buttons for someone else's order, commands from non-admins, payments
+// checked for orders that are not the payer's). ProcessedUpdate, the record of updates seen, is
+// bookkeeping and left out of the comparison.
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FaultHandle, SimulatedGroup, SimulatedUser } from "@orderbot/testkit";
+import { OWNER_ID, startShop, type E2eShop } from "./support/shop.ts";
+
+const RUNS = 2_000;
+const SEED = Number(process.env.FUZZ_SEED ?? 20_260_301);
+const CONCURRENCY = 8;
+const DOMAIN_TABLES = [
+  "products",
+  "orders",
+  "order_items",
+  "stock_movements",
+  "price_changes",
+  "stock_batches",
+  "payments",
+  "outbox_messages",
+  "operator_groups",
+];
+
+let shop: E2eShop;
+let customer: SimulatedUser;
+let stranger: SimulatedUser;
+let member: SimulatedUser;
+let group: SimulatedGroup;
+let orderId: string;
+let faults: FaultHandle;
+
+beforeAll(async () => {
+  shop = await startShop({ replicas: 2 });
+  const owner = shop.kit.createUser({ id: OWNER_ID, languageCode: "en" });
+  customer = shop.kit.createUser({ languageCode: "en" });
+  stranger = shop.kit.createUser({ languageCode: "zh" });
+  member = shop.kit.createUser({ languageCode: "en" });
+  group = shop.kit.createGroup({ title: "Operators", creator: owner, members: [member] });
+  await shop.shop.groups.bind({ chatId: group.id, title: "Operators", boundBy: OWNER_ID });
+  const placed = await shop.shop.orders.placeOrder({ userId: customer.id, chatId: customer.chatId, items: [{ sku: "TEA-PUER", quantity: 2 }], idempotencyKey: "fuzz-setup" });
+  if (placed.status !== "ok") throw new Error(`setup order: ${placed.status}`);
+  orderId = placed.order.id;
+  for (const user of [stranger, member]) {
+    await user.send("/start");
+    await user.waitForMessage(undefined, { timeoutMs: 10_000 });
+  }
+  faults = shop.kit.faults.set({ method: ["sendMessage", "editMessageText", "answerCallbackQuery", "getChatAdministrators"], rate500: 0.05, rate429: 0.02, retryAfter: 1 });
+}, 120_000);
+afterAll(() => shop?.stop());
+
+/** A digest of every domain table: equal digests, equal data. */
+async function domainDigest(): Promise<Record<string, string>> {
+  const digest: Record<string, string> = {};
+  for (const table of DOMAIN_TABLES) {
+    const [row] = await shop.db.$queryRawUnsafe<{ digest: string | null }[]>(
+      `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t`,
+    );
+    digest[table] = row?.digest ?? "";
+  }
+  return digest;
+}
+
+/** Stands for "a fresh update_id" until the update is posted; a mutation may replace or remove it. */
+const FRESH_ID = -1;
+
+/** Updates Telegram could send, from anyone but the customer and the owner, that must change nothing. */
+function hostileUpdates(): fc.Arbitrary<Record<string, unknown>> {
+  const now = Math.floor(Date.now() / 1000);
+  const people = fc.constantFrom(stranger.user, member.user, { id: 9_900_000_001, is_bot: false, first_name: "Nobody" });
+  const chats = fc.constantFrom(
+    { id: stranger.chatId, type: "private", first_name: "S" },
+    { id: member.chatId, type: "private", first_name: "M" },
+    { id: group.id, type: "supergroup", title: "Operators" },
+    { id: -100_777, type: "group", title: "Elsewhere" },
+  );
+  const text = fc.oneof(
+    fc.string({ maxLength: 60 }),
+    fc.constantFrom(
+      "/start",
+      "/help",
+      "/catalog",
+      "/orders",
+      "/language",
+      "/bind",
+      "/products",
+      "/stock TEA-PUER +5",
+      "/stock TEA-PUER =0",
+      "/price TEA-PUER 1",
+      `/refund ${orderId}`,
+      `/order ${orderId}`,
+      "/orders PAID",
+      "/report",
+      "/settings",
+    ),
+    fc.string({ maxLength: 30 }).map((s) => `/${s}`),
+  );
+  const data = fc.oneof(
+    fc.string({ maxLength: 80 }),
+    fc.constantFrom(
+      `x:${orderId}`,
+      `y:${orderId}`,
+      "o:999999:1:1",
+      "o:1:0:1",
+      "o:1:100:1",
+      "p:1:1:1",
+      "p:999:1:1",
+      "c:1",
+      "c:999",
+      "l:zh",
+      "s:language:zh:0",
+      "s:lowStockThreshold:9:0",
+      "s:notifyPaidOrders:0:0",
+    ),
+  );
+  const message = fc.record({
+    message_id: fc.integer({ min: 1, max: 1_000_000 }),
+    date: fc.constant(now),
+    chat: chats,
+    from: people,
+    text,
+  }).map((m) => (m.text.startsWith("/") ? { ...m, entities: [{ type: "bot_command", offset: 0, length: m.text.split(" ")[0]!.length }] } : m));
+  return fc.oneof(
+    message.map((m) => ({ update_id: FRESH_ID, message: m })),
+    fc.record({ id: fc.string({ minLength: 1, maxLength: 20 }), from: people, chat_instance: fc.string({ maxLength: 10 }), message, data }).map((q) => ({ update_id: FRESH_ID, callback_query: q })),
+    fc.record({
+      id: fc.string({ minLength: 1, maxLength: 20 }),
+      from: people,
+      currency: fc.constantFrom("XTR", "USD"),
+      total_amount: fc.integer({ min: 1, max: 1_000 }),
+      invoice_payload: fc.oneof(fc.constant(orderId), fc.string({ minLength: 1, maxLength: 40 })),
+    }).map((q) => ({ update_id: FRESH_ID, pre_checkout_query: q })),
+  );
+}
+
+/** Breaks a well-formed update: a field removed, retyped or blown up, or the whole thing replaced. */
+function mutated(base: fc.Arbitrary<Record<string, unknown>>) {
+  const junk = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.nat()), fc.object(), fc.string({ minLength: 5_000, maxLength: 6_000 }));
+  return fc.tuple(base, fc.nat(), junk, fc.boolean()).map(([update, pick, value, remove]) => {
+    const copy = structuredClone(update);
+    const paths: (string | number)[][] = [];
+    const walk = (node: unknown, path: (string | number)[]) => {
+      if (node === null || typeof node !== "object") return;
+      for (const [key, child] of Object.entries(node)) {
+        paths.push([...path, key]);
+        walk(child, [...path, key]);
+      }
+    };
+    walk(copy, []);
+    const path = paths[pick % paths.length]!;
+    let parent = copy as Record<string | number, unknown>;
+    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    const last = path.at(-1)!;
+    if (remove) delete parent[last];
+    else parent[last] = value;
+    return copy;
+  });
+}
+
+function updates() {
+  const hostile = hostileUpdates();
+  const garbage = fc.dictionary(fc.string({ maxLength: 20 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
+  return fc.oneof(
+    { weight: 4, arbitrary: hostile },
+    { weight: 4, arbitrary: mutated(hostile) },
+    { weight: 2, arbitrary: garbage.map((fields) => ({ update_id: FRESH_ID, ...fields })) },
+  );
+}
+
+describe("fuzzing the webhook", () => {
+  it(`${RUNS} random and mutated updates: no unexplained 5xx, no crash, no change to the shop's data`, async () => {
+    const before = await domainDigest();
+    const samples = fc.sample(updates(), { numRuns: RUNS, seed: SEED });
+    const statuses = new Map<number, number>();
+    const unexpected: { status: number; body: string }[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < samples.length) {
+        const index = next++;
+        // A mangled or missing update_id stays (and must get 400); the placeholder becomes a fresh id.
+        const sample = samples[index]!;
+        const body = sample.update_id === FRESH_ID ? { ...sample, update_id: 700_000_000 + index } : sample;
+        const response = await shop.post(body);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (response.status !== 200 && response.status !== 400 && response.status < 500) {
+          unexpected.push({ status: response.status, body: JSON.stringify(body).slice(0, 300) });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+
+    const serverErrors = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
+    expect(unexpected, `seed ${SEED}`).toEqual([]);
+    expect(serverErrors, `seed ${SEED}: 5xx responses vs injected faults (${JSON.stringify([...statuses])})`).toBeLessThanOrEqual(faults.injected);
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 2);
+    expect(faults.injected).toBeGreaterThan(0);
+
+    // Nothing crashed: both replicas still answer, and the shop's data is as it was.
+    for (const bot of shop.bots) expect(await Promise.race([bot.exited.then(() => "exited"), Promise.resolve("running")])).toBe("running");
+    for (const replica of shop.replicaUrls) expect((await fetch(`${replica}/healthz`)).status).toBe(200);
+    expect(await domainDigest()).toEqual(before);
+  }, 300_000);
+});
