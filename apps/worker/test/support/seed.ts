@@ -12,12 +12,13 @@ export async function createProduct(db: Database, stock: number, currency = "XTR
   });
 }
 
-/** An order with one line, as core would leave it, with its RESERVE ledger row. */
+/** An order with one line, as core would leave it: its RESERVE ledger row, the stock taken. */
 export async function createOrder(
   db: Database,
   options: { productId: number; userId: bigint; status?: "RESERVED" | "PAID" | "EXPIRED"; quantity?: number; expiresAt?: Date; currency?: string },
 ) {
   const quantity = options.quantity ?? 1;
+  await db.product.update({ where: { id: options.productId }, data: { stock: { decrement: quantity } } });
   return db.order.create({
     data: {
       publicId: uid().replace(/-/g, "").slice(0, 12).toUpperCase(),

@@ -58,11 +58,11 @@ export async function startWorker(
 ): Promise<InProcessWorker> {
   const config = parseWorkerConfig(workerEnv(services, overrides));
   const registry = createMetricsRegistry();
-  const { locks, close } = await buildLocks(services.redisUrl, services.namespace, registry);
+  const { locks, redis, close } = await buildLocks(services.redisUrl, services.namespace, registry);
   const logger = options.logger ?? silentLogger;
   const shop = createShop({ db, locks, config: { maskKey: HASH_KEY, paymentGraceMs: config.PAYMENT_GRACE_MS }, logger, registry });
   const api = new Api(config.BOT_TOKEN, { apiRoot: services.apiRoot, timeoutSeconds: 10 });
-  const worker = createWorker({ config, db, redis: { ping: async () => "PONG" }, locks, expireDue: shop.orders.expireDue, api, logger, registry });
+  const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, api, logger, registry });
   if (options.start !== false) await worker.start();
   return {
     worker,

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "@orderbot/platform";
+import { spawnApp } from "@orderbot/testkit";
+import { parseWorkerConfig } from "../src/config.ts";
+
+const minimal = {
+  DATABASE_URL: "postgresql://postgres@127.0.0.1:54329/orderbot",
+  REDIS_URL: "redis://127.0.0.1:63799",
+  LOCK_HASH_KEY: "a-long-enough-hash-key",
+  BOT_TOKEN: "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+};
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    parseWorkerConfig({ ...minimal, ...env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("worker config", () => {
+  it("fills in defaults that follow Telegram's limits", () => {
+    const config = parseWorkerConfig(minimal);
+    expect(config).toMatchObject({ EXPIRE_MODE: "leader", OUTBOX_GLOBAL_PER_SECOND: 25, OUTBOX_MAX_ATTEMPTS: 8, WORKER_PORT: 8090, NOTIFY_LOCALE: "en" });
+    expect(config.OPERATOR_GROUP_ID).toBeUndefined();
+    expect(parseWorkerConfig({ ...minimal, OPERATOR_GROUP_ID: "-1001234567890" }).OPERATOR_GROUP_ID).toBe(-1001234567890n);
+  });
+
+  it("lists every problem, one line each", () => {
+    const found = problems({ BOT_TOKEN: "nope", OPERATOR_GROUP_ID: "12345", EXPIRE_MODE: "everyone", OUTBOX_GLOBAL_PER_SECOND: "100" });
+    expect(found).toHaveLength(4);
+    expect(found.join("\n")).toMatch(/BOT_TOKEN: must look like/);
+    expect(found.join("\n")).toMatch(/OPERATOR_GROUP_ID: must be a group chat id/);
+    expect(found.join("\n")).toMatch(/EXPIRE_MODE/);
+    expect(found.join("\n")).toMatch(/OUTBOX_GLOBAL_PER_SECOND/);
+  });
+
+  it("refuses an outbox claim shorter than the wait for a slot plus the call", () => {
+    expect(problems({ OUTBOX_CLAIM_MS: "5000", OUTBOX_HORIZON_MS: "5000", OUTBOX_SEND_TIMEOUT_MS: "10000" })).toEqual([
+      "OUTBOX_CLAIM_MS: must be at least OUTBOX_HORIZON_MS + OUTBOX_SEND_TIMEOUT_MS + 1000 (16000)",
+    ]);
+    expect(problems({ OUTBOX_RETRY_BASE_MS: "10000", OUTBOX_RETRY_MAX_MS: "5000" })).toEqual(["OUTBOX_RETRY_BASE_MS: must not exceed OUTBOX_RETRY_MAX_MS"]);
+  });
+});
+
+describe("the worker process with a bad configuration", () => {
+  it("exits 1 and names each problem on a line of its own, before connecting to anything", async () => {
+    const app = spawnApp({
+      name: "bad-config",
+      entry: "apps/worker/src/main.ts",
+      env: { ...minimal, BOT_TOKEN: "not-a-token", EXPIRE_BATCH_SIZE: "0", LOG_LEVEL: "info" },
+    });
+    expect(await app.exited).toBe(1);
+    const output = app.output.join("\n");
+    expect(output).toContain("invalid configuration:");
+    expect(app.output.filter((line) => /^\s+- (BOT_TOKEN|EXPIRE_BATCH_SIZE):/.test(line))).toHaveLength(2);
+    expect(output).not.toContain("not-a-token");
+  }, 30_000);
+});

@@ -1,0 +1,129 @@
+// The operator-side jobs, each run by two workers at once: admin lists refreshed once per group
+// under the group-admins lock, one daily report per group and day, refunds queued or alerted once.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@orderbot/db";
+import { createTestDatabase, createTestRedis, startFakeTelegram, type FakeTelegram, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import { saveGroupAdmins } from "../../../../packages/core/src/worker/index.ts";
+import { reportDay } from "../../src/jobs/daily-report.ts";
+import { startedUser } from "../support/kit.ts";
+import { createOrder, createPayment, createProduct } from "../support/seed.ts";
+import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
+
+let testDb: TestDatabase;
+let db: Database;
+let t: TestRedis;
+let tg: FakeTelegram;
+const workers: InProcessWorker[] = [];
+
+beforeAll(async () => {
+  testDb = await createTestDatabase({ poolMax: 10 });
+  db = testDb.db;
+  t = await createTestRedis();
+  tg = await startFakeTelegram();
+  const services = { databaseUrl: testDb.url, redisUrl: t.url, namespace: t.namespace, apiRoot: tg.apiRoot, token: tg.token };
+  workers.push(await startWorker(db, services, {}, { start: false }), await startWorker(db, services, {}, { start: false }));
+});
+afterAll(async () => {
+  for (const w of workers) await w.close();
+  await tg.close();
+  await t.cleanup();
+  await testDb.drop();
+});
+
+const both = (job: string) => Promise.all(workers.map((w) => w.worker.runOnce(job)));
+const relay = () => workers[0]!.worker.runOnce("outbox-relay");
+
+async function bindGroup(title: string) {
+  const admin = await startedUser(tg);
+  const second = await startedUser(tg);
+  const member = await startedUser(tg);
+  const group = tg.createGroup({ title, admins: [admin, second], members: [member] });
+  await db.operatorGroup.create({ data: { chatId: BigInt(group.id), title, adminIds: [], boundBy: BigInt(admin.id) } });
+  return { group, admins: [admin, second], member };
+}
+
+describe("admin-refresh", () => {
+  it("stores each stale group's admins once, with one getChatAdministrators call per group", async () => {
+    const one = await bindGroup("Ops one");
+    const two = await bindGroup("Ops two");
+    const outcomes = await both("admin-refresh");
+    expect(outcomes.sort()).toEqual(["not-leader", "ran"]);
+    expect(await workers[0]!.worker.runOnce("admin-refresh")).toBe("ran"); // fresh now: nothing to fetch
+
+    for (const { group, admins, member } of [one, two]) {
+      const row = await db.operatorGroup.findUniqueOrThrow({ where: { chatId: BigInt(group.id) } });
+      // Telegram lists the bot too when it is an admin.
+      expect(row.adminIds.map(Number).sort()).toEqual([...admins.map((a) => a.id), tg.botInfo.id].sort());
+      expect(row.adminIds.map(Number)).not.toContain(member.id);
+      expect(row.adminsRefreshedAt).not.toBeNull();
+      expect(tg.callsTo("getChatAdministrators").filter((c) => c.chatId === group.id)).toHaveLength(1);
+    }
+  });
+
+  it("never lets an older fetch overwrite a newer list", async () => {
+    const { group } = await bindGroup("Ops three");
+    const chatId = BigInt(group.id);
+    const now = Date.now();
+    expect(await saveGroupAdmins(db, { chatId, adminIds: [1n, 2n], fetchedAt: new Date(now) })).toBe(true);
+    expect(await saveGroupAdmins(db, { chatId, adminIds: [9n], fetchedAt: new Date(now - 5000) })).toBe(false);
+    expect((await db.operatorGroup.findUniqueOrThrow({ where: { chatId } })).adminIds).toEqual([1n, 2n]);
+  });
+});
+
+describe("daily-report", () => {
+  it("queues one report per group and day, however many workers run it, and the relay sends it", async () => {
+    const groups = (await db.operatorGroup.findMany()).map((g) => g.chatId);
+    const day = reportDay(new Date(), 0);
+    const noon = new Date(`${day}T12:00:00.000Z`);
+    const product = await createProduct(db, 3);
+    for (let i = 0; i < 3; i++) {
+      const order = await createOrder(db, { productId: product.id, userId: 5000n + BigInt(i) });
+      await db.order.update({ where: { id: order.id }, data: { createdAt: noon } });
+    }
+
+    await both("daily-report");
+    await both("daily-report");
+    const reports = await db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: "report:" } } });
+    expect(reports.map((r) => r.dedupeKey).sort()).toEqual(groups.map((g) => `report:${g}:${day}`).sort());
+
+    await relay();
+    for (const chatId of groups) {
+      const sent = tg.callsTo("sendMessage").filter((c) => c.ok && c.chatId === Number(chatId) && String(c.params.text).startsWith(`Daily report ${day}`));
+      expect(sent).toHaveLength(1);
+      expect(String(sent[0]!.params.text)).toContain("Orders placed: 3");
+      expect(String(sent[0]!.params.text)).toContain(`${product.sku}: 0`); // low stock
+    }
+  });
+});
+
+describe("refunds", () => {
+  it("queues the refund call of a Stars payment that has none, once", async () => {
+    const product = await createProduct(db, 5);
+    const order = await createOrder(db, { productId: product.id, userId: 6001n, status: "EXPIRED" });
+    const payment = await createPayment(db, { orderId: order.id, userId: 6001n, status: "REFUND_PENDING" });
+    await both("refunds");
+    await both("refunds");
+    const calls = await db.outboxMessage.findMany({ where: { dedupeKey: `refund:${payment.telegramChargeId}` } });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ method: "refundStarPayment", chatId: 6001n, payload: { user_id: 6001, telegram_payment_charge_id: payment.telegramChargeId } });
+  });
+
+  it("alerts the operators once about a refund in another currency, and leaves the refund to them", async () => {
+    const product = await createProduct(db, 5, "USD");
+    const order = await createOrder(db, { productId: product.id, userId: 6002n, status: "EXPIRED", currency: "USD" });
+    const payment = await createPayment(db, { orderId: order.id, userId: 6002n, status: "REFUND_PENDING", currency: "USD", amountMinor: 1250 });
+    await both("refunds");
+    await both("refunds");
+    const groups = await db.operatorGroup.count();
+    const alerts = await db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: `refund-alert:${payment.telegramChargeId}:` } } });
+    expect(alerts).toHaveLength(groups);
+    expect(await db.outboxMessage.count({ where: { dedupeKey: `refund:${payment.telegramChargeId}` } })).toBe(0);
+
+    await relay();
+    await waitUntil("the alerts sent", async () => (await db.outboxMessage.count({ where: { id: { in: alerts.map((a) => a.id) }, status: "SENT" } })) === groups, 20_000);
+    const texts = tg.callsTo("sendMessage").filter((c) => c.ok && String(c.params.text).startsWith("Refund needed: 12.50 USD"));
+    expect(texts).toHaveLength(groups);
+    expect(String(texts[0]!.params.text)).toContain("by hand");
+    expect((await db.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("REFUND_PENDING");
+  });
+});
