@@ -26,7 +26,10 @@ async function buyTwoCups(shop: E2eShop, user: SimulatedUser): Promise<string> {
   await user.send("/orders");
   const list = await user.waitForMessage("Your orders:");
   expect(list.text).toContain(`${id} · paid · 30 ⭐`);
-  const stored = await shop.db.order.findUniqueOrThrow({ where: { publicId: id }, include: { payments: true } });
+  const stored = await shop.db.order.findUniqueOrThrow({
+    where: { publicId: id },
+    include: { payments: true },
+  });
   expect(stored.status).toBe("PAID");
   expect(stored.payments).toHaveLength(1);
   return id;

@@ -46,7 +46,9 @@ describe("duplicates", () => {
     await allDelivered(shop.kit);
     // The successful payment (not the pre-checkout query before it) is delivered twice.
     const paying = user.pay();
-    const preCheckout = shop.kit.deliveries.findLast((d) => d.update.pre_checkout_query?.from.id === user.id)!;
+    const preCheckout = shop.kit.deliveries.findLast(
+      (d) => d.update.pre_checkout_query?.from.id === user.id,
+    )!;
     await preCheckout.settled;
     shop.kit.faults.delivery({ dropNextResponses: 1 });
     const payment = await paying;
@@ -59,6 +61,10 @@ describe("duplicates", () => {
     const confirmations = user.view().botMessages.filter((m) => m.text?.startsWith("Payment received"));
     expect(confirmations).toHaveLength(1);
     expect(await shop.db.payment.count({ where: { order: { publicId: id } } })).toBe(1);
-    expect(shop.kit.callsTo("answerPreCheckoutQuery").filter((c) => c.params.pre_checkout_query_id === payment.preCheckoutQueryId)).toHaveLength(1);
+    expect(
+      shop.kit
+        .callsTo("answerPreCheckoutQuery")
+        .filter((c) => c.params.pre_checkout_query_id === payment.preCheckoutQueryId),
+    ).toHaveLength(1);
   });
 });

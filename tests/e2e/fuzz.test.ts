@@ -40,14 +40,24 @@ beforeAll(async () => {
   member = shop.kit.createUser({ languageCode: "en" });
   group = shop.kit.createGroup({ title: "Operators", creator: owner, members: [member] });
   await shop.shop.groups.bind({ chatId: group.id, title: "Operators", boundBy: OWNER_ID });
-  const placed = await shop.shop.orders.placeOrder({ userId: customer.id, chatId: customer.chatId, items: [{ sku: "TEA-PUER", quantity: 2 }], idempotencyKey: "fuzz-setup" });
+  const placed = await shop.shop.orders.placeOrder({
+    userId: customer.id,
+    chatId: customer.chatId,
+    items: [{ sku: "TEA-PUER", quantity: 2 }],
+    idempotencyKey: "fuzz-setup",
+  });
   if (placed.status !== "ok") throw new Error(`setup order: ${placed.status}`);
   orderId = placed.order.id;
   for (const user of [stranger, member]) {
     await user.send("/start");
     await user.waitForMessage(undefined, { timeoutMs: 10_000 });
   }
-  faults = shop.kit.faults.set({ method: ["sendMessage", "editMessageText", "answerCallbackQuery", "getChatAdministrators"], rate500: 0.05, rate429: 0.02, retryAfter: 1 });
+  faults = shop.kit.faults.set({
+    method: ["sendMessage", "editMessageText", "answerCallbackQuery", "getChatAdministrators"],
+    rate500: 0.05,
+    rate429: 0.02,
+    retryAfter: 1,
+  });
 }, 120_000);
 afterAll(() => shop?.stop());
 
@@ -69,7 +79,11 @@ const FRESH_ID = -1;
 /** Updates Telegram could send, from anyone but the customer and the owner, that must change nothing. */
 function hostileUpdates(): fc.Arbitrary<Record<string, unknown>> {
   const now = Math.floor(Date.now() / 1000);
-  const people = fc.constantFrom(stranger.user, member.user, { id: 9_900_000_001, is_bot: false, first_name: "Nobody" });
+  const people = fc.constantFrom(stranger.user, member.user, {
+    id: 9_900_000_001,
+    is_bot: false,
+    first_name: "Nobody",
+  });
   const chats = fc.constantFrom(
     { id: stranger.chatId, type: "private", first_name: "S" },
     { id: member.chatId, type: "private", first_name: "M" },
@@ -115,29 +129,54 @@ function hostileUpdates(): fc.Arbitrary<Record<string, unknown>> {
       "s:notifyPaidOrders:0:0",
     ),
   );
-  const message = fc.record({
-    message_id: fc.integer({ min: 1, max: 1_000_000 }),
-    date: fc.constant(now),
-    chat: chats,
-    from: people,
-    text,
-  }).map((m) => (m.text.startsWith("/") ? { ...m, entities: [{ type: "bot_command", offset: 0, length: m.text.split(" ")[0]!.length }] } : m));
+  const message = fc
+    .record({
+      message_id: fc.integer({ min: 1, max: 1_000_000 }),
+      date: fc.constant(now),
+      chat: chats,
+      from: people,
+      text,
+    })
+    .map((m) =>
+      m.text.startsWith("/")
+        ? { ...m, entities: [{ type: "bot_command", offset: 0, length: m.text.split(" ")[0]!.length }] }
+        : m,
+    );
   return fc.oneof(
     message.map((m) => ({ update_id: FRESH_ID, message: m })),
-    fc.record({ id: fc.string({ minLength: 1, maxLength: 20 }), from: people, chat_instance: fc.string({ maxLength: 10 }), message, data }).map((q) => ({ update_id: FRESH_ID, callback_query: q })),
-    fc.record({
-      id: fc.string({ minLength: 1, maxLength: 20 }),
-      from: people,
-      currency: fc.constantFrom("XTR", "USD"),
-      total_amount: fc.integer({ min: 1, max: 1_000 }),
-      invoice_payload: fc.oneof(fc.constant(orderId), fc.string({ minLength: 1, maxLength: 40 })),
-    }).map((q) => ({ update_id: FRESH_ID, pre_checkout_query: q })),
+    fc
+      .record({
+        id: fc.string({ minLength: 1, maxLength: 20 }),
+        from: people,
+        chat_instance: fc.string({ maxLength: 10 }),
+        message,
+        data,
+      })
+      .map((q) => ({ update_id: FRESH_ID, callback_query: q })),
+    fc
+      .record({
+        id: fc.string({ minLength: 1, maxLength: 20 }),
+        from: people,
+        currency: fc.constantFrom("XTR", "USD"),
+        total_amount: fc.integer({ min: 1, max: 1_000 }),
+        invoice_payload: fc.oneof(fc.constant(orderId), fc.string({ minLength: 1, maxLength: 40 })),
+      })
+      .map((q) => ({ update_id: FRESH_ID, pre_checkout_query: q })),
   );
 }
 
 /** Breaks a well-formed update: a field removed, retyped or blown up, or the whole thing replaced. */
 function mutated(base: fc.Arbitrary<Record<string, unknown>>) {
-  const junk = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.nat()), fc.object(), fc.string({ minLength: 5_000, maxLength: 6_000 }));
+  const junk = fc.oneof(
+    fc.string(),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.nat()),
+    fc.object(),
+    fc.string({ minLength: 5_000, maxLength: 6_000 }),
+  );
   return fc.tuple(base, fc.nat(), junk, fc.boolean()).map(([update, pick, value, remove]) => {
     const copy = structuredClone(update);
     const paths: (string | number)[][] = [];
@@ -193,12 +232,18 @@ describe("fuzzing the webhook", () => {
 
     const serverErrors = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
     expect(unexpected, `seed ${SEED}`).toEqual([]);
-    expect(serverErrors, `seed ${SEED}: 5xx responses vs injected faults (${JSON.stringify([...statuses])})`).toBeLessThanOrEqual(faults.injected);
+    expect(
+      serverErrors,
+      `seed ${SEED}: 5xx responses vs injected faults (${JSON.stringify([...statuses])})`,
+    ).toBeLessThanOrEqual(faults.injected);
     expect(statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 2);
     expect(faults.injected).toBeGreaterThan(0);
 
     // Nothing crashed: both replicas still answer, and the shop's data is as it was.
-    for (const bot of shop.bots) expect(await Promise.race([bot.exited.then(() => "exited"), Promise.resolve("running")])).toBe("running");
+    for (const bot of shop.bots)
+      expect(await Promise.race([bot.exited.then(() => "exited"), Promise.resolve("running")])).toBe(
+        "running",
+      );
     for (const replica of shop.replicaUrls) expect((await fetch(`${replica}/healthz`)).status).toBe(200);
     expect(await domainDigest()).toEqual(before);
   }, 300_000);

@@ -15,7 +15,12 @@ beforeAll(async () => {
   admin = shop.kit.createUser({ languageCode: "en" });
   admin2 = shop.kit.createUser({ languageCode: "en" });
   member = shop.kit.createUser({ languageCode: "en" });
-  group = shop.kit.createGroup({ title: "Operators", creator: owner, admins: [admin, admin2], members: [member] });
+  group = shop.kit.createGroup({
+    title: "Operators",
+    creator: owner,
+    admins: [admin, admin2],
+    members: [member],
+  });
   await owner.send("/bind", { in: group });
   await group.waitForMessage("operator group", { timeoutMs: 10_000 });
 });
@@ -31,9 +36,13 @@ const stockOf = async (sku: string) => (await shop.db.product.findUniqueOrThrow(
 describe("operators", () => {
   it("a non-admin cannot change stock; an admin can", async () => {
     const before = await stockOf("MOONCAKE-BOX");
-    expect(await say(member, "/stock MOONCAKE-BOX +10")).toBe("Only this group's administrators can do that.");
+    expect(await say(member, "/stock MOONCAKE-BOX +10")).toBe(
+      "Only this group's administrators can do that.",
+    );
     expect(await stockOf("MOONCAKE-BOX")).toBe(before);
-    expect(await say(admin, "/stock MOONCAKE-BOX +10")).toBe(`MOONCAKE-BOX: stock ${before} → ${before + 10}.`);
+    expect(await say(admin, "/stock MOONCAKE-BOX +10")).toBe(
+      `MOONCAKE-BOX: stock ${before} → ${before + 10}.`,
+    );
     expect(await stockOf("MOONCAKE-BOX")).toBe(before + 10);
   });
 

@@ -33,7 +33,10 @@ describe("the webhook", () => {
     ["no secret", () => ({})],
     ["an empty secret", () => ({ "x-telegram-bot-api-secret-token": "" })],
     ["a wrong secret", () => ({ "x-telegram-bot-api-secret-token": "wrong-secret" })],
-    ["the secret with its last character changed", () => ({ "x-telegram-bot-api-secret-token": `${shop.secret.slice(0, -1)}x` })],
+    [
+      "the secret with its last character changed",
+      () => ({ "x-telegram-bot-api-secret-token": `${shop.secret.slice(0, -1)}x` }),
+    ],
   ])("answers 401 to %s, and processes nothing", async (_label, headers) => {
     const mallory = shop.kit.createUser();
     const before = await footprint();
@@ -80,7 +83,9 @@ describe("the webhook", () => {
       });
       expect(response.status).toBe(200);
     }
-    const replies = user.view().botMessages.filter((m) => m.text?.includes("does not need your phone number"));
+    const replies = user
+      .view()
+      .botMessages.filter((m) => m.text?.includes("does not need your phone number"));
     expect(replies).toHaveLength(TEST_PHONE_NUMBERS.length);
   });
 });

@@ -65,7 +65,8 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
   const secret = `e2e-secret-${Math.random().toString(36).slice(2)}_${Date.now()}`;
   const hashKey = "e2e-lock-hash-key-0123456789";
   const ports = await Promise.all(Array.from({ length: replicas }, () => freePort()));
-  const proxy = mode === "webhook" ? await startRoundRobinProxy(ports.map((p) => `http://127.0.0.1:${p}`)) : null;
+  const proxy =
+    mode === "webhook" ? await startRoundRobinProxy(ports.map((p) => `http://127.0.0.1:${p}`)) : null;
   const publicUrl = proxy?.url ?? `http://127.0.0.1:${ports[0]}`;
 
   const bots = ports.map((port, i) =>
@@ -97,7 +98,13 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
   await Promise.all(bots.map((bot) => waitForLine(bot, '"msg":"bot started"')));
 
   const registry = createMetricsRegistry();
-  const locks: LockManager = createLockManager({ redis: testRedis.redis, namespace: testRedis.namespace, kinds: LOCK_KINDS, hashKey, registry });
+  const locks: LockManager = createLockManager({
+    redis: testRedis.redis,
+    namespace: testRedis.namespace,
+    kinds: LOCK_KINDS,
+    hashKey,
+    registry,
+  });
   const shop = createShop({ db: testDb.db, locks, registry, config: { maskKey: hashKey } });
   const worker: Worker = createWorker({
     config: parseWorkerConfig({
@@ -146,7 +153,10 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
       await locks.close();
       await testRedis.cleanup();
       await testDb.drop();
-      expectCleanLogs(bots.flatMap((bot) => bot.output), [kit.token, secret]);
+      expectCleanLogs(
+        bots.flatMap((bot) => bot.output),
+        [kit.token, secret],
+      );
       for (const code of codes) if (code !== 0) throw new Error(`a bot process exited with ${code}`);
     },
   };
@@ -156,7 +166,8 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
 export async function waitForLine(app: AppProcess, text: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!app.output.some((line) => line.includes(text))) {
-    if (Date.now() > deadline) throw new Error(`${app.name} never logged ${text}:\n${app.output.slice(-20).join("\n")}`);
+    if (Date.now() > deadline)
+      throw new Error(`${app.name} never logged ${text}:\n${app.output.slice(-20).join("\n")}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

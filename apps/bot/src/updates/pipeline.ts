@@ -63,14 +63,12 @@ export function createUpdatePipeline(deps: UpdatePipelineDeps) {
     try {
       const outcome = await inUpdateScope(update.update_id, () => run(update));
       metrics.updates.inc({ type, outcome: outcome.replace("-", "_") });
-      if (outcome !== "handled") log.debug({ outcome }, "update not run again");
+      log.debug({ outcome, seconds: end() }, "update done");
       return outcome;
     } catch (error) {
       metrics.updates.inc({ type, outcome: "failed" });
-      log.error({ err: loggableError(error) }, "update failed; Telegram will re-deliver it");
+      log.error({ err: loggableError(error), seconds: end() }, "update failed; Telegram will re-deliver it");
       throw error;
-    } finally {
-      end();
     }
   };
 }
