@@ -141,6 +141,7 @@ describe("paying", () => {
     const payment = await user.pay();
     if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
     await user.waitForMessage(`order ${id} is paid`);
+    await payment.handled();
 
     // The same update again (a re-delivery), and the same payment in a new update.
     expect(await h.postUpdate(payment.update)).toBe(200);
