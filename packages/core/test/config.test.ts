@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { createLockManager } from "@orderbot/lock";
+import { ConfigError, createRedis } from "@orderbot/platform";
+import { LOCK_KINDS, resolveCoreConfig } from "../src/index.ts";
+
+describe("core config", () => {
+  it("fills in the defaults around the one required field", () => {
+    expect(resolveCoreConfig({ maskKey: "0123456789abcdef" })).toEqual({
+      reservationTtlMs: 900_000,
+      paymentGraceMs: 300_000,
+      maxLines: 10,
+      maxUnitsPerLine: 10,
+      maxOpenOrders: 3,
+      checkPayableDeadlineMs: 8_000,
+      replayWaitMs: 2_000,
+      transactionTimeoutMs: 5_000,
+      transactionMaxWaitMs: 2_000,
+      publicIdLength: 8,
+      maskKey: "0123456789abcdef",
+    });
+  });
+
+  it("names every problem at once", () => {
+    const attempt = () =>
+      resolveCoreConfig({ maskKey: "short", checkPayableDeadlineMs: 10_000, maxLines: 0 });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(/^core\.maxLines: /),
+        expect.stringMatching(/^core\.checkPayableDeadlineMs: /),
+        expect.stringMatching(/^core\.maskKey: must be at least 16 characters/),
+      ]);
+    }
+  });
+});
+
+describe("LOCK_KINDS", () => {
+  it("is DESIGN §4 as data", () => {
+    expect(Object.keys(LOCK_KINDS).sort()).toEqual([
+      "checkout",
+      "group-admins",
+      "job",
+      "order",
+      "report",
+      "stock-batch",
+      "update",
+    ]);
+    expect(LOCK_KINDS.checkout).toMatchObject({ waitMs: 0, outage: "refuse", personal: true });
+    expect(LOCK_KINDS.order.outage).toBe("proceed-db-only"); // payments; cancel refuses by itself
+    expect(LOCK_KINDS.order.waitMs).toBeLessThanOrEqual(2_000); // pre-checkout must answer within 10 s
+    expect(LOCK_KINDS["stock-batch"]).toMatchObject({ waitMs: 0, outage: "refuse" });
+    expect(LOCK_KINDS["group-admins"]).toMatchObject({ waitMs: 0, outage: "skip", personal: true });
+    expect(LOCK_KINDS.update).toMatchObject({ waitMs: 0, outage: "proceed-db-only" });
+    for (const kind of ["job", "report"] as const)
+      expect(LOCK_KINDS[kind]).toMatchObject({ waitMs: 0, outage: "skip" });
+  });
+
+  it("is accepted by the lock manager as it is", async () => {
+    const redis = createRedis({ url: "redis://127.0.0.1:1", connectTimeoutMs: 10 }, { lazyConnect: true });
+    const locks = createLockManager({
+      redis,
+      namespace: "test:kinds",
+      kinds: LOCK_KINDS,
+      hashKey: "0123456789abcdef",
+    });
+    expect(locks.policyFor("checkout")).toBe("refuse");
+    await locks.close();
+    redis.disconnect();
+  });
+});
