@@ -15,7 +15,7 @@ import {
 import { createBotApp } from "./app.ts";
 import { loadBotConfig, type BotConfig } from "./config.ts";
 import { loggableError, scrubSecrets } from "./log-safety.ts";
-import { checkMigrations } from "./startup.ts";
+import { checkMigrations, watchRedis } from "./startup.ts";
 import { updateIdMixin } from "./updates/scope.ts";
 
 /** Graceful shutdown must finish within this; a webhook request waits for its update, so keep it above the slowest one. */
@@ -61,6 +61,8 @@ async function main(): Promise<void> {
   const redisConfig = { url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS };
   const redis = createRedis({ ...redisConfig, connectionName: "orderbot-bot" });
   const subscriber = createRedis({ ...redisConfig, connectionName: "orderbot-bot-sub" });
+  watchRedis(redis, logger, "commands");
+  watchRedis(subscriber, logger, "subscriber");
   const locks = createLockManager({
     redis,
     subscriber,

@@ -3,7 +3,7 @@
 import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
 import { createLockManager, type LockManager } from "@orderbot/lock";
-import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
+import { createMetricsRegistry, silentLogger, type Redis } from "@orderbot/platform";
 import {
   createTestDatabase,
   createTestRedis,
@@ -31,9 +31,14 @@ export interface BotHarness {
   close(): Promise<void>;
 }
 
-export async function startBotHarness(
-  options: { mode?: "webhook" | "polling"; env?: Record<string, string> } = {},
-): Promise<BotHarness> {
+export interface HarnessOptions {
+  mode?: "webhook" | "polling";
+  env?: Record<string, string>;
+  /** A Redis of the test's own (to stop it) instead of a namespace on the shared one. */
+  redis?: Redis;
+}
+
+export async function startBotHarness(options: HarnessOptions = {}): Promise<BotHarness> {
   const testDb: TestDatabase = await createTestDatabase();
   const testRedis: TestRedis = await createTestRedis();
   const kit = await startFakeTelegram({ webhook: { retryBaseMs: 50, retryMaxMs: 500 } });
@@ -55,9 +60,10 @@ export async function startBotHarness(
     OWNER_IDS: String(OWNER_ID),
     ...options.env,
   });
+  const redis = options.redis ?? testRedis.redis;
   const registry = createMetricsRegistry();
   const locks = createLockManager({
-    redis: testRedis.redis,
+    redis,
     namespace: config.LOCK_NAMESPACE,
     kinds: LOCK_KINDS,
     hashKey: config.LOCK_HASH_KEY,
@@ -73,7 +79,7 @@ export async function startBotHarness(
     config,
     logger: silentLogger,
     db: testDb.db,
-    redis: testRedis.redis,
+    redis,
     locks,
     shop,
     registry,

@@ -1,0 +1,104 @@
+// What users are told when the shop cannot serve them: busy, Redis unavailable, rate-limited; and
+// the command menus published at start.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedis, waitForRedis } from "@orderbot/platform";
+import { startRedisServer, type RedisServer } from "@orderbot/testkit";
+import { callbacks } from "../src/callbacks/index.ts";
+import { startBotHarness, type BotHarness } from "./support/harness.ts";
+
+describe("with the shared Redis", () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = await startBotHarness({ env: { RATE_LIMIT_PER_WINDOW: "6", RATE_LIMIT_WINDOW_MS: "60000" } });
+  });
+  afterAll(() => h?.close());
+
+  it("publishes the command menus for private chats and groups, in English and Chinese", () => {
+    const calls = h.kit
+      .callsTo("setMyCommands")
+      .map(
+        (c) =>
+          c.params as { scope: { type: string }; language_code?: string; commands: { command: string }[] },
+      );
+    const menus = calls.map(
+      (c) => `${c.scope.type}/${c.language_code ?? "default"}: ${c.commands.map((x) => x.command).join(",")}`,
+    );
+    expect(menus.sort()).toEqual([
+      "all_group_chats/default: products,stock,price,orders,order,refund,report,settings,bind",
+      "all_group_chats/zh: products,stock,price,orders,order,refund,report,settings,bind",
+      "all_private_chats/default: start,catalog,orders,language,help",
+      "all_private_chats/zh: start,catalog,orders,language,help",
+    ]);
+  });
+
+  it("answers Order with 'still processing' while the user's previous checkout is running", async () => {
+    const user = h.kit.createUser({ languageCode: "en" });
+    await user.send("/catalog");
+    await user.waitForMessage("Catalog");
+    await user.press("Panda mug");
+    await user.waitForMessage("Quantity: 1,", { edits: true });
+    // Another checkout of this user holds the lock (another device, say).
+    const held = await h.locks.acquire({ kind: "checkout", id: BigInt(user.id) }, { ttlMs: 10_000 });
+    if (!held.ok) throw new Error("checkout lock not acquired");
+    try {
+      const press = await user.press(/^Order 1 for/);
+      expect(await press.answered(10_000)).toMatchObject({
+        text: "Still processing your last request…",
+        showAlert: false,
+      });
+    } finally {
+      await held.lease.release();
+    }
+    expect(await h.db.order.count({ where: { userId: BigInt(user.id) } })).toBe(0);
+  });
+
+  it("limits what one user can make the bot do, still answering every button", async () => {
+    const user = h.kit.createUser({ languageCode: "en" });
+    for (let i = 0; i < 5; i++) await user.send("/help");
+    await user.send("/catalog"); // the 6th: the last one allowed
+    await user.waitForMessage("Catalog");
+    await user.send("/help");
+    const press = await user.pressData(callbacks.catalogPage.encode({ page: 2 }), { force: true });
+    expect((await press.answered()).text).toBe("Too many requests. Please slow down.");
+    await (await user.send("/help")).handled();
+    const helps = user.view().botMessages.filter((m) => m.text?.startsWith("/catalog: products"));
+    expect(helps).toHaveLength(5);
+  });
+});
+
+describe("with Redis down", () => {
+  let server: RedisServer;
+  let h: BotHarness;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    const redis = createRedis({ url: server.url, commandTimeoutMs: 200 });
+    redis.on("error", () => undefined); // the outage is the point of this test
+    await waitForRedis(redis);
+    h = await startBotHarness({ redis });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await server?.dispose();
+  });
+
+  it("an order is refused as temporarily unavailable, with nothing reserved", async () => {
+    const user = h.kit.createUser({ languageCode: "en" });
+    await user.send("/catalog");
+    await user.waitForMessage("Catalog");
+    await user.press("Panda mug");
+    await user.waitForMessage("Quantity: 1,", { edits: true });
+    const stock = (await h.db.product.findUniqueOrThrow({ where: { sku: "MUG-PANDA" } })).stock;
+
+    await server.stop();
+    const press = await user.press(/^Order 1 for/);
+    expect(await press.answered(10_000)).toMatchObject({
+      text: "Temporarily unavailable; nothing was reserved or charged. Please try again in a moment.",
+      showAlert: true,
+    });
+    expect(await h.db.order.count()).toBe(0);
+    expect((await h.db.product.findUniqueOrThrow({ where: { sku: "MUG-PANDA" } })).stock).toBe(stock);
+    // Browsing goes on without Redis: only what needs a lock is refused.
+    await user.send("/help");
+    await user.waitForMessage("/catalog: products");
+  });
+});
