@@ -58,9 +58,17 @@ export class CommandRunner {
    * Runs one command. Rejects with LockUnavailableError when the breaker is open, the command
    * times out or the connection fails; other Redis errors are passed through unchanged.
    */
-  run<T>(command: LockCommand, metrics: KindMetrics, kind: string, send: () => Promise<T>, options: RunOptions<T> = {}): Promise<T> {
+  run<T>(
+    command: LockCommand,
+    metrics: KindMetrics,
+    kind: string,
+    send: () => Promise<T>,
+    options: RunOptions<T> = {},
+  ): Promise<T> {
     if (!this.breaker.allow()) {
-      return Promise.reject(new LockUnavailableError("Redis circuit breaker is open", { reason: "breaker-open", kind }));
+      return Promise.reject(
+        new LockUnavailableError("Redis circuit breaker is open", { reason: "breaker-open", kind }),
+      );
     }
     const started = performance.now();
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
@@ -73,11 +81,18 @@ export class CommandRunner {
         }
         this.breaker.failure();
         const message = `Redis unavailable for lock ${command}: ${(error as Error).message}`;
-        reject(new LockUnavailableError(message, { reason: timedOut ? "timeout" : "connection", kind, cause: error }));
+        reject(
+          new LockUnavailableError(message, {
+            reason: timedOut ? "timeout" : "connection",
+            kind,
+            cause: error,
+          }),
+        );
       };
       const entry: InFlight = {
         deadline: started + timeoutMs,
-        timeOut: () => fail(new CommandTimeoutError(`Redis ${command} took longer than ${timeoutMs} ms`), true),
+        timeOut: () =>
+          fail(new CommandTimeoutError(`Redis ${command} took longer than ${timeoutMs} ms`), true),
       };
       this.#track(entry);
       send().then(
@@ -96,7 +111,7 @@ export class CommandRunner {
 
   #track(entry: InFlight): void {
     this.#inFlight.add(entry);
-    this.#sweeper ??= this.#schedule();
+    if (this.#sweeper === undefined) this.#sweeper = this.#schedule();
   }
 
   /** The sweep timer stops by itself once no command is in flight; unref'd like every lock timer. */

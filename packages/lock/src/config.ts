@@ -17,14 +17,21 @@ export interface ResolvedConfig {
   breaker: { failureThreshold: number; coolDownMs: number };
   replication: { replicas: number; timeoutMs: number } | undefined;
   ttlBounds: { minMs: number; maxMs: number };
-  safetyMarginMs: ((ttlMs: number) => number);
+  safetyMarginMs: (ttlMs: number) => number;
   fenceRetentionMs: number;
   backoff: { baseMs: number; maxMs: number };
 }
 
-export function positiveInt(value: unknown, field: string, { zero = false, max = Number.MAX_SAFE_INTEGER } = {}): number {
+export function positiveInt(
+  value: unknown,
+  field: string,
+  { zero = false, max = Number.MAX_SAFE_INTEGER } = {},
+): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < (zero ? 0 : 1) || value > max) {
-    throw new LockInputError(`${field} must be an integer ${zero ? ">= 0" : "> 0"}${max < Number.MAX_SAFE_INTEGER ? ` and <= ${max}` : ""}, got ${String(value)}`, field);
+    throw new LockInputError(
+      `${field} must be an integer ${zero ? ">= 0" : "> 0"}${max < Number.MAX_SAFE_INTEGER ? ` and <= ${max}` : ""}, got ${String(value)}`,
+      field,
+    );
   }
   return value;
 }
@@ -36,22 +43,29 @@ export function resolveConfig(options: LockManagerOptions): ResolvedConfig {
   const ttlBounds = options.ttlBounds ?? { minMs: 100, maxMs: 10 * 60_000 };
   positiveInt(ttlBounds.minMs, "ttlBounds.minMs");
   positiveInt(ttlBounds.maxMs, "ttlBounds.maxMs");
-  if (ttlBounds.minMs > ttlBounds.maxMs) throw new LockInputError("ttlBounds.minMs must not exceed ttlBounds.maxMs", "ttlBounds");
+  if (ttlBounds.minMs > ttlBounds.maxMs)
+    throw new LockInputError("ttlBounds.minMs must not exceed ttlBounds.maxMs", "ttlBounds");
 
   const kinds = new Map<string, LockKindConfig>();
   for (const [kind, config] of Object.entries(options.kinds ?? {})) {
     const field = `kinds.${kind}`;
-    if (!KIND_NAME.test(kind)) throw new LockInputError(`lock kind "${kind}" must be 1-64 letters, digits, - or _`, field);
+    if (!KIND_NAME.test(kind))
+      throw new LockInputError(`lock kind "${kind}" must be 1-64 letters, digits, - or _`, field);
     checkTtl(config.ttlMs, ttlBounds, `${field}.ttlMs`);
     positiveInt(config.waitMs, `${field}.waitMs`, { zero: true, max: MAX_WAIT_MS });
-    if (!POLICIES.includes(config.outage)) throw new LockInputError(`${field}.outage must be one of ${POLICIES.join(", ")}`, `${field}.outage`);
-    if (config.maxRenewals !== undefined) positiveInt(config.maxRenewals, `${field}.maxRenewals`, { zero: true });
+    if (!POLICIES.includes(config.outage))
+      throw new LockInputError(`${field}.outage must be one of ${POLICIES.join(", ")}`, `${field}.outage`);
+    if (config.maxRenewals !== undefined)
+      positiveInt(config.maxRenewals, `${field}.maxRenewals`, { zero: true });
     if (config.maxHoldMs !== undefined) positiveInt(config.maxHoldMs, `${field}.maxHoldMs`);
     kinds.set(kind, config);
   }
   if (kinds.size === 0) throw new LockInputError("configure at least one lock kind", "kinds");
   if (typeof options.hashKey !== "string" || options.hashKey.length < 16) {
-    throw new LockInputError("hashKey must be a secret of at least 16 characters (it keys the HMAC of personal ids)", "hashKey");
+    throw new LockInputError(
+      "hashKey must be a secret of at least 16 characters (it keys the HMAC of personal ids)",
+      "hashKey",
+    );
   }
 
   const breaker = options.breaker ?? { failureThreshold: 5, coolDownMs: 2000 };
@@ -84,7 +98,10 @@ export function resolveConfig(options: LockManagerOptions): ResolvedConfig {
 
 export function checkTtl(ttlMs: unknown, bounds: { minMs: number; maxMs: number }, field = "ttlMs"): number {
   if (typeof ttlMs !== "number" || !Number.isInteger(ttlMs) || ttlMs < bounds.minMs || ttlMs > bounds.maxMs) {
-    throw new LockInputError(`${field} must be an integer between ${bounds.minMs} and ${bounds.maxMs} ms, got ${String(ttlMs)}`, field);
+    throw new LockInputError(
+      `${field} must be an integer between ${bounds.minMs} and ${bounds.maxMs} ms, got ${String(ttlMs)}`,
+      field,
+    );
   }
   return ttlMs;
 }

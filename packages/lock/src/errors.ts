@@ -20,7 +20,12 @@ export class LockInputError extends Error {
   }
 }
 
-/** Why Redis could not serve a lock command. */
+/**
+ * Why Redis could not serve a lock command.
+ *
+ * @example
+ * if (error instanceof LockUnavailableError && error.reason === "breaker-open") metrics.fastFailures.inc();
+ */
 export type UnavailableReason = "connection" | "timeout" | "breaker-open" | "replication" | "closed";
 
 /**
@@ -43,8 +48,14 @@ export class LockUnavailableError extends Error {
   }
 }
 
-/** Why a lease's signal aborted. */
-export type LeaseLossReason = "expired" | "not-owner" | "renewal-failed" | "connection-lost" | "renewal-capped";
+/**
+ * Why a lease's signal aborted.
+ *
+ * @example
+ * signal.addEventListener("abort", () => log.warn({ reason: (signal.reason as LeaseLostError).reason }, "lock lost"));
+ */
+export type LeaseLossReason =
+  "expired" | "not-owner" | "renewal-failed" | "connection-lost" | "renewal-capped";
 
 /**
  * The `reason` a lease's `signal` aborts with: the holder must stop at its next step and must not

@@ -1,7 +1,13 @@
 // @orderbot/lock: Redis resource locks with fencing, watchdog renewal, release wake-ups, a circuit
 // breaker and per-kind outage policies. See docs/locking.md for the rules each part implements.
 export { createLockManager } from "./manager.ts";
-export { LockInputError, LockUnavailableError, LeaseLostError, type UnavailableReason, type LeaseLossReason } from "./errors.ts";
+export {
+  LockInputError,
+  LockUnavailableError,
+  LeaseLostError,
+  type UnavailableReason,
+  type LeaseLossReason,
+} from "./errors.ts";
 export { LOCK_METRICS } from "./types.ts";
 export type {
   AcquireOptions,

@@ -27,11 +27,14 @@ const SAFE_SEGMENT = /^[\x21-\x7a\x7c\x7e]{1,200}$/;
 export function idText(id: LockResource["id"]): string {
   if (typeof id === "bigint") return id.toString();
   if (typeof id === "number") {
-    if (!Number.isSafeInteger(id)) throw new LockInputError(`lock id must be a safe integer, got ${id}`, "id");
+    if (!Number.isSafeInteger(id))
+      throw new LockInputError(`lock id must be a safe integer, got ${id}`, "id");
     return String(id);
   }
-  if (typeof id !== "string" || id.length === 0) throw new LockInputError("lock id must be a non-empty string, number or bigint", "id");
-  if (!SAFE_SEGMENT.test(id)) throw new LockInputError("lock id must be 1-200 printable characters without spaces or braces", "id");
+  if (typeof id !== "string" || id.length === 0)
+    throw new LockInputError("lock id must be a non-empty string, number or bigint", "id");
+  if (!SAFE_SEGMENT.test(id))
+    throw new LockInputError("lock id must be 1-200 printable characters without spaces or braces", "id");
   return id;
 }
 
@@ -51,7 +54,10 @@ export function inboxPrefix(namespace: string): string {
 
 export function checkNamespace(namespace: unknown): string {
   if (typeof namespace !== "string" || !SAFE_SEGMENT.test(namespace)) {
-    throw new LockInputError("namespace must be 1-200 printable characters without spaces or braces, e.g. \"prod:shopbot\"", "namespace");
+    throw new LockInputError(
+      'namespace must be 1-200 printable characters without spaces or braces, e.g. "prod:shopbot"',
+      "namespace",
+    );
   }
   return namespace;
 }

@@ -96,7 +96,8 @@ export class LockLease implements Lease {
   }
 
   async #release(): Promise<ReleaseOutcome> {
-    const ranOut = this.#state === "held" && Date.now() >= this.#expiresAt - this.host.safetyMarginMs(this.ttlMs);
+    const ranOut =
+      this.#state === "held" && Date.now() >= this.#expiresAt - this.host.safetyMarginMs(this.ttlMs);
     if (ranOut) this.lose(this.#expiryReason); // the work outlived the lease: count it as lost
     this.#end("released");
     this.metrics.held((Date.now() - this.acquiredAt) / 1000);

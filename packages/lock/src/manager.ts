@@ -13,7 +13,21 @@ import { createLockMetrics, type KindMetrics } from "./metrics.ts";
 import { acquireScript, extendScript, handoffScript, releaseScript } from "./scripts.ts";
 import { newToken } from "./tokens.ts";
 import { Timers } from "./timers.ts";
-import type { AcquireOptions, AcquireResult, LockContext, LockKindConfig, LockLogger, LockManager, LockManagerOptions, LockOutcome, LockRedisClient, LockResource, LockStats, OutagePolicy, WithLockOptions } from "./types.ts";
+import type {
+  AcquireOptions,
+  AcquireResult,
+  LockContext,
+  LockKindConfig,
+  LockLogger,
+  LockManager,
+  LockManagerOptions,
+  LockOutcome,
+  LockRedisClient,
+  LockResource,
+  LockStats,
+  OutagePolicy,
+  WithLockOptions,
+} from "./types.ts";
 import { WaitQueues } from "./wait-queues.ts";
 import type { Waiter, WakeReason } from "./waiter.ts";
 import { withLock } from "./with-lock.ts";
@@ -83,9 +97,14 @@ class RedisLockManager implements LockManager {
     this.#queues = new WaitQueues(this.#inbox + this.#id, {
       subscriber: options.subscriber,
       connect: () => {
-        const subscriber = this.#redis.duplicate({ enableOfflineQueue: true, connectionName: "orderbot-lock-subscriber" });
+        const subscriber = this.#redis.duplicate({
+          enableOfflineQueue: true,
+          connectionName: "orderbot-lock-subscriber",
+        });
         // Ours to watch: while it is down, waiters fall back to their re-check timers.
-        subscriber.on("error", (error) => this.#logger.debug({ err: error.message }, "lock subscriber connection error"));
+        subscriber.on("error", (error) =>
+          this.#logger.debug({ err: error.message }, "lock subscriber connection error"),
+        );
         return subscriber;
       },
       timers: this.#timers,
@@ -112,8 +131,17 @@ class RedisLockManager implements LockManager {
     }
   }
 
-  withLock<T>(resource: LockResource, fn: (ctx: LockContext) => Promise<T>, options: WithLockOptions = {}): Promise<LockOutcome<T>> {
-    return withLock(this, resource, fn, options, { kindConfig: (kind) => this.#kind(kind), metrics: (kind) => this.#metrics.get(kind)!, timers: this.#timers, logger: this.#logger });
+  withLock<T>(
+    resource: LockResource,
+    fn: (ctx: LockContext) => Promise<T>,
+    options: WithLockOptions = {},
+  ): Promise<LockOutcome<T>> {
+    return withLock(this, resource, fn, options, {
+      kindConfig: (kind) => this.#kind(kind),
+      metrics: (kind) => this.#metrics.get(kind)!,
+      timers: this.#timers,
+      logger: this.#logger,
+    });
   }
 
   keyFor(resource: LockResource): string {
@@ -145,7 +173,8 @@ class RedisLockManager implements LockManager {
   // ------------------------------------------------------------------ acquiring
 
   async #acquire(request: LockRequest): Promise<LockLease | undefined> {
-    if (this.#closed) throw new LockUnavailableError("the lock manager was closed", { reason: "closed", kind: request.kind });
+    if (this.#closed)
+      throw new LockUnavailableError("the lock manager was closed", { reason: "closed", kind: request.kind });
     request.signal?.throwIfAborted();
     if (request.waitMs === 0) return (await this.#attempt(request)).lease; // try once: one round trip
     return this.#wait(request, performance.now() + request.waitMs);
@@ -162,6 +191,7 @@ class RedisLockManager implements LockManager {
     const { waiter, subscribed } = this.#queues.join(request.keys.lock, request.signal);
     const backoff = new Backoff(this.#config.backoff);
     let acquired = false;
+    let inLine = false; // whether Redis may hold a place in line for this manager
     try {
       await waiter.race(subscribed); // from here on no release goes unheard
       let wake: WakeReason = "notified";
@@ -171,10 +201,19 @@ class RedisLockManager implements LockManager {
           waiter.takeNotified();
           const attempt = this.#attempt(request, waiter);
           const result = await waiter.race(attempt).catch((error: unknown) => {
-            if (waiter.cancelled) attempt.then((late) => late.lease?.release(), () => {}).catch(() => {});
+            if (waiter.cancelled)
+              attempt
+                .then(
+                  (late) => late.lease?.release(),
+                  () => {},
+                )
+                .catch(() => {});
+            inLine ||=
+              waiter.cancelled || (error instanceof LockUnavailableError && error.reason === "timeout");
             throw error;
           });
           if (result.lease) return ((acquired = true), result.lease);
+          inLine = true;
           if (waiter.takeNotified()) continue; // released while we asked: ask again
           recheckAt = result.pttl >= 0 ? performance.now() + result.pttl + 1 : Infinity;
         }
@@ -183,10 +222,11 @@ class RedisLockManager implements LockManager {
         if (left <= 0) return undefined;
         const delay = this.#queues.isFirst(waiter) ? Math.min(backoff.next(), recheckAt - now, left) : left;
         wake = await waiter.sleep(delay);
+        inLine ||= wake === "promoted"; // the waiter ahead of us kept our place in line
       }
     } finally {
       const wasLast = this.#queues.leave(waiter, acquired);
-      if (wasLast && !acquired) this.#passOn(request.keys.lock);
+      if (wasLast && inLine && !acquired) this.#passOn(request.keys.lock);
     }
   }
 
@@ -201,11 +241,24 @@ class RedisLockManager implements LockManager {
       "acquire",
       metrics,
       kind,
-      () => acquireScript.run(this.#redis, [keys.lock, keys.fence, keys.queue], args) as Promise<[number, number]>,
+      () =>
+        acquireScript.run(this.#redis, [keys.lock, keys.fence, keys.queue], args) as Promise<
+          [number, number]
+        >,
       { onLate: ([status]) => void (status === 1 && this.#forceRelease(keys, token)) },
     );
     if (reply[0] !== 1) return { pttl: reply[1] };
-    const lease = new LockLease(keys, kind, token, reply[1], sentAt, ttlMs, metrics, request.requestId, this.#host);
+    const lease = new LockLease(
+      keys,
+      kind,
+      token,
+      reply[1],
+      sentAt,
+      ttlMs,
+      metrics,
+      request.requestId,
+      this.#host,
+    );
     this.#leases.add(lease);
     if (this.#config.replication) await this.#replicate(lease);
     return { lease };
@@ -216,25 +269,38 @@ class RedisLockManager implements LockManager {
     const { replicas, timeoutMs } = this.#config.replication!;
     let acknowledged = 0;
     try {
-      acknowledged = await this.#runner.run("wait", lease.metrics, lease.kind, () => this.#redis.wait(replicas, timeoutMs), {
-        timeoutMs: timeoutMs + this.#config.commandTimeoutMs,
-      });
+      acknowledged = await this.#runner.run(
+        "wait",
+        lease.metrics,
+        lease.kind,
+        () => this.#redis.wait(replicas, timeoutMs),
+        {
+          timeoutMs: timeoutMs + this.#config.commandTimeoutMs,
+        },
+      );
     } finally {
       if (acknowledged < replicas) await lease.release().catch(() => "not-owner");
     }
     if (acknowledged < replicas) {
-      throw new LockUnavailableError(`only ${acknowledged} of ${replicas} replicas acknowledged the lock within ${timeoutMs} ms`, { reason: "replication", kind: lease.kind });
+      throw new LockUnavailableError(
+        `only ${acknowledged} of ${replicas} replicas acknowledged the lock within ${timeoutMs} ms`,
+        { reason: "replication", kind: lease.kind },
+      );
     }
   }
 
   /** An acquire that succeeded after we gave up on it: give the lock back at once. */
   async #forceRelease(keys: LockKeys, token: string): Promise<void> {
-    await releaseScript.run(this.#redis, [keys.lock, keys.queue], [token, this.#inbox, this.#reservationMs]).catch(() => {});
+    await releaseScript
+      .run(this.#redis, [keys.lock, keys.queue], [token, this.#inbox, this.#reservationMs])
+      .catch(() => {});
   }
 
   /** We are in the key's line (or were handed the lock) but nobody here waits any more: step out. */
   #passOn(lockKey: string): void {
-    handoffScript.run(this.#redis, [lockKey, `${lockKey}:queue`], [this.#id, this.#inbox, this.#reservationMs]).catch(() => {});
+    handoffScript
+      .run(this.#redis, [lockKey, `${lockKey}:queue`], [this.#id, this.#inbox, this.#reservationMs])
+      .catch(() => {});
   }
 
   /** How long a lock handed to the next manager in line stays reserved for it: one command's time. */
@@ -245,11 +311,13 @@ class RedisLockManager implements LockManager {
   // ------------------------------------------------------------------ validation and keys
 
   #request(resource: LockResource, options: AcquireOptions): LockRequest {
-    if (!options || typeof options !== "object") throw new LockInputError("options must be an object", "options");
+    if (!options || typeof options !== "object")
+      throw new LockInputError("options must be an object", "options");
     const keys = this.#keys(resource);
     const config = this.#kind(resource.kind);
     const { signal, requestId } = options;
-    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new LockInputError("signal must be an AbortSignal", "signal");
+    if (signal !== undefined && !(signal instanceof AbortSignal))
+      throw new LockInputError("signal must be an AbortSignal", "signal");
     if (requestId !== undefined && (typeof requestId !== "string" || requestId.length > 128)) {
       throw new LockInputError("requestId must be a string of at most 128 characters", "requestId");
     }
@@ -267,12 +335,17 @@ class RedisLockManager implements LockManager {
 
   #kind(kind: unknown): LockKindConfig {
     const config = typeof kind === "string" ? this.#config.kinds.get(kind) : undefined;
-    if (!config) throw new LockInputError(`unknown lock kind "${String(kind)}" (configured: ${[...this.#config.kinds.keys()].join(", ")})`, "kind");
+    if (!config)
+      throw new LockInputError(
+        `unknown lock kind "${String(kind)}" (configured: ${[...this.#config.kinds.keys()].join(", ")})`,
+        "kind",
+      );
     return config;
   }
 
   #keys(resource: LockResource): LockKeys {
-    if (!resource || typeof resource !== "object") throw new LockInputError("resource must be { kind, id }", "resource");
+    if (!resource || typeof resource !== "object")
+      throw new LockInputError("resource must be { kind, id }", "resource");
     const config = this.#kind(resource.kind);
     const id = idText(resource.id);
     const segment = config.personal ? hashId(this.#config.hashKey, resource.kind, id) : id;
@@ -290,10 +363,16 @@ class RedisLockManager implements LockManager {
     const redis = this.#redis;
     return {
       extend: async (lease, ttlMs) =>
-        (await this.#runner.run("extend", lease.metrics, lease.kind, () => extendScript.run(redis, [lease.key], [lease.token, ttlMs]))) === 1,
+        (await this.#runner.run("extend", lease.metrics, lease.kind, () =>
+          extendScript.run(redis, [lease.key], [lease.token, ttlMs]),
+        )) === 1,
       release: async (lease) =>
         (await this.#runner.run("release", lease.metrics, lease.kind, () =>
-          releaseScript.run(redis, [lease.key, lease.keys.queue], [lease.token, this.#inbox, this.#reservationMs]),
+          releaseScript.run(
+            redis,
+            [lease.key, lease.keys.queue],
+            [lease.token, this.#inbox, this.#reservationMs],
+          ),
         )) === 1,
       forget: (lease) => this.#leases.delete(lease),
       setTimer: (fn, ms) => this.#timers.set(fn, ms),
@@ -301,7 +380,16 @@ class RedisLockManager implements LockManager {
       checkTtl: (ttlMs) => checkTtl(ttlMs, this.#config.ttlBounds),
       safetyMarginMs: this.#config.safetyMarginMs,
       warn: (lease, fields, message) =>
-        this.#logger.warn({ kind: lease.kind, id: lease.keys.maskedId, fence: lease.fence, requestId: lease.requestId, ...fields }, message),
+        this.#logger.warn(
+          {
+            kind: lease.kind,
+            id: lease.keys.maskedId,
+            fence: lease.fence,
+            requestId: lease.requestId,
+            ...fields,
+          },
+          message,
+        ),
     };
   }
 }

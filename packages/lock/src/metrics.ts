@@ -27,36 +27,108 @@ function reuse<T extends Metric>(registry: Registry, name: string, create: () =>
 /** Creates (or, on a registry that has them already, reuses) the lock metrics. */
 export function createLockMetrics(registry: Registry): (kind: string) => KindMetrics {
   const registers = [registry];
-  const acquire = reuse(registry, LOCK_METRICS.acquireTotal, () => new Counter({
-    name: LOCK_METRICS.acquireTotal, help: "Lock acquisitions by outcome.", labelNames: ["kind", "outcome"], registers,
-  }));
-  const wait = reuse(registry, LOCK_METRICS.waitSeconds, () => new Histogram({
-    name: LOCK_METRICS.waitSeconds, help: "Time from asking for a lock to getting it (or giving up).", labelNames: ["kind"], registers,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  }));
-  const hold = reuse(registry, LOCK_METRICS.holdSeconds, () => new Histogram({
-    name: LOCK_METRICS.holdSeconds, help: "Time a lease was held; choose TTLs from its upper percentiles.", labelNames: ["kind"], registers,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-  }));
-  const renewals = reuse(registry, LOCK_METRICS.renewalsTotal, () => new Counter({
-    name: LOCK_METRICS.renewalsTotal, help: "Watchdog renewals by outcome.", labelNames: ["kind", "outcome"], registers,
-  }));
-  const lost = reuse(registry, LOCK_METRICS.leaseLostTotal, () => new Counter({
-    name: LOCK_METRICS.leaseLostTotal, help: "Leases lost while their work was still running.", labelNames: ["kind"], registers,
-  }));
-  const notOwner = reuse(registry, LOCK_METRICS.releaseNotOwnerTotal, () => new Counter({
-    name: LOCK_METRICS.releaseNotOwnerTotal, help: "Releases of a lock that was no longer ours.", labelNames: ["kind"], registers,
-  }));
-  const latency = reuse(registry, LOCK_METRICS.redisLatencySeconds, () => new Histogram({
-    name: LOCK_METRICS.redisLatencySeconds, help: "Latency of the lock's Redis commands.", labelNames: ["kind", "command"], registers,
-    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
-  }));
-  const breaker = reuse(registry, LOCK_METRICS.breakerOpen, () => new Gauge({
-    name: LOCK_METRICS.breakerOpen, help: "1 while the lock's Redis circuit breaker is open.", labelNames: ["kind"], registers,
-  }));
-  const degraded = reuse(registry, LOCK_METRICS.degradedTotal, () => new Counter({
-    name: LOCK_METRICS.degradedTotal, help: "Work run lockless or skipped because Redis was unavailable.", labelNames: ["kind", "policy"], registers,
-  }));
+  const acquire = reuse(
+    registry,
+    LOCK_METRICS.acquireTotal,
+    () =>
+      new Counter({
+        name: LOCK_METRICS.acquireTotal,
+        help: "Lock acquisitions by outcome.",
+        labelNames: ["kind", "outcome"],
+        registers,
+      }),
+  );
+  const wait = reuse(
+    registry,
+    LOCK_METRICS.waitSeconds,
+    () =>
+      new Histogram({
+        name: LOCK_METRICS.waitSeconds,
+        help: "Time from asking for a lock to getting it (or giving up).",
+        labelNames: ["kind"],
+        registers,
+        buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      }),
+  );
+  const hold = reuse(
+    registry,
+    LOCK_METRICS.holdSeconds,
+    () =>
+      new Histogram({
+        name: LOCK_METRICS.holdSeconds,
+        help: "Time a lease was held; choose TTLs from its upper percentiles.",
+        labelNames: ["kind"],
+        registers,
+        buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+      }),
+  );
+  const renewals = reuse(
+    registry,
+    LOCK_METRICS.renewalsTotal,
+    () =>
+      new Counter({
+        name: LOCK_METRICS.renewalsTotal,
+        help: "Watchdog renewals by outcome.",
+        labelNames: ["kind", "outcome"],
+        registers,
+      }),
+  );
+  const lost = reuse(
+    registry,
+    LOCK_METRICS.leaseLostTotal,
+    () =>
+      new Counter({
+        name: LOCK_METRICS.leaseLostTotal,
+        help: "Leases lost while their work was still running.",
+        labelNames: ["kind"],
+        registers,
+      }),
+  );
+  const notOwner = reuse(
+    registry,
+    LOCK_METRICS.releaseNotOwnerTotal,
+    () =>
+      new Counter({
+        name: LOCK_METRICS.releaseNotOwnerTotal,
+        help: "Releases of a lock that was no longer ours.",
+        labelNames: ["kind"],
+        registers,
+      }),
+  );
+  const latency = reuse(
+    registry,
+    LOCK_METRICS.redisLatencySeconds,
+    () =>
+      new Histogram({
+        name: LOCK_METRICS.redisLatencySeconds,
+        help: "Latency of the lock's Redis commands.",
+        labelNames: ["kind", "command"],
+        registers,
+        buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+      }),
+  );
+  const breaker = reuse(
+    registry,
+    LOCK_METRICS.breakerOpen,
+    () =>
+      new Gauge({
+        name: LOCK_METRICS.breakerOpen,
+        help: "1 while the lock's Redis circuit breaker is open.",
+        labelNames: ["kind"],
+        registers,
+      }),
+  );
+  const degraded = reuse(
+    registry,
+    LOCK_METRICS.degradedTotal,
+    () =>
+      new Counter({
+        name: LOCK_METRICS.degradedTotal,
+        help: "Work run lockless or skipped because Redis was unavailable.",
+        labelNames: ["kind", "policy"],
+        registers,
+      }),
+  );
 
   return (kind) => {
     const acquireBy = memo((outcome: string) => acquire.labels(kind, outcome));

@@ -8,10 +8,13 @@ export class Timers {
 
   /** Runs `fn` once after `ms`; the timer neither keeps the process alive nor outlives `clear`. */
   set(fn: () => void, ms: number): TimerHandle {
-    const handle = setTimeout(() => {
-      this.#active.delete(handle);
-      fn();
-    }, Math.max(0, ms));
+    const handle = setTimeout(
+      () => {
+        this.#active.delete(handle);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     handle.unref();
     this.#active.add(handle);
     return handle;

@@ -8,9 +8,18 @@ import type { Registry } from "prom-client";
  * - `proceed-db-only`: the work runs without the lock, on database guarantees alone (money
  *   already taken: a payment confirmation must never be dropped because Redis is down);
  * - `skip`: the work is skipped this time (periodic jobs: the next tick tries again).
+ *
+ * @example
+ * const kinds = { checkout: { ttlMs: 5000, waitMs: 0, outage: "refuse" } } satisfies Record<string, LockKindConfig>;
  */
 export type OutagePolicy = "refuse" | "proceed-db-only" | "skip";
 
+/**
+ * One kind of lock: how long a lease lasts, how long a caller waits, and what an outage means.
+ *
+ * @example
+ * const order: LockKindConfig = { ttlMs: 5000, waitMs: 2000, outage: "refuse", maxHoldMs: 30_000 };
+ */
 export interface LockKindConfig {
   /** Lease length (ms). Choose it from the hold-time histogram's p99 plus a margin. */
   ttlMs: number;
@@ -25,11 +34,23 @@ export interface LockKindConfig {
   maxHoldMs?: number;
 }
 
+/**
+ * The thing a lock protects: a kind configured on the manager and the resource's id.
+ *
+ * @example
+ * const resource: LockResource = { kind: "order", id: order.publicId };
+ */
 export interface LockResource {
   kind: string;
   id: string | number | bigint;
 }
 
+/**
+ * Per-call overrides of the kind's defaults.
+ *
+ * @example
+ * await locks.acquire({ kind: "order", id }, { waitMs: 2000, signal: AbortSignal.timeout(8000), requestId: String(update.update_id) });
+ */
 export interface AcquireOptions {
   ttlMs?: number;
   waitMs?: number;
@@ -39,6 +60,15 @@ export interface AcquireOptions {
   requestId?: string;
 }
 
+/**
+ * A held lock. Pass `fence` along with writes a storage can check; stop when `signal` aborts.
+ *
+ * @example
+ * const result = await locks.acquire({ kind: "order", id });
+ * if (result.ok) {
+ *   try { await work(result.lease.signal, result.lease.fence); } finally { await result.lease.release(); }
+ * }
+ */
 export interface Lease {
   /**
    * Redis key of the lock: `{namespace:lock:kind:id}`. The braces are a Redis Cluster hash tag, so
@@ -62,25 +92,63 @@ export interface Lease {
   release(): Promise<ReleaseOutcome>;
 }
 
+/**
+ * `not-owner`: the lock had expired or been taken over; nothing was deleted (counted and logged).
+ *
+ * @example
+ * if ((await lease.release()) === "not-owner") log.warn("the work outlived its lock");
+ */
 export type ReleaseOutcome = "released" | "not-owner";
 
+/**
+ * What `acquire` returns: a lease, or busy when the lock stayed taken for the whole wait.
+ *
+ * @example
+ * const result = await locks.acquire({ kind: "checkout", id: userId }, { waitMs: 0 });
+ * if (!result.ok) return reply("Already processing your order…");
+ */
 export type AcquireResult =
-  | { ok: true; lease: Lease }
-  | { ok: false; reason: "busy"; key: string; waitedMs: number };
+  { ok: true; lease: Lease } | { ok: false; reason: "busy"; key: string; waitedMs: number };
 
-/** What withLock hands the task. `lease` is null when the kind's outage policy let it run lockless. */
+/**
+ * What withLock hands the task. `lease` is null when the kind's outage policy let it run lockless.
+ *
+ * @example
+ * await locks.withLock(res, async ({ lease, signal }) => {
+ *   signal.throwIfAborted();
+ *   await db.updateOrder(id, { fence: lease?.fence ?? null });
+ * });
+ */
 export interface LockContext {
   lease: Lease | null;
   /** Aborts when the lease is lost; the task must stop at its next step and not commit. */
   signal: AbortSignal;
 }
 
+/**
+ * What withLock returns: the task's value, or why it did not run. `degraded` is true when it ran
+ * without the lock because Redis was down and the kind's policy is `proceed-db-only`.
+ *
+ * @example
+ * const outcome = await locks.withLock({ kind: "order", id }, async () => cancel(id));
+ * switch (outcome.status) {
+ *   case "ok": return outcome.value;
+ *   case "busy": return "This order is being changed, try again.";
+ *   case "unavailable": case "skipped": return "Try again shortly.";
+ * }
+ */
 export type LockOutcome<T> =
   | { status: "ok"; value: T; fence: number | null; degraded: boolean }
   | { status: "busy" }
   | { status: "unavailable" }
   | { status: "skipped" };
 
+/**
+ * Acquire options plus the watchdog caps (which override the kind's).
+ *
+ * @example
+ * await locks.withLock({ kind: "job", id: "relay" }, runRelay, { maxHoldMs: 60_000 });
+ */
 export interface WithLockOptions extends AcquireOptions {
   maxRenewals?: number;
   maxHoldMs?: number;
@@ -90,6 +158,9 @@ export interface WithLockOptions extends AcquireOptions {
  * The few Redis commands the lock manager sends. An ioredis `Redis` (5 or 6) fits as it is; any
  * client with these methods does. Scripts run EVAL/EVALSHA (SET, GET, INCR, PEXPIRE, PTTL, TIME,
  * ZADD, ZREM, ZPOPMIN, DEL, PUBLISH inside), strict mode sends WAIT.
+ *
+ * @example
+ * const redis: LockRedisClient = createRedis({ url, commandTimeoutMs: 500 }); // @orderbot/platform
  */
 export interface LockRedisClient {
   evalsha(sha: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
@@ -102,7 +173,12 @@ export interface LockRedisClient {
   off(event: "close", listener: () => void): unknown;
 }
 
-/** The subscriber connection: this manager's channel only. */
+/**
+ * The subscriber connection: this manager's channel only.
+ *
+ * @example
+ * createLockManager({ ...options, subscriber: new Redis(url) }); // required with a Cluster client
+ */
 export interface LockSubscriberClient {
   subscribe(...channels: string[]): Promise<unknown>;
   unsubscribe(...channels: string[]): Promise<unknown>;
@@ -112,6 +188,12 @@ export interface LockSubscriberClient {
   disconnect(): void;
 }
 
+/**
+ * Everything a manager needs, injected.
+ *
+ * @example
+ * createLockManager({ redis, namespace: "prod:shopbot", hashKey, kinds, registry, logger, commandTimeoutMs: 500 });
+ */
 export interface LockManagerOptions {
   /** Commands: EVALSHA, WAIT (an ioredis Redis; for a Cluster client pass `subscriber` too). */
   redis: LockRedisClient;
@@ -145,7 +227,12 @@ export interface LockManagerOptions {
   backoff?: { baseMs: number; maxMs: number };
 }
 
-/** What a manager holds right now; tests use it to prove nothing is left behind. */
+/**
+ * What a manager holds right now; tests use it to prove nothing is left behind.
+ *
+ * @example
+ * expect(locks.stats()).toMatchObject({ waiters: 0, timers: 0, leases: 0 });
+ */
 export interface LockStats {
   /** Callers waiting for a lock. */
   waiters: number;
@@ -164,7 +251,12 @@ export interface LockStats {
   breaker: "closed" | "open" | "half-open";
 }
 
-/** The subset of a pino logger the lock module uses. */
+/**
+ * The subset of a pino logger the lock module uses. Lines carry kind, masked id and request id.
+ *
+ * @example
+ * createLockManager({ ...options, logger: pino().child({ module: "lock" }) });
+ */
 export interface LockLogger {
   debug(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
@@ -172,9 +264,19 @@ export interface LockLogger {
   error(obj: object, msg?: string): void;
 }
 
+/**
+ * Redis resource locks. Create one per process with `createLockManager`.
+ *
+ * @example
+ * const outcome = await locks.withLock({ kind: "order", id }, async ({ signal }) => pay(id, signal), { waitMs: 2000 });
+ */
 export interface LockManager {
   acquire(resource: LockResource, options?: AcquireOptions): Promise<AcquireResult>;
-  withLock<T>(resource: LockResource, fn: (ctx: LockContext) => Promise<T>, options?: WithLockOptions): Promise<LockOutcome<T>>;
+  withLock<T>(
+    resource: LockResource,
+    fn: (ctx: LockContext) => Promise<T>,
+    options?: WithLockOptions,
+  ): Promise<LockOutcome<T>>;
   keyFor(resource: LockResource): string;
   policyFor(kind: string): OutagePolicy;
   /** Stops the subscriber, aborts waiters, releases nothing (leases are released by their holders). */
@@ -186,6 +288,9 @@ export interface LockManager {
 /**
  * Metric names (prom-client, every one labelled by `kind`). Dashboards and alert rules use these
  * names; a test checks the two agree.
+ *
+ * @example
+ * const lost = registry.getSingleMetric(LOCK_METRICS.leaseLostTotal);
  */
 export const LOCK_METRICS = {
   acquireTotal: "orderbot_lock_acquire_total", // counter, label outcome: acquired|busy|unavailable|aborted

@@ -5,7 +5,16 @@ import { LockUnavailableError } from "./errors.ts";
 import type { LockLease } from "./lease.ts";
 import type { KindMetrics } from "./metrics.ts";
 import type { Timers } from "./timers.ts";
-import type { LockContext, LockKindConfig, LockLogger, LockManager, LockOutcome, LockResource, OutagePolicy, WithLockOptions } from "./types.ts";
+import type {
+  LockContext,
+  LockKindConfig,
+  LockLogger,
+  LockManager,
+  LockOutcome,
+  LockResource,
+  OutagePolicy,
+  WithLockOptions,
+} from "./types.ts";
 
 export interface WithLockDeps {
   kindConfig(kind: unknown): LockKindConfig;
@@ -20,7 +29,12 @@ type Lockless<T> = () => Promise<T>;
 const ON_OUTAGE: { [P in OutagePolicy]: <T>(runLockless: Lockless<T>) => Promise<LockOutcome<T>> } = {
   refuse: async () => ({ status: "unavailable" }),
   skip: async () => ({ status: "skipped" }),
-  "proceed-db-only": async (runLockless) => ({ status: "ok", value: await runLockless(), fence: null, degraded: true }),
+  "proceed-db-only": async (runLockless) => ({
+    status: "ok",
+    value: await runLockless(),
+    fence: null,
+    degraded: true,
+  }),
 };
 
 export async function withLock<T>(
@@ -46,8 +60,13 @@ export async function withLock<T>(
     if (!(error instanceof LockUnavailableError)) throw error;
     const policy = config.outage;
     if (policy !== "refuse") deps.metrics(resource.kind).degraded(policy);
-    deps.logger.warn({ kind: resource.kind, requestId: options.requestId, policy, reason: error.reason }, "lock unavailable: applying the kind's outage policy");
-    return ON_OUTAGE[policy](() => fn({ lease: null, signal: options.signal ?? new AbortController().signal }));
+    deps.logger.warn(
+      { kind: resource.kind, requestId: options.requestId, policy, reason: error.reason },
+      "lock unavailable: applying the kind's outage policy",
+    );
+    return ON_OUTAGE[policy](() =>
+      fn({ lease: null, signal: options.signal ?? new AbortController().signal }),
+    );
   }
 
   const stopWatchdog = startWatchdog(lease, { maxRenewals, maxHoldMs }, deps);
@@ -57,9 +76,19 @@ export async function withLock<T>(
   } finally {
     stopWatchdog();
     // Not ours any more is counted and logged by the lease; unreachable Redis lets the TTL end it.
-    await lease.release().catch((error: unknown) =>
-      deps.logger.warn({ kind: lease.kind, id: lease.keys.maskedId, requestId: lease.requestId, err: (error as Error).message }, "lock release failed; the lock ends with its TTL"),
-    );
+    await lease
+      .release()
+      .catch((error: unknown) =>
+        deps.logger.warn(
+          {
+            kind: lease.kind,
+            id: lease.keys.maskedId,
+            requestId: lease.requestId,
+            err: (error as Error).message,
+          },
+          "lock release failed; the lock ends with its TTL",
+        ),
+      );
   }
 }
 
@@ -67,7 +96,11 @@ export async function withLock<T>(
  * Renews the lease every ttl/3 while the task runs. A failed renewal aborts the lease's signal at
  * once; a lease that cannot be renewed in time aborts through its own expiry guard. Returns stop.
  */
-function startWatchdog(lease: LockLease, caps: { maxRenewals?: number; maxHoldMs?: number }, deps: WithLockDeps): () => void {
+function startWatchdog(
+  lease: LockLease,
+  caps: { maxRenewals?: number; maxHoldMs?: number },
+  deps: WithLockDeps,
+): () => void {
   const metrics = deps.metrics(lease.kind);
   const interval = Math.max(1, Math.floor(lease.ttlMs / 3));
   let renewals = 0;

@@ -5,7 +5,11 @@ import { CircuitBreaker, type BreakerState } from "../src/breaker.ts";
 it("opens after N consecutive failures, half-opens for one probe after the cool-down, and closes on success", () => {
   let now = 0;
   const changes: BreakerState[] = [];
-  const breaker = new CircuitBreaker({ failureThreshold: 3, coolDownMs: 1000 }, (state) => changes.push(state), () => now);
+  const breaker = new CircuitBreaker(
+    { failureThreshold: 3, coolDownMs: 1000 },
+    (state) => changes.push(state),
+    () => now,
+  );
 
   breaker.failure();
   breaker.success(); // a success in between resets the count

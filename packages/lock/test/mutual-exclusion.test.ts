@@ -18,12 +18,16 @@ it("20 clients × 100 read-sleep-write increments under the lock end at exactly 
   await Promise.all(
     clients.map(async (locks) => {
       for (let i = 0; i < 100; i++) {
-        const outcome = await locks.withLock({ kind: "order", id: "shared" }, async ({ lease }) => {
-          const value = Number((await fx.test.redis.get(counter)) ?? 0);
-          await sleep(Math.random() < 0.5 ? 0 : 1); // widen the window a lost update needs
-          await fx.test.redis.set(counter, String(value + 1));
-          fences.push(lease!.fence);
-        }, { waitMs: 30_000 });
+        const outcome = await locks.withLock(
+          { kind: "order", id: "shared" },
+          async ({ lease }) => {
+            const value = Number((await fx.test.redis.get(counter)) ?? 0);
+            await sleep(Math.random() < 0.5 ? 0 : 1); // widen the window a lost update needs
+            await fx.test.redis.set(counter, String(value + 1));
+            fences.push(lease!.fence);
+          },
+          { waitMs: 30_000 },
+        );
         expect(outcome.status).toBe("ok");
       }
     }),

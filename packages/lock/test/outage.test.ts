@@ -38,10 +38,16 @@ afterAll(async () => {
   await server.dispose();
 });
 
-const gauge = async () => (await registry.getSingleMetric(LOCK_METRICS.breakerOpen)!.get()).values.find((v) => v.labels.kind === "order")?.value;
+const gauge = async () =>
+  (await registry.getSingleMetric(LOCK_METRICS.breakerOpen)!.get()).values.find(
+    (v) => v.labels.kind === "order",
+  )?.value;
 
 async function unavailable(promise: Promise<unknown>): Promise<LockUnavailableError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(LockUnavailableError);
   return error as LockUnavailableError;
 }
@@ -65,13 +71,22 @@ it("fails fast while Redis is down, opens the breaker, applies each kind's polic
 
   // The outage policy of each kind, as data.
   const ran: string[] = [];
-  expect(await locks.withLock({ kind: "order", id: "o-1" }, async () => ran.push("order"))).toEqual({ status: "unavailable" });
-  expect(await locks.withLock({ kind: "job", id: "expire" }, async () => ran.push("job"))).toEqual({ status: "skipped" });
+  expect(await locks.withLock({ kind: "order", id: "o-1" }, async () => ran.push("order"))).toEqual({
+    status: "unavailable",
+  });
+  expect(await locks.withLock({ kind: "job", id: "expire" }, async () => ran.push("job"))).toEqual({
+    status: "skipped",
+  });
   const degraded = await locks.withLock({ kind: "update", id: 42 }, async ({ lease, signal }) => {
     ran.push(`update lease=${String(lease)} aborted=${signal.aborted}`);
     return "done on database guarantees";
   });
-  expect(degraded).toEqual({ status: "ok", value: "done on database guarantees", fence: null, degraded: true });
+  expect(degraded).toEqual({
+    status: "ok",
+    value: "done on database guarantees",
+    fence: null,
+    degraded: true,
+  });
   expect(ran).toEqual(["update lease=null aborted=false"]);
   const degradedCounts = (await registry.getSingleMetric(LOCK_METRICS.degradedTotal)!.get()).values;
   expect(degradedCounts).toEqual(
@@ -113,7 +128,14 @@ it("bounds a command to its timeout when Redis hangs, and gives back a lock acqu
 it("bounds commands that a client would queue while offline", async () => {
   const queueing = quiet(new Redis(server.url, { retryStrategy: () => 50 })); // ioredis defaults: offline queue on
   await ready(queueing);
-  const manager = createLockManager({ redis: queueing, namespace: "outage-q", hashKey: HASH_KEY, kinds: KINDS, registry: new Registry(), commandTimeoutMs: 150 });
+  const manager = createLockManager({
+    redis: queueing,
+    namespace: "outage-q",
+    hashKey: HASH_KEY,
+    kinds: KINDS,
+    registry: new Registry(),
+    commandTimeoutMs: 150,
+  });
   await server.stop();
   try {
     const error = await unavailable(manager.acquire({ kind: "order", id: "q" }));

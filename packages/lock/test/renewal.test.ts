@@ -7,9 +7,22 @@ import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import type { RedisServer } from "@orderbot/testkit";
 import { createLockManager, LeaseLostError, LOCK_METRICS, type LockManager } from "../src/index.ts";
-import { aborted, fastClient, HASH_KEY, KINDS, ownRedis, ready, sharedRedis, type SharedRedisFixture } from "./support.ts";
+import {
+  aborted,
+  fastClient,
+  HASH_KEY,
+  KINDS,
+  ownRedis,
+  ready,
+  sharedRedis,
+  type SharedRedisFixture,
+} from "./support.ts";
 
-async function metricValue(registry: Registry, name: string, labels: Record<string, string>): Promise<number> {
+async function metricValue(
+  registry: Registry,
+  name: string,
+  labels: Record<string, string>,
+): Promise<number> {
   const metric = await registry.getSingleMetric(name)!.get();
   return metric.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))?.value ?? 0;
 }
@@ -26,17 +39,23 @@ describe("on the shared Redis", () => {
     const locks = await fx.make({ registry });
     const rival = await fx.make();
     const resource = { kind: "order", id: "long-task" };
-    const outcome = await locks.withLock(resource, async ({ lease, signal }) => {
-      for (let elapsed = 0; elapsed < 1500; elapsed += 100) {
-        await sleep(100);
-        expect(signal.aborted).toBe(false);
-        expect(await fx.test.redis.get(lease!.key)).toBe(lease!.token);
-        expect((await rival.acquire(resource, { waitMs: 0 })).ok).toBe(false);
-      }
-      return "done";
-    }, { ttlMs: 300 });
+    const outcome = await locks.withLock(
+      resource,
+      async ({ lease, signal }) => {
+        for (let elapsed = 0; elapsed < 1500; elapsed += 100) {
+          await sleep(100);
+          expect(signal.aborted).toBe(false);
+          expect(await fx.test.redis.get(lease!.key)).toBe(lease!.token);
+          expect((await rival.acquire(resource, { waitMs: 0 })).ok).toBe(false);
+        }
+        return "done";
+      },
+      { ttlMs: 300 },
+    );
     expect(outcome).toMatchObject({ status: "ok", value: "done", degraded: false });
-    expect(await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "ok" })).toBeGreaterThanOrEqual(4);
+    expect(await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "ok" })).toBeGreaterThanOrEqual(
+      4,
+    );
     expect(await fx.test.redis.exists(locks.keyFor(resource))).toBe(0);
     expect(locks.stats()).toMatchObject({ timers: 0, leases: 0 });
   });
@@ -44,13 +63,17 @@ describe("on the shared Redis", () => {
   it("aborts the signal when a renewal finds the lock taken over, and counts the loss", async () => {
     const registry = new Registry();
     const locks = await fx.make({ registry });
-    const outcome = await locks.withLock({ kind: "order", id: "taken-over" }, async ({ lease, signal }) => {
-      await fx.test.redis.set(lease!.key, "someone-else", "PX", 5000); // our lease expired and was taken
-      const reason = await aborted(signal);
-      expect(reason).toBeInstanceOf(LeaseLostError);
-      expect((reason as LeaseLostError).reason).toBe("not-owner");
-      return "stopped";
-    }, { ttlMs: 300 });
+    const outcome = await locks.withLock(
+      { kind: "order", id: "taken-over" },
+      async ({ lease, signal }) => {
+        await fx.test.redis.set(lease!.key, "someone-else", "PX", 5000); // our lease expired and was taken
+        const reason = await aborted(signal);
+        expect(reason).toBeInstanceOf(LeaseLostError);
+        expect((reason as LeaseLostError).reason).toBe("not-owner");
+        return "stopped";
+      },
+      { ttlMs: 300 },
+    );
     expect(outcome.status).toBe("ok");
     expect(await fx.test.redis.get(locks.keyFor({ kind: "order", id: "taken-over" }))).toBe("someone-else");
     expect(await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "lost" })).toBe(1);
@@ -62,13 +85,17 @@ describe("on the shared Redis", () => {
     const registry = new Registry();
     const locks = await fx.make({ registry });
     let key = "";
-    const outcome = await locks.withLock({ kind: "order", id: "capped" }, async ({ lease, signal }) => {
-      key = lease!.key;
-      const reason = (await aborted(signal)) as LeaseLostError;
-      expect(reason.reason).toBe("renewal-capped");
-      expect(await fx.test.redis.get(key)).toBe(lease!.token); // aborted with a margin, before expiry
-      return "stopped";
-    }, { ttlMs: 300, maxRenewals: 2 });
+    const outcome = await locks.withLock(
+      { kind: "order", id: "capped" },
+      async ({ lease, signal }) => {
+        key = lease!.key;
+        const reason = (await aborted(signal)) as LeaseLostError;
+        expect(reason.reason).toBe("renewal-capped");
+        expect(await fx.test.redis.get(key)).toBe(lease!.token); // aborted with a margin, before expiry
+        return "stopped";
+      },
+      { ttlMs: 300, maxRenewals: 2 },
+    );
     expect(outcome.status).toBe("ok");
     expect(await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "ok" })).toBe(2);
   });
@@ -76,34 +103,46 @@ describe("on the shared Redis", () => {
   it("does not renew past maxHoldMs", async () => {
     const locks = await fx.make();
     const started = Date.now();
-    await locks.withLock({ kind: "order", id: "hold-cap" }, async ({ signal }) => {
-      const reason = (await aborted(signal)) as LeaseLostError;
-      expect(reason.reason).toBe("renewal-capped");
-    }, { ttlMs: 300, maxHoldMs: 600 });
+    await locks.withLock(
+      { kind: "order", id: "hold-cap" },
+      async ({ signal }) => {
+        const reason = (await aborted(signal)) as LeaseLostError;
+        expect(reason.reason).toBe("renewal-capped");
+      },
+      { ttlMs: 300, maxHoldMs: 600 },
+    );
     expect(Date.now() - started).toBeLessThan(900);
   });
 
   it("aborts when the event loop was blocked past the lease: the holder must not assume it still holds it", async () => {
     const locks = await fx.make();
-    await locks.withLock({ kind: "order", id: "blocked" }, async ({ signal }) => {
-      const until = Date.now() + 350;
-      while (Date.now() < until) {
-        // CPU-bound work that starves the watchdog of its turn
-      }
-      await sleep(1);
-      expect(signal.aborted).toBe(true);
-      expect((signal.reason as LeaseLostError).reason).toBe("expired");
-    }, { ttlMs: 300 });
+    await locks.withLock(
+      { kind: "order", id: "blocked" },
+      async ({ signal }) => {
+        const until = Date.now() + 350;
+        while (Date.now() < until) {
+          // CPU-bound work that starves the watchdog of its turn
+        }
+        await sleep(1);
+        expect(signal.aborted).toBe(true);
+        expect((signal.reason as LeaseLostError).reason).toBe("expired");
+      },
+      { ttlMs: 300 },
+    );
   });
 
   it("releases the lock and stops renewing when the task throws", async () => {
     const locks = await fx.make();
     const resource = { kind: "order", id: "throws" };
     await expect(
-      locks.withLock(resource, async () => {
-        await sleep(150);
-        throw new Error("task failed");
-      }, { ttlMs: 300 }),
+      locks.withLock(
+        resource,
+        async () => {
+          await sleep(150);
+          throw new Error("task failed");
+        },
+        { ttlMs: 300 },
+      ),
     ).rejects.toThrow("task failed");
     expect(await fx.test.redis.exists(locks.keyFor(resource))).toBe(0);
     expect(locks.stats()).toMatchObject({ timers: 0, leases: 0 });
@@ -120,7 +159,14 @@ describe("on a Redis server of the test's own", () => {
     redis = fastClient(server.url);
     await ready(redis);
     registry = new Registry();
-    locks = createLockManager({ redis, namespace: "renewal", hashKey: HASH_KEY, kinds: KINDS, registry, commandTimeoutMs: 200 });
+    locks = createLockManager({
+      redis,
+      namespace: "renewal",
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry,
+      commandTimeoutMs: 200,
+    });
   });
   afterAll(async () => {
     await locks.close();
@@ -132,17 +178,23 @@ describe("on a Redis server of the test's own", () => {
     const admin = new Redis(server.url);
     const id = await redis.client("ID");
     const events: string[] = [];
-    const outcome = await locks.withLock({ kind: "order", id: "cut" }, async ({ signal }) => {
-      signal.addEventListener("abort", () => events.push("aborted"));
-      await sleep(100); // the first renewal is due at 1000 ms
-      const renewalsBefore = await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "ok" });
-      events.push("killed");
-      await admin.client("KILL", "ID", String(id));
-      const reason = (await aborted(signal, 1000)) as LeaseLostError; // within one renewal interval
-      expect(reason.reason).toBe("connection-lost");
-      expect(await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "ok" })).toBe(renewalsBefore);
-      return "stopped";
-    }, { ttlMs: 3000 });
+    const outcome = await locks.withLock(
+      { kind: "order", id: "cut" },
+      async ({ signal }) => {
+        signal.addEventListener("abort", () => events.push("aborted"));
+        await sleep(100); // the first renewal is due at 1000 ms
+        const renewalsBefore = await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "ok" });
+        events.push("killed");
+        await admin.client("KILL", "ID", String(id));
+        const reason = (await aborted(signal, 1000)) as LeaseLostError; // within one renewal interval
+        expect(reason.reason).toBe("connection-lost");
+        expect(await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "ok" })).toBe(
+          renewalsBefore,
+        );
+        return "stopped";
+      },
+      { ttlMs: 3000 },
+    );
     admin.disconnect();
     expect(events).toEqual(["killed", "aborted"]);
     expect(outcome.status).toBe("ok");
@@ -150,16 +202,20 @@ describe("on a Redis server of the test's own", () => {
   });
 
   it("aborts the signal when a renewal times out (a hung Redis)", async () => {
-    const outcome = await locks.withLock({ kind: "order", id: "hung" }, async ({ signal }) => {
-      server.pause();
-      try {
-        const reason = (await aborted(signal, 2000)) as LeaseLostError;
-        expect(reason.reason).toBe("renewal-failed");
-      } finally {
-        server.resume();
-      }
-      return "stopped";
-    }, { ttlMs: 900 });
+    const outcome = await locks.withLock(
+      { kind: "order", id: "hung" },
+      async ({ signal }) => {
+        server.pause();
+        try {
+          const reason = (await aborted(signal, 2000)) as LeaseLostError;
+          expect(reason.reason).toBe("renewal-failed");
+        } finally {
+          server.resume();
+        }
+        return "stopped";
+      },
+      { ttlMs: 900 },
+    );
     expect(outcome.status).toBe("ok");
     expect(await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "error" })).toBe(1);
   });

@@ -14,7 +14,11 @@ const keys = () => {
 };
 type K = ReturnType<typeof keys>;
 const acquire = (k: K, token: string, waiter = "", more = "0", ttl = 1500) =>
-  acquireScript.run(t.redis, [k.lock, k.fence, k.queue], [token, ttl, 60_000, waiter, more, 300_000]) as Promise<[number, number]>;
+  acquireScript.run(
+    t.redis,
+    [k.lock, k.fence, k.queue],
+    [token, ttl, 60_000, waiter, more, 300_000],
+  ) as Promise<[number, number]>;
 const release = (k: K, token: string) => releaseScript.run(t.redis, [k.lock, k.queue], [token, INBOX, 500]);
 
 /** Collects what is published on the given channels. */
@@ -167,7 +171,8 @@ describe("extend.lua", () => {
 });
 
 describe("handoff.lua", () => {
-  const handoff = (k: K, manager: string) => handoffScript.run(t.redis, [k.lock, k.queue], [manager, INBOX, 500]);
+  const handoff = (k: K, manager: string) =>
+    handoffScript.run(t.redis, [k.lock, k.queue], [manager, INBOX, 500]);
 
   it("passes a lock reserved for a manager that no longer wants it to the next in line", async () => {
     const k = keys();

@@ -5,7 +5,13 @@ import { Writable } from "node:stream";
 import { Redis, type RedisOptions } from "ioredis";
 import { Registry } from "prom-client";
 import { createTestRedis, startRedisServer, type RedisServer, type TestRedis } from "@orderbot/testkit";
-import { createLockManager, type LockKindConfig, type LockLogger, type LockManager, type LockManagerOptions } from "../src/index.ts";
+import {
+  createLockManager,
+  type LockKindConfig,
+  type LockLogger,
+  type LockManager,
+  type LockManagerOptions,
+} from "../src/index.ts";
 
 export const HASH_KEY = "test-hash-key-0123456789abcdef";
 
@@ -25,14 +31,16 @@ export function recordingLogger(): LockLogger & { lines: { level: string; obj: o
 
 /** A fail-fast client like production's (@orderbot/platform createRedis), with a short timeout. */
 export function fastClient(url: string, extra: RedisOptions = {}): Redis {
-  return quiet(new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 1000,
-    connectTimeout: 500,
-    retryStrategy: () => 50,
-    ...extra,
-  }));
+  return quiet(
+    new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: 1000,
+      connectTimeout: 500,
+      retryStrategy: () => 50,
+      ...extra,
+    }),
+  );
 }
 
 /** Connection errors while a test's own server is down are expected: keep them out of the output. */
@@ -71,7 +79,14 @@ export async function sharedRedis(): Promise<SharedRedisFixture> {
       const redis = fastClient(test.url);
       clients.push(redis);
       await ready(redis);
-      const manager = createLockManager({ redis, namespace: test.namespace, hashKey: HASH_KEY, kinds: KINDS, registry: new Registry(), ...overrides });
+      const manager = createLockManager({
+        redis,
+        namespace: test.namespace,
+        hashKey: HASH_KEY,
+        kinds: KINDS,
+        registry: new Registry(),
+        ...overrides,
+      });
       managers.push(manager);
       return manager;
     },
@@ -98,7 +113,14 @@ export function aborted(signal: AbortSignal, ms = 5000): Promise<unknown> {
   if (signal.aborted) return Promise.resolve(signal.reason);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`signal did not abort within ${ms} ms`)), ms);
-    signal.addEventListener("abort", () => { clearTimeout(timer); resolve(signal.reason); }, { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 

@@ -5,7 +5,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { createLockManager, LockUnavailableError, type Lease } from "../src/index.ts";
-import { abortListeners, counting, fastClient, HASH_KEY, KINDS, ready, sharedRedis, type SharedRedisFixture } from "./support.ts";
+import {
+  abortListeners,
+  counting,
+  fastClient,
+  HASH_KEY,
+  KINDS,
+  ready,
+  sharedRedis,
+  type SharedRedisFixture,
+} from "./support.ts";
 
 let fx: SharedRedisFixture;
 beforeAll(async () => {
@@ -29,10 +38,16 @@ describe("waiters on one key", () => {
     for (let i = 0; i < 16; i++) {
       const locks = await fx.make();
       waits.push(
-        locks.withLock({ kind: "order", id: "hot" }, async () => {
-          order.push(i);
-          await sleep(2);
-        }, { waitMs: 20_000 }).then((outcome) => expect(outcome.status).toBe("ok")),
+        locks
+          .withLock(
+            { kind: "order", id: "hot" },
+            async () => {
+              order.push(i);
+              await sleep(2);
+            },
+            { waitMs: 20_000 },
+          )
+          .then((outcome) => expect(outcome.status).toBe("ok")),
       );
       while ((await lineOf(holder.key)) < i + 1) await sleep(2); // in line before the next one comes
     }
@@ -100,7 +115,13 @@ describe("giving up", () => {
     const redis = fastClient(fx.test.url);
     await ready(redis);
     const { client, calls } = counting(redis);
-    const locks = createLockManager({ redis: client, namespace: fx.test.namespace, hashKey: HASH_KEY, kinds: KINDS, registry: new Registry() });
+    const locks = createLockManager({
+      redis: client,
+      namespace: fx.test.namespace,
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry: new Registry(),
+    });
     const result = await locks.acquire({ kind: "order", id: "busy-once" }, { waitMs: 0 });
     expect(result).toMatchObject({ ok: false, reason: "busy", key: holder.key });
     expect(calls).toEqual(["evalsha"]);
@@ -113,7 +134,10 @@ describe("giving up", () => {
     const holder = await hold("abort");
     const locks = await fx.make();
     const controller = new AbortController();
-    const waiting = locks.acquire({ kind: "order", id: "abort" }, { waitMs: 10_000, signal: controller.signal });
+    const waiting = locks.acquire(
+      { kind: "order", id: "abort" },
+      { waitMs: 10_000, signal: controller.signal },
+    );
     while ((await lineOf(holder.key)) < 1 || locks.stats().timers === 0) await sleep(2);
     expect(locks.stats()).toMatchObject({ waiters: 1, timers: 1 }); // its re-check timer
     expect(abortListeners(controller.signal)).toBe(1);
@@ -133,9 +157,17 @@ describe("giving up", () => {
     const redis = fastClient(fx.test.url);
     await ready(redis);
     const { client, calls } = counting(redis);
-    const locks = createLockManager({ redis: client, namespace: fx.test.namespace, hashKey: HASH_KEY, kinds: KINDS, registry: new Registry() });
+    const locks = createLockManager({
+      redis: client,
+      namespace: fx.test.namespace,
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry: new Registry(),
+    });
     const reason = new Error("shutting down");
-    await expect(locks.acquire({ kind: "order", id: "x" }, { waitMs: 1000, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    await expect(
+      locks.acquire({ kind: "order", id: "x" }, { waitMs: 1000, signal: AbortSignal.abort(reason) }),
+    ).rejects.toBe(reason);
     expect(calls).toEqual([]);
     await locks.close();
     redis.disconnect();
@@ -155,7 +187,13 @@ describe("giving up", () => {
   it("closing the manager ends its waits with LockUnavailableError", async () => {
     await hold("closing");
     const redis = new Redis(fx.test.url);
-    const locks = createLockManager({ redis, namespace: fx.test.namespace, hashKey: HASH_KEY, kinds: KINDS, registry: new Registry() });
+    const locks = createLockManager({
+      redis,
+      namespace: fx.test.namespace,
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry: new Registry(),
+    });
     const waiting = locks.acquire({ kind: "order", id: "closing" }, { waitMs: 10_000 });
     await sleep(50);
     const rejected = expect(waiting).rejects.toBeInstanceOf(LockUnavailableError);

@@ -1,0 +1,102 @@
+// Invalid input is a LockInputError thrown before any Redis command is sent.
+import { describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { Registry } from "prom-client";
+import { createLockManager, LockInputError, type LockManagerOptions } from "../src/index.ts";
+import { counting, HASH_KEY, KINDS } from "./support.ts";
+
+const { client, calls } = counting(new Redis({ lazyConnect: true }));
+const options: LockManagerOptions = {
+  redis: client,
+  namespace: "test:input",
+  hashKey: HASH_KEY,
+  kinds: KINDS,
+  registry: new Registry(),
+};
+const locks = createLockManager(options);
+
+async function inputError(call: () => Promise<unknown>, field: string) {
+  const error = await call().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(LockInputError);
+  expect((error as LockInputError).field).toBe(field);
+  expect(calls).toEqual([]);
+}
+
+describe("acquire and withLock", () => {
+  const order = { kind: "order", id: "o-1" };
+  it.each([
+    ["an unknown kind", () => locks.acquire({ kind: "ordr", id: 1 }), "kind"],
+    ["an empty id", () => locks.acquire({ kind: "order", id: "" }), "id"],
+    [
+      "an id with a brace (it would move the hash tag)",
+      () => locks.acquire({ kind: "order", id: "a}b" }),
+      "id",
+    ],
+    ["an id with a space", () => locks.acquire({ kind: "order", id: "a b" }), "id"],
+    ["a fractional or unsafe numeric id", () => locks.acquire({ kind: "order", id: 2 ** 60 }), "id"],
+    ["a TTL below the bounds", () => locks.acquire(order, { ttlMs: 10 }), "ttlMs"],
+    ["a TTL above the bounds", () => locks.acquire(order, { ttlMs: 3_600_000 }), "ttlMs"],
+    ["a negative wait", () => locks.acquire(order, { waitMs: -1 }), "waitMs"],
+    ["an endless wait", () => locks.acquire(order, { waitMs: Number.POSITIVE_INFINITY }), "waitMs"],
+    [
+      "a signal that is not an AbortSignal",
+      () => locks.acquire(order, { signal: {} as AbortSignal }),
+      "signal",
+    ],
+    ["withLock with an unknown kind", () => locks.withLock({ kind: "nope", id: 1 }, async () => 1), "kind"],
+    [
+      "withLock with a negative renewal cap",
+      () => locks.withLock(order, async () => 1, { maxRenewals: -1 }),
+      "maxRenewals",
+    ],
+    ["withLock with a bad TTL", () => locks.withLock(order, async () => 1, { ttlMs: 0 }), "ttlMs"],
+  ])("rejects %s", async (_name, call, field) => inputError(call, field));
+
+  it("rejects an extend outside the TTL bounds without sending it", () => {
+    expect(() => locks.keyFor({ kind: "order", id: "{x}" })).toThrow(LockInputError);
+    expect(() => locks.policyFor("nope")).toThrow(LockInputError);
+    expect(locks.policyFor("update")).toBe("proceed-db-only");
+  });
+});
+
+describe("createLockManager", () => {
+  it.each([
+    ["a namespace with a brace", { namespace: "prod:{shop}" }, "namespace"],
+    ["no kinds", { kinds: {} }, "kinds"],
+    ["a short hash key", { hashKey: "short" }, "hashKey"],
+    [
+      "an unknown outage policy",
+      { kinds: { x: { ttlMs: 1000, waitMs: 0, outage: "ignore" as never } } },
+      "kinds.x.outage",
+    ],
+    [
+      "a kind TTL outside the bounds",
+      { kinds: { x: { ttlMs: 5, waitMs: 0, outage: "refuse" as const } } },
+      "kinds.x.ttlMs",
+    ],
+    [
+      "a kind name with a colon",
+      { kinds: { "a:b": { ttlMs: 1000, waitMs: 0, outage: "refuse" as const } } },
+      "kinds.a:b",
+    ],
+    [
+      "a zero breaker threshold",
+      { breaker: { failureThreshold: 0, coolDownMs: 100 } },
+      "breaker.failureThreshold",
+    ],
+    ["a zero replica count", { replication: { replicas: 0, timeoutMs: 100 } }, "replication.replicas"],
+  ])("rejects %s", (_name, override, field) => {
+    let error: unknown;
+    try {
+      createLockManager({ ...options, ...override });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(LockInputError);
+    expect((error as LockInputError).field).toBe(field);
+    expect(calls).toEqual([]);
+  });
+});

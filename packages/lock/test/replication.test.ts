@@ -1,0 +1,75 @@
+// Strict mode for replicated Redis (Sentinel setups): after acquiring, WAIT for N replicas within
+// a bound; if too few acknowledge, the lock is given back and the caller gets "unavailable".
+// Real processes: a primary and one replica of its own.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { Registry } from "prom-client";
+import type { RedisServer } from "@orderbot/testkit";
+import { createLockManager, LockUnavailableError } from "../src/index.ts";
+import { fastClient, HASH_KEY, KINDS, ownRedis, ready, sleep } from "./support.ts";
+
+let primary: RedisServer;
+let replica: RedisServer;
+let redis: Redis;
+
+beforeAll(async () => {
+  primary = await ownRedis(["--repl-diskless-sync-delay", "0"]);
+  replica = await ownRedis(["--replicaof", "127.0.0.1", String(primary.port)]);
+  redis = fastClient(primary.url);
+  await ready(redis);
+  for (let i = 0; i < 200 && !(await redis.info("replication")).includes("connected_slaves:1"); i++)
+    await sleep(25);
+  const replicaClient = new Redis(replica.url);
+  for (
+    let i = 0;
+    i < 200 && !(await replicaClient.info("replication")).includes("master_link_status:up");
+    i++
+  )
+    await sleep(25);
+  replicaClient.disconnect();
+});
+afterAll(async () => {
+  redis.disconnect();
+  await replica.dispose();
+  await primary.dispose();
+});
+
+it("holds the lock once a replica acknowledged it", async () => {
+  const locks = createLockManager({
+    redis,
+    namespace: "strict",
+    hashKey: HASH_KEY,
+    kinds: KINDS,
+    registry: new Registry(),
+    replication: { replicas: 1, timeoutMs: 500 },
+  });
+  const result = await locks.acquire({ kind: "order", id: "replicated" }, { waitMs: 0 });
+  if (!result.ok) throw new Error("must acquire");
+  const onReplica = new Redis(replica.url);
+  expect(await onReplica.get(result.lease.key)).toBe(result.lease.token);
+  onReplica.disconnect();
+  expect(await result.lease.release()).toBe("released");
+  await locks.close();
+});
+
+it("gives the lock back and reports unavailable when too few replicas acknowledge in time", async () => {
+  const locks = createLockManager({
+    redis,
+    namespace: "strict",
+    hashKey: HASH_KEY,
+    kinds: KINDS,
+    registry: new Registry(),
+    replication: { replicas: 2, timeoutMs: 100 },
+  });
+  const resource = { kind: "order", id: "under-replicated" };
+  const error = await locks.acquire(resource, { waitMs: 0 }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(LockUnavailableError);
+  expect((error as LockUnavailableError).reason).toBe("replication");
+  expect(await redis.exists(locks.keyFor(resource))).toBe(0);
+  expect(locks.stats()).toMatchObject({ leases: 0, breaker: "closed" }); // too few replicas is not an outage of the primary
+  expect(await locks.withLock(resource, async () => "never")).toEqual({ status: "unavailable" });
+  await locks.close();
+});
