@@ -20,6 +20,9 @@ import { createUpdatePipeline, type ProcessUpdate } from "./updates/pipeline.ts"
 import { startPolling } from "./updates/polling.ts";
 import { HANDLED_UPDATE_TYPES } from "./updates/schema.ts";
 
+/** Products per catalog page: a short list of buttons fits a phone screen without scrolling. */
+const CATALOG_PAGE_SIZE = 6;
+
 /** What the app is built from: connections are opened (and closed) by the caller. */
 export interface BotAppDeps {
   config: BotConfig;
@@ -88,7 +91,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     reports: createReports({ db: deps.db, clock }),
     payments: { currency: config.PAYMENT_CURRENCY, providerToken: config.PROVIDER_TOKEN },
     operators: { ownerIds: config.OWNER_IDS, groupId: config.OPERATOR_GROUP_ID },
-    catalogPageSize: 6,
+    catalogPageSize: CATALOG_PAGE_SIZE,
     maxUnitsPerLine: shop.deps.config.maxUnitsPerLine,
     rateLimit: {
       redis: deps.redis,

@@ -169,3 +169,13 @@ describe("settings", () => {
     ).toBe(1);
   });
 });
+
+describe("the admin list", () => {
+  it("follows promotions and demotions at once, not when the cached list expires", async () => {
+    expect(await say(admin2, "/stock FAN-SILK +1")).toMatch(/^FAN-SILK: stock/);
+    await group.demote(admin2).handled();
+    expect(await say(admin2, "/stock FAN-SILK +1")).toBe("Only this group's administrators can do that.");
+    await group.promote(member).handled();
+    expect(await say(member, "/stock FAN-SILK +1")).toMatch(/^FAN-SILK: stock/);
+  });
+});

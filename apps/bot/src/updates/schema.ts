@@ -67,19 +67,17 @@ const chatMemberUpdated = z.looseObject({
   new_chat_member: z.looseObject({ status: z.string(), user }),
 });
 
-/** The update types the bot subscribes to (setWebhook's and getUpdates' allowed_updates). */
-export const HANDLED_UPDATE_TYPES = [
-  "message",
-  "callback_query",
-  "pre_checkout_query",
-  "my_chat_member",
-] as const;
+/**
+ * The update types the bot subscribes to (setWebhook's and getUpdates' allowed_updates).
+ * chat_member (membership changes, sent only when asked for) keeps the admin cache honest.
+ */
+export const HANDLED_UPDATE_TYPES = ["message", "callback_query", "pre_checkout_query", "chat_member"] as const;
 
 const payloads = {
   message,
   callback_query: callbackQuery,
   pre_checkout_query: preCheckoutQuery,
-  my_chat_member: chatMemberUpdated,
+  chat_member: chatMemberUpdated,
 } satisfies Record<(typeof HANDLED_UPDATE_TYPES)[number], z.ZodType>;
 
 /**

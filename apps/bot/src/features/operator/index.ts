@@ -40,6 +40,8 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
   const feature = new Composer<BotContext>();
   const groups = feature.chatType(["group", "supergroup"]);
   groups.use(bindFeature({ groups: shop.groups, ownerIds: deps.ownerIds, groupId: deps.groupId }));
+  // Someone was promoted, demoted, left or joined: the next admin check asks Telegram again.
+  groups.on("chat_member", (ctx) => deps.groupAdmins.forget(ctx.chat.id));
 
   const actions = groups.filter(
     (ctx) => ctx.hasCommand([...OPERATOR_COMMANDS]) || ctx.hasCallbackQuery(callbacks.setting.pattern),
