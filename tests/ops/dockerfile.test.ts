@@ -53,6 +53,23 @@ describe("docker/Dockerfile", () => {
     expect(stage("runtime").join("\n")).not.toMatch(/npm (ci|install)/);
   });
 
+  it("brings the dependencies npm nests under a workspace (another version is hoisted to the root)", async () => {
+    const lock = JSON.parse(await readFile(path.join(PROJECT_ROOT, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
+    const nested = Object.entries(lock.packages).filter(
+      ([key, entry]) => /^(packages|apps)\/[^/]+\/node_modules\//.test(key) && !entry.dev,
+    );
+    const copiesAll = stage("runtime").includes("COPY --from=prod-deps /app ./");
+    const copiesRootOnly = stage("runtime").some((line) =>
+      line.startsWith("COPY --from=prod-deps /app/node_modules"),
+    );
+    expect(
+      copiesAll || (nested.length === 0 && copiesRootOnly),
+      `nested production dependencies: ${nested.map(([k]) => k).join(", ")}`,
+    ).toBe(true);
+  });
+
   it("copies only paths that exist in the repository", () => {
     const sources = instructions
       .filter((line) => line.startsWith("COPY ") && !line.includes("--from="))
