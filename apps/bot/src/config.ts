@@ -17,7 +17,7 @@ const schema = z
   .object({
     ...sharedConfigShape,
     BOT_TOKEN: z
-      .string()
+      .string({ error: "is required: the bot's token from @BotFather" })
       .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)"),
     BOT_MODE: z.enum(["webhook", "polling"]).default("polling"),
     /** Another Bot API server (a local one, or the test kit's fake); Telegram's when unset. */

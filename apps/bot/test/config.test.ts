@@ -65,6 +65,11 @@ describe("bot configuration", () => {
     for (const problem of found) expect(problem).not.toContain("\n");
   });
 
+  it("says what a missing token is", () => {
+    const { BOT_TOKEN: _omitted, ...rest } = VALID;
+    expect(problems(rest)).toEqual(["BOT_TOKEN: is required: the bot's token from @BotFather"]);
+  });
+
   it("needs a provider token for real currencies, and none for Stars", () => {
     expect(problems({ ...VALID, PAYMENT_CURRENCY: "USD" })).toEqual([
       "PROVIDER_TOKEN: is required for PAYMENT_CURRENCY=USD",

@@ -71,7 +71,12 @@ const chatMemberUpdated = z.looseObject({
  * The update types the bot subscribes to (setWebhook's and getUpdates' allowed_updates).
  * chat_member (membership changes, sent only when asked for) keeps the admin cache honest.
  */
-export const HANDLED_UPDATE_TYPES = ["message", "callback_query", "pre_checkout_query", "chat_member"] as const;
+export const HANDLED_UPDATE_TYPES = [
+  "message",
+  "callback_query",
+  "pre_checkout_query",
+  "chat_member",
+] as const;
 
 const payloads = {
   message,
