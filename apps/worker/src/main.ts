@@ -34,6 +34,8 @@ const db = createDatabase({ url: databaseUrl, poolMax: config.DATABASE_POOL_MAX,
 const redisConfig = { url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS };
 const redis = createRedis({ ...redisConfig, connectionName: `orderbot-worker:${config.WORKER_ID}` });
 const subscriber = createRedis({ ...redisConfig, connectionName: `orderbot-worker-sub:${config.WORKER_ID}` });
+// ioredis reconnects by itself; an outage shows here and in /readyz, and the jobs pause meanwhile.
+for (const client of [redis, subscriber]) client.on("error", (err: Error) => logger.warn({ err: err.message }, "redis connection error"));
 const locks = createLockManager({
   redis,
   subscriber,
@@ -73,8 +75,10 @@ closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS, logger: { error: (message: unk
 });
 
 try {
-  await waitForRedis(redis, 10_000);
   await db.$queryRaw`SELECT 1`;
+  // Without Redis the worker still starts: its jobs pause until Redis answers (the `job` lock
+  // kind's outage policy), and /readyz says why.
+  await waitForRedis(redis, 5_000).catch(() => logger.warn("Redis is not reachable yet; jobs wait for it"));
   await worker.start({ listen: true });
   logger.info({ host: config.HOST, port: config.WORKER_PORT, expireMode: config.EXPIRE_MODE }, "worker started");
 } catch (error) {

@@ -12,6 +12,8 @@ export const HASH_KEY = "worker-test-hash-key-0123456789";
 export async function buildLocks(url: string, namespace: string, registry?: Registry): Promise<{ locks: LockManager; redis: Redis; close(): Promise<void> }> {
   const redis = new Redis(url, { maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 100 });
   const subscriber = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => 100 });
+  // Tests stop Redis on purpose; the clients reconnect by themselves.
+  for (const client of [redis, subscriber]) client.on("error", () => undefined);
   await Promise.all([waitForRedis(redis), waitForRedis(subscriber)]);
   const locks = createLockManager({
     redis,
