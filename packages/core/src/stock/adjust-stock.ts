@@ -2,12 +2,16 @@ import { runTransaction } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
+import { violatedUniqueIndex } from "../support/db-errors.ts";
 import { parseWith, skuSchema, telegramId } from "../support/validation.ts";
 import { productView, type ProductView } from "../views.ts";
 
 export type AdjustStockResult =
-  /** `delta` is what the stock moved by (0: already at the level asked for; no ledger row). */
-  | { status: "ok"; product: ProductView; delta: number }
+  /**
+   * `delta` is what the stock moved by (0: already at the level asked for; no ledger row).
+   * `replayed`: this request id was applied before; nothing changed now, `delta` is the first time's.
+   */
+  | { status: "ok"; product: ProductView; delta: number; replayed?: boolean }
   /** "-N" with fewer than N units available. */
   | { status: "insufficient"; available: number }
   /** "=N" lost to concurrent changes several times in a row; try again. */
@@ -23,7 +27,16 @@ const changeSchema = z
   .transform((value) => ({ op: value[0] as "+" | "-" | "=", n: Number(value.slice(1)) }))
   .refine(({ op, n }) => n <= 1_000_000 && (op === "=" || n > 0), "N must be 1..1000000 (0 only with =)");
 
-const inputSchema = z.object({ sku: skuSchema, change: changeSchema, actor: telegramId });
+const inputSchema = z.object({
+  sku: skuSchema,
+  change: changeSchema,
+  actor: telegramId,
+  /** The command's identity (chat and message): a retry of it applies nothing twice. */
+  requestId: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,64}$/)
+    .optional(),
+});
 const SET_ATTEMPTS = 3;
 
 /**
@@ -37,8 +50,9 @@ export function createAdjustStock(deps: CoreDeps) {
     sku: string,
     change: string,
     actor: bigint | number | string,
+    options: { requestId?: string } = {},
   ): Promise<AdjustStockResult> {
-    const parsed = parseWith(inputSchema, { sku, change, actor });
+    const parsed = parseWith(inputSchema, { sku, change, actor, ...options });
     if (!parsed.ok) return invalid(parsed.problems);
     const result = await adjust(parsed.value);
     deps.metrics.operations.inc({ op: "adjust_stock", outcome: result.status });
@@ -50,11 +64,26 @@ export function createAdjustStock(deps: CoreDeps) {
     return result;
   };
 
-  async function adjust({ sku, change, actor }: z.output<typeof inputSchema>): Promise<AdjustStockResult> {
+  /** What this request id did before (its ledger row carries the id as batch id), if anything. */
+  async function replay(productId: number, requestId: string | undefined): Promise<AdjustStockResult | null> {
+    if (requestId === undefined) return null;
+    const row = await deps.db.stockMovement.findUnique({
+      where: { batchId_productId: { batchId: requestId, productId } },
+    });
+    if (!row) return null;
+    const product = await deps.db.product.findUniqueOrThrow({ where: { id: productId } });
+    return { status: "ok", product: productView(product), delta: row.delta, replayed: true };
+  }
+
+  async function adjust({ sku, change, actor, requestId }: z.output<typeof inputSchema>): Promise<AdjustStockResult> {
     const who = `op:${deps.mask(actor)}`;
     for (let attempt = 1; attempt <= SET_ATTEMPTS; attempt++) {
       const product = await deps.db.product.findUnique({ where: { sku } });
       if (!product) return NOT_FOUND;
+      // Telegram re-delivers a command whose first run failed after the change committed (its
+      // reply hit an error, say): the change must not be made twice.
+      const earlier = await replay(product.id, requestId);
+      if (earlier) return earlier;
       const delta = change.op === "+" ? change.n : change.op === "-" ? -change.n : change.n - product.stock;
       if (delta === 0) return { status: "ok", product: productView(product), delta: 0 };
       const updated = await runTransaction(
@@ -71,13 +100,19 @@ export function createAdjustStock(deps: CoreDeps) {
             data: { stock: { increment: delta }, version: { increment: 1 } },
           });
           if (rows.length === 0) return null;
+          // The batch id is unique per product: a concurrent run of the same request fails here.
           await tx.stockMovement.create({
-            data: { productId: product.id, delta, reason: "ADJUST", actor: who },
+            data: { productId: product.id, delta, reason: "ADJUST", actor: who, batchId: requestId ?? null },
           });
           return rows[0]!;
         },
         { timeoutMs: deps.config.transactionTimeoutMs, maxWaitMs: deps.config.transactionMaxWaitMs },
-      );
+      ).catch(async (error: unknown) => {
+        const earlier = violatedUniqueIndex(error) === undefined ? null : await replay(product.id, requestId);
+        if (earlier) return earlier;
+        throw error;
+      });
+      if (updated && "status" in updated) return updated;
       if (updated) return { status: "ok", product: productView(updated), delta };
       deps.metrics.stockConflicts.inc({ op: "adjust_stock" });
       if (change.op === "-") {

@@ -8,8 +8,13 @@ import {
 import { createSetPrice, type SetPriceInput, type SetPriceResult } from "./set-price.ts";
 
 export interface StockService {
-  /** `/stock SKU +N|-N|=N`. */
-  adjustStock(sku: string, change: string, actor: bigint | number | string): Promise<AdjustStockResult>;
+  /** `/stock SKU +N|-N|=N`; with a `requestId` (the command's chat and message), a retry changes nothing twice. */
+  adjustStock(
+    sku: string,
+    change: string,
+    actor: bigint | number | string,
+    options?: { requestId?: string },
+  ): Promise<AdjustStockResult>;
   /** `/price SKU AMOUNT`. */
   setPrice(input: SetPriceInput): Promise<SetPriceResult>;
   /** A delivery of stock, applied once per batch id. */

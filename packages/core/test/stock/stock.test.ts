@@ -50,6 +50,19 @@ describe("adjustStock", () => {
     await expectInvariants(h.db);
   });
 
+  it("applies a command once per request id, however often it is retried, even concurrently", async () => {
+    const p = await addProduct(h.db, { stock: 10 });
+    const requestId = unique("stock:-100:7");
+    expect(await h.shop.stock.adjustStock(p.sku, "+5", OPERATOR, { requestId })).toMatchObject({ status: "ok", delta: 5, product: { stock: 15 } });
+    expect(await h.shop.stock.adjustStock(p.sku, "+5", OPERATOR, { requestId })).toMatchObject({ status: "ok", delta: 5, replayed: true, product: { stock: 15 } });
+    const twin = unique("stock:-100:8");
+    const results = await Promise.all(instances.map((i) => i.shop.stock.adjustStock(p.sku, "+3", OPERATOR, { requestId: twin })));
+    expect(results.map((r) => r.status)).toEqual(["ok", "ok", "ok", "ok"]);
+    expect(await stockOf(h.db, p.sku)).toBe(18);
+    expect(await h.db.stockMovement.count({ where: { productId: p.id, reason: "ADJUST" } })).toBe(2);
+    await expectInvariants(h.db);
+  });
+
   it("never removes below zero, and refuses bad input and unknown skus", async () => {
     const p = await addProduct(h.db, { stock: 2 });
     expect(await h.shop.stock.adjustStock(p.sku, "-3", OPERATOR)).toEqual({

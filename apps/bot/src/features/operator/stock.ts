@@ -38,7 +38,9 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
   feature.command("stock", async (ctx) => {
     const [sku, change, ...rest] = args(ctx);
     if (!sku || !change || rest.length > 0) return respond(ctx, ctx.t("op-stock-usage"));
-    const result = await deps.stock.adjustStock(sku, change, actorOf(ctx));
+    // The command message names the request: Telegram re-delivering it must not restock twice.
+    const requestId = ctx.chat && ctx.msg ? `stock:${ctx.chat.id}:${ctx.msg.message_id}` : undefined;
+    const result = await deps.stock.adjustStock(sku, change, actorOf(ctx), { requestId });
     switch (result.status) {
       case "ok": {
         const after = result.product.stock;
