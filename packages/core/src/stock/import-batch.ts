@@ -39,6 +39,12 @@ const inputSchema = z.object({
 });
 
 /**
+ * The batch id as the ledger's `batch_id`: prefixed, so that an operator's batch name never collides
+ * with the other users of that column (the seed's "seed", adjustStock's request ids).
+ */
+export const ledgerBatchId = (batchId: string): string => `import:${batchId}`;
+
+/**
  * Applies an operator's stock delivery once per batch id. The `stock-batch` lock (no wait; refused
  * when Redis is down) keeps two instances from working on one batch at once; what makes it "once"
  * is the database: the stock_batches row (primary key = batch id) is inserted first, ON CONFLICT
@@ -77,7 +83,7 @@ export function createImportStockBatch(deps: CoreDeps) {
               });
               if (count === 0) {
                 const applied = await tx.stockMovement.aggregate({
-                  where: { batchId: input.batchId },
+                  where: { batchId: ledgerBatchId(input.batchId) },
                   _sum: { delta: true },
                   _count: true,
                 });
@@ -97,7 +103,7 @@ export function createImportStockBatch(deps: CoreDeps) {
               await tx.stockMovement.createMany({
                 data: lines.map((l) => ({
                   productId: l.productId,
-                  batchId: input.batchId,
+                  batchId: ledgerBatchId(input.batchId),
                   delta: l.quantity,
                   reason: "IMPORT" as const,
                   actor,

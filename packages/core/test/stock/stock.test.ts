@@ -53,10 +53,21 @@ describe("adjustStock", () => {
   it("applies a command once per request id, however often it is retried, even concurrently", async () => {
     const p = await addProduct(h.db, { stock: 10 });
     const requestId = unique("stock:-100:7");
-    expect(await h.shop.stock.adjustStock(p.sku, "+5", OPERATOR, { requestId })).toMatchObject({ status: "ok", delta: 5, product: { stock: 15 } });
-    expect(await h.shop.stock.adjustStock(p.sku, "+5", OPERATOR, { requestId })).toMatchObject({ status: "ok", delta: 5, replayed: true, product: { stock: 15 } });
+    expect(await h.shop.stock.adjustStock(p.sku, "+5", OPERATOR, { requestId })).toMatchObject({
+      status: "ok",
+      delta: 5,
+      product: { stock: 15 },
+    });
+    expect(await h.shop.stock.adjustStock(p.sku, "+5", OPERATOR, { requestId })).toMatchObject({
+      status: "ok",
+      delta: 5,
+      replayed: true,
+      product: { stock: 15 },
+    });
     const twin = unique("stock:-100:8");
-    const results = await Promise.all(instances.map((i) => i.shop.stock.adjustStock(p.sku, "+3", OPERATOR, { requestId: twin })));
+    const results = await Promise.all(
+      instances.map((i) => i.shop.stock.adjustStock(p.sku, "+3", OPERATOR, { requestId: twin })),
+    );
     expect(results.map((r) => r.status)).toEqual(["ok", "ok", "ok", "ok"]);
     expect(await stockOf(h.db, p.sku)).toBe(18);
     expect(await h.db.stockMovement.count({ where: { productId: p.id, reason: "ADJUST" } })).toBe(2);
@@ -196,6 +207,22 @@ describe("importBatch", () => {
       lines: 2,
       actor: expect.stringMatching(/^op:/),
     });
+    await expectInvariants(h.db);
+  });
+
+  it("never collides with the other users of the ledger's batch id (the seed, /stock request ids)", async () => {
+    const p = await addProduct(h.db, { stock: 1 }); // its SEED row has batch id "seed"
+    const requestId = unique("stock:-100:9");
+    expect((await h.shop.stock.adjustStock(p.sku, "+1", OPERATOR, { requestId })).status).toBe("ok");
+    for (const batchId of ["seed", requestId]) {
+      expect(
+        await h.shop.stock.importBatch({ batchId, lines: [{ sku: p.sku, quantity: 2 }], actor: OPERATOR }),
+      ).toMatchObject({
+        status: "ok",
+        replayed: false,
+      });
+    }
+    expect(await stockOf(h.db, p.sku)).toBe(6);
     await expectInvariants(h.db);
   });
 
