@@ -25,7 +25,7 @@ export default tseslint.config(
   },
   {
     // The places allowed to read the environment: each app's config, scripts and test bootstrap.
-    files: ["**/config.ts", "**/config/*.ts", "scripts/**", "tests/**", "**/test/**", "packages/testkit/src/services/**", "packages/db/src/cli/**", "**/vitest.config.ts", "prisma.config.ts"],
+    files: ["**/config.ts", "**/config/*.ts", "scripts/**", "tests/**", "**/test/**", "packages/testkit/src/**", "packages/db/src/cli/**", "**/vitest.config.ts", "prisma.config.ts"],
     rules: { "no-restricted-properties": "off" },
   },
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
