@@ -135,8 +135,8 @@ describe("lease lost mid-transaction", () => {
   // Short leases, so the watchdog notices a stolen lock quickly (it renews every ttl/3).
   const kinds = {
     ...LOCK_KINDS,
-    checkout: { ...LOCK_KINDS.checkout, ttlMs: 600 },
-    order: { ...LOCK_KINDS.order, ttlMs: 600 },
+    checkout: { ...LOCK_KINDS.checkout, ttlMs: 1_500 },
+    order: { ...LOCK_KINDS.order, ttlMs: 1_500 },
   };
   let shop: Instance;
   beforeAll(async () => {
@@ -156,7 +156,7 @@ describe("lease lost mid-transaction", () => {
       await waitForLockWaiters(h.db);
       expect(await shop.redis.del(lockKey)).toBe(1); // the lock is gone: expired, failed over, stolen
       // The watchdog's next renewal finds the lock not ours and aborts the lease's signal.
-      for (let i = 0; i < 200 && (await leasesLost()) === lostBefore; i++) await sleep(10);
+      for (let i = 0; i < 500 && (await leasesLost()) === lostBefore; i++) await sleep(10);
       expect(await leasesLost()).toBe(lostBefore + 1);
       await blocker.finish();
       return await running;
