@@ -5,3 +5,13 @@ export { checkInvariants, formatInvariants, type InvariantResult, type Invariant
 export { spawnApp, type AppProcess, type SpawnAppOptions } from "./harness/processes.ts";
 export { startRoundRobinProxy, type RoundRobinProxy } from "./harness/proxy.ts";
 export * from "./telegram/index.ts";
+export { startPostgresCluster, type PostgresCluster } from "./harness/pg-cluster.ts";
+export { startShopRun, type ShopRun, type ShopRunOptions, type AppInstance } from "./harness/shop-run.ts";
+export { Operator, type StockCommand } from "./harness/operator.ts";
+export { runCustomer, type CustomerOptions, type CustomerResult, type OrderPress, type PlaceOutcome, type Intent, type Step } from "./harness/customer.ts";
+export { startFlashSale, type FlashSale, type FlashSaleOptions, type FlashSaleStats } from "./harness/flash-sale.ts";
+export { checkEffects, pressKey, type EffectInputs } from "./harness/effects.ts";
+export { auditRedisArgs, archiveAof, checkOrdersHadLocks, checkoutLockKey, parseAof, readLeases, type Lease } from "./harness/lock-audit.ts";
+export { settle, type SettleOptions, type SettleResult } from "./harness/settle.ts";
+export { parseMetrics, scrapeAll, summarizeLocks, type Sample, type LockSummary } from "./harness/metrics.ts";
+export { startProgress, type Progress } from "./harness/progress.ts";

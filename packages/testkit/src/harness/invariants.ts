@@ -53,6 +53,32 @@ export async function checkInvariants(db: Database, inputs: InvariantInputs): Pr
 
   results.push(
     verdict(
+      "no product is oversold: units held by orders never exceed units supplied",
+      await q(`SELECT p.sku, COALESCE(s.supplied, 0)::int AS supplied, COALESCE(h.held, 0)::int AS held
+               FROM products p
+               LEFT JOIN (SELECT product_id, SUM(delta) AS supplied FROM stock_movements
+                          WHERE reason IN ('SEED','ADJUST','IMPORT') GROUP BY product_id) s ON s.product_id = p.id
+               LEFT JOIN (SELECT i.product_id, SUM(i.quantity) AS held FROM order_items i JOIN orders o ON o.id = i.order_id
+                          WHERE o.status IN ${HELD} GROUP BY i.product_id) h ON h.product_id = p.id
+               WHERE COALESCE(h.held, 0) > COALESCE(s.supplied, 0)`),
+      (r) => `${r.sku}: ${r.held} units held by orders, ${r.supplied} supplied`,
+    ),
+  );
+
+  results.push(
+    verdict(
+      "every order is well-formed: in a known state, with items, its total their sum",
+      await q(`SELECT o.public_id, o.status::text AS status, o.total_minor, COALESCE(SUM(i.quantity * i.unit_price_minor), 0)::int AS items_total, COUNT(i.id)::int AS lines
+               FROM orders o LEFT JOIN order_items i ON i.order_id = o.id
+               GROUP BY o.id
+               HAVING COUNT(i.id) = 0 OR o.total_minor <> COALESCE(SUM(i.quantity * i.unit_price_minor), 0)
+                   OR o.status::text NOT IN ('RESERVED','PAYING','PAID','FULFILLED','CANCELLED','EXPIRED','REFUNDED')`),
+      (r) => `order ${r.public_id} (${r.status}): total ${r.total_minor}, items ${r.items_total} in ${r.lines} lines`,
+    ),
+  );
+
+  results.push(
+    verdict(
       "each order's stock is held exactly while it is open or paid",
       await q(`SELECT o.public_id, o.status, i.product_id, i.quantity, COALESCE(SUM(m.delta), 0)::int AS net
                FROM orders o JOIN order_items i ON i.order_id = o.id

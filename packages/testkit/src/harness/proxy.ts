@@ -13,7 +13,14 @@ export interface RoundRobinProxy {
  * turn. A target that does not answer (killed, paused past the timeout) yields a 502, as nginx
  * would, and Telegram then re-delivers the update, most likely to another replica.
  */
-export async function startRoundRobinProxy(targets: string[], options: { timeoutMs?: number } = {}): Promise<RoundRobinProxy> {
+export async function startRoundRobinProxy(
+  targets: string[],
+  options: {
+    timeoutMs?: number;
+    /** Sees each request's body and the target it goes to, before it is forwarded (chaos runs pick a victim this way). */
+    onForward?: (target: number, body: Buffer) => void;
+  } = {},
+): Promise<RoundRobinProxy> {
   const stats = { forwarded: targets.map(() => 0), unreachable: targets.map(() => 0) };
   let next = 0;
   const server = http.createServer((req, res) => {
@@ -35,7 +42,17 @@ export async function startRoundRobinProxy(targets: string[], options: { timeout
     };
     upstream.on("timeout", () => upstream.destroy(new Error("upstream timeout")));
     upstream.on("error", fail);
-    req.pipe(upstream);
+    if (!options.onForward) {
+      req.pipe(upstream);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      options.onForward?.(index, body);
+      upstream.end(body);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,0 +1,171 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { UserAction } from "../telegram/actions.ts";
+import type { FakeTelegram } from "../telegram/fake-telegram.ts";
+import type { SimulatedUser } from "../telegram/users.ts";
+import type { TgMessage } from "../telegram/types.ts";
+
+/** How a press of Order ended, as the user saw it. */
+export type PlaceOutcome = "placed" | "out-of-stock" | "unavailable" | "busy" | "limit" | "other";
+/** What the user did with an order. */
+export type Intent = "pay" | "cancel" | "abandon";
+export type Step = "order" | "pay";
+
+/** One press of Order, for the effects check: the press's update and what the user was shown. */
+export interface OrderPress {
+  updateId: number;
+  userId: number;
+  chatId: number;
+  messageId: number;
+  data: string;
+  outcome: PlaceOutcome;
+  /** The order id the bot showed, when it placed one. */
+  orderId?: string;
+  /** What the callback answer said, when it refused. */
+  answer?: string;
+  at: number;
+}
+
+export interface CustomerResult {
+  userId: number;
+  press?: OrderPress;
+  intent?: Intent;
+  /** The pay step: paid (with the charge id), refused before the invoice, declined at pre-checkout, timed out. */
+  payment?: { status: "paid" | "refused" | "declined" | "timeout"; chargeId?: string; answer?: string };
+  cancelled?: boolean;
+  /** Why the flow stopped early (a button the bot did not show, an update Telegram gave up on). */
+  error?: string;
+}
+
+export interface CustomerOptions {
+  kit: FakeTelegram;
+  /** Product titles (English button labels) to choose from. */
+  products: string[];
+  /** Weights of pay, cancel and abandon. */
+  intents: Record<Intent, number>;
+  maxQuantity: number;
+  thinkMs: [number, number];
+  random: () => number;
+  /** Called before pressing Order and before paying; a scenario can hold users there. */
+  gate?: (step: Step) => Promise<void>;
+}
+
+const ORDER_ID = /Order ([A-Z0-9]{6,16})\b/;
+
+/** The message with this id as the chat shows it now (edits applied). */
+function messageIn(kit: FakeTelegram, user: SimulatedUser, messageId: number): TgMessage | undefined {
+  return kit.chat(user).messages.find((m) => m.message_id === messageId);
+}
+
+function buttonsOf(message: TgMessage | undefined): string[] {
+  return (message?.reply_markup?.inline_keyboard ?? []).flat().map((b) => b.text);
+}
+
+function classify(answer: string): PlaceOutcome {
+  if (/not enough in stock/i.test(answer)) return "out-of-stock";
+  if (/temporarily unavailable/i.test(answer)) return "unavailable";
+  if (/still processing/i.test(answer)) return "busy";
+  if (/open orders/i.test(answer)) return "limit";
+  return "other";
+}
+
+class FlowStopped extends Error {
+  override name = "FlowStopped";
+}
+
+async function delivered(action: UserAction, what: string): Promise<void> {
+  const outcome = await action.handled();
+  if (outcome.status !== "delivered") throw new FlowStopped(`${what}: update ${outcome.status} (${outcome.reason ?? "no reason"})`);
+}
+
+/**
+ * One shopper in a flash sale, as a person would go through it: /start, /catalog, a product,
+ * a quantity, Order; then pay, cancel or walk away (the reservation then expires). Each step waits
+ * until Telegram has delivered the update (the bot answers webhooks after handling them), then
+ * reads what the chat shows. Refusals are outcomes, not errors.
+ */
+export async function runCustomer(user: SimulatedUser, options: CustomerOptions): Promise<CustomerResult> {
+  const { kit, random } = options;
+  const result: CustomerResult = { userId: user.id };
+  const think = () => sleep(options.thinkMs[0] + random() * (options.thinkMs[1] - options.thinkMs[0]));
+  try {
+    await delivered(await user.send("/start"), "/start");
+    await think();
+    await delivered(await user.send("/catalog"), "/catalog");
+    await think();
+    const title = options.products[Math.floor(random() * options.products.length)]!;
+    const card = await user.press(title);
+    await delivered(card, "product");
+    const wanted = 1 + Math.floor(random() ** 2 * options.maxQuantity);
+    for (let qty = 1; qty < wanted && buttonsOf(messageIn(kit, user, card.message.message_id)).includes("+"); qty++) {
+      await delivered(await user.press("+", { messageId: card.message.message_id }), "quantity");
+    }
+    await think();
+    if (!buttonsOf(messageIn(kit, user, card.message.message_id)).some((b) => b.startsWith("Order "))) {
+      result.press = undefined;
+      result.error = "sold out before ordering";
+      return result;
+    }
+    await options.gate?.("order");
+    const press = await user.press(/^Order \d+ for/, { messageId: card.message.message_id });
+    await delivered(press, "order");
+    result.press = await readPlaceOutcome(kit, user, press);
+    if (result.press.outcome !== "placed") return result;
+    await think();
+    result.intent = pick(options.intents, random);
+    if (result.intent === "pay") await pay(kit, user, result, options);
+    else if (result.intent === "cancel") await cancel(user, result, card.message.message_id);
+    return result;
+  } catch (error) {
+    result.error = error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
+    return result;
+  }
+}
+
+async function readPlaceOutcome(
+  kit: FakeTelegram,
+  user: SimulatedUser,
+  press: Awaited<ReturnType<SimulatedUser["press"]>>,
+): Promise<OrderPress> {
+  const base = { updateId: press.updateId, userId: user.id, chatId: user.chatId, messageId: press.message.message_id, data: press.data, at: Date.now() };
+  const shown = messageIn(kit, user, press.message.message_id);
+  const placed = shown?.text && ORDER_ID.exec(shown.text);
+  if (placed && buttonsOf(shown).some((b) => b.startsWith("Pay "))) return { ...base, outcome: "placed", orderId: placed[1]! };
+  const answer = (await press.answered(1_000).catch(() => undefined))?.text ?? "";
+  return { ...base, outcome: classify(answer), answer };
+}
+
+async function pay(kit: FakeTelegram, user: SimulatedUser, result: CustomerResult, options: CustomerOptions): Promise<void> {
+  await options.gate?.("pay");
+  const press = await user.press(/^Pay /);
+  await delivered(press, "pay");
+  const invoice = kit.chat(user).botMessages.findLast((m) => m.invoice !== undefined && m.invoice.title.includes(result.press?.orderId ?? "?"));
+  if (!invoice) {
+    const answer = (await press.answered(1_000).catch(() => undefined))?.text ?? "";
+    result.payment = { status: "refused", answer };
+    return;
+  }
+  const paid = await user.pay({ invoice });
+  if (paid.status === "paid") {
+    result.payment = { status: "paid", chargeId: paid.chargeId };
+    await delivered(paid, "successful_payment");
+  } else {
+    result.payment = { status: paid.status, ...(paid.status === "declined" ? { answer: paid.errorMessage } : {}) };
+  }
+}
+
+async function cancel(user: SimulatedUser, result: CustomerResult, messageId: number): Promise<void> {
+  const press = await user.press("Cancel order", { messageId });
+  await delivered(press, "cancel");
+  const answer = (await press.answered(1_000).catch(() => undefined))?.text ?? "";
+  result.cancelled = /is cancelled/.test(answer);
+}
+
+function pick(weights: Record<Intent, number>, random: () => number): Intent {
+  const total = weights.pay + weights.cancel + weights.abandon;
+  let r = random() * total;
+  for (const intent of ["pay", "cancel", "abandon"] as const) {
+    r -= weights[intent];
+    if (r < 0) return intent;
+  }
+  return "abandon";
+}

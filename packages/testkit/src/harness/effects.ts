@@ -1,0 +1,100 @@
+import type { Database } from "@orderbot/db";
+import type { FakeTelegram } from "../telegram/fake-telegram.ts";
+import type { OrderPress } from "./customer.ts";
+import type { InvariantResult } from "./invariants.ts";
+import type { StockCommand } from "./operator.ts";
+
+/** What a run recorded on the Telegram side: the kit's delivery log plus what users and operators saw. */
+export interface EffectInputs {
+  kit: FakeTelegram;
+  /** Every press of Order the simulated users made. */
+  presses: OrderPress[];
+  /** Every /stock command the operator sent. */
+  stockCommands: StockCommand[];
+}
+
+type Problem = { what: string };
+
+const ACTIONABLE = new Set(["message", "callback_query", "pre_checkout_query"]);
+
+function verdict(name: string, problems: Problem[]): InvariantResult {
+  return { name, ok: problems.length === 0, violations: problems.length, examples: problems.slice(0, 5).map((p) => p.what) };
+}
+
+/** The idempotency key the bot stores for a press of Order (user scope + the pressed message and data). */
+export function pressKey(press: Pick<OrderPress, "userId" | "chatId" | "messageId" | "data">): string {
+  return `${press.userId}:tap:${press.chatId}:${press.messageId}:${press.data}`;
+}
+
+/**
+ * "Every update the kit delivered with a 2xx took effect exactly once", checked three ways:
+ * the bot recorded every delivered update (and nothing the kit never sent); every order traces back
+ * to one delivered press of Order, every press the user saw succeed has its order, and a press the
+ * user was told failed has none, one order per press at most; every /stock change the operator was
+ * told about is in the ledger once.
+ */
+export async function checkEffects(db: Database, inputs: EffectInputs): Promise<InvariantResult[]> {
+  const botId = BigInt(inputs.kit.token.split(":")[0]!);
+  const delivered = inputs.kit.deliveries.filter((u) => u.status === "delivered" && ACTIONABLE.has(u.type));
+  const created = new Set(inputs.kit.deliveries.map((u) => u.update.update_id));
+  const processed = await db.processedUpdate.findMany({ where: { botId }, select: { updateId: true } });
+  const recorded = new Set(processed.map((p) => Number(p.updateId)));
+  const updateProblems: Problem[] = [];
+  for (const u of delivered) {
+    if (!recorded.has(u.update.update_id)) updateProblems.push({ what: `update ${u.update.update_id} (${u.type}) answered 2xx but not recorded as handled` });
+  }
+  for (const id of recorded) if (!created.has(id)) updateProblems.push({ what: `update ${id} recorded but never sent` });
+
+  const deliveredIds = new Set(delivered.map((u) => u.update.update_id));
+  const orders = await db.order.findMany({ select: { publicId: true, userId: true, idempotencyKey: true, status: true } });
+  const byKey = new Map(orders.map((o) => [o.idempotencyKey, o]));
+  const pressByKey = new Map(inputs.presses.map((p) => [pressKey(p), p]));
+  const orderProblems: Problem[] = [];
+  for (const order of orders) {
+    const press = pressByKey.get(order.idempotencyKey);
+    if (!press) orderProblems.push({ what: `order ${order.publicId} has no press of Order behind it` });
+    else if (!deliveredIds.has(press.updateId)) orderProblems.push({ what: `order ${order.publicId} from update ${press.updateId}, which was never delivered` });
+  }
+  for (const press of inputs.presses) {
+    const order = byKey.get(pressKey(press));
+    if (press.outcome === "placed" && order?.publicId !== press.orderId) {
+      orderProblems.push({ what: `update ${press.updateId}: the user was shown order ${press.orderId}, the database has ${order?.publicId ?? "none"}` });
+    }
+    if (press.outcome !== "placed" && order) {
+      orderProblems.push({ what: `update ${press.updateId}: the user was told "${press.answer ?? press.outcome}", yet order ${order.publicId} exists` });
+    }
+  }
+  const pressesPerUser = new Map<string, number>();
+  for (const p of inputs.presses) pressesPerUser.set(String(p.userId), (pressesPerUser.get(String(p.userId)) ?? 0) + 1);
+  const ordersPerUser = new Map<string, number>();
+  for (const o of orders) ordersPerUser.set(String(o.userId), (ordersPerUser.get(String(o.userId)) ?? 0) + 1);
+  for (const [user, n] of ordersPerUser) {
+    const presses = pressesPerUser.get(user) ?? 0;
+    if (n > presses) orderProblems.push({ what: `user ${user.slice(-4)}: ${n} orders from ${presses} presses of Order` });
+  }
+
+  const stockProblems = await checkStockCommands(db, inputs.stockCommands);
+  return [
+    verdict("every update delivered with a 2xx was handled, and only those", updateProblems),
+    verdict("every press of Order took effect exactly once: none missing, none duplicated", orderProblems),
+    verdict("every /stock change took effect exactly once", stockProblems),
+  ];
+}
+
+/** The operator's ledger rows (actor op:...) against the changes the bot reported. */
+async function checkStockCommands(db: Database, commands: StockCommand[]): Promise<Problem[]> {
+  const rows = await db.stockMovement.findMany({ where: { reason: "ADJUST" }, select: { delta: true, product: { select: { sku: true } } } });
+  const problems: Problem[] = [];
+  const skus = new Set([...rows.map((r) => r.product.sku), ...commands.map((c) => c.sku)]);
+  for (const sku of skus) {
+    const ledger = rows.filter((r) => r.product.sku === sku).map((r) => r.delta);
+    const told = commands.filter((c) => c.sku === sku && c.before !== undefined && c.after !== c.before).map((c) => c.after! - c.before!);
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    if (ledger.length !== told.length || sum(ledger) !== sum(told)) {
+      problems.push({ what: `${sku}: the operator was told of ${told.length} changes (${sum(told)} units), the ledger has ${ledger.length} (${sum(ledger)} units)` });
+    }
+  }
+  const unanswered = commands.filter((c) => c.delivered && c.reply === undefined);
+  for (const c of unanswered) problems.push({ what: `/stock ${c.sku} ${c.change} (update ${c.updateId}) was delivered but got no reply` });
+  return problems;
+}

@@ -1,0 +1,81 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { FakeTelegram } from "../telegram/fake-telegram.ts";
+import type { SimulatedGroup } from "../telegram/groups.ts";
+import type { SimulatedUser } from "../telegram/users.ts";
+
+/** One `/stock` command the operator sent, and what the bot said it did. */
+export interface StockCommand {
+  updateId: number;
+  messageId: number;
+  sku: string;
+  change: string;
+  delivered: boolean;
+  /** From "SKU: stock A → B."; absent when the bot refused or said nothing. */
+  before?: number;
+  after?: number;
+  reply?: string;
+}
+
+const STOCK_OK = /: stock (\d+) → (\d+)\./;
+
+/**
+ * An operator running the shop from the group: stock changes with `/stock SKU +N|=N`, each one
+ * recorded with the bot's reply, so a run can check that every change took effect exactly once.
+ */
+export class Operator {
+  readonly commands: StockCommand[] = [];
+
+  constructor(
+    private readonly kit: FakeTelegram,
+    readonly user: SimulatedUser,
+    readonly group: SimulatedGroup,
+  ) {}
+
+  async stock(sku: string, change: string): Promise<StockCommand> {
+    const sent = await this.user.send(`/stock ${sku} ${change}`, { in: this.group });
+    const command: StockCommand = { updateId: sent.updateId, messageId: sent.message.message_id, sku, change, delivered: false };
+    this.commands.push(command);
+    command.delivered = (await sent.handled()).status === "delivered";
+    const reply = this.kit
+      .chat(this.group)
+      .botMessages.findLast((m) => m.reply_to_message?.message_id === command.messageId);
+    if (reply?.text) {
+      command.reply = reply.text;
+      const ok = STOCK_OK.exec(reply.text);
+      if (ok) {
+        command.before = Number(ok[1]);
+        command.after = Number(ok[2]);
+      }
+    }
+    return command;
+  }
+
+  /**
+   * Turns the group's paid-order notices off through /settings, as operators do before a flash
+   * sale: Telegram lets a bot post about 20 messages a minute in a group, fewer than a sale's orders.
+   */
+  async mutePaidOrderNotices(): Promise<boolean> {
+    const sent = await this.user.send("/settings", { in: this.group });
+    await sent.handled();
+    const button = this.kit.chat(this.group).buttons.find((label) => /^Paid-order notices: on$/.test(label));
+    if (!button) return this.kit.chat(this.group).buttons.includes("Paid-order notices: off");
+    const press = await this.user.press(button, { in: this.group });
+    await press.handled();
+    return this.kit.chat(this.group).buttons.includes("Paid-order notices: off");
+  }
+
+  /**
+   * Restocks while a sale runs: every `everyMs` (jittered) adds a few units of a random product,
+   * until the signal aborts. Resolves when the loop ends.
+   */
+  async restockWhile(options: { skus: string[]; everyMs: number; units: [number, number]; random: () => number; signal: AbortSignal }): Promise<void> {
+    const { random, signal } = options;
+    while (!signal.aborted) {
+      await sleep(options.everyMs * (0.5 + random()), undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) break;
+      const sku = options.skus[Math.floor(random() * options.skus.length)]!;
+      const units = options.units[0] + Math.floor(random() * (options.units[1] - options.units[0] + 1));
+      await this.stock(sku, `+${units}`);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Database } from "@orderbot/db";
+import type { FakeTelegram } from "../telegram/fake-telegram.ts";
+
+export interface SettleOptions {
+  kit: FakeTelegram;
+  db: Database;
+  /** Give up waiting after this long (ms); the invariants then report what is left. */
+  timeoutMs: number;
+  onWait?: (what: string) => void;
+}
+
+export interface SettleResult {
+  settled: boolean;
+  /** What was still going on when the wait gave up. */
+  pending: string[];
+  waitedMs: number;
+}
+
+async function backlog(kit: FakeTelegram, db: Database): Promise<string[]> {
+  const [row] = await db.$queryRaw<{ reserved: number; outbox: number; refunds: number }[]>`
+    SELECT (SELECT count(*) FROM orders WHERE status = 'RESERVED')::int AS reserved,
+           (SELECT count(*) FROM outbox_messages WHERE status = 'PENDING')::int AS outbox,
+           (SELECT count(*) FROM payments WHERE status = 'REFUND_PENDING')::int AS refunds`;
+  const pending: string[] = [];
+  const updates = kit.pendingUpdates.length;
+  if (updates > 0) pending.push(`${updates} updates in delivery`);
+  if (row && row.reserved > 0) pending.push(`${row.reserved} reservations not yet expired`);
+  if (row && row.outbox > 0) pending.push(`${row.outbox} outbox messages pending`);
+  if (row && row.refunds > 0) pending.push(`${row.refunds} refunds pending`);
+  return pending;
+}
+
+/**
+ * Waits until the shop is quiet after a load: every update delivered (or given up), every
+ * reservation expired by the worker, the outbox and the refunds drained. Bounded: the checker
+ * then names whatever did not settle. Database errors while it waits (PostgreSQL restarting) count
+ * as "not yet".
+ */
+export async function settle(options: SettleOptions): Promise<SettleResult> {
+  const started = Date.now();
+  let pending: string[] = ["not checked yet"];
+  while (Date.now() - started < options.timeoutMs) {
+    pending = await backlog(options.kit, options.db).catch((error: unknown) => [`database: ${String(error).slice(0, 80)}`]);
+    if (pending.length === 0) return { settled: true, pending, waitedMs: Date.now() - started };
+    options.onWait?.(pending.join(", "));
+    await sleep(250);
+  }
+  return { settled: false, pending, waitedMs: Date.now() - started };
+}

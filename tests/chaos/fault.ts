@@ -1,0 +1,118 @@
+// What a fault sees while a scenario's load runs, and what it reports: every fault counts what it
+// really did (kills, pauses, restarts), so the report proves each fault happened.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { FlashSale, Step } from "@orderbot/testkit";
+import type { ChaosEnvironment } from "./environment.ts";
+import type { Sizes } from "./sizes.ts";
+
+export interface FaultCounts {
+  botKills: number;
+  workerKills: number;
+  /** SIGSTOPs, and how many of them caught the bot holding an order lock that then expired. */
+  pauses: number;
+  orderLocksExpiredWhilePaused: number;
+  redisRestarts: number;
+  postgresRestarts: number;
+  /** Filled from the kit's records after the load: injected 429s and 500s, duplicates, lost responses. */
+  telegram429: number;
+  telegram500: number;
+  duplicateDeliveries: number;
+  droppedResponses: number;
+}
+
+/** The Redis outage as users lived it. */
+export interface OutageRecord {
+  start: number;
+  end: number;
+}
+
+export interface FaultContext {
+  env: ChaosEnvironment;
+  sizes: Sizes;
+  sale: FlashSale;
+  counts: FaultCounts;
+  outages: OutageRecord[];
+  gates: Gates;
+  random: () => number;
+  /** A line of evidence for the report ("kill -9 bot-2 (pid 123) with an Order press in flight"). */
+  note(line: string): void;
+  /** Resolves this share of the arrival window after the sale opened (or when the load is over). */
+  at(share: number): Promise<void>;
+  /** True once every user has finished. */
+  loadDone(): boolean;
+}
+
+/** One fault: runs beside the load, returns when it has done its damage and the shop may recover. */
+export type Fault = { label: string; run: (ctx: FaultContext) => Promise<void>; happened: (counts: FaultCounts) => boolean };
+
+export function emptyCounts(): FaultCounts {
+  return {
+    botKills: 0,
+    workerKills: 0,
+    pauses: 0,
+    orderLocksExpiredWhilePaused: 0,
+    redisRestarts: 0,
+    postgresRestarts: 0,
+    telegram429: 0,
+    telegram500: 0,
+    duplicateDeliveries: 0,
+    droppedResponses: 0,
+  };
+}
+
+/**
+ * Holds users just before a step (pressing Order, paying) until a fault opens the gates: a Redis
+ * outage then meets users who really are at that step, instead of relying on timing luck.
+ */
+export class Gates {
+  private readonly armed = new Set<Step>();
+  private readonly waiting = new Map<Step, number>();
+  private opened!: () => void;
+  private released = new Promise<void>((resolve) => (this.opened = resolve));
+
+  arm(...steps: Step[]): void {
+    for (const step of steps) this.armed.add(step);
+  }
+
+  waitingAt(step: Step): number {
+    return this.waiting.get(step) ?? 0;
+  }
+
+  openAll(): void {
+    this.armed.clear();
+    this.opened();
+    this.released = new Promise<void>((resolve) => (this.opened = resolve));
+  }
+
+  /** Waits at an armed gate, at most `maxWaitMs` (a held payer's reservation must not run out). */
+  async pass(step: Step, maxWaitMs = 3_000): Promise<void> {
+    if (!this.armed.has(step)) return;
+    this.waiting.set(step, this.waitingAt(step) + 1);
+    const controller = new AbortController();
+    await Promise.race([this.released, sleep(maxWaitMs, undefined, { signal: controller.signal }).catch(() => undefined)]);
+    controller.abort();
+    this.waiting.set(step, this.waitingAt(step) - 1);
+  }
+}
+
+/** Polls `check` every 50 ms until it holds or `timeoutMs` passes; true if it held. */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await sleep(50);
+  }
+  return false;
+}
+
+/** mulberry32: a seeded generator, so a scenario's choices repeat from run to run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,101 @@
+// Faults that hit the services and the workers: Redis restarted empty (with users held at Order
+// and Pay so the outage meets them), PostgreSQL stopped the way a crash stops it, and kill -9 of
+// the worker that is relaying the outbox while it holds claimed messages.
+import { setTimeout as sleep } from "node:timers/promises";
+import { scrapeAll, type AppInstance } from "@orderbot/testkit";
+import { restartRedis } from "../environment.ts";
+import { until, type Fault, type FaultContext } from "../fault.ts";
+
+/** `extraDownMs`: longer outages for the combined scenario, where Telegram's 429s slow every payment. */
+export function restartRedisFault(at: number, extraDownMs = 0): Fault {
+  return {
+    label: "restart Redis",
+    happened: (c) => c.redisRestarts > 0,
+    async run(ctx) {
+      await ctx.at(at);
+      // Payers first (only users with an order get there), then users about to place one: holding
+      // Order any earlier would keep anyone from reaching Pay.
+      ctx.gates.arm("pay");
+      await until(() => ctx.loadDone() || ctx.gates.waitingAt("pay") >= 2, 20_000);
+      ctx.gates.arm("order");
+      await until(() => ctx.loadDone() || ctx.gates.waitingAt("order") >= 2, 2_000);
+      const outage = { start: 0, end: 0 };
+      await restartRedis(ctx.env, ctx.sizes.redisDownMs + extraDownMs, async () => {
+        outage.start = Date.now();
+        ctx.note(`Redis stopped; ${ctx.gates.waitingAt("order")} users about to press Order and ${ctx.gates.waitingAt("pay")} about to pay go ahead`);
+        ctx.gates.openAll();
+      });
+      outage.end = Date.now();
+      ctx.outages.push(outage);
+      ctx.counts.redisRestarts++;
+      ctx.note(`Redis started again, empty, after ${((outage.end - outage.start) / 1000).toFixed(1)} s`);
+    },
+  };
+}
+
+export function restartPostgres(at: number): Fault {
+  return {
+    label: "restart PostgreSQL",
+    happened: (c) => c.postgresRestarts > 0,
+    async run(ctx) {
+      await ctx.at(at);
+      const started = Date.now();
+      await ctx.env.pg.stop("immediate");
+      await sleep(ctx.sizes.postgresDownMs);
+      await ctx.env.pg.start();
+      ctx.counts.postgresRestarts++;
+      ctx.note(`PostgreSQL stopped (immediate: connections cut, crash recovery) and started again after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    },
+  };
+}
+
+/** outbox-relay runs counted by a worker's metrics: the one whose count grows is the leader. */
+async function relayRuns(worker: AppInstance): Promise<number> {
+  const samples = await scrapeAll([worker.metricsUrl]);
+  return samples
+    .filter((s) => s.name === "orderbot_job_runs_total" && s.labels.job === "outbox-relay" && s.labels.outcome === "ran")
+    .reduce((total, s) => total + s.value, 0);
+}
+
+async function relayLeader(ctx: FaultContext): Promise<AppInstance | undefined> {
+  const before = await Promise.all(ctx.env.shop.workers.map(relayRuns));
+  await sleep(1_000);
+  const after = await Promise.all(ctx.env.shop.workers.map(relayRuns));
+  return ctx.env.shop.workers.find((_, i) => after[i]! > before[i]!);
+}
+
+/**
+ * Outbox messages claimed by a relay right now: a claim pushes next_attempt_at 4 s ahead
+ * (OUTBOX_CLAIM_MS), further than any retry delay (at most 2 s in chaos runs).
+ */
+async function claimed(ctx: FaultContext): Promise<number> {
+  const [row] = await ctx.env.db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM outbox_messages
+    WHERE status = 'PENDING' AND next_attempt_at > timezone('UTC', now()) + interval '2.5 seconds'`;
+  return row?.n ?? 0;
+}
+
+export function killWorker(at: number): Fault {
+  return {
+    label: "kill -9 a worker mid-batch",
+    happened: (c) => c.workerKills > 0,
+    async run(ctx) {
+      await ctx.at(at);
+      let leader: AppInstance | undefined;
+      let held = 0;
+      await until(async () => {
+        leader ??= await relayLeader(ctx);
+        held = leader ? await claimed(ctx).catch(() => 0) : 0;
+        return held > 0 || ctx.loadDone();
+      }, 20_000);
+      const victim = leader ?? ctx.env.shop.workers[0]!;
+      const pid = victim.process.pid;
+      await victim.process.kill();
+      ctx.counts.workerKills++;
+      ctx.note(`kill -9 ${victim.name} (pid ${pid}), ${leader ? "the outbox relay's leader" : "leader unknown"}, while ${held} outbox messages were claimed`);
+      await sleep(2_000);
+      await victim.restart();
+      ctx.note(`${victim.name} started again (pid ${victim.process.pid})`);
+    },
+  };
+}

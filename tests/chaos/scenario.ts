@@ -1,0 +1,143 @@
+// One scenario: the stock is set back to the sale's level, the flash sale runs with an operator
+// restocking in the group, the scenario's faults strike mid-load, the shop settles, and every
+// invariant is checked on the whole database and the kit's whole record.
+import { setTimeout as sleep } from "node:timers/promises";
+import { settle, startFlashSale, type FlashSaleStats, type InvariantResult, type OrderPress, type Progress, type SettleResult } from "@orderbot/testkit";
+import type { ChaosEnvironment } from "./environment.ts";
+import { emptyCounts, Gates, seeded, type FaultContext, type FaultCounts, type OutageRecord } from "./fault.ts";
+import { checkAll, outageBehaviour } from "./checks.ts";
+import type { Scenario } from "./scenarios.ts";
+import type { Sizes } from "./sizes.ts";
+
+export interface ScenarioResult {
+  name: string;
+  seconds: number;
+  /** Updates the kit created in this scenario, and orders placed. */
+  updates: number;
+  orders: number;
+  stats: FlashSaleStats;
+  counts: FaultCounts;
+  notes: string[];
+  settled: SettleResult;
+  invariants: InvariantResult[];
+  ok: boolean;
+}
+
+/** Every press of Order across the run (the effects check spans the whole database). */
+export const allPresses: OrderPress[] = [];
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  return h >>> 0;
+}
+
+export async function runScenario(
+  env: ChaosEnvironment,
+  scenario: Scenario,
+  sizes: Sizes,
+  progress: Progress,
+  onSale?: (stats: FlashSaleStats) => void,
+): Promise<ScenarioResult> {
+  const started = Date.now();
+  const kit = env.shop.kit;
+  const firstUpdate = kit.deliveries.length;
+  const firstCall = kit.calls.length;
+  const [before] = await env.db.$queryRaw<{ maxId: number }[]>`SELECT COALESCE(max(id), 0)::int AS "maxId" FROM orders`;
+  const maxId = before?.maxId ?? 0;
+  const notes: string[] = [];
+  const note = (line: string) => {
+    notes.push(line);
+    progress.log(`  [${scenario.name}] ${line}`);
+  };
+  for (const product of env.catalog) await env.shop.operator.stock(product.sku, `=${sizes.stockPerProduct}`);
+
+  const random = seeded(hash(scenario.name));
+  const gates = new Gates();
+  const opened = Date.now();
+  const sale = startFlashSale({
+    kit,
+    users: sizes.users,
+    seconds: sizes.seconds,
+    products: env.catalog.map((p) => p.titleEn),
+    intents: { pay: 0.45, cancel: 0.2, abandon: 0.35 },
+    maxQuantity: sizes.maxQuantity,
+    thinkMs: sizes.thinkMs,
+    random,
+    gate: (step) => gates.pass(step),
+  });
+  onSale?.(sale.stats);
+  let done = false;
+  const counts = emptyCounts();
+  const outages: OutageRecord[] = [];
+  const ctx: FaultContext = {
+    env,
+    sizes,
+    sale,
+    counts,
+    outages,
+    gates,
+    random,
+    note,
+    loadDone: () => done,
+    at: async (share) => {
+      const when = opened + share * sizes.seconds * 1000;
+      while (!done && Date.now() < when) await sleep(50);
+    },
+  };
+  const restock = new AbortController();
+  const restocking = env.shop.operator.restockWhile({ skus: env.catalog.map((p) => p.sku), everyMs: 2_500, units: [2, 5], random, signal: restock.signal });
+  const faults = Promise.allSettled(scenario.faults.map((fault) => fault.run(ctx)));
+  const results = await sale.finished;
+  done = true;
+  gates.openAll();
+  restock.abort();
+  await restocking;
+  const outcomes = await faults;
+  for (const [i, outcome] of outcomes.entries()) {
+    if (outcome.status === "rejected") note(`fault "${scenario.faults[i]!.label}" failed: ${String(outcome.reason).split("\n")[0]}`);
+  }
+  for (const r of results) if (r.press) allPresses.push(r.press);
+
+  const settled = await settle({ kit, db: env.db, timeoutMs: sizes.settleMs });
+  if (!settled.settled) note(`did not settle within ${sizes.settleMs / 1000} s: ${settled.pending.join(", ")}`);
+  countTelegramFaults(env, counts, firstUpdate, firstCall);
+
+  const invariants = await checkAll(env, allPresses, sizes);
+  const planned = scenario.faults.map((f) => ({ label: f.label, ok: f.happened(counts) }));
+  invariants.push({
+    name: "every planned fault really happened",
+    ok: planned.every((p) => p.ok) && outcomes.every((o) => o.status === "fulfilled"),
+    violations: planned.filter((p) => !p.ok).length,
+    examples: planned.filter((p) => !p.ok).map((p) => `${p.label}: not observed`),
+  });
+  if (outages.length > 0) invariants.push(await outageBehaviour(env, results, outages));
+
+  const [placed] = await env.db.$queryRaw<{ orders: number }[]>`SELECT count(*)::int AS orders FROM orders WHERE id > ${maxId}`;
+  return {
+    name: scenario.name,
+    seconds: (Date.now() - started) / 1000,
+    updates: kit.deliveries.length - firstUpdate,
+    orders: placed?.orders ?? 0,
+    stats: sale.stats,
+    counts,
+    notes,
+    settled,
+    invariants,
+    ok: invariants.every((i) => i.ok),
+  };
+}
+
+/** What the kit really injected during the scenario, from its own logs. */
+function countTelegramFaults(env: ChaosEnvironment, counts: FaultCounts, firstUpdate: number, firstCall: number): void {
+  for (const call of env.shop.kit.calls.slice(firstCall)) {
+    if (call.fault === "429") counts.telegram429++;
+    if (call.fault === "500") counts.telegram500++;
+  }
+  for (const update of env.shop.kit.deliveries.slice(firstUpdate)) {
+    for (const attempt of update.attempts) {
+      if (attempt.duplicate) counts.duplicateDeliveries++;
+      if (attempt.error === "response dropped (fault)") counts.droppedResponses++;
+    }
+  }
+}

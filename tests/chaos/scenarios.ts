@@ -1,0 +1,36 @@
+// The scenarios: one per fault, then all of them in one sale. Each fault starts at a share of the
+// arrival window, so it lands in the middle of the load.
+import type { Fault } from "./fault.ts";
+import { killBot, pauseBot } from "./faults/bots.ts";
+import { killWorker, restartPostgres, restartRedisFault } from "./faults/services.ts";
+import { duplicateDeliveries, telegramErrorBursts } from "./faults/telegram.ts";
+
+export interface Scenario {
+  name: string;
+  faults: Fault[];
+}
+
+export function scenarios(options: { baseline: boolean }): Scenario[] {
+  return [
+    ...(options.baseline ? [{ name: "no faults", faults: [] }] : []),
+    { name: "kill -9 bot", faults: [killBot(0.35)] },
+    { name: "SIGSTOP bot", faults: [pauseBot(0.3)] },
+    { name: "restart Redis", faults: [restartRedisFault(0.4)] },
+    { name: "restart PostgreSQL", faults: [restartPostgres(0.4)] },
+    { name: "Telegram 429/500", faults: [telegramErrorBursts()] },
+    { name: "duplicate deliveries", faults: [duplicateDeliveries()] },
+    { name: "kill -9 worker", faults: [killWorker(0.5)] },
+    {
+      name: "all combined",
+      faults: [
+        telegramErrorBursts(),
+        duplicateDeliveries(),
+        killBot(0.1),
+        restartRedisFault(0.3, 4_000),
+        pauseBot(0.5),
+        restartPostgres(0.7),
+        killWorker(0.85),
+      ],
+    },
+  ];
+}
