@@ -46,6 +46,12 @@ describe("operators", () => {
     expect(await stockOf("MOONCAKE-BOX")).toBe(before + 10);
   });
 
+  it("stock taken down to the threshold is reported to the group, through the outbox", async () => {
+    expect(await say(admin, "/stock MOONCAKE-BOX =2")).toMatch(/^MOONCAKE-BOX: stock \d+ → 2\.$/);
+    await shop.relayOutbox();
+    await group.waitForMessage("Low stock: Mooncakes, box of 6 (MOONCAKE-BOX) has 2 left.", { timeoutMs: 10_000 });
+  });
+
   it("two admins editing settings at once: one wins, the other is told about the conflict", async () => {
     expect(await say(admin, "/settings")).toBe("Group settings (version 0):");
     const { message_id: messageId } = group.lastMessage()!;

@@ -57,14 +57,15 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
       case "ok": {
         const { order } = result;
         await ctx.answerCallbackQuery();
+        // Before the reply, so that a re-delivery after a failed reply still finds them queued;
+        // their dedupe key makes running this again for a replay queue nothing new.
+        await deps.lowStock.afterSale(order.items.map((item) => item.sku));
         const total = formatMoney(order.totalMinor, order.currency);
         await showInPlace(
           ctx,
           orderText(ctx.t, order, ctx.locale),
           orderKeyboard(ctx.t, { id: order.id, open: isOpen(order), total }),
         );
-        // Queued in the outbox under a dedupe key: running it again for a replay queues nothing new.
-        await deps.lowStock.afterSale(order.items.map((item) => item.sku));
         return;
       }
       case "busy":

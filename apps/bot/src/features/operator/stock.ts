@@ -44,11 +44,12 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
     switch (result.status) {
       case "ok": {
         const after = result.product.stock;
+        // Alerts first: if the reply fails, the re-delivered command still finds them queued.
+        if (result.delta < 0) await deps.lowStock.afterSale([result.product.sku]);
         await respond(
           ctx,
           ctx.t("op-stock-ok", { sku: result.product.sku, before: after - result.delta, after }),
         );
-        if (result.delta < 0) await deps.lowStock.afterSale([result.product.sku]);
         break;
       }
       case "insufficient":
