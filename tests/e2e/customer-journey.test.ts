@@ -42,6 +42,19 @@ describe("webhook mode, two replicas", () => {
   });
   afterAll(() => shop?.stop());
 
+  it("each replica asked who it is, then set the webhook with the secret and the updates it handles", () => {
+    expect(shop.kit.callsTo("getMe").filter((c) => c.ok)).toHaveLength(2);
+    const setWebhook = shop.kit.callsTo("setWebhook").filter((c) => c.ok);
+    expect(setWebhook.length).toBeGreaterThanOrEqual(2);
+    for (const call of setWebhook) {
+      expect(call.params).toMatchObject({
+        url: shop.webhookUrl,
+        secret_token: shop.secret,
+        allowed_updates: ["message", "callback_query", "pre_checkout_query", "chat_member"],
+      });
+    }
+  });
+
   it("a customer buys, and the operator group hears of the paid order", async () => {
     const { kit } = shop;
     const owner = kit.createUser({ id: OWNER_ID, languageCode: "en" });
