@@ -43,10 +43,11 @@ export interface BotApp {
   /** Dedupe + lock + features: what the webhook and the poller feed every update to. */
   processUpdate: ProcessUpdate;
   /**
-   * getMe (unless botInfo was given), the command menus, listening on HOST:PORT, then receiving:
-   * setWebhook (with the secret and allowed_updates) in webhook mode, long polling otherwise.
+   * getMe (unless botInfo was given), the command menus, listening on HOST:PORT (the address is
+   * returned), then receiving: setWebhook (with the secret and allowed_updates) in webhook mode,
+   * long polling otherwise.
    */
-  start(): Promise<{ url: string }>;
+  start(): Promise<{ address: string }>;
   /**
    * Stops receiving and waits for the updates in flight: the poller finishes its batch, the
    * server stops accepting and answers its open requests. Closes no connection it was given.
@@ -133,10 +134,12 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     async start() {
       await bot.init();
       await publishCommands(bot.api);
-      const url = await server.listen({ host: config.HOST, port: config.PORT });
+      const address = await server.listen({ host: config.HOST, port: config.PORT });
       if (metricsServer) await metricsServer.listen({ host: config.HOST, port: config.METRICS_PORT });
       if (config.BOT_MODE === "webhook") {
-        await bot.api.setWebhook(new URL(WEBHOOK_PATH, config.PUBLIC_URL).toString(), {
+        // Appended, not resolved: a PUBLIC_URL with a path prefix (behind a proxy) keeps it.
+        const url = `${(config.PUBLIC_URL ?? "").replace(/\/+$/, "")}${WEBHOOK_PATH}`;
+        await bot.api.setWebhook(url, {
           secret_token: config.WEBHOOK_SECRET,
           allowed_updates: [...HANDLED_UPDATE_TYPES],
         });
@@ -144,8 +147,8 @@ export function createBotApp(deps: BotAppDeps): BotApp {
         await bot.api.deleteWebhook();
         poller = startPolling({ api: bot.api, processUpdate, logger, allowedUpdates: HANDLED_UPDATE_TYPES });
       }
-      logger.info({ mode: config.BOT_MODE, bot: bot.botInfo.username, url }, "bot started");
-      return { url };
+      logger.info({ mode: config.BOT_MODE, bot: bot.botInfo.username, address }, "bot started");
+      return { address };
     },
 
     async close() {
