@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { OrderService, OrderView, PaymentService, PayRefusal } from "@orderbot/core";
+import type { CheckPayableResult, OrderService, OrderView, PaymentService, PayRefusal } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { itemLines, orderText } from "../format/order.ts";
@@ -88,21 +88,24 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
 
   feature.on("pre_checkout_query", async (ctx) => {
     const query = ctx.preCheckoutQuery;
-    try {
-      const result = await deps.payments.checkPayable({
+    const result = await deps.payments
+      .checkPayable({
         orderId: query.invoice_payload,
         userId: query.from.id,
         amount: query.total_amount,
         currency: query.currency,
+      })
+      .catch((error: unknown): CheckPayableResult => {
+        // Declined now rather than retried: Telegram gives up on a pre-checkout after 10 s anyway.
+        ctx.logger.error({ err: loggableError(error) }, "pre-checkout check failed; declined");
+        return { status: "refused", reason: "unavailable" };
       });
-      if (result.status === "ok") return await ctx.answerPreCheckoutQuery(true);
-      ctx.logger.info({ reason: result.reason }, "pre-checkout declined");
-      await ctx.answerPreCheckoutQuery(false, { error_message: ctx.t(REFUSAL_MESSAGES[result.reason]) });
-    } catch (error) {
-      // Declined now rather than retried: Telegram gives up on a pre-checkout after 10 s anyway.
-      ctx.logger.error({ err: loggableError(error) }, "pre-checkout check failed; declined");
-      await ctx.answerPreCheckoutQuery(false, { error_message: ctx.t("precheckout-unavailable") });
+    if (result.status === "ok") {
+      await ctx.answerPreCheckoutQuery(true);
+      return;
     }
+    ctx.logger.info({ reason: result.reason }, "pre-checkout declined");
+    await ctx.answerPreCheckoutQuery(false, { error_message: ctx.t(REFUSAL_MESSAGES[result.reason]) });
   });
 
   privateChats.on("message:successful_payment", async (ctx) => {
