@@ -1,7 +1,7 @@
 // The chaos suite: one environment (own PostgreSQL, own Redis, 3 bots, 2 workers), then every
 // scenario in turn on it, the invariants checked after each one.
 import { rm } from "node:fs/promises";
-import { formatInvariants, startProgress, summarizeLocks, scrapeAll, type Progress } from "@orderbot/testkit";
+import { formatInvariants, startProgress, summarizeLocks, scrapeAll, type Progress, type ProgressStream } from "@orderbot/testkit";
 import { startChaosEnvironment, type ChaosEnvironment } from "./environment.ts";
 import { runScenario, type ScenarioResult } from "./scenario.ts";
 import { scenarios } from "./scenarios.ts";
@@ -12,7 +12,7 @@ export interface SuiteOptions {
   quick: boolean;
   /** Run only the scenarios whose names contain one of these. */
   only?: string[];
-  stream?: NodeJS.WriteStream;
+  stream?: ProgressStream;
   signal?: AbortSignal;
 }
 

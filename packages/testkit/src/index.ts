@@ -14,4 +14,4 @@ export { checkEffects, pressKey, type EffectInputs } from "./harness/effects.ts"
 export { auditRedisArgs, archiveAof, checkOrdersHadLocks, checkoutLockKey, parseAof, readLeases, type Lease } from "./harness/lock-audit.ts";
 export { settle, type SettleOptions, type SettleResult } from "./harness/settle.ts";
 export { parseMetrics, scrapeAll, summarizeLocks, type Sample, type LockSummary } from "./harness/metrics.ts";
-export { startProgress, type Progress } from "./harness/progress.ts";
+export { startProgress, type Progress, type ProgressStream } from "./harness/progress.ts";

@@ -11,6 +11,8 @@ export interface EffectInputs {
   presses: OrderPress[];
   /** Every /stock command the operator sent. */
   stockCommands: StockCommand[];
+  /** Only what happened since then belongs to this run (a database that outlives runs, like the demo's). */
+  since?: Date;
 }
 
 type Problem = { what: string };
@@ -37,7 +39,12 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
   const botId = BigInt(inputs.kit.token.split(":")[0]!);
   const delivered = inputs.kit.deliveries.filter((u) => u.status === "delivered" && ACTIONABLE.has(u.type));
   const created = new Set(inputs.kit.deliveries.map((u) => u.update.update_id));
-  const processed = await db.processedUpdate.findMany({ where: { botId }, select: { updateId: true } });
+  const since = inputs.since;
+  const firstUpdate = Math.min(...inputs.kit.deliveries.map((u) => u.update.update_id).filter((id) => id > 0));
+  const processed = await db.processedUpdate.findMany({
+    where: { botId, ...(since ? { updateId: { gte: BigInt(firstUpdate) } } : {}) },
+    select: { updateId: true },
+  });
   const recorded = new Set(processed.map((p) => Number(p.updateId)));
   const updateProblems: Problem[] = [];
   for (const u of delivered) {
@@ -46,7 +53,10 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
   for (const id of recorded) if (!created.has(id)) updateProblems.push({ what: `update ${id} recorded but never sent` });
 
   const deliveredIds = new Set(delivered.map((u) => u.update.update_id));
-  const orders = await db.order.findMany({ select: { publicId: true, userId: true, idempotencyKey: true, status: true } });
+  const orders = await db.order.findMany({
+    where: since ? { createdAt: { gte: since } } : {},
+    select: { publicId: true, userId: true, idempotencyKey: true, status: true },
+  });
   const byKey = new Map(orders.map((o) => [o.idempotencyKey, o]));
   const pressByKey = new Map(inputs.presses.map((p) => [pressKey(p), p]));
   const orderProblems: Problem[] = [];
@@ -73,7 +83,7 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
     if (n > presses) orderProblems.push({ what: `user ${user.slice(-4)}: ${n} orders from ${presses} presses of Order` });
   }
 
-  const stockProblems = await checkStockCommands(db, inputs.stockCommands);
+  const stockProblems = await checkStockCommands(db, inputs.stockCommands, since);
   return [
     verdict("every update delivered with a 2xx was handled, and only those", updateProblems),
     verdict("every press of Order took effect exactly once: none missing, none duplicated", orderProblems),
@@ -82,8 +92,11 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
 }
 
 /** The operator's ledger rows (actor op:...) against the changes the bot reported. */
-async function checkStockCommands(db: Database, commands: StockCommand[]): Promise<Problem[]> {
-  const rows = await db.stockMovement.findMany({ where: { reason: "ADJUST" }, select: { delta: true, product: { select: { sku: true } } } });
+async function checkStockCommands(db: Database, commands: StockCommand[], since: Date | undefined): Promise<Problem[]> {
+  const rows = await db.stockMovement.findMany({
+    where: { reason: "ADJUST", ...(since ? { createdAt: { gte: since } } : {}) },
+    select: { delta: true, product: { select: { sku: true } } },
+  });
   const problems: Problem[] = [];
   const skus = new Set([...rows.map((r) => r.product.sku), ...commands.map((c) => c.sku)]);
   for (const sku of skus) {

@@ -9,6 +9,11 @@ export interface FlashSaleOptions extends Omit<CustomerOptions, "kit"> {
   seconds: number;
   /** Stops further arrivals (users already shopping finish). */
   signal?: AbortSignal;
+  /**
+   * Telegram ids of the shoppers count up from here (default: the kit's own). A database that
+   * outlives runs needs new ids each run: the bot's idempotency keys include the user id.
+   */
+  firstUserId?: number;
 }
 
 export interface FlashSaleStats {
@@ -78,6 +83,7 @@ export function startFlashSale(options: FlashSaleOptions): FlashSale {
       if (wait > 0) await sleep(wait);
       if (options.signal?.aborted) break;
       const user = options.kit.createUser({
+        ...(options.firstUserId === undefined ? {} : { id: options.firstUserId + i }),
         firstName: `Shopper${i + 1}`,
         // Regional variants exercise the bot's language negotiation; all of them read English.
         languageCode: options.random() < 0.8 ? "en" : "en-GB",

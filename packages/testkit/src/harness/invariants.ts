@@ -19,6 +19,8 @@ export interface InvariantInputs {
     chargeIds: string[];
     /** telegram_payment_charge_id of every refundStarPayment the bot or worker called. */
     refundedChargeIds: string[];
+    /** Only payments recorded since then come from this kit (a database that outlives runs, like the demo's). */
+    since?: Date;
   };
   /** When true, the outbox must be drained: nothing PENDING (DEAD rows are allowed). */
   outboxDrained?: boolean;
@@ -133,7 +135,8 @@ export async function checkInvariants(db: Database, inputs: InvariantInputs): Pr
   if (inputs.telegram) {
     const charges = new Map<string, number>();
     for (const id of inputs.telegram.chargeIds) charges.set(id, (charges.get(id) ?? 0) + 1);
-    const rows = await q(`SELECT telegram_charge_id, status FROM payments`);
+    const since = inputs.telegram.since ? `WHERE created_at >= '${inputs.telegram.since.toISOString()}'::timestamptz AT TIME ZONE 'UTC'` : "";
+    const rows = await q(`SELECT telegram_charge_id, status FROM payments ${since}`);
     const recorded = new Map(rows.map((r) => [String(r.telegram_charge_id), String(r.status)]));
     const unmatched: Row[] = [];
     for (const id of charges.keys()) if (!recorded.has(id)) unmatched.push({ id, problem: "no Payment row" });

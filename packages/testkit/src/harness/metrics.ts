@@ -40,7 +40,7 @@ export interface LockSummary {
   attempts: number;
   /** acquired / attempts (busy, unavailable and aborted count as not acquired). */
   successRate: number;
-  /** Acquisitions that waited more than 1 ms. */
+  /** Acquisitions that took more than 10 ms (a wait for a holder, or a slow Redis). */
   waits: number;
   /** Upper bound of the histogram bucket holding the 99th percentile of wait times (ms). */
   p99WaitMs: number;
@@ -72,7 +72,7 @@ export function summarizeLocks(samples: Sample[]): LockSummary {
   const bounds = [...buckets.keys()].sort((a, b) => a - b);
   const total = buckets.get(Infinity) ?? 0;
   const p99 = bounds.find((le) => (buckets.get(le) ?? 0) >= total * 0.99) ?? 0;
-  const fast = buckets.get(0.001) ?? 0;
+  const fast = buckets.get(0.01) ?? 0;
   return {
     outcomes,
     attempts,

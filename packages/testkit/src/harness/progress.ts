@@ -10,8 +10,14 @@ export interface Progress {
  * A live status line: redrawn in place every `intervalMs` on a terminal; on a pipe or a CI log a
  * plain line every `plainEveryMs`, so logs stay readable. `render` may return several lines.
  */
+/** Where progress goes: a terminal, a pipe, or anything with write (a test's buffer). */
+export interface ProgressStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
 export function startProgress(options: {
-  stream?: NodeJS.WriteStream;
+  stream?: ProgressStream;
   render: () => string;
   intervalMs?: number;
   plainEveryMs?: number;

@@ -1,0 +1,67 @@
+import type { FlashSaleStats } from "./flash-sale.ts";
+import type { InvariantResult } from "./invariants.ts";
+import type { LockSummary } from "./metrics.ts";
+import type { StockCommand } from "./operator.ts";
+
+export interface DemoFigures {
+  users: number;
+  seconds: number;
+  bots: number;
+  workers: number;
+  products: number;
+  unitsOnSale: number;
+  /** Orders placed in this run, by status now. */
+  orders: Record<string, number>;
+  sale: FlashSaleStats;
+  restocks: StockCommand[];
+  oversold: number;
+  invariants: InvariantResult[];
+  locks: LockSummary;
+  metricsUrls: { name: string; url: string }[];
+  logFiles: string[];
+  settledInMs: number;
+}
+
+const n = (value: number) => value.toLocaleString("en-US");
+const row = (label: string, value: number | string, note = "") => `  ${label.padEnd(12)} ${String(value).padStart(5)}${note ? `   ${note}` : ""}`;
+
+/** The demo's final report, as the README shows it. */
+export function formatDemoReport(f: DemoFigures): string {
+  const o = (status: string) => f.orders[status] ?? 0;
+  const placed = Object.values(f.orders).reduce((a, b) => a + b, 0);
+  const refused = f.sale.placed;
+  const notPlaced = refused["out-of-stock"] + refused.unavailable + refused.busy + refused.limit + refused.other;
+  const restocked = f.restocks.filter((c) => c.after !== undefined && c.before !== undefined && c.change.startsWith("+"));
+  const failed = f.invariants.filter((i) => !i.ok);
+  const kinds = Object.entries(f.locks.byKind)
+    .filter(([, k]) => k.attempts > 0)
+    .map(([kind, k]) => `${kind} ${n(k.acquired)}/${n(k.attempts)}`)
+    .join(" · ");
+  const lines = [
+    `orderbot demo: ${f.users} users over ${f.seconds} s, ${f.bots} bots + ${f.workers} worker, ${f.unitsOnSale} units on sale across ${f.products} products`,
+    "",
+    `orders by outcome (${placed} placed by ${f.sale.done} users)`,
+    row("paid", o("PAID") + o("FULFILLED")),
+    row("cancelled", o("CANCELLED"), "by the user; stock back on sale at once"),
+    row("expired", o("EXPIRED"), "abandoned; the worker released the stock when the reservation ran out"),
+    ...(o("REFUNDED") ? [row("refunded", o("REFUNDED"))] : []),
+    ...(o("RESERVED") + o("PAYING") ? [row("still open", o("RESERVED") + o("PAYING"))] : []),
+    row("not placed", notPlaced, `${refused["out-of-stock"]} sold out, ${refused.busy} busy, ${refused.limit} over the limit, ${refused.unavailable} unavailable`),
+    `  operator restocks: ${restocked.length} (+${restocked.reduce((sum, c) => sum + (c.after! - c.before!), 0)} units) from the operator group`,
+    "",
+    `oversold: ${f.oversold}`,
+    failed.length === 0
+      ? `invariants: OK (${f.invariants.length} checked)`
+      : `invariants: ${failed.length} VIOLATED\n${failed.map((i) => `  FAIL ${i.name}: ${i.examples.join("; ")}`).join("\n")}`,
+    "",
+    `locks: ${n(f.locks.attempts)} acquisitions, ${(f.locks.successRate * 100).toFixed(1)}% acquired ` +
+      `(${n(f.locks.outcomes.busy ?? 0)} busy), p99 wait ${f.locks.p99WaitMs} ms, leases lost ${f.locks.leasesLost}`,
+    `  by kind (acquired/attempts): ${kinds}`,
+    "",
+    "where to look next",
+    `  metrics  ${f.metricsUrls.map((m) => `${m.name} ${m.url}`).join(", ")} (while a shop runs)`,
+    `  logs     ${f.logFiles.join(", ")}`,
+    "  more     npm run chaos -- --quick (the same shop under faults), docs/testing.md, docs/locking.md",
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,39 @@
+// `npm test` runs the quick chaos suite: every scenario and every fault, real processes, and the
+// invariant checker after each scenario. The full run is `npm run chaos`.
+import { describe, expect, it } from "vitest";
+import { runChaosSuite } from "./suite.ts";
+import { formatTable } from "./table.ts";
+
+describe("chaos (quick)", () => {
+  it(
+    "keeps every invariant in every scenario, and every fault really happens",
+    async () => {
+      const log: string[] = [];
+      const suite = await runChaosSuite({ quick: true, stream: { write: (text: string) => log.push(text) } });
+      console.log(`${formatTable(suite.results)}\n${suite.results.flatMap((r) => r.notes.map((n) => `  ${r.name}: ${n}`)).join("\n")}`);
+      const failures = suite.results.flatMap((r) =>
+        r.invariants.filter((i) => !i.ok).map((i) => `${r.name}: ${i.name}: ${i.examples.join("; ")}`),
+      );
+      expect(failures).toEqual([]);
+      expect(suite.results.map((r) => r.name)).toEqual([
+        "kill -9 bot",
+        "SIGSTOP bot",
+        "restart Redis",
+        "restart PostgreSQL",
+        "Telegram 429/500",
+        "duplicate deliveries",
+        "kill -9 worker",
+        "all combined",
+      ]);
+      const total = (key: keyof (typeof suite.results)[number]["counts"]) => suite.results.reduce((sum, r) => sum + r.counts[key], 0);
+      expect(total("botKills")).toBeGreaterThanOrEqual(2);
+      expect(total("workerKills")).toBeGreaterThanOrEqual(2);
+      expect(total("orderLocksExpiredWhilePaused")).toBeGreaterThanOrEqual(2);
+      expect(total("redisRestarts")).toBeGreaterThanOrEqual(2);
+      expect(total("postgresRestarts")).toBeGreaterThanOrEqual(2);
+      expect(total("telegram429") * total("telegram500") * total("duplicateDeliveries") * total("droppedResponses")).toBeGreaterThan(0);
+      expect(suite.ok).toBe(true);
+    },
+    20 * 60_000,
+  );
+});
