@@ -1,6 +1,6 @@
 import type { Database } from "@orderbot/db";
 import type { Logger } from "@orderbot/platform";
-import { oldestRefundPendingAgeSeconds, outboxStats } from "../../../packages/core/src/worker/index.ts";
+import { oldestRefundPendingAgeSeconds, outboxStats } from "./store.ts";
 import type { WorkerMetrics } from "./metrics.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
-import { groupsDueForAdminRefresh, saveGroupAdmins } from "../../../../packages/core/src/worker/index.ts";
+import { groupsDueForAdminRefresh, saveGroupAdmins } from "../store.ts";
 import type { Job } from "./job.ts";
 
 /** The one Bot API call this job makes. */

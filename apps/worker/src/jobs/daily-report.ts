@@ -1,6 +1,6 @@
 import type { Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
-import { buildDailyReport, enqueueOutbox, outboxHas, type DailyReport } from "../../../../packages/core/src/worker/index.ts";
+import { buildDailyReport, enqueueOutbox, outboxHas, type DailyReport } from "../store.ts";
 import { formatMoney } from "../outbox/money.ts";
 import type { OperatorChats } from "../operators/chats.ts";
 import type { Job } from "./job.ts";

@@ -6,7 +6,7 @@ import {
   starRefundKey,
   starRefundsWithoutCall,
   type OutboxEntry,
-} from "../../../../packages/core/src/worker/index.ts";
+} from "../store.ts";
 import type { OperatorChats } from "../operators/chats.ts";
 import type { Job } from "./job.ts";
 

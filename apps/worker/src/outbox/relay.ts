@@ -10,7 +10,7 @@ import {
   rescheduleOutbox,
   type ClaimedMessage,
   type OutboxEntry,
-} from "../../../../packages/core/src/worker/index.ts";
+} from "../store.ts";
 import type { WorkerMetrics } from "../metrics.ts";
 import { toApiCall, type ApiCall, type CallApi } from "./api-call.ts";
 import { classify } from "./classify.ts";

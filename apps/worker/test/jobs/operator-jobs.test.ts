@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
 import { createTestDatabase, createTestRedis, startFakeTelegram, type FakeTelegram, type TestDatabase, type TestRedis } from "@orderbot/testkit";
-import { saveGroupAdmins } from "../../../../packages/core/src/worker/index.ts";
+import { saveGroupAdmins } from "../../src/store.ts";
 import { reportDay } from "../../src/jobs/daily-report.ts";
 import { startedUser } from "../support/kit.ts";
 import { createOrder, createPayment, createProduct } from "../support/seed.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ClaimedMessage } from "../../../../packages/core/src/worker/index.ts";
+import type { ClaimedMessage } from "../../src/store.ts";
 import { InvalidOutboxMessageError, toApiCall } from "../../src/outbox/api-call.ts";
 
 const row = (method: string, payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({

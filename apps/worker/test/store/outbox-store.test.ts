@@ -10,7 +10,7 @@ import {
   markOutboxSent,
   outboxStats,
   rescheduleOutbox,
-} from "../../../../packages/core/src/worker/index.ts";
+} from "../../src/store.ts";
 import { createOrder, createPayment, createProduct, notify } from "../support/seed.ts";
 
 let testDb: TestDatabase;
