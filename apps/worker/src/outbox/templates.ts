@@ -64,6 +64,16 @@ const TEMPLATES: Record<string, Record<Locale, Render>> = {
       `需要退款：${money(p)}${p.orderId ? `，订单 ${str(p.orderId)}` : ""}（${reason(l, p)}）。` +
       (Number(p.automatic) === 1 ? "Stars 付款：系统将自动退款。" : "请在支付服务商处手动退款。"),
   },
+  "operator-low-stock": {
+    en: (p) =>
+      Number(p.stock) === 0
+        ? `Out of stock: ${str(p.titleEn)} (${str(p.sku)}).`
+        : `Low stock: ${str(p.titleEn)} (${str(p.sku)}), ${str(p.stock)} left (threshold ${str(p.threshold)}).`,
+    zh: (p) =>
+      Number(p.stock) === 0
+        ? `已售罄：${str(p.titleZh)}（${str(p.sku)}）。`
+        : `库存不足：${str(p.titleZh)}（${str(p.sku)}），剩余 ${str(p.stock)}（阈值 ${str(p.threshold)}）。`,
+  },
   "operator-dead-letter": {
     en: (p) => `Delivery failed for good: outbox message #${str(p.id)} (${str(p.method)}, ${str(p.dedupeKey)}) after ${str(p.attempts)} attempt(s): ${str(p.error)}`,
     zh: (p) => `消息投递最终失败：outbox #${str(p.id)}（${str(p.method)}，${str(p.dedupeKey)}），共尝试 ${str(p.attempts)} 次：${str(p.error)}`,

@@ -31,6 +31,27 @@ describe("toApiCall", () => {
     expect(usd.payload.text).toContain("12.50 USD");
   });
 
+  it("renders every template core queues, in both languages", () => {
+    const rows = [
+      { template: "order-expired", params: { orderId: "A1" } },
+      { template: "order-refunded", params: { orderId: "A1", amountMinor: 5, currency: "XTR" } },
+      { template: "payment-refunded", params: { orderId: "A1", reason: "already-paid", amountMinor: 5, currency: "XTR" } },
+      { template: "operator-order-paid", params: { orderId: "A1", amountMinor: 5, currency: "XTR" } },
+      { template: "operator-refund-needed", params: { orderId: "A1", reason: "late-out-of-stock", amountMinor: 5, currency: "XTR", automatic: 1 } },
+      { template: "operator-low-stock", params: { sku: "TEA", titleEn: "Tea", titleZh: "茶", stock: 2, threshold: 5 } },
+    ];
+    for (const payload of rows) {
+      for (const locale of ["en", "zh"] as const) {
+        const text = String(toApiCall(row("notify", { ...payload, locale }), "en").payload.text);
+        expect(text.length, `${payload.template} ${locale}`).toBeGreaterThan(10);
+        expect(text, `${payload.template} ${locale}`).not.toContain("?");
+      }
+    }
+    expect(toApiCall(row("notify", { template: "operator-low-stock", params: { sku: "TEA", titleEn: "Tea", titleZh: "茶", stock: 0, threshold: 5 } }), "en").payload.text).toBe(
+      "Out of stock: Tea (TEA).",
+    );
+  });
+
   it("passes refundStarPayment and chat methods through, with the row's chat id", () => {
     expect(toApiCall(row("refundStarPayment", { user_id: 5, telegram_payment_charge_id: "c1" }), "en")).toEqual({
       method: "refundStarPayment",
