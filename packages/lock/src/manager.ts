@@ -5,9 +5,10 @@ import { Registry } from "prom-client";
 import { Backoff } from "./backoff.ts";
 import { CircuitBreaker } from "./breaker.ts";
 import { CommandRunner } from "./commands.ts";
-import { checkTtl, MAX_WAIT_MS, positiveInt, resolveConfig, type ResolvedConfig } from "./config.ts";
-import { LockInputError, LockUnavailableError } from "./errors.ts";
-import { hashId, idText, inboxPrefix, lockKeys, type LockKeys } from "./keys.ts";
+import { checkTtl, MAX_WAIT_MS, resolveConfig, type ResolvedConfig } from "./config.ts";
+import { LockUnavailableError } from "./errors.ts";
+import { inboxPrefix, type LockKeys } from "./keys.ts";
+import { Requests, type LockRequest } from "./requests.ts";
 import { LockLease, type LeaseHost } from "./lease.ts";
 import { createLockMetrics, type KindMetrics } from "./metrics.ts";
 import { acquireScript, extendScript, handoffScript, releaseScript } from "./scripts.ts";
@@ -17,7 +18,6 @@ import type {
   AcquireOptions,
   AcquireResult,
   LockContext,
-  LockKindConfig,
   LockLogger,
   LockManager,
   LockManagerOptions,
@@ -31,18 +31,6 @@ import type {
 import { WaitQueues } from "./wait-queues.ts";
 import type { Waiter, WakeReason } from "./waiter.ts";
 import { withLock } from "./with-lock.ts";
-
-/** One validated acquire request. */
-export interface LockRequest {
-  kind: string;
-  config: LockKindConfig;
-  keys: LockKeys;
-  metrics: KindMetrics;
-  ttlMs: number;
-  waitMs: number;
-  signal: AbortSignal | undefined;
-  requestId: string | undefined;
-}
 
 type Attempt = { lease: LockLease; pttl?: undefined } | { lease?: undefined; pttl: number };
 
@@ -71,6 +59,7 @@ class RedisLockManager implements LockManager {
   readonly #logger: LockLogger;
   readonly #timers = new Timers();
   readonly #metrics = new Map<string, KindMetrics>();
+  readonly #requests: Requests;
   readonly #leases = new Set<LockLease>();
   readonly #runner: CommandRunner;
   readonly #queues: WaitQueues;
@@ -86,6 +75,7 @@ class RedisLockManager implements LockManager {
     this.#logger = options.logger ?? silent;
     const metricsFor = createLockMetrics(options.registry ?? new Registry());
     for (const kind of this.#config.kinds.keys()) this.#metrics.set(kind, metricsFor(kind));
+    this.#requests = new Requests(this.#config, this.#metrics);
 
     const breaker = new CircuitBreaker(this.#config.breaker, (state) => {
       for (const metrics of this.#metrics.values()) metrics.breakerOpen(state === "open");
@@ -116,7 +106,7 @@ class RedisLockManager implements LockManager {
   }
 
   async acquire(resource: LockResource, options: AcquireOptions = {}): Promise<AcquireResult> {
-    const request = this.#request(resource, options);
+    const request = this.#requests.request(resource, options);
     const started = performance.now();
     try {
       const lease = await this.#acquire(request);
@@ -137,19 +127,19 @@ class RedisLockManager implements LockManager {
     options: WithLockOptions = {},
   ): Promise<LockOutcome<T>> {
     return withLock(this, resource, fn, options, {
-      kindConfig: (kind) => this.#kind(kind),
-      metrics: (kind) => this.#metrics.get(kind)!,
+      kindConfig: (kind) => this.#requests.kind(kind),
+      metrics: (kind) => this.#requests.metricsOf(kind),
       timers: this.#timers,
       logger: this.#logger,
     });
   }
 
   keyFor(resource: LockResource): string {
-    return this.#keys(resource).lock;
+    return this.#requests.keys(resource).lock;
   }
 
   policyFor(kind: string): OutagePolicy {
-    return this.#kind(kind).outage;
+    return this.#requests.kind(kind).outage;
   }
 
   stats(): LockStats {
@@ -188,33 +178,33 @@ class RedisLockManager implements LockManager {
    * line in Redis, so a release elsewhere hands the lock over and tells us.
    */
   async #wait(request: LockRequest, deadline: number): Promise<LockLease | undefined> {
-    const { waiter, subscribed } = this.#queues.join(request.keys.lock, request.signal);
+    const waiter = this.#queues.join(request.keys.lock, request.signal);
     const backoff = new Backoff(this.#config.backoff);
     let acquired = false;
     let inLine = false; // whether Redis may hold a place in line for this manager
     try {
-      await waiter.race(subscribed); // from here on no release goes unheard
       let wake: WakeReason = "notified";
       let recheckAt = Infinity; // when the holder's lease runs out, as last seen
+      let listening = this.#queues.listening;
       for (;;) {
         if (this.#queues.isFirst(waiter) && wake !== "promoted") {
           waiter.takeNotified();
-          const attempt = this.#attempt(request, waiter);
-          const result = await waiter.race(attempt).catch((error: unknown) => {
-            if (waiter.cancelled)
-              attempt
-                .then(
-                  (late) => late.lease?.release(),
-                  () => {},
-                )
-                .catch(() => {});
+          const result = await this.#attemptWhileWaiting(request, waiter).catch((error: unknown) => {
+            // Abandoned or timed out, it may still have run and put us in line.
             inLine ||=
               waiter.cancelled || (error instanceof LockUnavailableError && error.reason === "timeout");
             throw error;
           });
           if (result.lease) return ((acquired = true), result.lease);
-          inLine = true;
-          if (waiter.takeNotified()) continue; // released while we asked: ask again
+          inLine = true; // busy: the script put this manager in line
+          if (!listening) {
+            // The first wait of this manager: subscribe its channel, then ask once more, since
+            // a hand-off published before the subscription took effect went unheard. (If it
+            // fails, this wait relies on its re-check timer.)
+            listening = true;
+            if (await waiter.race(this.#queues.listen())) continue;
+          }
+          if (waiter.takeNotified()) continue; // handed over while we asked: ask again
           recheckAt = result.pttl >= 0 ? performance.now() + result.pttl + 1 : Infinity;
         }
         const now = performance.now();
@@ -227,6 +217,23 @@ class RedisLockManager implements LockManager {
     } finally {
       const wasLast = this.#queues.leave(waiter, acquired);
       if (wasLast && inLine && !acquired) this.#passOn(request.keys.lock);
+    }
+  }
+
+  /** The first waiter's attempt. If the wait is cancelled meanwhile, a lock that comes late is given back. */
+  async #attemptWhileWaiting(request: LockRequest, waiter: Waiter): Promise<Attempt> {
+    const attempt = this.#attempt(request, waiter);
+    try {
+      return await waiter.race(attempt);
+    } catch (error) {
+      if (waiter.cancelled)
+        attempt
+          .then(
+            (late) => late.lease?.release(),
+            () => {},
+          )
+          .catch(() => {});
+      throw error;
     }
   }
 
@@ -296,7 +303,10 @@ class RedisLockManager implements LockManager {
       .catch(() => {});
   }
 
-  /** We are in the key's line (or were handed the lock) but nobody here waits any more: step out. */
+  /**
+   * We are in the key's line (or were handed the lock) but nobody here waits any more: step out,
+   * passing a reservation on. Best effort: if it fails, our place and any reservation expire.
+   */
   #passOn(lockKey: string): void {
     handoffScript
       .run(this.#redis, [lockKey, `${lockKey}:queue`], [this.#id, this.#inbox, this.#reservationMs])
@@ -306,50 +316,6 @@ class RedisLockManager implements LockManager {
   /** How long a lock handed to the next manager in line stays reserved for it: one command's time. */
   get #reservationMs(): number {
     return this.#config.commandTimeoutMs;
-  }
-
-  // ------------------------------------------------------------------ validation and keys
-
-  #request(resource: LockResource, options: AcquireOptions): LockRequest {
-    if (!options || typeof options !== "object")
-      throw new LockInputError("options must be an object", "options");
-    const keys = this.#keys(resource);
-    const config = this.#kind(resource.kind);
-    const { signal, requestId } = options;
-    if (signal !== undefined && !(signal instanceof AbortSignal))
-      throw new LockInputError("signal must be an AbortSignal", "signal");
-    if (requestId !== undefined && (typeof requestId !== "string" || requestId.length > 128)) {
-      throw new LockInputError("requestId must be a string of at most 128 characters", "requestId");
-    }
-    return {
-      kind: resource.kind,
-      config,
-      keys,
-      metrics: this.#metrics.get(resource.kind)!,
-      ttlMs: checkTtl(options.ttlMs ?? config.ttlMs, this.#config.ttlBounds),
-      waitMs: positiveInt(options.waitMs ?? config.waitMs, "waitMs", { zero: true, max: MAX_WAIT_MS }),
-      signal,
-      requestId,
-    };
-  }
-
-  #kind(kind: unknown): LockKindConfig {
-    const config = typeof kind === "string" ? this.#config.kinds.get(kind) : undefined;
-    if (!config)
-      throw new LockInputError(
-        `unknown lock kind "${String(kind)}" (configured: ${[...this.#config.kinds.keys()].join(", ")})`,
-        "kind",
-      );
-    return config;
-  }
-
-  #keys(resource: LockResource): LockKeys {
-    if (!resource || typeof resource !== "object")
-      throw new LockInputError("resource must be { kind, id }", "resource");
-    const config = this.#kind(resource.kind);
-    const id = idText(resource.id);
-    const segment = config.personal ? hashId(this.#config.hashKey, resource.kind, id) : id;
-    return lockKeys(this.#config.namespace, resource.kind, segment);
   }
 
   // ------------------------------------------------------------------ leases

@@ -199,7 +199,7 @@ export interface LockManagerOptions {
   redis: LockRedisClient;
   /**
    * A second connection used only to SUBSCRIBE to this manager's channel (one per manager,
-   * whatever the number of waiters or keys). Default: `redis.duplicate()`, opened on the first wait.
+   * whatever the number of waiters or keys). Default: `redis.duplicate()`, opened the first time a wait finds a lock taken.
    */
   subscriber?: LockSubscriberClient;
   /** Environment and bot/tenant, e.g. "prod:shopbot". */
@@ -240,7 +240,8 @@ export interface LockStats {
   subscriptions: number;
   /**
    * Timers of waits and leases: re-checks, expiry guards, watchdogs. (Command timeouts share one
-   * sweep timer that stops by itself once no command is in flight; see `commandsInFlight`.)
+   * sweep timer that stops by itself once no command is in flight, see `commandsInFlight`; the
+   * subscription's own timeout ends with the SUBSCRIBE.)
    */
   timers: number;
   /** Leases acquired and not yet released or lost. */

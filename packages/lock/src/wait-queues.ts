@@ -13,6 +13,7 @@ export class WaitQueues {
   #queues = new Map<string, Waiter[]>();
   #subscriber: LockSubscriberClient | undefined;
   #subscribed: Promise<boolean> | undefined;
+  #listening = false;
   readonly #onMessage = (channel: string, lockKey: string) => {
     if (channel === this.channel) this.#handedOver(lockKey);
   };
@@ -32,16 +33,27 @@ export class WaitQueues {
     },
   ) {}
 
-  /**
-   * Joins the line for `lockKey`. `subscribed` resolves once this manager's channel is subscribed
-   * (true), or when that failed or timed out (false: waiters then re-check on timers only).
-   */
-  join(lockKey: string, signal: AbortSignal | undefined): { waiter: Waiter; subscribed: Promise<boolean> } {
+  /** Joins the line for `lockKey`, behind the waiters of this process already in it. */
+  join(lockKey: string, signal: AbortSignal | undefined): Waiter {
     const waiter = new Waiter(lockKey, this.options.timers, signal);
     const queue = this.#queues.get(lockKey);
     if (queue) queue.push(waiter);
     else this.#queues.set(lockKey, [waiter]);
-    return { waiter, subscribed: this.#subscribe() };
+    return waiter;
+  }
+
+  /** Whether this manager's channel is subscribed, so that a hand-off to it is heard. */
+  get listening(): boolean {
+    return this.#listening;
+  }
+
+  /**
+   * Subscribes this manager's channel (once; opening the subscriber connection on first use).
+   * Resolves true once subscribed, false when that failed or timed out: waiters then re-check on
+   * their timers only, and the next wait tries again.
+   */
+  listen(): Promise<boolean> {
+    return this.#subscribe();
   }
 
   isFirst(waiter: Waiter): boolean {
@@ -97,6 +109,7 @@ export class WaitQueues {
     const subscriber = this.#subscriber;
     this.#subscriber = undefined;
     this.#subscribed = undefined;
+    this.#listening = false;
     if (!subscriber) return;
     subscriber.off("message", this.#onMessage);
     if (subscriber !== this.options.subscriber) subscriber.disconnect();
@@ -117,14 +130,18 @@ export class WaitQueues {
       subscriber = this.#subscriber = this.options.subscriber ?? this.options.connect();
       subscriber.on("message", this.#onMessage);
     }
-    const { timers, timeoutMs } = this.options;
+    // Bounded like any command; the timer belongs to the subscription, not to a wait.
     let timer: TimerHandle | undefined;
-    const timeout = new Promise<false>((resolve) => (timer = timers.set(() => resolve(false), timeoutMs)));
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.options.timeoutMs).unref();
+    });
     const subscribed = Promise.race([subscriber.subscribe(this.channel).then(() => true), timeout])
       .catch(() => false)
       .then((ok) => {
-        timers.clear(timer);
-        if (!ok && this.#subscribed === subscribed) this.#subscribed = undefined; // try again on the next wait
+        clearTimeout(timer);
+        if (this.#subscribed !== subscribed) return ok; // closed meanwhile
+        if (ok) this.#listening = true;
+        else this.#subscribed = undefined; // try again on the next wait
         return ok;
       });
     this.#subscribed = subscribed;

@@ -76,19 +76,17 @@ export async function withLock<T>(
   } finally {
     stopWatchdog();
     // Not ours any more is counted and logged by the lease; unreachable Redis lets the TTL end it.
-    await lease
-      .release()
-      .catch((error: unknown) =>
-        deps.logger.warn(
-          {
-            kind: lease.kind,
-            id: lease.keys.maskedId,
-            requestId: lease.requestId,
-            err: (error as Error).message,
-          },
-          "lock release failed; the lock ends with its TTL",
-        ),
-      );
+    await lease.release().catch((error: unknown) =>
+      deps.logger.warn(
+        {
+          kind: lease.kind,
+          id: lease.keys.maskedId,
+          requestId: lease.requestId,
+          err: (error as Error).message,
+        },
+        "lock release failed; the lock ends with its TTL",
+      ),
+    );
   }
 }
 

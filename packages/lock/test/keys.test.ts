@@ -25,12 +25,14 @@ const commands: string[][] = [];
 
 beforeAll(async () => {
   server = await ownRedis();
-  monitor = await new Redis(server.url).monitor();
+  // No ready check (INFO) on the monitoring connection: its reply would race the MONITOR stream.
+  const base = new Redis(server.url, { enableReadyCheck: false, lazyConnect: true });
+  monitor = await base.monitor();
   monitor.on("monitor", (_time: string, args: string[]) => commands.push(args));
 });
 afterAll(async () => {
-  monitor.disconnect();
-  await server.dispose();
+  monitor?.disconnect();
+  await server?.dispose();
 });
 
 /** The keys a command names (script keys, or the first argument of a plain command). */

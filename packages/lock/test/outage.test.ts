@@ -113,7 +113,7 @@ it("bounds a command to its timeout when Redis hangs, and gives back a lock acqu
   try {
     const started = performance.now();
     error = await unavailable(locks.acquire({ kind: "order", id: "late" }));
-    expect(performance.now() - started).toBeLessThan(200 + 20 + 100); // timeout + sweep period + slack
+    expect(performance.now() - started).toBeLessThan(900); // ours (200 ms), well before the client's own 1 s
   } finally {
     server.resume();
   }

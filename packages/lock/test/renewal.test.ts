@@ -111,7 +111,7 @@ describe("on the shared Redis", () => {
       },
       { ttlMs: 300, maxHoldMs: 600 },
     );
-    expect(Date.now() - started).toBeLessThan(900);
+    expect(Date.now() - started).toBeLessThan(1500); // not renewed for ever
   });
 
   it("aborts when the event loop was blocked past the lease: the holder must not assume it still holds it", async () => {

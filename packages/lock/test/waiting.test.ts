@@ -145,7 +145,7 @@ describe("giving up", () => {
     const abortedAt = performance.now();
     controller.abort();
     await expect(waiting).rejects.toMatchObject({ name: "AbortError" });
-    expect(performance.now() - abortedAt).toBeLessThan(50);
+    expect(performance.now() - abortedAt).toBeLessThan(200); // the wait had 10 s left
     expect(locks.stats()).toMatchObject({ waiters: 0, timers: 0, leases: 0 });
     expect(abortListeners(controller.signal)).toBe(0);
     while ((await lineOf(holder.key)) > 0) await sleep(2); // it stepped out of line

@@ -47,7 +47,8 @@ export type Cell = string | number;
 export function formatTable(header: string[], rows: Cell[][]): string {
   const text = [header, ...rows.map((row) => row.map(String))];
   const widths = header.map((_, i) => Math.max(...text.map((row) => (row[i] ?? "").length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
   return [line(text[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...text.slice(1).map(line)].join("\n");
 }
 
@@ -88,11 +89,14 @@ export function redisServerVersion(): string {
 /** One line naming the machine, Node, Redis and the given packages, plus the date. */
 export function environmentLine(packages: Record<string, string>): string {
   const cpus = os.cpus();
-  const pkgs = Object.entries(packages).map(([name, version]) => `${name} ${version}`).join(", ");
+  const pkgs = Object.entries(packages)
+    .map(([name, version]) => `${name} ${version}`)
+    .join(", ");
   return [
     `Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
     `Node ${process.version}, redis-server ${redisServerVersion()}; ${pkgs}`,
-    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    // Other work on the machine moves every figure: say how busy it was.
+    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, load average ${os.loadavg()[0]!.toFixed(1)} at the end`,
   ].join("  \n");
 }
 
@@ -104,7 +108,9 @@ export function writeSection(name: string, body: string, file = BENCHMARKS_MD): 
   const start = `<!-- bench:${name}:start -->`;
   const end = `<!-- bench:${name}:end -->`;
   const block = `${start}\n${body.trim()}\n${end}`;
-  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n\nWritten by the benchmark scripts (`npm run bench:NAME`); each rewrites only its own section.\n";
+  const current = existsSync(file)
+    ? readFileSync(file, "utf8")
+    : "# Benchmarks\n\nWritten by the benchmark scripts (`npm run bench:NAME`); each rewrites only its own section.\n";
   const from = current.indexOf(start);
   const to = current.indexOf(end);
   const next =

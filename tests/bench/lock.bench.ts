@@ -1,0 +1,345 @@
+// npm run bench:lock — @orderbot/lock beside redis-semaphore's Mutex, @sesamecare-oss/redlock and a
+// raw SET NX PX + EVALSHA loop: lock then unlock, in one process, on one redis-server of its own.
+//
+//   (a) 1 client, distinct keys    (b) 32 clients, distinct keys    (c) 16 clients, one hot key
+//
+// A "client" is one connection and one lock instance of the library (for @orderbot/lock, one lock
+// manager: its command connection plus, once it waits, its subscriber), as separate bot instances
+// would have. Each cell runs BENCH_CELL_MS (default 3500 ms) after a short warm-up.
+// Results: printed, and written to docs/benchmarks.md between the bench:lock markers.
+import { randomBytes } from "node:crypto";
+import { Redis } from "@orderbot/platform"; // the ioredis the lock package uses, for every library alike
+import { Registry } from "prom-client";
+import { Redlock } from "@sesamecare-oss/redlock";
+import { Mutex } from "redis-semaphore";
+import { createLockManager, type LockManager } from "@orderbot/lock";
+import { startRedisServer } from "@orderbot/testkit";
+import {
+  environmentLine,
+  formatMs,
+  formatRate,
+  formatTable,
+  markdownTable,
+  packageVersion,
+  percentile,
+  recordSummary,
+  ROOT,
+  Samples,
+  writeSection,
+} from "./support/report.ts";
+
+const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 3500);
+const WARMUP_MS = 300;
+const ROUNDS = 5;
+const TTL_MS = 10_000;
+const WAIT_MS = 10_000;
+/** How long polling peers sleep between tries on a held lock (redis-semaphore's default). */
+const RETRY_MS = 10;
+
+/** One client of one library: lock a key, then unlock it. */
+interface Client {
+  lock(key: string): Promise<() => Promise<unknown>>;
+  close(): Promise<void>;
+}
+
+interface Library {
+  name: string;
+  client(url: string): Promise<Client>;
+}
+
+const connect = async (url: string) => {
+  const redis = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 1 });
+  await redis.ping();
+  return redis;
+};
+
+const RELEASE_LUA =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const libraries: Library[] = [
+  {
+    name: "@orderbot/lock",
+    async client(url) {
+      const redis = await connect(url);
+      const locks: LockManager = createLockManager({
+        redis,
+        namespace: "bench",
+        hashKey: "bench-hash-key-0123456789",
+        registry: new Registry(),
+        kinds: { bench: { ttlMs: TTL_MS, waitMs: WAIT_MS, outage: "refuse" } },
+      });
+      return {
+        async lock(key) {
+          const result = await locks.acquire({ kind: "bench", id: key });
+          if (!result.ok) throw new Error("busy");
+          return () => result.lease.release();
+        },
+        async close() {
+          await locks.close();
+          redis.disconnect();
+        },
+      };
+    },
+  },
+  {
+    name: "redis-semaphore Mutex",
+    async client(url) {
+      const redis = await connect(url);
+      return {
+        async lock(key) {
+          const mutex = new Mutex(redis as never, key, {
+            lockTimeout: TTL_MS,
+            acquireTimeout: WAIT_MS,
+            retryInterval: RETRY_MS,
+            refreshInterval: 0,
+          });
+          await mutex.acquire();
+          return () => mutex.release();
+        },
+        async close() {
+          redis.disconnect();
+        },
+      };
+    },
+  },
+  {
+    name: "@sesamecare-oss/redlock",
+    async client(url) {
+      const redis = await connect(url);
+      // One node; retry every RETRY_MS plus up to RETRY_MS of jitter, for as long as WAIT_MS allows.
+      const redlock = new Redlock([redis as never], {
+        retryCount: WAIT_MS / RETRY_MS,
+        retryDelay: RETRY_MS,
+        retryJitter: RETRY_MS,
+      });
+      return {
+        async lock(key) {
+          const lock = await redlock.acquire([key], TTL_MS);
+          return () => lock.release();
+        },
+        async close() {
+          redis.disconnect();
+        },
+      };
+    },
+  },
+  {
+    name: "raw SET NX PX + EVALSHA",
+    async client(url) {
+      const redis = await connect(url);
+      const sha = (await redis.script("LOAD", RELEASE_LUA)) as string;
+      return {
+        async lock(key) {
+          const token = randomBytes(16).toString("hex");
+          while ((await redis.set(key, token, "PX", TTL_MS, "NX")) !== "OK") await sleep(RETRY_MS);
+          return () => redis.evalsha(sha, 1, key, token);
+        },
+        async close() {
+          redis.disconnect();
+        },
+      };
+    },
+  },
+];
+
+interface Scenario {
+  id: string;
+  title: string;
+  clients: number;
+  key(client: number, op: number): string;
+}
+
+const scenarios: Scenario[] = [
+  { id: "a", title: "1 client, distinct keys", clients: 1, key: (c, i) => `d:${c}:${i % 256}` },
+  { id: "b", title: "32 clients, distinct keys", clients: 32, key: (c, i) => `d:${c}:${i % 256}` },
+  { id: "c", title: "16 clients, one hot key", clients: 16, key: () => "hot" },
+];
+
+interface Result {
+  scenario: Scenario;
+  library: string;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** Operations of the least served client, as a share of the mean: 1 is perfectly fair. */
+  fairness: number;
+}
+
+/** The clients of one library in one scenario, kept connected across the rounds. */
+class Cell {
+  readonly samples = new Samples();
+  readonly perClient: number[];
+  elapsedMs = 0;
+
+  constructor(
+    readonly library: Library,
+    readonly scenario: Scenario,
+    private readonly clients: Client[],
+    private readonly prefix: string,
+  ) {
+    this.perClient = clients.map(() => 0);
+  }
+
+  /** Every client locks and unlocks in a loop for `ms`; recorded unless it is a warm-up. */
+  async run(ms: number, record: boolean): Promise<void> {
+    let stop = false;
+    const loop = async (client: Client, index: number) => {
+      for (let i = 0; !stop; i++) {
+        const started = performance.now();
+        const unlock = await client.lock(`${this.prefix}:${this.scenario.key(index, i)}`);
+        await unlock();
+        if (record && !stop) {
+          this.samples.add(performance.now() - started);
+          this.perClient[index]! += 1;
+        }
+      }
+    };
+    const started = performance.now();
+    const loops = this.clients.map((client, index) => loop(client, index));
+    await sleep(ms);
+    stop = true;
+    if (record) this.elapsedMs += performance.now() - started;
+    await Promise.all(loops);
+  }
+
+  result(): Result {
+    const sorted = this.samples.sorted();
+    const mean = this.samples.length / this.perClient.length;
+    return {
+      scenario: this.scenario,
+      library: this.library.name,
+      perSecond: (this.samples.length / this.elapsedMs) * 1000,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: percentile(sorted, 100),
+      fairness: Math.min(...this.perClient) / mean,
+    };
+  }
+
+  close(): Promise<unknown> {
+    return Promise.all(this.clients.map((client) => client.close()));
+  }
+}
+
+/**
+ * One scenario: every library's clients connect, warm up, then the libraries take turns in
+ * ROUNDS rounds (in a rotating order), so that noise from other work on the machine falls on all
+ * of them alike rather than on whichever ran during a busy moment.
+ */
+async function runScenario(url: string, scenario: Scenario): Promise<Result[]> {
+  const cells: Cell[] = [];
+  for (const [index, library] of libraries.entries()) {
+    const clients = await Promise.all(Array.from({ length: scenario.clients }, () => library.client(url)));
+    cells.push(new Cell(library, scenario, clients, `${scenario.id}:${index}`));
+  }
+  try {
+    for (const cell of cells) await cell.run(WARMUP_MS, false);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < cells.length; i++)
+        await cells[(i + round) % cells.length]!.run(CELL_MS / ROUNDS, true);
+    }
+    return cells.map((cell) => cell.result());
+  } finally {
+    await Promise.all(cells.map((cell) => cell.close()));
+  }
+}
+
+async function main(): Promise<void> {
+  const server = await startRedisServer();
+  const results: Result[] = [];
+  try {
+    for (const scenario of scenarios) {
+      for (const result of await runScenario(server.url, scenario)) {
+        results.push(result);
+        console.log(
+          `(${scenario.id}) ${result.library.padEnd(26)} ${formatRate(result.perSecond).padStart(9)}  p50 ${formatMs(result.p50)}  p99 ${formatMs(result.p99)}  max ${formatMs(result.max)}`,
+        );
+      }
+    }
+  } finally {
+    await server.dispose();
+  }
+
+  const header = ["scenario", "library", "lock+unlock", "p50", "p99", "max", "fairness", "vs best peer"];
+  const rows = results.map((r) => {
+    const peers = results.filter((o) => o.scenario === r.scenario && o.library !== libraries[0]!.name);
+    const best = Math.max(...peers.map((o) => o.perSecond));
+    return [
+      `(${r.scenario.id}) ${r.scenario.title}`,
+      r.library,
+      formatRate(r.perSecond),
+      formatMs(r.p50),
+      formatMs(r.p99),
+      formatMs(r.max),
+      r.fairness.toFixed(2),
+      `${(r.perSecond / best).toFixed(2)}x`,
+    ];
+  });
+  console.log(`\n${formatTable(header, rows)}\n`);
+
+  const ours = (id: string) => results.find((r) => r.scenario.id === id && r.library === libraries[0]!.name)!;
+  const bestPeer = (id: string) =>
+    Math.max(
+      ...results
+        .filter((r) => r.scenario.id === id && r.library !== libraries[0]!.name)
+        .map((r) => r.perSecond),
+    );
+  const verdicts = [
+    `(a) rate ≥ best peer: ${ours("a").perSecond >= bestPeer("a") ? "met" : "MISSED"} (${(ours("a").perSecond / bestPeer("a")).toFixed(2)}x)`,
+    `(b) rate ≥ best peer: ${ours("b").perSecond >= bestPeer("b") ? "met" : "MISSED"} (${(ours("b").perSecond / bestPeer("b")).toFixed(2)}x)`,
+    `(c) p99 ≤ 5 ms: ${ours("c").p99 <= 5 ? "met" : "MISSED"} (${formatMs(ours("c").p99)}); rate ≥ 0.8x best peer: ${ours("c").perSecond >= 0.8 * bestPeer("c") ? "met" : "MISSED"} (${(ours("c").perSecond / bestPeer("c")).toFixed(2)}x)`,
+  ];
+  console.log(verdicts.join("\n"));
+
+  const lockDir = `${ROOT}/packages/lock`;
+  writeSection(
+    "lock",
+    [
+      "## Redis locks: lock then unlock (`npm run bench:lock`)",
+      "",
+      environmentLine({
+        ioredis: packageVersion("ioredis", lockDir),
+        "prom-client": packageVersion("prom-client", lockDir),
+        "redis-semaphore": packageVersion("redis-semaphore"),
+        "@sesamecare-oss/redlock": packageVersion("@sesamecare-oss/redlock"),
+      }),
+      "",
+      `One process, one redis-server of its own on loopback, ${CELL_MS} ms per cell after a ${WARMUP_MS} ms warm-up. A client is one`,
+      "connection and one lock instance (for @orderbot/lock a lock manager, with metrics on a registry); each client locks a key",
+      `and unlocks it in a loop. TTL ${TTL_MS} ms; polling peers retry every ${RETRY_MS} ms (redlock: plus up to ${RETRY_MS} ms jitter).`,
+      'Latency is one lock+unlock as the client sees it, waiting included. "vs best peer" divides by the fastest other library.',
+      '"fairness" is the least served client\'s operations over the mean (1.00: every client got its turn). Under a hot key a',
+      "polling lock lets the client that just unlocked win again while the others sleep through the release: high rates, a",
+      "low fairness and a long max. @orderbot/lock hands the lock to the next waiter in line instead (docs/locking.md,",
+      '"Waiting and fairness"), so each client waits for the 15 others: its p50 is about 15 hand-offs.',
+      "",
+      markdownTable(header, rows),
+      "",
+      "Targets: " + verdicts.join("; "),
+    ].join("\n"),
+  );
+  recordSummary(
+    "lock",
+    scenarios.map((scenario) => {
+      const best = results
+        .filter((r) => r.scenario === scenario && r.library !== libraries[0]!.name)
+        .sort((x, y) => y.perSecond - x.perSecond)[0]!;
+      const mine = ours(scenario.id);
+      return {
+        scenario: `(${scenario.id}) ${scenario.title}`,
+        subject: mine.library,
+        rate: mine.perSecond,
+        unit: "lock+unlock/s",
+        p50: mine.p50,
+        p99: mine.p99,
+        ratio: mine.perSecond / best.perSecond,
+        ratioAgainst: best.library,
+      };
+    }),
+  );
+  console.log(`wrote the bench:lock section of docs/benchmarks.md`);
+}
+
+await main();
