@@ -49,7 +49,7 @@ describe("operators", () => {
   it("stock taken down to the threshold is reported to the group, through the outbox", async () => {
     expect(await say(admin, "/stock MOONCAKE-BOX =2")).toMatch(/^MOONCAKE-BOX: stock \d+ → 2\.$/);
     await shop.relayOutbox();
-    await group.waitForMessage("Low stock: Mooncakes, box of 6 (MOONCAKE-BOX) has 2 left.", {
+    await group.waitForMessage("Low stock: Mooncakes, box of 6 (MOONCAKE-BOX), 2 left (threshold 3).", {
       timeoutMs: 10_000,
     });
   });

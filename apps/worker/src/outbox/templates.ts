@@ -52,10 +52,6 @@ const TEMPLATES: Record<string, Record<Locale, Render>> = {
     en: (p) => `Order ${str(p.orderId)} was paid${p.amountMinor !== undefined ? `: ${money(p)}` : ""}.`,
     zh: (p) => `订单 ${str(p.orderId)} 已支付${p.amountMinor !== undefined ? `：${money(p)}` : ""}。`,
   },
-  "operator-low-stock": {
-    en: (p) => `Low stock: ${str(p.titleEn)} (${str(p.sku)}) ${Number(p.stock) === 0 ? "is sold out" : `has ${str(p.stock)} left`}.`,
-    zh: (p) => `库存不足：${str(p.titleZh)}（${str(p.sku)}）${Number(p.stock) === 0 ? "已售罄" : `仅剩 ${str(p.stock)} 件`}。`,
-  },
   "operator-refund-needed": {
     en: (p, l) =>
       `Refund needed: ${money(p)}${p.orderId ? `, order ${str(p.orderId)}` : ""} (${reason(l, p)}). ` +
