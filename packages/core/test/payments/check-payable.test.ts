@@ -102,6 +102,30 @@ describe("checkPayable (pre-checkout)", () => {
     expect(await h.shop.orders.get(order.id)).toMatchObject({ status: "RESERVED", version: 0 });
   });
 
+  it("refuses 'busy' at once when no database connection frees up in time, rather than leave Telegram unanswered", async () => {
+    const orders = await Promise.all(
+      [30, 31, 32, 33, 34, 35].map((n) => placed(h.shop, user(n), [{ sku, quantity: 1 }])),
+    );
+    const tight = await h.instance({ poolMax: 1, config: { transactionMaxWaitMs: 10 } });
+    const results = await Promise.all(
+      orders.map((o) =>
+        tight.shop.payments.checkPayable({
+          orderId: o.id,
+          userId: o.userId,
+          amount: o.totalMinor,
+          currency: o.currency,
+        }),
+      ),
+    );
+    const busy = results.filter((r) => r.status === "refused" && r.reason === "busy").length;
+    expect(busy).toBeGreaterThan(0);
+    expect(busy + results.filter((r) => r.status === "ok").length).toBe(6);
+    const paying = await h.db.order.count({
+      where: { publicId: { in: orders.map((o) => o.id) }, status: "PAYING" },
+    });
+    expect(paying).toBe(6 - busy);
+  });
+
   it("refuses 'busy' when another instance holds the order past the lock wait, 'timeout' past the deadline", async () => {
     const order = await placed(h.shop, user(8), [{ sku, quantity: 1 }]);
     const lease = await h.main.locks.acquire({ kind: "order", id: order.id }, { ttlMs: 5_000 });
