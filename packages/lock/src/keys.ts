@@ -3,10 +3,11 @@
 //   {prod:shopbot:lock:order:42}            the lock (value: the holder's token)
 //   {prod:shopbot:lock:order:42}:fence      its fencing counter
 //   {prod:shopbot:lock:order:42}:queue      the lock managers waiting for it, in arrival order
+//   {prod:shopbot:lock:order:42}:tickets    per waiting manager: its first waiter's token, TTL, deadline
 //   prod:shopbot:lock:inbox:<manager id>    the channel a manager is told on that it is its turn
 //
 // Cluster hashes only what is inside the first {...}, so a lock, its fence counter and its line
-// always live in the same slot and one script may touch all three. Ids that identify people (kind `personal: true`)
+// always live in the same slot and one script may touch all of them. Ids that identify people (kind `personal: true`)
 // are replaced by `h.` + a keyed HMAC: stable for the same person, unreadable without the key.
 import { createHmac } from "node:crypto";
 import { LockInputError } from "./errors.ts";
@@ -16,6 +17,7 @@ export interface LockKeys {
   lock: string;
   fence: string;
   queue: string;
+  tickets: string;
   /** The id as it appears in the key (hashed when personal): safe to log. */
   maskedId: string;
 }
@@ -44,7 +46,7 @@ export function hashId(hashKey: string, kind: string, id: string): string {
 
 export function lockKeys(namespace: string, kind: string, maskedId: string): LockKeys {
   const lock = `{${namespace}:lock:${kind}:${maskedId}}`;
-  return { lock, fence: `${lock}:fence`, queue: `${lock}:queue`, maskedId };
+  return { lock, fence: `${lock}:fence`, queue: `${lock}:queue`, tickets: `${lock}:tickets`, maskedId };
 }
 
 /** Channels of the managers of a namespace: the prefix, to which the release script appends a manager id. */

@@ -11,7 +11,7 @@ import { inboxPrefix, type LockKeys } from "./keys.ts";
 import { Requests, type LockRequest } from "./requests.ts";
 import { LockLease, type LeaseHost } from "./lease.ts";
 import { createLockMetrics, type KindMetrics } from "./metrics.ts";
-import { acquireScript, extendScript, handoffScript, releaseScript } from "./scripts.ts";
+import { acquireScript, extendScript, releaseScript } from "./scripts.ts";
 import { newToken } from "./tokens.ts";
 import { Timers } from "./timers.ts";
 import type {
@@ -29,7 +29,7 @@ import type {
   WithLockOptions,
 } from "./types.ts";
 import { WaitQueues } from "./wait-queues.ts";
-import type { Waiter, WakeReason } from "./waiter.ts";
+import type { Waiter } from "./waiter.ts";
 import { withLock } from "./with-lock.ts";
 
 type Attempt = { lease: LockLease; pttl?: undefined } | { lease?: undefined; pttl: number };
@@ -60,7 +60,8 @@ class RedisLockManager implements LockManager {
   readonly #timers = new Timers();
   readonly #metrics = new Map<string, KindMetrics>();
   readonly #requests: Requests;
-  readonly #leases = new Set<LockLease>();
+  /** Held leases by token. */
+  readonly #leases = new Map<string, LockLease>();
   readonly #runner: CommandRunner;
   readonly #queues: WaitQueues;
   readonly #host: LeaseHost;
@@ -99,7 +100,7 @@ class RedisLockManager implements LockManager {
       },
       timers: this.#timers,
       timeoutMs: this.#config.commandTimeoutMs,
-      passOn: (lockKey) => this.#passOn(lockKey),
+      unclaimed: (lockKey, token) => this.#unclaimed(lockKey, token),
     });
     this.#host = this.#leaseHost();
     this.#redis.on("close", this.#onConnectionLost);
@@ -172,57 +173,76 @@ class RedisLockManager implements LockManager {
 
   /**
    * Waits in line, behind the callers of this process already waiting for the key. Only the first
-   * of them asks Redis: at once, then when the lock is handed to this manager, or when its
-   * re-check timer fires (randomised backoff, never later than the holder's remaining TTL, so an
-   * expired holder is noticed without any message). Its attempts keep this manager in the key's
-   * line in Redis, so a release elsewhere hands the lock over and tells us.
+   * of them asks Redis: at once, then when the waiter ahead leaves, or when its re-check timer
+   * fires (randomised backoff, never later than the holder's remaining TTL, so an expired holder
+   * is noticed without any message). Its attempts keep this manager in the key's line in Redis
+   * with a ticket carrying the waiter's token, so a release elsewhere sets the lock to that token
+   * and tells us: the lease exists before the message arrives.
    */
   async #wait(request: LockRequest, deadline: number): Promise<LockLease | undefined> {
-    const waiter = this.#queues.join(request.keys.lock, request.signal);
+    const waiter = this.#queues.join(request.keys.lock, newToken(), request.signal);
     const backoff = new Backoff(this.#config.backoff);
-    let acquired = false;
+    let lease: LockLease | undefined;
     let inLine = false; // whether Redis may hold a place in line for this manager
     try {
-      let wake: WakeReason = "notified";
+      let ask = true;
       let recheckAt = Infinity; // when the holder's lease runs out, as last seen
       let listening = this.#queues.listening;
       for (;;) {
-        if (this.#queues.isFirst(waiter) && wake !== "promoted") {
+        if (waiter.handover) return (lease = await this.#handedLease(request, waiter));
+        if (ask && this.#queues.isFirst(waiter)) {
           waiter.takeNotified();
-          const result = await this.#attemptWhileWaiting(request, waiter).catch((error: unknown) => {
-            // Abandoned or timed out, it may still have run and put us in line.
-            inLine ||=
-              waiter.cancelled || (error instanceof LockUnavailableError && error.reason === "timeout");
-            throw error;
-          });
-          if (result.lease) return ((acquired = true), result.lease);
-          inLine = true; // busy: the script put this manager in line
+          const result = await this.#attemptWhileWaiting(request, waiter, deadline).catch(
+            (error: unknown) => {
+              // Abandoned or timed out, it may still have run and put us in line.
+              inLine ||=
+                waiter.cancelled || (error instanceof LockUnavailableError && error.reason === "timeout");
+              throw error;
+            },
+          );
+          if (result.lease) return (lease = result.lease);
+          inLine = true; // busy: the script put this manager in line, with our ticket
           if (!listening) {
             // The first wait of this manager: subscribe its channel, then ask once more, since
-            // a hand-off published before the subscription took effect went unheard. (If it
-            // fails, this wait relies on its re-check timer.)
+            // a hand-off published before the subscription took effect went unheard (the lock
+            // is then already ours, and the attempt says so).
             listening = true;
             if (await waiter.race(this.#queues.listen())) continue;
           }
-          if (waiter.takeNotified()) continue; // handed over while we asked: ask again
+          if (waiter.takeNotified()) continue; // the waiter ahead left while we asked
           recheckAt = result.pttl >= 0 ? performance.now() + result.pttl + 1 : Infinity;
         }
         const now = performance.now();
         const left = deadline - now;
         if (left <= 0) return undefined;
         const delay = this.#queues.isFirst(waiter) ? Math.min(backoff.next(), recheckAt - now, left) : left;
-        wake = await waiter.sleep(delay);
-        inLine ||= wake === "promoted"; // the waiter ahead of us kept our place in line
+        ask = (await waiter.sleep(delay)) !== "handed";
       }
     } finally {
-      const wasLast = this.#queues.leave(waiter, acquired);
-      if (wasLast && inLine && !acquired) this.#passOn(request.keys.lock);
+      const wasLast = this.#queues.leave(waiter);
+      if (!lease && ((wasLast && inLine) || waiter.handover)) {
+        // Leaving without the lock: step out of line if nobody here waits any more, and pass on
+        // the lock if a release handed it to us meanwhile (the script checks our token).
+        this.#giveBack(request.keys, waiter.token, wasLast && inLine);
+      }
     }
   }
 
+  /** The lease a release handed to `waiter` (its lock already set to the waiter's token). */
+  async #handedLease(request: LockRequest, waiter: Waiter): Promise<LockLease> {
+    const { fence, ttlMs, serverMs } = waiter.handover!;
+    // When it started, in our clock: Redis's time of the hand-off, mapped through what our last
+    // attempt saw (sent at lastSentAt, Redis said lastServerMs — so the clocks differ by at least
+    // lastSentAt - lastServerMs). An early estimate only makes the lease look shorter, never longer.
+    const startedAt = Math.min(Date.now(), serverMs - waiter.lastServerMs + waiter.lastSentAt);
+    const lease = this.#newLease(request, waiter.token, fence, startedAt, ttlMs);
+    if (this.#config.replication) await this.#replicate(lease);
+    return lease;
+  }
+
   /** The first waiter's attempt. If the wait is cancelled meanwhile, a lock that comes late is given back. */
-  async #attemptWhileWaiting(request: LockRequest, waiter: Waiter): Promise<Attempt> {
-    const attempt = this.#attempt(request, waiter);
+  async #attemptWhileWaiting(request: LockRequest, waiter: Waiter, deadline: number): Promise<Attempt> {
+    const attempt = this.#attempt(request, waiter, deadline);
     try {
       return await waiter.race(attempt);
     } catch (error) {
@@ -238,37 +258,52 @@ class RedisLockManager implements LockManager {
   }
 
   /** One round trip: the acquire script. A waiter's attempt also keeps this manager in the key's line. */
-  async #attempt(request: LockRequest, waiter?: Waiter): Promise<Attempt> {
+  async #attempt(request: LockRequest, waiter?: Waiter, deadline = 0): Promise<Attempt> {
     const { keys, kind, metrics, ttlMs } = request;
-    const token = newToken();
-    const line = waiter ? [this.#id, this.#queues.othersWaiting(waiter) ? "1" : "0"] : ["", "0"];
-    const args = [token, ttlMs, this.#config.fenceRetentionMs, ...line, MAX_WAIT_MS + ttlMs];
+    const token = waiter ? waiter.token : newToken();
+    const manager = waiter ? this.#id : "";
+    const waitLeft = waiter ? Math.max(1, Math.ceil(deadline - performance.now())) : 0;
     const sentAt = Date.now();
     const reply = await this.#runner.run(
       "acquire",
       metrics,
       kind,
       () =>
-        acquireScript.run(this.#redis, [keys.lock, keys.fence, keys.queue], args) as Promise<
-          [number, number]
-        >,
-      { onLate: ([status]) => void (status === 1 && this.#forceRelease(keys, token)) },
+        acquireScript.run(
+          this.#redis,
+          [keys.lock, keys.fence, keys.queue, keys.tickets],
+          [token, ttlMs, this.#config.fenceRetentionMs, manager, waitLeft, MAX_WAIT_MS + ttlMs],
+        ) as Promise<[number, number, number?]>,
+      { onLate: ([status]) => void (status === 1 && this.#giveBack(keys, token, false)) },
     );
-    if (reply[0] !== 1) return { pttl: reply[1] };
+    if (reply[0] !== 1) {
+      if (waiter && reply[2] !== undefined) {
+        waiter.lastSentAt = sentAt;
+        waiter.lastServerMs = reply[2];
+      }
+      return { pttl: reply[1] };
+    }
+    // A lock handed to this token earlier says how long it has left; one we just set, its full TTL.
+    const startedAt = reply[2] === undefined ? sentAt : sentAt + reply[2] - ttlMs;
+    const lease = this.#newLease(request, token, reply[1], startedAt, ttlMs);
+    if (this.#config.replication) await this.#replicate(lease);
+    return { lease };
+  }
+
+  #newLease(request: LockRequest, token: string, fence: number, startedAt: number, ttlMs: number): LockLease {
     const lease = new LockLease(
-      keys,
-      kind,
+      request.keys,
+      request.kind,
       token,
-      reply[1],
-      sentAt,
+      fence,
+      startedAt,
       ttlMs,
-      metrics,
+      request.metrics,
       request.requestId,
       this.#host,
     );
-    this.#leases.add(lease);
-    if (this.#config.replication) await this.#replicate(lease);
-    return { lease };
+    this.#leases.set(token, lease);
+    return lease;
   }
 
   /** Strict mode: the lock counts only once enough replicas have it, else it is given back. */
@@ -296,33 +331,42 @@ class RedisLockManager implements LockManager {
     }
   }
 
-  /** An acquire that succeeded after we gave up on it: give the lock back at once. */
-  async #forceRelease(keys: LockKeys, token: string): Promise<void> {
-    await releaseScript
-      .run(this.#redis, [keys.lock, keys.queue], [token, this.#inbox, this.#reservationMs])
-      .catch(() => {});
-  }
-
   /**
-   * We are in the key's line (or were handed the lock) but nobody here waits any more: step out,
-   * passing a reservation on. Best effort: if it fails, our place and any reservation expire.
+   * Gives back a lock set to `token` that nobody here will use — an acquire that succeeded after
+   * we gave up on it, or a hand-off to a waiter that left — passing it to the next waiter in line;
+   * with `leaveLine`, also takes this manager out of the key's line. Owner-checked, so harmless
+   * when the lock is no longer (or never was) ours. Best effort: if it fails, the lock ends with
+   * its TTL and our place in line with the waiter's deadline.
    */
-  #passOn(lockKey: string): void {
-    handoffScript
-      .run(this.#redis, [lockKey, `${lockKey}:queue`], [this.#id, this.#inbox, this.#reservationMs])
+  #giveBack(
+    keys: Pick<LockKeys, "lock" | "fence" | "queue" | "tickets">,
+    token: string,
+    leaveLine: boolean,
+  ): void {
+    releaseScript
+      .run(
+        this.#redis,
+        [keys.lock, keys.fence, keys.queue, keys.tickets],
+        [token, this.#inbox, this.#config.fenceRetentionMs, leaveLine ? this.#id : ""],
+      )
       .catch(() => {});
   }
 
-  /** How long a lock handed to the next manager in line stays reserved for it: one command's time. */
-  get #reservationMs(): number {
-    return this.#config.commandTimeoutMs;
+  /** A hand-off message no waiter of ours claims: unless a lease of ours holds that token, pass it on. */
+  #unclaimed(lockKey: string, token: string): void {
+    if (this.#leases.has(token)) return; // our waiter's own attempt found it first
+    this.#giveBack(
+      { lock: lockKey, fence: `${lockKey}:fence`, queue: `${lockKey}:queue`, tickets: `${lockKey}:tickets` },
+      token,
+      false,
+    );
   }
 
   // ------------------------------------------------------------------ leases
 
   /** The connection dropped: no lease can be renewed or trusted any more. */
   readonly #onConnectionLost = () => {
-    for (const lease of [...this.#leases]) lease.lose("connection-lost");
+    for (const lease of [...this.#leases.values()]) lease.lose("connection-lost");
   };
 
   #leaseHost(): LeaseHost {
@@ -336,11 +380,11 @@ class RedisLockManager implements LockManager {
         (await this.#runner.run("release", lease.metrics, lease.kind, () =>
           releaseScript.run(
             redis,
-            [lease.key, lease.keys.queue],
-            [lease.token, this.#inbox, this.#reservationMs],
+            [lease.key, lease.keys.fence, lease.keys.queue, lease.keys.tickets],
+            [lease.token, this.#inbox, this.#config.fenceRetentionMs, ""],
           ),
         )) === 1,
-      forget: (lease) => this.#leases.delete(lease),
+      forget: (lease) => this.#leases.delete(lease.token),
       setTimer: (fn, ms) => this.#timers.set(fn, ms),
       clearTimer: (handle) => this.#timers.clear(handle),
       checkTtl: (ttlMs) => checkTtl(ttlMs, this.#config.ttlBounds),

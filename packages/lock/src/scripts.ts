@@ -1,4 +1,4 @@
-// The three Lua scripts, read once from the .lua files beside this one and called by SHA.
+// The Lua scripts, read once from the .lua files beside this one and called by SHA.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 
@@ -40,11 +40,9 @@ function load(name: string): LuaScript {
   return new LuaScript(name, readFileSync(new URL(`./scripts/${name}.lua`, import.meta.url), "utf8"));
 }
 
-/** `{1, fence}` when acquired, `{0, pttl}` when busy (and, if asked, in line). */
+/** `{1, fence}` (or `{1, fence, pttl}` when it had been handed over) when acquired, `{0, pttl, ms}` when busy. */
 export const acquireScript = load("acquire");
-/** 1 when released (and handed to the first manager in line), 0 when the lock is not ours. */
+/** 1 when released (and handed to the first live waiter in line), 0 when the lock is not ours. */
 export const releaseScript = load("release");
 /** 1 when extended, 0 when the lock is not ours. */
 export const extendScript = load("extend");
-/** Leaves the line, passing a lock reserved for us (or free) to the next manager in line. */
-export const handoffScript = load("handoff");

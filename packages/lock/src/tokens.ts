@@ -1,5 +1,5 @@
 // Lock tokens: 144 random bits from the operating system's CSPRNG, base64url (24 characters, never
-// a ':' — so a token can never look like a "reserved:" marker). Drawn from a pool refilled 4 KiB
+// a space — the hand-off message separates its fields with spaces). Drawn from a pool refilled 4 KiB
 // at a time: one randomBytes call per lock would cost more than the rest of an acquire.
 import { randomBytes, randomFillSync } from "node:crypto";
 

@@ -1,21 +1,24 @@
 // The callers of this process waiting for locks, per lock key in arrival order, and the one
 // subscriber connection on which this manager is told that a lock was handed to it.
 //
-// Within the process only the first waiter of a key asks LockSubscriberClient; the others sleep until they are
-// first. Across processes, each manager with waiters for a key has one place in the key's line
-// in LockSubscriberClient (see scripts/release.lua): a release hands the lock to the first manager in line and
-// tells it on its channel, so a release wakes exactly one waiter, not a stampede.
+// Within the process only the first waiter of a key asks Redis; the others sleep until they are
+// first. Across processes, each manager with waiters for a key has one place in the key's line in
+// Redis, with a ticket for its first waiter (see scripts/release.lua): a release sets the lock to
+// that waiter's token and tells its manager on its channel, so a release wakes exactly one waiter,
+// which already holds the lock.
 import type { LockSubscriberClient } from "./types.ts";
 import type { TimerHandle, Timers } from "./timers.ts";
-import { Waiter } from "./waiter.ts";
+import { Waiter, type Handover } from "./waiter.ts";
 
 export class WaitQueues {
   #queues = new Map<string, Waiter[]>();
+  /** Every waiter by the token its ticket carries: hand-off messages name the token. */
+  #byToken = new Map<string, Waiter>();
   #subscriber: LockSubscriberClient | undefined;
   #subscribed: Promise<boolean> | undefined;
   #listening = false;
-  readonly #onMessage = (channel: string, lockKey: string) => {
-    if (channel === this.channel) this.#handedOver(lockKey);
+  readonly #onMessage = (channel: string, message: string) => {
+    if (channel === this.channel) this.#handedOver(message);
   };
 
   constructor(
@@ -28,14 +31,15 @@ export class WaitQueues {
       connect: () => LockSubscriberClient;
       timers: Timers;
       timeoutMs: number;
-      /** A lock was handed to us but nobody here waits for it any more: pass it on. */
-      passOn: (lockKey: string) => void;
+      /** A lock was handed to a token of ours that no waiter claims any more: pass it on. */
+      unclaimed: (lockKey: string, token: string) => void;
     },
   ) {}
 
   /** Joins the line for `lockKey`, behind the waiters of this process already in it. */
-  join(lockKey: string, signal: AbortSignal | undefined): Waiter {
-    const waiter = new Waiter(lockKey, this.options.timers, signal);
+  join(lockKey: string, token: string, signal: AbortSignal | undefined): Waiter {
+    const waiter = new Waiter(lockKey, token, this.options.timers, signal);
+    this.#byToken.set(token, waiter);
     const queue = this.#queues.get(lockKey);
     if (queue) queue.push(waiter);
     else this.#queues.set(lockKey, [waiter]);
@@ -64,18 +68,14 @@ export class WaitQueues {
     return this.#queues.has(lockKey);
   }
 
-  /** Whether others of this process wait for the same lock behind `waiter`. */
-  othersWaiting(waiter: Waiter): boolean {
-    return (this.#queues.get(waiter.lockKey)?.length ?? 0) > 1;
-  }
-
   /**
-   * Leaves the line; returns true when it was the last waiter of this process for the key. If the
-   * first waiter leaves with the lock, the next one becomes first and sleeps until told; if it
-   * leaves without it (timeout, abort), the next one asks LockSubscriberClient at once.
+   * Leaves the line; returns true when it was the last waiter of this process for the key. When
+   * the first waiter leaves (with the lock or without it), the next one asks Redis at once: that
+   * attempt puts its own ticket in line.
    */
-  leave(waiter: Waiter, acquired: boolean): boolean {
+  leave(waiter: Waiter): boolean {
     waiter.dispose();
+    if (this.#byToken.get(waiter.token) === waiter) this.#byToken.delete(waiter.token);
     const queue = this.#queues.get(waiter.lockKey);
     const index = queue?.indexOf(waiter) ?? -1;
     if (!queue || index === -1) return false;
@@ -85,10 +85,7 @@ export class WaitQueues {
       this.#queues.delete(waiter.lockKey);
       return true;
     }
-    if (index === 0) {
-      if (acquired) next.promote();
-      else next.notify();
-    }
+    if (index === 0) next.notify();
     return false;
   }
 
@@ -106,6 +103,7 @@ export class WaitQueues {
   close(reason: unknown): void {
     for (const queue of this.#queues.values()) for (const waiter of queue) waiter.cancel(reason);
     this.#queues.clear();
+    this.#byToken.clear();
     const subscriber = this.#subscriber;
     this.#subscriber = undefined;
     this.#subscribed = undefined;
@@ -116,10 +114,12 @@ export class WaitQueues {
     else subscriber.unsubscribe(this.channel).catch(() => {});
   }
 
-  #handedOver(lockKey: string): void {
-    const first = this.#queues.get(lockKey)?.[0];
-    if (first) first.notify();
-    else this.options.passOn(lockKey);
+  /** "token fence ttl server-ms lock-key", from scripts/release.lua. */
+  #handedOver(message: string): void {
+    const [token, fence, ttl, serverMs, lockKey] = message.split(" ");
+    if (!token || !lockKey) return;
+    const handover: Handover = { fence: Number(fence), ttlMs: Number(ttl), serverMs: Number(serverMs) };
+    if (!this.#byToken.get(token)?.handOver(handover)) this.options.unclaimed(lockKey, token);
   }
 
   /** Subscribes this manager's channel once; later waits reuse the subscription. */

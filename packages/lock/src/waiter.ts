@@ -1,10 +1,21 @@
-// One caller waiting for a lock. It sleeps until the lock is handed to its manager, its re-check
-// timer fires, or its wait is cancelled (AbortSignal, or the manager closing) — which ends the
-// wait at once, whatever it was doing, and leaves no timer or listener behind.
+// One caller waiting for a lock. It sleeps until the lock is handed to it, the waiter ahead of it
+// leaves, its re-check timer fires, or its wait is cancelled (AbortSignal, or the manager closing)
+// — which ends the wait at once, whatever it was doing, and leaves no timer or listener behind.
 import type { TimerHandle, Timers } from "./timers.ts";
 
-/** Why a sleep ended: the lock was handed over, the timer fired, or the waiter became first in line. */
-export type WakeReason = "notified" | "timer" | "promoted";
+/**
+ * Why a sleep ended: the lock was handed to this waiter, the waiter ahead left (ask Redis now), or
+ * the re-check timer fired.
+ */
+export type WakeReason = "handed" | "notified" | "timer";
+
+/** A release set the lock to this waiter's token: what its message said. */
+export interface Handover {
+  fence: number;
+  ttlMs: number;
+  /** Redis server time (ms) of the hand-off. */
+  serverMs: number;
+}
 
 export class Waiter {
   #timer: TimerHandle | undefined;
@@ -13,10 +24,17 @@ export class Waiter {
   #interrupt: ((reason: unknown) => void) | undefined;
   #notified = false;
   #cancelled: { reason: unknown } | undefined;
+  /** Set once a release handed the lock to this waiter's token. */
+  handover: Handover | undefined;
+  /** When (local ms) the last attempt that put this waiter's ticket in line was sent, and Redis's time then. */
+  lastSentAt = 0;
+  lastServerMs = 0;
   readonly #onAbort = () => this.cancel(this.signal?.reason);
 
   constructor(
     readonly lockKey: string,
+    /** The token this waiter's attempts and its ticket in line carry, for its whole wait. */
+    readonly token: string,
     private readonly timers: Timers,
     private readonly signal: AbortSignal | undefined,
   ) {
@@ -37,9 +55,10 @@ export class Waiter {
     });
   }
 
-  /** Sleeps up to `ms`; the lock being handed over (notify) or a promotion ends it early. */
+  /** Sleeps up to `ms`; a hand-off or the waiter ahead leaving ends it early. */
   sleep(ms: number): Promise<WakeReason> {
     if (this.#cancelled) return Promise.reject(this.#cancelled.reason);
+    if (this.handover) return Promise.resolve("handed");
     return new Promise<WakeReason>((resolve, reject) => {
       this.#interrupt = reject;
       this.#wake = (reason) => {
@@ -52,18 +71,21 @@ export class Waiter {
     });
   }
 
-  /** The lock was handed over: wake now, or, if busy asking Redis, remember to ask again at once. */
+  /** The lock is ours (a release set it to our token). False if this waiter is past taking it. */
+  handOver(handover: Handover): boolean {
+    if (this.#cancelled || this.handover) return false;
+    this.handover = handover;
+    this.#wake?.("handed");
+    return true;
+  }
+
+  /** The waiter ahead left: ask Redis now, or, if busy asking, ask again at once. */
   notify(): void {
     if (this.#wake) this.#wake("notified");
     else this.#notified = true;
   }
 
-  /** The waiter ahead left with the lock: this one is first now and sleeps until told (or its timer). */
-  promote(): void {
-    this.#wake?.("promoted");
-  }
-
-  /** Whether the lock was handed over since the last call, while no sleep was running. */
+  /** Whether a notify came since the last call, while no sleep was running. */
   takeNotified(): boolean {
     const notified = this.#notified;
     this.#notified = false;

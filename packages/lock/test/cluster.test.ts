@@ -32,6 +32,7 @@ describe("hash slots", () => {
       const slot = keySlot(lock);
       expect(keySlot(`${lock}:fence`)).toBe(slot);
       expect(keySlot(`${lock}:queue`)).toBe(slot);
+      expect(keySlot(`${lock}:tickets`)).toBe(slot);
     }
     // Different resources spread over the slots.
     const slots = new Set(

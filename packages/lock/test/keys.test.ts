@@ -100,7 +100,7 @@ it("writes no raw user id, phone number or token into keys, channels or logs", a
   }
   // Every key is under the namespace, hash-tagged; personal ids appear only as an HMAC.
   for (const key of written)
-    expect(key).toMatch(/^\{prod:shopbot:lock:(checkout|contact|order):[^{}]+\}(:fence|:queue)?$/);
+    expect(key).toMatch(/^\{prod:shopbot:lock:(checkout|contact|order):[^{}]+\}(:fence|:queue|:tickets)?$/);
   for (const channel of published) expect(channel).toMatch(/^prod:shopbot:lock:inbox:[A-Za-z0-9_-]+$/);
   expect(a.keyFor({ kind: "checkout", id: TELEGRAM_USER_ID })).toMatch(
     /^\{prod:shopbot:lock:checkout:h\.[A-Za-z0-9_-]{27}\}$/,

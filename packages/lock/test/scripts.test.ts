@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { createTestRedis, type TestRedis } from "@orderbot/testkit";
-import { acquireScript, extendScript, handoffScript, LuaScript, releaseScript } from "../src/scripts.ts";
+import { acquireScript, extendScript, LuaScript, releaseScript } from "../src/scripts.ts";
 import { ownRedis } from "./support.ts";
 
 let t: TestRedis;
@@ -10,16 +10,17 @@ let n = 0;
 const INBOX = "inbox:";
 const keys = () => {
   const lock = `{${t.namespace}:lock:script:${++n}}`;
-  return { lock, fence: `${lock}:fence`, queue: `${lock}:queue` };
+  return { lock, fence: `${lock}:fence`, queue: `${lock}:queue`, tickets: `${lock}:tickets` };
 };
 type K = ReturnType<typeof keys>;
-const acquire = (k: K, token: string, waiter = "", more = "0", ttl = 1500) =>
+const acquire = (k: K, token: string, waiter = "", waitLeft = 10_000, ttl = 1500) =>
   acquireScript.run(
     t.redis,
-    [k.lock, k.fence, k.queue],
-    [token, ttl, 60_000, waiter, more, 300_000],
-  ) as Promise<[number, number]>;
-const release = (k: K, token: string) => releaseScript.run(t.redis, [k.lock, k.queue], [token, INBOX, 500]);
+    [k.lock, k.fence, k.queue, k.tickets],
+    [token, ttl, 60_000, waiter, waitLeft, 300_000],
+  ) as Promise<[number, number, number?]>;
+const release = (k: K, token: string, leaving = "") =>
+  releaseScript.run(t.redis, [k.lock, k.fence, k.queue, k.tickets], [token, INBOX, 60_000, leaving]);
 
 /** Collects what is published on the given channels. */
 async function listen(...channels: string[]) {
@@ -96,32 +97,40 @@ describe("acquire.lua", () => {
     expect(fences[1]).toBe(fences[0]! + 1);
   });
 
-  it("gives a lock reserved for a manager to that manager only", async () => {
+  it("puts a waiting manager's ticket (token, TTL, deadline in server time) beside its place in line", async () => {
     const k = keys();
-    await t.redis.set(k.lock, "reserved:manager-1", "PX", 500);
-    expect((await acquire(k, "tok-x"))[0]).toBe(0);
-    expect((await acquire(k, "tok-y", "manager-2"))[0]).toBe(0);
-    const [status] = await acquire(k, "tok-z", "manager-1");
-    expect(status).toBe(1);
-    expect(await t.redis.get(k.lock)).toBe("tok-z");
-    expect(await t.redis.pttl(k.lock)).toBeGreaterThan(1000);
+    await acquire(k, "tok-a");
+    const [status, pttl, serverMs] = await acquire(k, "tok-w", "m1", 4000, 2500);
+    expect([status, pttl > 0]).toEqual([0, true]);
+    const [seconds] = await t.redis.time();
+    expect(Math.abs(serverMs! - Number(seconds) * 1000)).toBeLessThan(5000);
+    expect(await t.redis.hget(k.tickets, "m1")).toBe(`tok-w 2500 ${serverMs! + 4000}`);
+    await acquire(k, "tok-w2", "m1", 3000, 2500); // the manager's next first waiter replaces the ticket
+    expect((await t.redis.hget(k.tickets, "m1"))?.split(" ")[0]).toBe("tok-w2");
+    expect(await t.redis.pttl(k.tickets)).toBeGreaterThan(200_000);
   });
 
-  it("takes the acquiring manager out of line, or puts it at the back when more of its callers wait", async () => {
+  it("reports a lock already handed to the caller's token as acquired, with that hand-off's fence and remaining TTL", async () => {
+    const k = keys();
+    await acquire(k, "holder");
+    await acquire(k, "tok-w", "m1", 10_000, 5000);
+    await release(k, "holder"); // handed to tok-w
+    const fence = Number(await t.redis.get(k.fence));
+    const [status, got, pttl] = await acquire(k, "tok-w", "m1", 10_000, 5000);
+    expect(status).toBe(1);
+    expect(got).toBe(fence);
+    expect(pttl).toBeGreaterThan(4000);
+    expect(pttl).toBeLessThanOrEqual(5000);
+    expect(await t.redis.get(k.fence)).toBe(String(fence)); // no second fence for one acquisition
+  });
+
+  it("takes a manager that acquires out of line, ticket and all", async () => {
     const k = keys();
     await acquire(k, "tok-a");
     await acquire(k, "tok-b", "m1");
-    await acquire(k, "tok-c", "m2");
-    await release(k, "tok-a"); // reserved for m1, which leaves the line
-    expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["m2"]);
-    expect((await acquire(k, "tok-d", "m1", "1"))[0]).toBe(1); // m1 got it and still has callers waiting
-    expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["m2", "m1"]);
-    await release(k, "tok-d"); // reserved for m2
-    expect((await acquire(k, "tok-e", "m2", "0"))[0]).toBe(1);
-    expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["m1"]);
-    await t.redis.del(k.lock);
-    expect((await acquire(k, "tok-f", "m1", "0"))[0]).toBe(1); // a free lock: taken, and m1 leaves the line
-    expect(await t.redis.exists(k.queue)).toBe(0);
+    await t.redis.del(k.lock); // as if tok-a had expired
+    expect((await acquire(k, "tok-b", "m1"))[0]).toBe(1);
+    expect(await t.redis.exists(k.queue, k.tickets)).toBe(0);
   });
 });
 
@@ -136,20 +145,80 @@ describe("release.lua", () => {
     expect(await release(k, "ours")).toBe(0);
   });
 
-  it("hands the lock to the first manager in line: reserves it and tells that manager only", async () => {
+  it("hands the lock to the first waiter in line: its token, its TTL, a new fence, and a message to its manager only", async () => {
     const k = keys();
     const inbox = await listen(`${INBOX}m1`, `${INBOX}m2`);
     try {
+      const [, fence] = await acquire(k, "ours");
+      const [, , serverMs] = await acquire(k, "w1", "m1", 10_000, 3000);
+      await acquire(k, "w2", "m2", 10_000, 1500);
+      expect(await release(k, "ours")).toBe(1);
+      expect(await t.redis.get(k.lock)).toBe("w1");
+      const pttl = await t.redis.pttl(k.lock);
+      expect(pttl).toBeGreaterThan(2000);
+      expect(pttl).toBeLessThanOrEqual(3000);
+      expect(await t.redis.get(k.fence)).toBe(String(fence + 1));
+      expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["m2"]);
+      expect(await t.redis.hkeys(k.tickets)).toEqual(["m2"]);
+      const heard = await inbox.settle();
+      expect(heard).toHaveLength(1);
+      const [channel, message] = heard[0]!;
+      expect(channel).toBe(`${INBOX}m1`);
+      const [token, handedFence, ttl, handedAt, lockKey] = message.split(" ");
+      expect([token, Number(handedFence), Number(ttl), lockKey]).toEqual(["w1", fence + 1, 3000, k.lock]);
+      expect(Number(handedAt)).toBeGreaterThanOrEqual(serverMs!);
+      // w1 holds it like any holder: its release hands it on to w2
+      expect(await release(k, "w1")).toBe(1);
+      expect(await t.redis.get(k.lock)).toBe("w2");
+    } finally {
+      inbox.close();
+    }
+  });
+
+  it("skips waiters whose deadline passed or whose ticket is gone, and frees the lock when none is left", async () => {
+    const k = keys();
+    const inbox = await listen(`${INBOX}late`, `${INBOX}ghost`, `${INBOX}live`);
+    try {
       await acquire(k, "ours");
+      await acquire(k, "t-late", "late", 1); // gives up 1 ms from now
+      await t.redis.zadd(k.queue, "NX", 0, "ghost"); // a place without a ticket
+      await acquire(k, "t-live", "live");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await release(k, "ours")).toBe(1);
+      expect(await t.redis.get(k.lock)).toBe("t-live");
+      expect((await inbox.settle()).map(([channel]) => channel)).toEqual([`${INBOX}live`]);
+      expect(await t.redis.exists(k.queue, k.tickets)).toBe(0);
+
+      await acquire(k, "t-late2", "late", 1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await release(k, "t-live")).toBe(1);
+      expect(await t.redis.exists(k.lock, k.queue, k.tickets)).toBe(0);
+      expect(inbox.heard).toHaveLength(1);
+    } finally {
+      inbox.close();
+    }
+  });
+
+  it("lets a manager whose waiter gave up leave the line, passing on a lock handed to that waiter meanwhile", async () => {
+    const k = keys();
+    const inbox = await listen(`${INBOX}m2`);
+    try {
+      await acquire(k, "holder");
       await acquire(k, "w1", "m1");
       await acquire(k, "w2", "m2");
-      expect(await release(k, "ours")).toBe(1);
-      expect(await t.redis.get(k.lock)).toBe("reserved:m1");
-      const pttl = await t.redis.pttl(k.lock);
-      expect(pttl).toBeGreaterThan(0);
-      expect(pttl).toBeLessThanOrEqual(500);
+      // m1's waiter gives up while the holder still holds: m1 leaves, the holder's lock stays
+      expect(await release(k, "w1", "m1")).toBe(0);
+      expect(await t.redis.get(k.lock)).toBe("holder");
       expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["m2"]);
-      expect(await inbox.settle()).toEqual([[`${INBOX}m1`, k.lock]]);
+      expect(await t.redis.hkeys(k.tickets)).toEqual(["m2"]);
+
+      await acquire(k, "w1b", "m1");
+      await release(k, "holder"); // handed to m2's w2
+      // m2's waiter had given up meanwhile: leaving passes the lock on to m1's waiter
+      expect(await release(k, "w2", "m2")).toBe(1);
+      expect(await t.redis.get(k.lock)).toBe("w1b");
+      expect(await t.redis.exists(k.queue, k.tickets)).toBe(0);
+      expect((await inbox.settle()).map(([, message]) => message.split(" ")[0])).toEqual(["w2"]);
     } finally {
       inbox.close();
     }
@@ -170,49 +239,17 @@ describe("extend.lua", () => {
   });
 });
 
-describe("handoff.lua", () => {
-  const handoff = (k: K, manager: string) =>
-    handoffScript.run(t.redis, [k.lock, k.queue], [manager, INBOX, 500]);
-
-  it("passes a lock reserved for a manager that no longer wants it to the next in line", async () => {
-    const k = keys();
-    const inbox = await listen(`${INBOX}m2`);
-    try {
-      await t.redis.set(k.lock, "reserved:m1", "PX", 500);
-      await t.redis.zadd(k.queue, 2, "m2", 3, "m3");
-      expect(await handoff(k, "m1")).toBe(1);
-      expect(await t.redis.get(k.lock)).toBe("reserved:m2");
-      expect(await inbox.settle()).toEqual([[`${INBOX}m2`, k.lock]]);
-    } finally {
-      inbox.close();
-    }
-  });
-
-  it("leaves the line without touching a lock someone holds, and frees a reservation nobody else wants", async () => {
-    const k = keys();
-    await t.redis.set(k.lock, "holder", "PX", 1000);
-    await t.redis.zadd(k.queue, 1, "m1", 2, "m2");
-    expect(await handoff(k, "m1")).toBe(0);
-    expect(await t.redis.get(k.lock)).toBe("holder");
-    expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["m2"]);
-
-    await t.redis.set(k.lock, "reserved:m2", "PX", 500);
-    expect(await handoff(k, "m2")).toBe(0);
-    expect(await t.redis.exists(k.lock, k.queue)).toBe(0);
-  });
-});
-
 describe("loading", () => {
   it("calls by SHA, and falls back to EVAL once on a server that does not know the script", async () => {
     const server = await ownRedis();
     const redis = new Redis(server.url);
     try {
       expect(await redis.script("EXISTS", acquireScript.sha)).toEqual([0]);
-      const k = { lock: "{x}", fence: "{x}:fence", queue: "{x}:queue" };
-      await acquireScript.run(redis, [k.lock, k.fence, k.queue], ["tok", 1000, 60_000, "", "0", 1000]);
+      const k = ["{x}", "{x}:fence", "{x}:queue", "{x}:tickets"];
+      await acquireScript.run(redis, k, ["tok", 1000, 60_000, "", 0, 1000]);
       expect(await redis.script("EXISTS", acquireScript.sha)).toEqual([1]);
       await redis.script("FLUSH"); // as after a restart or a failover
-      expect(await releaseScript.run(redis, [k.lock, k.queue], ["tok", INBOX, 500])).toBe(1);
+      expect(await releaseScript.run(redis, k, ["tok", INBOX, 60_000, ""])).toBe(1);
     } finally {
       redis.disconnect();
       await server.dispose();

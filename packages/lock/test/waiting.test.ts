@@ -95,17 +95,133 @@ describe("waiters on one key", () => {
     if (result.ok) await result.lease.release();
   });
 
-  it("a lock handed to a manager that is gone is reclaimed after the short reservation", async () => {
+  it("a place in line without a ticket (its manager gone) is skipped: the release hands the lock to the live waiter", async () => {
     const holder = await hold("ghost");
     await fx.test.redis.zadd(`${holder.key}:queue`, 0, "gone-manager"); // first in line, then its process died
-    const locks = await fx.make({ commandTimeoutMs: 200 });
+    const locks = await fx.make();
     const waiting = locks.acquire({ kind: "order", id: "ghost" }, { waitMs: 5000 });
     while ((await lineOf(holder.key)) < 2) await sleep(2);
     await holder.release();
-    expect(await fx.test.redis.get(holder.key)).toBe("reserved:gone-manager");
+    const result = await waiting;
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(await fx.test.redis.get(holder.key)).toBe(result.lease.token); // handed straight to it
+    expect(result.lease.fence).toBeGreaterThan(holder.fence);
+    await result.lease.release();
+  });
+
+  it("a lock handed to a waiter whose process crashed expires with that waiter's TTL, then goes to the next", async () => {
+    const holder = await hold("crashed-waiter");
+    const [seconds] = await fx.test.redis.time();
+    // A waiter of a process that died after joining the line: a live ticket, nobody to read the message.
+    await fx.test.redis.zadd(`${holder.key}:queue`, 0, "dead-manager");
+    await fx.test.redis.hset(
+      `${holder.key}:tickets`,
+      "dead-manager",
+      `dead-token 300 ${Number(seconds) * 1000 + 60_000}`,
+    );
+    const locks = await fx.make();
+    const waiting = locks.acquire({ kind: "order", id: "crashed-waiter" }, { waitMs: 5000 });
+    while ((await lineOf(holder.key)) < 2) await sleep(2);
+    await holder.release();
+    expect(await fx.test.redis.get(holder.key)).toBe("dead-token");
+    const pttl = await fx.test.redis.pttl(holder.key);
+    expect(pttl).toBeGreaterThan(0);
+    expect(pttl).toBeLessThanOrEqual(300); // the dead waiter's own TTL, like any crashed holder's
     const result = await waiting;
     expect(result.ok).toBe(true);
     if (result.ok) await result.lease.release();
+  });
+
+  it("a hand-off to a waiter that aborted meanwhile passes on to the next manager in line", async () => {
+    const holder = await hold("abort-handoff");
+    const first = await fx.make();
+    const second = await fx.make();
+    const controller = new AbortController();
+    // A long TTL: had the lock stayed with the aborted waiter, the second would time out first.
+    const aborted = first.acquire(
+      { kind: "order", id: "abort-handoff" },
+      { waitMs: 10_000, ttlMs: 60_000, signal: controller.signal },
+    );
+    while ((await lineOf(holder.key)) < 1) await sleep(2);
+    const waiting = second.acquire({ kind: "order", id: "abort-handoff" }, { waitMs: 5000 });
+    while ((await lineOf(holder.key)) < 2) await sleep(2);
+    // Release and abort at once: the release hands the lock to the first waiter, which is gone by
+    // the time its manager reads the message (or steps out of line first): either way the second gets it.
+    const released = holder.release();
+    controller.abort();
+    await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
+    expect(await released).toBe("released");
+    const result = await waiting;
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(await fx.test.redis.get(holder.key)).toBe(result.lease.token);
+    await result.lease.release();
+    expect(first.stats()).toMatchObject({ waiters: 0, leases: 0, timers: 0 });
+    expect(await fx.test.redis.exists(holder.key)).toBe(0);
+  });
+
+  it("a hand-off that arrives after its waiter aborted is passed on by the manager", async () => {
+    const holder = await hold("late-message");
+    const first = await fx.make();
+    const second = await fx.make();
+    const controller = new AbortController();
+    const aborted = first.acquire(
+      { kind: "order", id: "late-message" },
+      { waitMs: 10_000, ttlMs: 60_000, signal: controller.signal },
+    );
+    while ((await lineOf(holder.key)) < 1) await sleep(2);
+    const waiting = second.acquire({ kind: "order", id: "late-message" }, { waitMs: 5000 });
+    while ((await lineOf(holder.key)) < 2) await sleep(2);
+    // Put the first manager back in line with its waiter's ticket after it left, as if its
+    // leaving had raced the release: the lock goes to a token nobody waits for.
+    const manager = (await fx.test.redis.zrange(`${holder.key}:queue`, 0, 0))[0]!;
+    const ticket = await fx.test.redis.hget(`${holder.key}:tickets`, manager);
+    expect(ticket).toMatch(/ 60000 /); // the first waiter's ticket: its token and its 60 s TTL
+    controller.abort();
+    await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
+    while ((await lineOf(holder.key)) > 1) await sleep(2); // it stepped out of line
+    await fx.test.redis.zadd(`${holder.key}:queue`, 0, manager);
+    await fx.test.redis.hset(`${holder.key}:tickets`, manager, ticket!);
+    await holder.release();
+    const result = await waiting; // the first manager heard the hand-off, found no waiter and passed it on
+    expect(result.ok).toBe(true);
+    if (result.ok) await result.lease.release();
+    expect(first.stats()).toMatchObject({ waiters: 0, leases: 0 });
+  });
+});
+
+describe("hand-off under concurrency", () => {
+  it("no wake-up is lost and exclusion stays exact: 8 managers x 3 callers, 240 hand-offs on one key", async () => {
+    const managers = await Promise.all(Array.from({ length: 8 }, () => fx.make()));
+    let inside = 0;
+    let overlaps = 0;
+    let done = 0;
+    const fences: number[] = [];
+    await Promise.all(
+      managers.flatMap((locks) =>
+        Array.from({ length: 3 }, async () => {
+          for (let i = 0; i < 10; i++) {
+            const result = await locks.acquire({ kind: "order", id: "stampede" }, { waitMs: 20_000 });
+            expect(result.ok).toBe(true);
+            if (!result.ok) return;
+            inside += 1;
+            if (inside > 1) overlaps += 1;
+            fences.push(result.lease.fence);
+            await sleep(0);
+            inside -= 1;
+            done += 1;
+            expect(await result.lease.release()).toBe("released");
+          }
+        }),
+      ),
+    );
+    expect(done).toBe(240);
+    expect(overlaps).toBe(0);
+    for (let i = 1; i < fences.length; i++) expect(fences[i]).toBeGreaterThan(fences[i - 1]!);
+    for (const locks of managers) expect(locks.stats()).toMatchObject({ waiters: 0, leases: 0, timers: 0 });
+    const key = managers[0]!.keyFor({ kind: "order", id: "stampede" });
+    expect(await fx.test.redis.exists(key, `${key}:queue`, `${key}:tickets`)).toBe(0);
   });
 });
 

@@ -1,46 +1,56 @@
--- Acquire: take the lock if it is free (or was handed to us), with a millisecond expiry and a
--- fencing number, in one atomic step; otherwise say how long it stays taken and, for a caller
--- that will wait, put its manager in line.
---   KEYS[1] lock    {ns:lock:kind:id}           value: the holder's token, or "reserved:<manager>"
---   KEYS[2] fence   {ns:lock:kind:id}:fence     same hash tag, so the same Cluster slot
---   KEYS[3] line    {ns:lock:kind:id}:queue     sorted set: managers waiting, by arrival
---   ARGV[1] token (random, from the caller)   ARGV[2] ttl ms   ARGV[3] fence retention ms
+-- Acquire: take the lock if it is free, with a millisecond expiry and a fencing number, in one
+-- atomic step; otherwise say how long it stays taken and, for a caller that will wait, put its
+-- manager in line with a ticket, so that a release can hand the lock straight to that caller.
+--   KEYS[1] lock     {ns:lock:kind:id}           value: the holder's token
+--   KEYS[2] fence    {ns:lock:kind:id}:fence     same hash tag, so the same Cluster slot
+--   KEYS[3] line     {ns:lock:kind:id}:queue     sorted set: managers waiting, by arrival
+--   KEYS[4] tickets  {ns:lock:kind:id}:tickets   hash: manager -> "token ttl deadline" of its
+--                                                first waiter (deadline: server ms it gives up)
+--   ARGV[1] token (random, from the caller; a waiter keeps one for its whole wait)
+--   ARGV[2] ttl ms   ARGV[3] fence retention ms
 --   ARGV[4] manager id when the caller waits in line, '' when it tries once
---   ARGV[5] '1' when that manager has more callers waiting for this lock after this one
---   ARGV[6] how long the line is kept after the last arrival (ms)
--- Returns {1, fence} when acquired, {0, pttl} when taken (pttl < 0: the holder set no expiry).
+--   ARGV[5] ms the caller will still wait   ARGV[6] how long the line is kept (ms)
+-- Returns {1, fence} when acquired; {1, fence, pttl} when a release had already handed the lock
+-- to this token (its message not read yet, or lost); {0, pttl, server ms} when taken
+-- (pttl < 0: the holder set no expiry; server ms only for a caller put in line).
+local function nextFence()
+  -- The fence grows by one per acquisition. The counter expires after ARGV[3] ms without one, so
+  -- idle resources cost no memory for ever; a missing counter (new resource, or expired) is
+  -- seeded from the server clock in microseconds, which is larger than any fence handed out
+  -- before unless the clock went back by more than the retention time.
+  local fence = redis.call('INCR', KEYS[2])
+  if fence == 1 then
+    local now = redis.call('TIME')
+    fence = tonumber(now[1]) * 1000000 + tonumber(now[2])
+    redis.call('SET', KEYS[2], string.format('%d', fence))
+  end
+  redis.call('PEXPIRE', KEYS[2], ARGV[3])
+  return fence
+end
+
 local waiter = ARGV[4]
 local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= 'reserved:' .. waiter then
-  if waiter ~= '' then
-    local now = redis.call('TIME')
-    redis.call('ZADD', KEYS[3], 'NX', now[1] * 1000000 + now[2], waiter)
-    redis.call('PEXPIRE', KEYS[3], ARGV[6])
-  end
-  return {0, redis.call('PTTL', KEYS[1])}
+if holder == ARGV[1] then
+  -- handed to us: the fence counter has not moved since (only an acquisition moves it)
+  local fence = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if fence == 0 then fence = nextFence() end
+  return {1, fence, redis.call('PTTL', KEYS[1])}
+end
+if holder then
+  if waiter == '' then return {0, redis.call('PTTL', KEYS[1])} end
+  local now = redis.call('TIME')
+  local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  redis.call('ZADD', KEYS[3], 'NX', now[1] * 1000000 + now[2], waiter)
+  redis.call('HSET', KEYS[4], waiter, string.format('%s %d %d', ARGV[1], ARGV[2], ms + ARGV[5]))
+  redis.call('PEXPIRE', KEYS[3], ARGV[6])
+  redis.call('PEXPIRE', KEYS[4], ARGV[6])
+  return {0, redis.call('PTTL', KEYS[1]), ms}
 end
 
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 if waiter ~= '' then
-  if ARGV[5] == '1' then
-    -- back of the line: the other processes waiting go first, so none starves
-    local now = redis.call('TIME')
-    redis.call('ZADD', KEYS[3], 'NX', now[1] * 1000000 + now[2], waiter)
-  else
-    redis.call('ZREM', KEYS[3], waiter)
-  end
+  -- served: out of line (a manager with more callers waiting queues the next one anew)
+  redis.call('ZREM', KEYS[3], waiter)
+  redis.call('HDEL', KEYS[4], waiter)
 end
-
--- The fence grows by one per acquisition. The counter expires after ARGV[3] ms without one, so
--- idle resources cost no memory for ever; a missing counter (new resource, or expired) is seeded
--- from the server clock in microseconds, which is larger than any fence handed out before unless
--- the clock went back by more than the retention time (or more than a million locks a second
--- were taken on this one resource all along).
-local fence = redis.call('INCR', KEYS[2])
-if fence == 1 then
-  local now = redis.call('TIME')
-  fence = tonumber(now[1]) * 1000000 + tonumber(now[2])
-  redis.call('SET', KEYS[2], string.format('%d', fence))
-end
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return {1, fence}
+return {1, nextFence()}
