@@ -134,7 +134,6 @@ try {
 } finally {
   await redis.dispose();
 }
-const loadAtEnd = os.loadavg()[0]!;
 
 const median = (seconds: number[]) => [...seconds].sort((a, b) => a - b)[Math.floor((seconds.length - 1) / 2)]!;
 const best = (seconds: number[]) => Math.min(...seconds);
@@ -160,7 +159,7 @@ writeSection(
     "## Worker: expiring reservations (`npm run bench:worker`)",
     "",
     environment,
-    `Load average ${loadAtStart.toFixed(1)} when the run started, ${loadAtEnd.toFixed(1)} when it ended (${os.cpus().length} cores; other work on the machine shows in the figures).`,
+    `Load average ${loadAtStart.toFixed(1)} when the run started: other work on the machine shows in these figures, rerun on an idle machine to compare set-ups.`,
     "",
     `${ORDERS.toLocaleString("en-US")} due reservations across ${PRODUCTS} products (1-3 units each), a fresh database per run, ${ROUNDS} rounds (scenarios interleaved), median and best.`,
     `Workers are real processes (\`apps/worker/src/main.ts\`), batches of ${BATCH} orders, each batch one transaction`,
