@@ -14,6 +14,7 @@ const LABELS: [RegExp, string][] = [
   [/^the outbox delivered/, "outbox"],
   [/^each successful_payment/, "charges"],
   [/^refunds were issued/, "refunds"],
+  [/^every update was delivered in the end/, "delivered"],
   [/^every update delivered/, "updates"],
   [/^every press of Order/, "presses"],
   [/^every \/stock change/, "restocks"],

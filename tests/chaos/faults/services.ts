@@ -16,7 +16,7 @@ export function restartRedisFault(at: number, extraDownMs = 0): Fault {
       // Payers first (only users with an order get there), then users about to place one: holding
       // Order any earlier would keep anyone from reaching Pay.
       ctx.gates.arm("pay");
-      await until(() => ctx.loadDone() || ctx.gates.waitingAt("pay") >= 2, 20_000);
+      await until(() => ctx.loadDone() || ctx.gates.waitingAt("pay") >= 2, 12_000);
       ctx.gates.arm("order");
       await until(() => ctx.loadDone() || ctx.gates.waitingAt("order") >= 2, 2_000);
       const outage = { start: 0, end: 0 };

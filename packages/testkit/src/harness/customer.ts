@@ -18,8 +18,9 @@ export interface OrderPress {
   messageId: number;
   data: string;
   outcome: PlaceOutcome;
-  /** The order id the bot showed, when it placed one. */
+  /** The order id the bot showed, when it placed one, and whether it could still be paid. */
   orderId?: string;
+  open?: boolean;
   /** What the callback answer said, when it refused. */
   answer?: string;
   at: number;
@@ -109,7 +110,7 @@ export async function runCustomer(user: SimulatedUser, options: CustomerOptions)
     const press = await user.press(/^Order \d+ for/, { messageId: card.message.message_id });
     await delivered(press, "order");
     result.press = await readPlaceOutcome(kit, user, press);
-    if (result.press.outcome !== "placed") return result;
+    if (result.press.outcome !== "placed" || !result.press.open) return result;
     await think();
     result.intent = pick(options.intents, random);
     if (result.intent === "pay") await pay(kit, user, result, options);
@@ -127,9 +128,11 @@ async function readPlaceOutcome(
   press: Awaited<ReturnType<SimulatedUser["press"]>>,
 ): Promise<OrderPress> {
   const base = { updateId: press.updateId, userId: user.id, chatId: user.chatId, messageId: press.message.message_id, data: press.data, at: Date.now() };
+  // The card turned into the order: placed. (Without Pay and Cancel when it is no longer open: a
+  // press re-delivered after a crash may only run once the reservation has run out.)
   const shown = messageIn(kit, user, press.message.message_id);
   const placed = shown?.text && ORDER_ID.exec(shown.text);
-  if (placed && buttonsOf(shown).some((b) => b.startsWith("Pay "))) return { ...base, outcome: "placed", orderId: placed[1]! };
+  if (placed) return { ...base, outcome: "placed", orderId: placed[1]!, open: buttonsOf(shown).some((b) => b.startsWith("Pay ")) };
   const answer = (await press.answered(1_000).catch(() => undefined))?.text ?? "";
   return { ...base, outcome: classify(answer), answer };
 }

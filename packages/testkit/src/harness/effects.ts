@@ -29,7 +29,9 @@ export function pressKey(press: Pick<OrderPress, "userId" | "chatId" | "messageI
 }
 
 /**
- * "Every update the kit delivered with a 2xx took effect exactly once", checked three ways:
+ * Liveness first: the bot took every update in the end (a bot that fails an update again and
+ * again makes Telegram give up on it). Then "every update the kit delivered with a 2xx took effect
+ * exactly once", checked three ways:
  * the bot recorded every delivered update (and nothing the kit never sent); every order traces back
  * to one delivered press of Order, every press the user saw succeed has its order, and a press the
  * user was told failed has none, one order per press at most; every /stock change the operator was
@@ -84,7 +86,11 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
   }
 
   const stockProblems = await checkStockCommands(db, inputs.stockCommands, since);
+  const undelivered = inputs.kit.deliveries
+    .filter((u) => u.status === "dropped" || u.status === "pending")
+    .map((u) => ({ what: `update ${u.update.update_id} (${u.type}) ${u.status} after ${u.attempts.length} attempts: ${u.attempts.at(-1)?.error ?? u.reason ?? ""}` }));
   return [
+    verdict("every update was delivered in the end: none given up, none left pending", undelivered),
     verdict("every update delivered with a 2xx was handled, and only those", updateProblems),
     verdict("every press of Order took effect exactly once: none missing, none duplicated", orderProblems),
     verdict("every /stock change took effect exactly once", stockProblems),

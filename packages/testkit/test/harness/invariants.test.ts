@@ -88,6 +88,43 @@ describe("checkInvariants", () => {
     ]);
   });
 
+  it("catches an oversell that the ledger recorded faithfully (only the CHECK constraint would stop it)", async () => {
+    const { product } = await shop("RESERVED");
+    // This test database only: without the constraint an unconditional decrement can go below zero.
+    await db.$executeRawUnsafe(`ALTER TABLE products DROP CONSTRAINT products_stock_non_negative`);
+    try {
+      const order = await db.order.create({
+        data: {
+          publicId: "OVER",
+          userId: 2n,
+          chatId: 2n,
+          status: "PAID",
+          totalMinor: 90,
+          currency: "XTR",
+          expiresAt: new Date(Date.now() + 60_000),
+          idempotencyKey: "over",
+          items: { create: { productId: product.id, quantity: 9, unitPriceMinor: 10 } },
+        },
+      });
+      await db.stockMovement.create({ data: { productId: product.id, orderId: order.id, delta: -9, reason: "RESERVE" } });
+      await db.product.update({ where: { id: product.id }, data: { stock: { decrement: 9 } } });
+      await db.payment.create({ data: { orderId: order.id, userId: 2n, telegramChargeId: "over", amountMinor: 90, currency: "XTR", status: "CAPTURED" } });
+      expect(failing(await checkInvariants(db, inputs))).toEqual([
+        "stock equals the ledger sum and is >= 0",
+        "no product is oversold: units held by orders never exceed units supplied",
+      ]);
+    } finally {
+      await db.$executeRawUnsafe(`TRUNCATE payments, stock_movements, order_items, orders, products RESTART IDENTITY CASCADE`);
+      await db.$executeRawUnsafe(`ALTER TABLE products ADD CONSTRAINT products_stock_non_negative CHECK (stock >= 0)`);
+    }
+  });
+
+  it("catches an order whose total is not the sum of its items", async () => {
+    const { order } = await shop("RESERVED");
+    await db.order.update({ where: { id: order.id }, data: { totalMinor: 19 } });
+    expect(failing(await checkInvariants(db, inputs))).toEqual(["every order is well-formed: in a known state, with items, its total their sum"]);
+  });
+
   it("catches a reservation left past its expiry, a pending outbox message and a double refund", async () => {
     const { order } = await shop("PAID");
     await shop("RESERVED").then(({ order: o }) =>
