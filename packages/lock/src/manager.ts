@@ -181,32 +181,34 @@ class RedisLockManager implements LockManager {
    */
   async #wait(request: LockRequest, deadline: number): Promise<LockLease | undefined> {
     const waiter = this.#queues.join(request.keys.lock, newToken(), request.signal);
-    const backoff = new Backoff(this.#config.backoff);
+    let backoff: Backoff | undefined; // only a wait that sleeps needs one
     let lease: LockLease | undefined;
-    let inLine = false; // whether Redis may hold a place in line for this manager
     try {
       let ask = true;
       let recheckAt = Infinity; // when the holder's lease runs out, as last seen
-      let listening = this.#queues.listening;
       for (;;) {
         if (waiter.handover) return (lease = await this.#handedLease(request, waiter));
         if (ask && this.#queues.isFirst(waiter)) {
           waiter.takeNotified();
-          const result = await this.#attemptWhileWaiting(request, waiter, deadline).catch(
-            (error: unknown) => {
-              // Abandoned or timed out, it may still have run and put us in line.
-              inLine ||=
-                waiter.cancelled || (error instanceof LockUnavailableError && error.reason === "timeout");
-              throw error;
-            },
-          );
+          let result: Attempt;
+          try {
+            // Without a signal only close() can cancel, and it may let a round trip finish.
+            result = await (request.signal
+              ? this.#attemptWhileWaiting(request, waiter, deadline)
+              : this.#attempt(request, waiter, deadline));
+          } catch (error) {
+            // Abandoned or timed out, it may still have run and put us in line.
+            waiter.inLine ||=
+              waiter.cancelled || (error instanceof LockUnavailableError && error.reason === "timeout");
+            throw error;
+          }
           if (result.lease) return (lease = result.lease);
-          inLine = true; // busy: the script put this manager in line, with our ticket
-          if (!listening) {
+          waiter.inLine = true; // busy: the script put this manager in line, with our ticket
+          if (!this.#queues.listening && !waiter.subscribed) {
             // The first wait of this manager: subscribe its channel, then ask once more, since
             // a hand-off published before the subscription took effect went unheard (the lock
             // is then already ours, and the attempt says so).
-            listening = true;
+            waiter.subscribed = true;
             if (await waiter.race(this.#queues.listen())) continue;
           }
           if (waiter.takeNotified()) continue; // the waiter ahead left while we asked
@@ -215,15 +217,17 @@ class RedisLockManager implements LockManager {
         const now = performance.now();
         const left = deadline - now;
         if (left <= 0) return undefined;
+        backoff ??= new Backoff(this.#config.backoff);
         const delay = this.#queues.isFirst(waiter) ? Math.min(backoff.next(), recheckAt - now, left) : left;
         ask = (await waiter.sleep(delay)) !== "handed";
       }
     } finally {
       const wasLast = this.#queues.leave(waiter);
-      if (!lease && ((wasLast && inLine) || waiter.handover)) {
+      const leaveLine = wasLast && waiter.inLine;
+      if (!lease && (leaveLine || waiter.handover)) {
         // Leaving without the lock: step out of line if nobody here waits any more, and pass on
         // the lock if a release handed it to us meanwhile (the script checks our token).
-        this.#giveBack(request.keys, waiter.token, wasLast && inLine);
+        this.#giveBack(request.keys, waiter.token, leaveLine);
       }
     }
   }
@@ -262,6 +266,9 @@ class RedisLockManager implements LockManager {
     const { keys, kind, metrics, ttlMs } = request;
     const token = waiter ? waiter.token : newToken();
     const manager = waiter ? this.#id : "";
+    // Taking a free lock, the script leaves the line only if this manager may be in it: the first
+    // attempt of a lone waiter skips that (a stale place left by a failed give-back is skipped
+    // by its deadline, or passed on by whoever it is handed to).
     const waitLeft = waiter ? Math.max(1, Math.ceil(deadline - performance.now())) : 0;
     const sentAt = Date.now();
     const reply = await this.#runner.run(
@@ -272,7 +279,15 @@ class RedisLockManager implements LockManager {
         acquireScript.run(
           this.#redis,
           [keys.lock, keys.fence, keys.queue, keys.tickets],
-          [token, ttlMs, this.#config.fenceRetentionMs, manager, waitLeft, MAX_WAIT_MS + ttlMs],
+          [
+            token,
+            ttlMs,
+            this.#config.fenceRetentionMs,
+            manager,
+            waitLeft,
+            MAX_WAIT_MS + ttlMs,
+            waiter?.inLine ? 1 : 0,
+          ],
         ) as Promise<[number, number, number?]>,
       { onLate: ([status]) => void (status === 1 && this.#giveBack(keys, token, false)) },
     );

@@ -41,8 +41,10 @@ export class WaitQueues {
     const waiter = new Waiter(lockKey, token, this.options.timers, signal);
     this.#byToken.set(token, waiter);
     const queue = this.#queues.get(lockKey);
-    if (queue) queue.push(waiter);
-    else this.#queues.set(lockKey, [waiter]);
+    if (queue) {
+      queue.push(waiter);
+      waiter.inLine = true; // others of this manager wait: its place in Redis's line may be theirs
+    } else this.#queues.set(lockKey, [waiter]);
     return waiter;
   }
 

@@ -29,6 +29,10 @@ export class Waiter {
   /** When (local ms) the last attempt that put this waiter's ticket in line was sent, and Redis's time then. */
   lastSentAt = 0;
   lastServerMs = 0;
+  /** Whether Redis may hold a place in line for this manager and key (so leave it on success). */
+  inLine = false;
+  /** Whether this waiter already asked for the manager's channel to be subscribed. */
+  subscribed = false;
   readonly #onAbort = () => this.cancel(this.signal?.reason);
 
   constructor(

@@ -17,7 +17,7 @@ const acquire = (k: K, token: string, waiter = "", waitLeft = 10_000, ttl = 1500
   acquireScript.run(
     t.redis,
     [k.lock, k.fence, k.queue, k.tickets],
-    [token, ttl, 60_000, waiter, waitLeft, 300_000],
+    [token, ttl, 60_000, waiter, waitLeft, 300_000, 1],
   ) as Promise<[number, number, number?]>;
 const release = (k: K, token: string, leaving = "") =>
   releaseScript.run(t.redis, [k.lock, k.fence, k.queue, k.tickets], [token, INBOX, 60_000, leaving]);

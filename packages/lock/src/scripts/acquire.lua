@@ -10,6 +10,7 @@
 --   ARGV[2] ttl ms   ARGV[3] fence retention ms
 --   ARGV[4] manager id when the caller waits in line, '' when it tries once
 --   ARGV[5] ms the caller will still wait   ARGV[6] how long the line is kept (ms)
+--   ARGV[7] '1' when that manager may already be in line (so taking the lock takes it out)
 -- Returns {1, fence} when acquired; {1, fence, pttl} when a release had already handed the lock
 -- to this token (its message not read yet, or lost); {0, pttl, server ms} when taken
 -- (pttl < 0: the holder set no expiry; server ms only for a caller put in line).
@@ -48,7 +49,7 @@ if holder then
 end
 
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-if waiter ~= '' then
+if waiter ~= '' and ARGV[7] == '1' then
   -- served: out of line (a manager with more callers waiting queues the next one anew)
   redis.call('ZREM', KEYS[3], waiter)
   redis.call('HDEL', KEYS[4], waiter)
