@@ -59,7 +59,8 @@ export function formatDemoReport(f: DemoFigures): string {
     `  by kind (acquired/attempts): ${kinds}`,
     "",
     "where to look next",
-    `  metrics  ${f.metricsUrls.map((m) => `${m.name} ${m.url}`).join(", ")} (while a shop runs)`,
+    `  metrics  ${f.metricsUrls.map((m) => `${m.name} ${m.url}`).join(", ")}`,
+    "           (served while the shop runs: npm run demo -- --keep leaves it up after the report)",
     `  logs     ${f.logFiles.join(", ")}`,
     "  more     npm run chaos -- --quick (the same shop under faults), docs/testing.md, docs/locking.md",
   ];

@@ -97,7 +97,7 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
   ];
 }
 
-/** The operator's ledger rows (actor op:...) against the changes the bot reported. */
+/** The operator's ledger rows (actor op:...) against the changes the bot reported, and the stock levels it reported. */
 async function checkStockCommands(db: Database, commands: StockCommand[], since: Date | undefined): Promise<Problem[]> {
   const rows = await db.stockMovement.findMany({
     where: { reason: "ADJUST", ...(since ? { createdAt: { gte: since } } : {}) },
@@ -110,8 +110,17 @@ async function checkStockCommands(db: Database, commands: StockCommand[], since:
     const told = commands.filter((c) => c.sku === sku && c.before !== undefined && c.after !== c.before).map((c) => c.after! - c.before!);
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     if (ledger.length !== told.length || sum(ledger) !== sum(told)) {
-      problems.push({ what: `${sku}: the operator was told of ${told.length} changes (${sum(told)} units), the ledger has ${ledger.length} (${sum(ledger)} units)` });
+      const replies = commands
+        .filter((c) => c.sku === sku)
+        .map((c) => `${c.change} → ${c.reply === undefined ? (c.delivered ? "no reply" : "not delivered") : JSON.stringify(c.reply.slice(0, 60))}`);
+      problems.push({
+        what: `${sku}: the operator was told of ${told.length} changes (${sum(told)} units), the ledger has ${ledger.length} (${sum(ledger)} units); commands: ${replies.join(", ")}`,
+      });
     }
+  }
+  // What the bot told the operator is a sighting of the stock at that moment: never below zero.
+  for (const c of commands) {
+    if ((c.before ?? 0) < 0 || (c.after ?? 0) < 0) problems.push({ what: `/stock ${c.sku} ${c.change}: the operator was shown a negative stock: ${c.reply}` });
   }
   const unanswered = commands.filter((c) => c.delivered && c.reply === undefined);
   for (const c of unanswered) problems.push({ what: `/stock ${c.sku} ${c.change} (update ${c.updateId}) was delivered but got no reply` });

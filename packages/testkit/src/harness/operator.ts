@@ -16,7 +16,7 @@ export interface StockCommand {
   reply?: string;
 }
 
-const STOCK_OK = /: stock (\d+) → (\d+)\./;
+const STOCK_OK = /: stock (-?\d+) → (-?\d+)\./;
 
 /**
  * An operator running the shop from the group: stock changes with `/stock SKU +N|=N`, each one
