@@ -1,11 +1,15 @@
 /**
  * Telegram's sending limits as a small, pure scheduler: about one message a second per chat, at
- * most 20 a minute per group, and a global cap. Time is passed in, never read, so the rules can be
- * tested exhaustively and the relay decides when to sleep.
+ * most 20 a minute per group, and a global cap per second. Time is passed in, never read, so the
+ * rules can be tested exhaustively and the relay decides when to sleep.
  *
- * Every limit carries a safety margin: the limits are measured where Telegram receives the calls,
- * and a call scheduled exactly on the limit can arrive a little early relative to the previous
- * one (that one was delayed in transit). The margin absorbs that jitter.
+ * The limits hold where Telegram receives the calls, whatever the latency. Telegram handles a call
+ * somewhere between the moment it leaves and the moment its answer comes back, so every rule
+ * counts from answers: the next message to a chat leaves an interval after the previous one was
+ * answered, and the k-th next message (k = the limit of a window) leaves a window after it was
+ * answered. If k + 1 calls were received within one window, the earliest-sent of them would have
+ * been answered a whole window before the latest-sent one left: impossible. A margin is added on
+ * top, for clocks and rounding.
  */
 export interface PacingLimits {
   /** Least gap between two messages to one chat (ms); Telegram: about 1,000. */
@@ -31,15 +35,14 @@ export function isGroupChat(chatId: bigint): boolean {
 }
 
 export interface Pacer {
-  /** The earliest time, not before `now`, at which a message to `chatId` may be sent. */
-  nextSlot(chatId: bigint, now: number): number;
-  /** Records a send to `chatId` at `at` (the moment the call starts). */
-  book(chatId: bigint, at: number): void;
   /**
-   * The call booked at `bookedAt` got its answer at `at`: the chat's limits count from then on.
-   * Telegram handled the call somewhere in between, so counting from the answer keeps the gaps
-   * Telegram sees at least as long as the interval, however slow the request was in transit.
+   * The earliest time, not before `now`, at which a message to `chatId` may leave. While a call it
+   * depends on is still unanswered this is only an estimate: sleep until then and ask again.
    */
+  nextSlot(chatId: bigint, now: number): number;
+  /** Records a call to `chatId` leaving at `at`. */
+  book(chatId: bigint, at: number): void;
+  /** The call booked at `bookedAt` got its answer (or failed) at `at`. */
   answered(chatId: bigint, bookedAt: number, at: number): void;
   /** No message to `chatId` before `until` (a 429's retry_after). */
   blockUntil(chatId: bigint, until: number): void;
@@ -51,78 +54,74 @@ export interface Pacer {
   prune(now: number): void;
 }
 
+interface Call {
+  chatId: bigint;
+  sentAt: number;
+  /** When it was answered; null while in flight. */
+  answeredAt: number | null;
+}
+
 interface ChatState {
-  /** Send times, ascending (the relay sends to one chat strictly one after another). */
-  sent: number[];
+  /** Calls in the order they left (the relay sends to one chat strictly one after another). */
+  calls: Call[];
   blockedUntil: number;
 }
 
+/** How often to look again while a call the next slot depends on is still in flight (ms). */
+const RECHECK_MS = 25;
+
 export function createPacer(limits: PacingLimits): Pacer {
   const chats = new Map<bigint, ChatState>();
-  /** Global send times, ascending; spacing them evenly caps every one-second window. */
-  const global: number[] = [];
-  const globalSpacing = (1000 + limits.marginMs) / limits.globalPerSecond;
+  /** Every call, in the order they left. */
+  const global: Call[] = [];
   const chatInterval = limits.chatIntervalMs + limits.marginMs;
   const groupWindow = limits.groupWindowMs + limits.marginMs;
+  const globalWindow = 1000 + limits.marginMs;
+  const globalLimit = Math.max(1, Math.floor(limits.globalPerSecond));
 
-  const state = (chatId: bigint): ChatState => {
-    let s = chats.get(chatId);
-    if (!s) {
-      s = { sent: [], blockedUntil: 0 };
-      chats.set(chatId, s);
-    }
-    return s;
-  };
-
-  /** The earliest t >= from that keeps `globalSpacing` from every booked global send. */
-  const globalSlot = (from: number): number => {
-    let t = from;
-    for (const x of global) {
-      if (x + globalSpacing <= t) continue;
-      if (x - globalSpacing >= t) break;
-      t = x + globalSpacing;
-    }
-    return t;
+  /** The earliest time a call may leave `after` the given earlier call was answered. */
+  const after = (call: Call | undefined, gapMs: number, now: number): number => {
+    if (!call) return now;
+    if (call.answeredAt !== null) return Math.max(now, call.answeredAt + gapMs);
+    return Math.max(now + RECHECK_MS, call.sentAt + gapMs);
   };
 
   const chatSlot = (chatId: bigint, now: number): number => {
     const s = chats.get(chatId);
     if (!s) return now;
     let t = Math.max(now, s.blockedUntil);
-    const last = s.sent.at(-1);
-    if (last !== undefined) t = Math.max(t, last + chatInterval);
-    if (isGroupChat(chatId) && s.sent.length >= limits.groupPerWindow) {
-      // The window ending at t may hold at most groupPerWindow - 1 earlier sends.
-      const oldestInWindow = s.sent[s.sent.length - limits.groupPerWindow]!;
-      t = Math.max(t, oldestInWindow + groupWindow);
-    }
+    t = Math.max(t, after(s.calls.at(-1), chatInterval, t));
+    if (isGroupChat(chatId)) t = Math.max(t, after(s.calls.at(-limits.groupPerWindow), groupWindow, t));
     return t;
   };
 
   return {
     nextSlot(chatId, now) {
-      // Chat constraints only push later; the global one may skip over booked sends. Repeat until
-      // both agree (the chat constraints are monotonic, so this settles in a step or two).
-      let t = chatSlot(chatId, now);
-      for (;;) {
-        const g = globalSlot(t);
-        if (g === t) return t;
-        t = chatSlot(chatId, g);
-      }
+      const t = chatSlot(chatId, now);
+      return Math.max(t, after(global.at(-globalLimit), globalWindow, t));
     },
     book(chatId, at) {
-      const s = state(chatId);
-      s.sent.push(at);
+      let s = chats.get(chatId);
+      if (!s) {
+        s = { calls: [], blockedUntil: 0 };
+        chats.set(chatId, s);
+      }
+      const call: Call = { chatId, sentAt: at, answeredAt: null };
+      s.calls.push(call);
       let i = global.length;
-      while (i > 0 && global[i - 1]! > at) i--;
-      global.splice(i, 0, at);
+      while (i > 0 && global[i - 1]!.sentAt > at) i--;
+      global.splice(i, 0, call);
     },
     answered(chatId, bookedAt, at) {
-      const sent = chats.get(chatId)?.sent;
-      if (sent && sent.at(-1) === bookedAt && at > bookedAt) sent[sent.length - 1] = at;
+      const call = chats.get(chatId)?.calls.findLast((c) => c.sentAt === bookedAt && c.answeredAt === null);
+      if (call) call.answeredAt = Math.max(at, bookedAt);
     },
     blockUntil(chatId, until) {
-      const s = state(chatId);
+      let s = chats.get(chatId);
+      if (!s) {
+        s = { calls: [], blockedUntil: 0 };
+        chats.set(chatId, s);
+      }
       s.blockedUntil = Math.max(s.blockedUntil, until);
     },
     knows(chatId) {
@@ -134,11 +133,14 @@ export function createPacer(limits: PacingLimits): Pacer {
       return busy;
     },
     prune(now) {
-      while (global.length > 0 && global[0]! + globalSpacing <= now) global.shift();
+      const done = (call: Call, keepMs: number) => call.answeredAt !== null && call.answeredAt + keepMs <= now;
+      // Only the last `globalLimit` calls can hold the next one back, and only until their window passed.
+      while (global.length > 0 && (global.length > globalLimit || done(global[0]!, globalWindow)) && global[0]!.answeredAt !== null) global.shift();
       for (const [chatId, s] of chats) {
         const keep = isGroupChat(chatId) ? groupWindow : chatInterval;
-        while (s.sent.length > 0 && s.sent[0]! + keep <= now) s.sent.shift();
-        if (s.sent.length === 0 && s.blockedUntil <= now) chats.delete(chatId);
+        const limit = isGroupChat(chatId) ? limits.groupPerWindow : 1;
+        while (s.calls.length > 0 && (s.calls.length > limit || done(s.calls[0]!, keep)) && s.calls[0]!.answeredAt !== null) s.calls.shift();
+        if (s.calls.length === 0 && s.blockedUntil <= now) chats.delete(chatId);
       }
     },
   };

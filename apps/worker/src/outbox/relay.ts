@@ -210,7 +210,10 @@ export function createOutboxRelay(deps: RelayDeps) {
     async warmUp(): Promise<number> {
       const sends = await recentSends(db, 61_000);
       const fresh = sends.filter((s) => !pacer.knows(s.chatId));
-      for (const send of fresh) pacer.book(send.chatId, send.at);
+      for (const send of fresh) {
+        pacer.book(send.chatId, send.at);
+        pacer.answered(send.chatId, send.at, send.at);
+      }
       return fresh.length;
     },
     /** Rounds until nothing is due (for the chats the pacer has room for) or the signal aborts. */
