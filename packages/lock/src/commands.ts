@@ -24,9 +24,25 @@ export class CommandTimeoutError extends Error {
   override name = "CommandTimeoutError";
 }
 
-interface InFlight {
-  deadline: number;
-  timeOut(): void;
+/**
+ * One command in flight, in an intrusive list (no Set, no closures per command): commands on a
+ * connection complete roughly in order, so adding at the tail and unlinking near the head is O(1).
+ */
+class InFlight<T = unknown> {
+  prev: InFlight | undefined;
+  next: InFlight | undefined;
+  linked = true;
+  constructor(
+    readonly command: LockCommand,
+    readonly metrics: KindMetrics,
+    readonly kind: string,
+    readonly started: number,
+    readonly deadline: number,
+    readonly timeoutMs: number,
+    readonly resolve: (value: T) => void,
+    readonly reject: (error: unknown) => void,
+    readonly onLate: ((value: T) => void) | undefined,
+  ) {}
 }
 
 export interface RunOptions<T> {
@@ -37,7 +53,9 @@ export interface RunOptions<T> {
 }
 
 export class CommandRunner {
-  readonly #inFlight = new Set<InFlight>();
+  #head: InFlight | undefined;
+  #tail: InFlight | undefined;
+  #count = 0;
   #sweeper: TimerHandle | undefined;
 
   constructor(
@@ -51,7 +69,7 @@ export class CommandRunner {
 
   /** Commands sent and not answered yet. */
   get inFlight(): number {
-    return this.#inFlight.size;
+    return this.#count;
   }
 
   /**
@@ -63,7 +81,7 @@ export class CommandRunner {
     metrics: KindMetrics,
     kind: string,
     send: () => Promise<T>,
-    options: RunOptions<T> = {},
+    options?: RunOptions<T>,
   ): Promise<T> {
     if (!this.breaker.allow()) {
       return Promise.reject(
@@ -71,47 +89,75 @@ export class CommandRunner {
       );
     }
     const started = performance.now();
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
     return new Promise<T>((resolve, reject) => {
-      const fail = (error: unknown, timedOut: boolean) => {
-        metrics.command(command, (performance.now() - started) / 1000);
-        if (isReplyError(error)) {
-          this.breaker.success(); // Redis answered: it is reachable
-          return reject(error);
-        }
-        this.breaker.failure();
-        const message = `Redis unavailable for lock ${command}: ${(error as Error).message}`;
-        reject(
-          new LockUnavailableError(message, {
-            reason: timedOut ? "timeout" : "connection",
-            kind,
-            cause: error,
-          }),
-        );
-      };
-      const entry: InFlight = {
-        deadline: started + timeoutMs,
-        timeOut: () =>
-          fail(new CommandTimeoutError(`Redis ${command} took longer than ${timeoutMs} ms`), true),
-      };
-      this.#track(entry);
+      const entry = new InFlight<T>(
+        command,
+        metrics,
+        kind,
+        started,
+        started + timeoutMs,
+        timeoutMs,
+        resolve,
+        reject,
+        options?.onLate,
+      );
+      this.#link(entry as InFlight);
       send().then(
-        (value) => {
-          if (!this.#inFlight.delete(entry)) return void options.onLate?.(value);
-          metrics.command(command, (performance.now() - started) / 1000);
-          this.breaker.success();
-          resolve(value);
-        },
-        (error: unknown) => {
-          if (this.#inFlight.delete(entry)) fail(error, false);
-        },
+        (value) => this.#answered(entry, value),
+        (error: unknown) => this.#failed(entry as InFlight, error),
       );
     });
   }
 
-  #track(entry: InFlight): void {
-    this.#inFlight.add(entry);
+  #answered<T>(entry: InFlight<T>, value: T): void {
+    if (!entry.linked) return void entry.onLate?.(value);
+    this.#unlink(entry as InFlight);
+    entry.metrics.command(entry.command, (performance.now() - entry.started) / 1000);
+    this.breaker.success();
+    entry.resolve(value);
+  }
+
+  #failed(entry: InFlight, error: unknown): void {
+    if (!entry.linked) return; // it had timed out already
+    this.#unlink(entry);
+    this.#fail(entry, error, false);
+  }
+
+  #fail(entry: InFlight, error: unknown, timedOut: boolean): void {
+    entry.metrics.command(entry.command, (performance.now() - entry.started) / 1000);
+    if (isReplyError(error)) {
+      this.breaker.success(); // Redis answered: it is reachable
+      return entry.reject(error);
+    }
+    this.breaker.failure();
+    const message = `Redis unavailable for lock ${entry.command}: ${(error as Error).message}`;
+    entry.reject(
+      new LockUnavailableError(message, {
+        reason: timedOut ? "timeout" : "connection",
+        kind: entry.kind,
+        cause: error,
+      }),
+    );
+  }
+
+  #link(entry: InFlight): void {
+    entry.prev = this.#tail;
+    if (this.#tail) this.#tail.next = entry;
+    else this.#head = entry;
+    this.#tail = entry;
+    this.#count += 1;
     if (this.#sweeper === undefined) this.#sweeper = this.#schedule();
+  }
+
+  #unlink(entry: InFlight): void {
+    entry.linked = false;
+    if (entry.prev) entry.prev.next = entry.next;
+    else this.#head = entry.next;
+    if (entry.next) entry.next.prev = entry.prev;
+    else this.#tail = entry.prev;
+    entry.prev = entry.next = undefined;
+    this.#count -= 1;
   }
 
   /** The sweep timer stops by itself once no command is in flight; unref'd like every lock timer. */
@@ -122,11 +168,18 @@ export class CommandRunner {
   readonly #sweep = (): void => {
     this.#sweeper = undefined;
     const now = performance.now();
-    for (const entry of this.#inFlight) {
-      if (entry.deadline > now) continue;
-      this.#inFlight.delete(entry);
-      entry.timeOut();
+    for (let entry = this.#head; entry;) {
+      const next = entry.next;
+      if (entry.deadline <= now) {
+        this.#unlink(entry);
+        this.#fail(
+          entry,
+          new CommandTimeoutError(`Redis ${entry.command} took longer than ${entry.timeoutMs} ms`),
+          true,
+        );
+      }
+      entry = next;
     }
-    if (this.#inFlight.size > 0) this.#sweeper = this.#schedule();
+    if (this.#count > 0) this.#sweeper = this.#schedule();
   };
 }

@@ -26,7 +26,8 @@ export class LockLease implements Lease {
   readonly acquiredAt: number;
   #expiresAt: number;
   #state: LeaseState = "held";
-  #controller = new AbortController();
+  /** Made on first use: most leases are released without anyone looking at their signal. */
+  #controller: AbortController | undefined;
   #guard: TimerHandle | undefined;
   #releasing: Promise<ReleaseOutcome> | undefined;
   #expiryReason: LeaseLossReason = "expired";
@@ -60,7 +61,7 @@ export class LockLease implements Lease {
       this.#watched = true;
       if (this.#state === "held") this.#armGuard();
     }
-    return this.#controller.signal;
+    return (this.#controller ??= new AbortController()).signal;
   }
 
   get expiresAt(): number {
@@ -113,7 +114,7 @@ export class LockLease implements Lease {
     this.#end("lost");
     this.metrics.leaseLost();
     this.host.warn(this, { reason }, "lock lease lost while its work was running");
-    this.#controller.abort(new LeaseLostError(this.key, reason, cause));
+    (this.#controller ??= new AbortController()).abort(new LeaseLostError(this.key, reason, cause));
   }
 
   /** The watchdog stopped renewing on purpose (a cap was reached): say so when the lease runs out. */
