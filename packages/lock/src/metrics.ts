@@ -1,6 +1,8 @@
 // The lock metrics (names in LOCK_METRICS), on the registry the application injects. Children are
-// bound per kind once, so the hot path increments without hashing label sets.
-import { Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
+// bound per kind once (and per outcome or command on first use), and the histograms are
+// LockHistogram, whose observe() does not hash a label set each time (src/histogram.ts).
+import { Counter, Gauge, Registry, type Metric } from "prom-client";
+import { LockHistogram } from "./histogram.ts";
 import { LOCK_METRICS } from "./types.ts";
 
 type AcquireOutcome = "acquired" | "busy" | "unavailable" | "aborted";
@@ -20,7 +22,12 @@ export interface KindMetrics {
   degraded(policy: string): void;
 }
 
-function reuse<T extends Metric>(registry: Registry, name: string, create: () => T): T {
+/** What the lock needs of a histogram: ours, or a prom-client Histogram already registered under the name. */
+interface Observable {
+  labels(...values: string[]): { observe(value: number): void };
+}
+
+function reuse<T extends Metric | Observable>(registry: Registry, name: string, create: () => T): T {
   return (registry.getSingleMetric(name) as T | undefined) ?? create();
 }
 
@@ -38,11 +45,11 @@ export function createLockMetrics(registry: Registry): (kind: string) => KindMet
         registers,
       }),
   );
-  const wait = reuse(
+  const wait = reuse<Observable>(
     registry,
     LOCK_METRICS.waitSeconds,
     () =>
-      new Histogram({
+      new LockHistogram({
         name: LOCK_METRICS.waitSeconds,
         help: "Time from asking for a lock to getting it (or giving up).",
         labelNames: ["kind"],
@@ -50,11 +57,11 @@ export function createLockMetrics(registry: Registry): (kind: string) => KindMet
         buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       }),
   );
-  const hold = reuse(
+  const hold = reuse<Observable>(
     registry,
     LOCK_METRICS.holdSeconds,
     () =>
-      new Histogram({
+      new LockHistogram({
         name: LOCK_METRICS.holdSeconds,
         help: "Time a lease was held; choose TTLs from its upper percentiles.",
         labelNames: ["kind"],
@@ -95,11 +102,11 @@ export function createLockMetrics(registry: Registry): (kind: string) => KindMet
         registers,
       }),
   );
-  const latency = reuse(
+  const latency = reuse<Observable>(
     registry,
     LOCK_METRICS.redisLatencySeconds,
     () =>
-      new Histogram({
+      new LockHistogram({
         name: LOCK_METRICS.redisLatencySeconds,
         help: "Latency of the lock's Redis commands.",
         labelNames: ["kind", "command"],
