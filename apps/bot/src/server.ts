@@ -1,7 +1,6 @@
 import Fastify, { LogController, type FastifyPluginAsync } from "fastify";
 import type { Registry } from "prom-client";
-import type { Logger } from "@orderbot/platform";
-import { secretMatches } from "./secret.ts";
+import { secretMatches, type Logger } from "@orderbot/platform";
 import { parseUpdate } from "./updates/parse.ts";
 import type { ProcessUpdate } from "./updates/pipeline.ts";
 

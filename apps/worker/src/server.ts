@@ -1,7 +1,6 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
-import type { Logger } from "@orderbot/platform";
-import { secretMatches } from "./secret.ts";
+import { secretMatches, type Logger } from "@orderbot/platform";
 
 export interface HealthServerDeps {
   /** Both must answer for /readyz to say ready. */
@@ -16,7 +15,11 @@ export interface HealthServerDeps {
 
 /** The worker's HTTP side: /healthz (alive), /readyz (PostgreSQL and Redis answer), /metrics. */
 export function createHealthServer(deps: HealthServerDeps): FastifyInstance {
-  const app = Fastify({ loggerInstance: deps.logger.child({ component: "http" }) as FastifyBaseLogger, disableRequestLogging: true, return503OnClosing: true });
+  const app = Fastify({
+    loggerInstance: deps.logger.child({ component: "http" }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+  });
 
   app.get("/healthz", async () => ({ ok: true }));
 
@@ -30,14 +33,16 @@ export function createHealthServer(deps: HealthServerDeps): FastifyInstance {
   app.get("/metrics", async (request, reply) => {
     if (deps.metricsToken !== null) {
       const header = request.headers.authorization ?? "";
-      if (!secretMatches(header.replace(/^Bearer /, ""), deps.metricsToken)) return reply.code(401).send({ ok: false });
+      if (!secretMatches(header.replace(/^Bearer /, ""), deps.metricsToken))
+        return reply.code(401).send({ ok: false });
     }
     await deps.beforeScrape?.();
     return reply.type(deps.registry.contentType).send(await deps.registry.metrics());
   });
 
   app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const status =
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     void reply.code(status).send({ ok: false, error: status === 500 ? "internal error" : "bad request" });
   });
 

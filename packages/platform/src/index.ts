@@ -21,3 +21,4 @@ export { maskId } from "./mask.ts";
 export { ConfigError } from "./errors.ts";
 export { loadEnvFiles, parseConfig } from "./env.ts";
 export { sharedConfigShape, csv, telegramIds, port } from "./config.ts";
+export { secretMatches } from "./secret.ts";
