@@ -8,6 +8,8 @@ import type { Sizes } from "./sizes.ts";
 export interface FaultCounts {
   botKills: number;
   workerKills: number;
+  /** Worker kills that hit the outbox relay's leader while it held claimed messages. */
+  workerKillsMidBatch: number;
   /** SIGSTOPs, and how many of them caught the bot holding an order lock that then expired. */
   pauses: number;
   orderLocksExpiredWhilePaused: number;
@@ -49,6 +51,7 @@ export function emptyCounts(): FaultCounts {
   return {
     botKills: 0,
     workerKills: 0,
+    workerKillsMidBatch: 0,
     pauses: 0,
     orderLocksExpiredWhilePaused: 0,
     redisRestarts: 0,

@@ -111,7 +111,11 @@ export async function runScenario(
     violations: planned.filter((p) => !p.ok).length,
     examples: planned.filter((p) => !p.ok).map((p) => `${p.label}: not observed`),
   });
-  if (outages.length > 0) invariants.push(await outageBehaviour(env, results, outages));
+  if (outages.length > 0) {
+    const outage = await outageBehaviour(env, results, outages);
+    invariants.push(outage);
+    note(outage.name);
+  }
 
   const [placed] = await env.db.$queryRaw<{ orders: number }[]>`SELECT count(*)::int AS orders FROM orders WHERE id > ${maxId}`;
   return {

@@ -33,7 +33,7 @@ export function describeFaults(c: FaultCounts): string {
   if (c.pauses) parts.push(`${c.pauses} SIGSTOP (${c.orderLocksExpiredWhilePaused} lock expired)`);
   if (c.redisRestarts) parts.push(`${c.redisRestarts} Redis restart`);
   if (c.postgresRestarts) parts.push(`${c.postgresRestarts} PG restart`);
-  if (c.workerKills) parts.push(`${c.workerKills} worker kill`);
+  if (c.workerKills) parts.push(`${c.workerKills} worker kill (${c.workerKillsMidBatch} mid-batch)`);
   if (c.telegram429 || c.telegram500) parts.push(`${c.telegram429}×429 ${c.telegram500}×500`);
   if (c.duplicateDeliveries || c.droppedResponses) parts.push(`${c.duplicateDeliveries} dup ${c.droppedResponses} lost 2xx`);
   return parts.join(", ") || "none";

@@ -78,7 +78,7 @@ async function claimed(ctx: FaultContext): Promise<number> {
 export function killWorker(at: number): Fault {
   return {
     label: "kill -9 a worker mid-batch",
-    happened: (c) => c.workerKills > 0,
+    happened: (c) => c.workerKillsMidBatch > 0,
     async run(ctx) {
       await ctx.at(at);
       let leader: AppInstance | undefined;
@@ -87,11 +87,12 @@ export function killWorker(at: number): Fault {
         leader ??= await relayLeader(ctx);
         held = leader ? await claimed(ctx).catch(() => 0) : 0;
         return held > 0 || ctx.loadDone();
-      }, 20_000);
+      }, 30_000);
       const victim = leader ?? ctx.env.shop.workers[0]!;
       const pid = victim.process.pid;
       await victim.process.kill();
       ctx.counts.workerKills++;
+      if (leader && held > 0) ctx.counts.workerKillsMidBatch++;
       ctx.note(`kill -9 ${victim.name} (pid ${pid}), ${leader ? "the outbox relay's leader" : "leader unknown"}, while ${held} outbox messages were claimed`);
       await sleep(2_000);
       await victim.restart();
