@@ -9,7 +9,7 @@ import {
   createReports,
 } from "@orderbot/core/bot-support";
 import type { LockManager } from "@orderbot/lock";
-import { maskId, type Logger, type Redis, type Registry } from "@orderbot/platform";
+import { maskId, type Logger, type RedisClient, type Registry } from "@orderbot/platform";
 import type { BotContext } from "./bot/context.ts";
 import { createBot } from "./bot/create-bot.ts";
 import { publishCommands } from "./commands.ts";
@@ -28,7 +28,7 @@ export interface BotAppDeps {
   config: BotConfig;
   logger: Logger;
   db: Database;
-  redis: Redis;
+  redis: RedisClient;
   locks: LockManager;
   shop: Shop;
   registry: Registry;

@@ -2,7 +2,7 @@
 // passed down explicitly. Invalid configuration stops the process with one line per problem.
 import path from "node:path";
 import { z } from "zod";
-import { loadEnvFiles, parseConfig, port, sharedConfigShape, telegramIds } from "@orderbot/platform";
+import { loadEnvFiles, parseConfig, port, redisTopologyShape, sharedConfigShape, telegramIds } from "@orderbot/platform";
 
 /** The variables the cross-field checks below compare. */
 const CROSS_CHECKED = new Set([
@@ -16,6 +16,7 @@ const CROSS_CHECKED = new Set([
 const schema = z
   .object({
     ...sharedConfigShape,
+    ...redisTopologyShape,
     BOT_TOKEN: z
       .string({ error: "is required: the bot's token from @BotFather" })
       .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)"),

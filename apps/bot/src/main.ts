@@ -1,21 +1,18 @@
 // The bot process: configuration, connections, the app, signals. Everything else is importable
 // (see app.ts); this file only wires it to the environment and shuts it down gracefully.
 import closeWithGrace from "close-with-grace";
-import { createShop, LOCK_KINDS } from "@orderbot/core";
-import { createDatabase } from "@orderbot/db";
-import { createLockManager } from "@orderbot/lock";
+import { connectInfrastructure, createShop } from "@orderbot/core";
 import {
   ConfigError,
   createLogger,
   createMetricsRegistry,
-  createRedis,
   waitForRedis,
   type Logger,
 } from "@orderbot/platform";
 import { createBotApp } from "./app.ts";
 import { loadBotConfig, type BotConfig } from "./config.ts";
 import { loggableError, scrubSecrets } from "./log-safety.ts";
-import { checkMigrations, watchRedis } from "./startup.ts";
+import { checkMigrations } from "./startup.ts";
 import { updateIdMixin } from "./updates/scope.ts";
 
 /** Graceful shutdown must finish within this; a webhook request waits for its update, so keep it above the slowest one. */
@@ -53,26 +50,7 @@ async function main(): Promise<void> {
   const logger = createProcessLogger(config);
   const registry = createMetricsRegistry({ defaultMetrics: true });
 
-  const db = createDatabase({
-    url: config.DATABASE_URL,
-    poolMax: config.DATABASE_POOL_MAX,
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-  });
-  const redisConfig = { url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS };
-  const redis = createRedis({ ...redisConfig, connectionName: "orderbot-bot" });
-  const subscriber = createRedis({ ...redisConfig, connectionName: "orderbot-bot-sub" });
-  watchRedis(redis, logger, "commands");
-  watchRedis(subscriber, logger, "subscriber");
-  const locks = createLockManager({
-    redis,
-    subscriber,
-    namespace: config.LOCK_NAMESPACE,
-    kinds: LOCK_KINDS,
-    hashKey: config.LOCK_HASH_KEY,
-    registry,
-    logger: logger.child({ component: "lock" }),
-    commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
-  });
+  const { db, redis, locks, close } = connectInfrastructure(config, { name: "bot", logger, registry });
   const shop = createShop({
     db,
     locks,
@@ -95,9 +73,7 @@ async function main(): Promise<void> {
       if (err) logger.error({ err: loggableError(err) }, "stopping after an unexpected error");
       else logger.info({ signal }, "stopping: finishing the updates in flight");
       await app.close();
-      await locks.close();
-      await Promise.allSettled([redis.quit(), subscriber.quit()]);
-      await db.$disconnect();
+      await close();
       logger.info("stopped");
     },
   );

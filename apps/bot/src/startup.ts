@@ -1,6 +1,5 @@
 import path from "node:path";
 import { readMigrations, type Database } from "@orderbot/db";
-import type { Logger, Redis } from "@orderbot/platform";
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../../prisma/migrations");
 
@@ -22,25 +21,4 @@ export async function checkMigrations(db: Database, dir = MIGRATIONS_DIR): Promi
   const done = new Set(applied.map((row) => row.migration_name));
   const pending = expected.map((m) => m.name).filter((name) => !done.has(name));
   if (pending.length > 0) throw new PendingMigrationsError(pending);
-}
-
-/**
- * Logs a Redis connection going down and coming back, once each (the client reconnects by itself
- * and would otherwise report every failed attempt, unhandled, on stderr).
- */
-export function watchRedis(redis: Redis, logger: Logger, name: string): void {
-  let down = false;
-  redis.on("error", (error: Error) => {
-    if (down) return;
-    down = true;
-    logger.warn(
-      { redis: name, error: error.message },
-      "Redis unreachable; lock kinds fall back to their outage policies",
-    );
-  });
-  redis.on("ready", () => {
-    if (!down) return;
-    down = false;
-    logger.info({ redis: name }, "Redis reachable again");
-  });
 }

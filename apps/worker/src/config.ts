@@ -3,13 +3,14 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { loadEnvFiles, parseConfig, port, sharedConfigShape } from "@orderbot/platform";
+import { loadEnvFiles, parseConfig, port, redisTopologyShape, sharedConfigShape } from "@orderbot/platform";
 
 const ms = (min: number) => z.coerce.number().int().min(min);
 
 const schema = z
   .object({
     ...sharedConfigShape,
+    ...redisTopologyShape,
     BOT_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)"),
     /** Another Bot API server (a local one, or the test kit's fake); Telegram's when unset. */
     TELEGRAM_API_ROOT: z.url().optional(),

@@ -2,10 +2,8 @@
 // shutdown. Everything else is importable (createWorker) and runs in tests without a process.
 import closeWithGrace from "close-with-grace";
 import { Api } from "grammy";
-import { createDatabase } from "@orderbot/db";
-import { createShop, LOCK_KINDS } from "@orderbot/core";
-import { createLockManager } from "@orderbot/lock";
-import { ConfigError, createLogger, createMetricsRegistry, createRedis, waitForRedis } from "@orderbot/platform";
+import { connectInfrastructure, createShop } from "@orderbot/core";
+import { ConfigError, createLogger, createMetricsRegistry, waitForRedis } from "@orderbot/platform";
 import { loadWorkerConfig, type WorkerConfig } from "./config.ts";
 import { withSessionSettings } from "./db-url.ts";
 import { createWorker } from "./worker.ts";
@@ -21,30 +19,26 @@ function loadConfigOrExit(): WorkerConfig {
 }
 
 const config = loadConfigOrExit();
-const logger = createLogger({ level: config.LOG_LEVEL, pretty: config.NODE_ENV === "development", name: "worker" }).child({
+const logger = createLogger({
+  level: config.LOG_LEVEL,
+  pretty: config.NODE_ENV === "development",
+  name: "worker",
+}).child({
   worker: config.WORKER_ID,
 });
 const registry = createMetricsRegistry({ defaultMetrics: true });
 
 const databaseUrl = withSessionSettings(
   config.DATABASE_URL,
-  config.DATABASE_IDLE_TX_TIMEOUT_MS > 0 ? { idle_in_transaction_session_timeout: config.DATABASE_IDLE_TX_TIMEOUT_MS } : {},
+  config.DATABASE_IDLE_TX_TIMEOUT_MS > 0
+    ? { idle_in_transaction_session_timeout: config.DATABASE_IDLE_TX_TIMEOUT_MS }
+    : {},
 );
-const db = createDatabase({ url: databaseUrl, poolMax: config.DATABASE_POOL_MAX, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS });
-const redisConfig = { url: config.REDIS_URL, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS };
-const redis = createRedis({ ...redisConfig, connectionName: `orderbot-worker:${config.WORKER_ID}` });
-const subscriber = createRedis({ ...redisConfig, connectionName: `orderbot-worker-sub:${config.WORKER_ID}` });
-// ioredis reconnects by itself; an outage shows here and in /readyz, and the jobs pause meanwhile.
-for (const client of [redis, subscriber]) client.on("error", (err: Error) => logger.warn({ err: err.message }, "redis connection error"));
-const locks = createLockManager({
-  redis,
-  subscriber,
-  namespace: config.LOCK_NAMESPACE,
-  kinds: LOCK_KINDS,
-  hashKey: config.LOCK_HASH_KEY,
+const { db, redis, locks, close } = connectInfrastructure(config, {
+  name: `worker:${config.WORKER_ID}`,
+  logger,
   registry,
-  logger: logger.child({ component: "lock" }),
-  commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+  databaseUrl,
 });
 const shop = createShop({
   db,
@@ -61,18 +55,30 @@ const api = new Api(config.BOT_TOKEN, {
   ...(config.TELEGRAM_API_ROOT ? { apiRoot: config.TELEGRAM_API_ROOT } : {}),
   timeoutSeconds: Math.ceil(config.OUTBOX_SEND_TIMEOUT_MS / 1000),
 });
-const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, api, logger, registry });
-
-closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS, logger: { error: (message: unknown) => logger.error({ err: message }, "shutdown") } }, async ({ signal, err }) => {
-  if (err) logger.error({ err }, "worker stopping after an error");
-  else logger.info({ signal }, "worker stopping: finishing the current batches");
-  await worker.stop();
-  await locks.close();
-  redis.disconnect();
-  subscriber.disconnect();
-  await db.$disconnect();
-  logger.info("worker stopped");
+const worker = createWorker({
+  config,
+  db,
+  redis,
+  locks,
+  expireDue: shop.orders.expireDue,
+  api,
+  logger,
+  registry,
 });
+
+closeWithGrace(
+  {
+    delay: config.SHUTDOWN_GRACE_MS,
+    logger: { error: (message: unknown) => logger.error({ err: message }, "shutdown") },
+  },
+  async ({ signal, err }) => {
+    if (err) logger.error({ err }, "worker stopping after an error");
+    else logger.info({ signal }, "worker stopping: finishing the current batches");
+    await worker.stop();
+    await close();
+    logger.info("worker stopped");
+  },
+);
 
 try {
   await db.$queryRaw`SELECT 1`;
@@ -80,12 +86,12 @@ try {
   // kind's outage policy), and /readyz says why.
   await waitForRedis(redis, 5_000).catch(() => logger.warn("Redis is not reachable yet; jobs wait for it"));
   await worker.start({ listen: true });
-  logger.info({ host: config.HOST, port: config.WORKER_PORT, expireMode: config.EXPIRE_MODE }, "worker started");
+  logger.info(
+    { host: config.HOST, port: config.WORKER_PORT, expireMode: config.EXPIRE_MODE },
+    "worker started",
+  );
 } catch (error) {
   logger.fatal({ err: error }, "worker failed to start");
-  await locks.close().catch(() => undefined);
-  redis.disconnect();
-  subscriber.disconnect();
-  await db.$disconnect().catch(() => undefined);
+  await close().catch(() => undefined);
   process.exit(1);
 }

@@ -3,6 +3,7 @@ export { createMetricsRegistry, Registry } from "./metrics.ts";
 export {
   createRedis,
   createRedisFromConfig,
+  watchRedis,
   redisTopology,
   redisTopologyShape,
   describeRedisTopology,

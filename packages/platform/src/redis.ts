@@ -2,6 +2,7 @@ import { Cluster, Redis, type ClusterOptions, type RedisOptions } from "ioredis"
 import { z } from "zod";
 import { csv } from "./config.ts";
 import { ConfigError } from "./errors.ts";
+import type { Logger } from "./logger.ts";
 
 export { Cluster, Redis } from "ioredis";
 
@@ -262,5 +263,26 @@ export async function waitForRedis(redis: RedisClient, timeoutMs = 5000): Promis
       redis.off("ready", onReady);
     };
     redis.on("ready", onReady);
+  });
+}
+
+/**
+ * Logs a Redis connection going down and coming back, once each (the client reconnects by itself
+ * and would otherwise report every failed attempt, unhandled, on stderr).
+ */
+export function watchRedis(redis: RedisClient, logger: Logger, name: string): void {
+  let down = false;
+  redis.on("error", (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.warn(
+      { redis: name, error: error.message },
+      "Redis unreachable; lock kinds fall back to their outage policies",
+    );
+  });
+  redis.on("ready", () => {
+    if (!down) return;
+    down = false;
+    logger.info({ redis: name }, "Redis reachable again");
   });
 }
