@@ -238,9 +238,12 @@ class RedisLockManager implements LockManager {
     // When it started, in our clock: Redis's time of the hand-off, mapped through what our last
     // attempt saw (sent at lastSentAt, Redis said lastServerMs — so the clocks differ by at least
     // lastSentAt - lastServerMs). An early estimate only makes the lease look shorter, never longer.
-    const startedAt = Math.min(Date.now(), serverMs - waiter.lastServerMs + waiter.lastSentAt);
+    // (Without a busy reply seen — not expected — the wait's start is the safe bound.)
+    const startedAt = waiter.lastSentAt
+      ? Math.min(Date.now(), serverMs - waiter.lastServerMs + waiter.lastSentAt)
+      : waiter.joinedAt;
     const lease = this.#newLease(request, waiter.token, fence, startedAt, ttlMs);
-    if (this.#config.replication) await this.#replicate(lease);
+    if (this.#config.replication) await this.#confirmHandover(lease);
     return lease;
   }
 
@@ -299,9 +302,10 @@ class RedisLockManager implements LockManager {
       return { pttl: reply[1] };
     }
     // A lock handed to this token earlier says how long it has left; one we just set, its full TTL.
-    const startedAt = reply[2] === undefined ? sentAt : sentAt + reply[2] - ttlMs;
+    const handed = reply[2] !== undefined;
+    const startedAt = handed ? sentAt + reply[2]! - ttlMs : sentAt;
     const lease = this.#newLease(request, token, reply[1], startedAt, ttlMs);
-    if (this.#config.replication) await this.#replicate(lease);
+    if (this.#config.replication) await (handed ? this.#confirmHandover(lease) : this.#replicate(lease));
     return { lease };
   }
 
@@ -319,6 +323,27 @@ class RedisLockManager implements LockManager {
     );
     this.#leases.set(token, lease);
     return lease;
+  }
+
+  /**
+   * Strict mode for a lock handed over by another client's release: WAIT covers only this
+   * connection's own writes, so renew the lease once (a write of ours, after the hand-off in the
+   * replication stream) before waiting for the replicas.
+   */
+  async #confirmHandover(lease: LockLease): Promise<void> {
+    let renewed = false;
+    try {
+      renewed = await lease.renew(lease.ttlMs);
+    } finally {
+      if (!renewed) await lease.release().catch(() => "not-owner");
+    }
+    if (!renewed) {
+      throw new LockUnavailableError("a lock handed to this waiter could not be confirmed (it was lost)", {
+        reason: "replication",
+        kind: lease.kind,
+      });
+    }
+    await this.#replicate(lease);
   }
 
   /** Strict mode: the lock counts only once enough replicas have it, else it is given back. */

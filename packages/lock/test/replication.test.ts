@@ -73,3 +73,31 @@ it("gives the lock back and reports unavailable when too few replicas acknowledg
   expect(await locks.withLock(resource, async () => "never")).toEqual({ status: "unavailable" });
   await locks.close();
 });
+
+it("confirms a lock handed over by another client's release on a replica before the waiter gets it", async () => {
+  const holderClient = fastClient(primary.url);
+  await ready(holderClient);
+  const options = { namespace: "strict", hashKey: HASH_KEY, kinds: KINDS };
+  const holderLocks = createLockManager({ ...options, redis: holderClient, registry: new Registry() });
+  const waiterLocks = createLockManager({
+    ...options,
+    redis,
+    registry: new Registry(),
+    replication: { replicas: 1, timeoutMs: 500 },
+  });
+  const resource = { kind: "order", id: "handed-strict" };
+  const held = await holderLocks.acquire(resource, { waitMs: 0 });
+  if (!held.ok) throw new Error("must acquire");
+  const waiting = waiterLocks.acquire(resource, { waitMs: 5000 });
+  while ((await redis.zcard(`${held.lease.key}:queue`)) < 1) await sleep(2);
+  expect(await held.lease.release()).toBe("released");
+  const result = await waiting;
+  if (!result.ok) throw new Error("must be handed the lock");
+  const onReplica = new Redis(replica.url);
+  expect(await onReplica.get(result.lease.key)).toBe(result.lease.token);
+  onReplica.disconnect();
+  expect(await result.lease.release()).toBe("released");
+  await waiterLocks.close();
+  await holderLocks.close();
+  holderClient.disconnect();
+});
