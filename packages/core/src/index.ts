@@ -1,5 +1,6 @@
 export { createShop, type Shop, type CreateShopOptions } from "./shop.ts";
 export { LOCK_KINDS, type LockKind } from "./lock-kinds.ts";
+export { formatMoney, parseMoney } from "./money.ts";
 export { connectInfrastructure, type Infrastructure, type InfrastructureConfig, type ConnectOptions } from "./infrastructure.ts";
 export { coreConfigSchema, resolveCoreConfig, type CoreConfig, type CoreConfigInput } from "./config.ts";
 export { buildDeps, systemClock, type Clock, type CoreDeps, type CoreDepsInput } from "./deps.ts";

@@ -1,8 +1,7 @@
 import { Composer } from "grammy";
-import type { CatalogService } from "@orderbot/core";
+import { formatMoney, type CatalogService } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
-import { formatMoney } from "../format/money.ts";
 import { catalogKeyboard } from "../keyboards/catalog.ts";
 import { showInPlace } from "./support.ts";
 

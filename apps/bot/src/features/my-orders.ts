@@ -1,8 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
-import type { OrderService } from "@orderbot/core";
+import { formatMoney, type OrderService } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
-import { formatMoney } from "../format/money.ts";
 import { formatDate, isOpen } from "../format/order.ts";
 
 const SHOWN = 10;

@@ -1,9 +1,14 @@
 import { Composer } from "grammy";
-import type { CatalogService, OrderService, PlaceOrderResult, ProductView } from "@orderbot/core";
+import {
+  formatMoney,
+  type CatalogService,
+  type OrderService,
+  type PlaceOrderResult,
+  type ProductView,
+} from "@orderbot/core";
 import type { LowStockAlerts } from "@orderbot/core/bot-support";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
-import { formatMoney } from "../format/money.ts";
 import { isOpen, orderText } from "../format/order.ts";
 import { orderKeyboard } from "../keyboards/order.ts";
 import { productCard } from "./product.ts";

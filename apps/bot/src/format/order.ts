@@ -1,5 +1,4 @@
-import type { OrderView } from "@orderbot/core";
-import { formatMoney } from "./money.ts";
+import { formatMoney, type OrderView } from "@orderbot/core";
 import type { Locale, Translate } from "./translate.ts";
 
 /** Orders that can still be paid or cancelled. */

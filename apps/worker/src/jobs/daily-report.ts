@@ -1,7 +1,7 @@
 import type { Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
 import { buildDailyReport, enqueueOutbox, outboxHas, type DailyReport } from "../store.ts";
-import { formatMoney } from "../outbox/money.ts";
+import { formatMoney } from "@orderbot/core";
 import type { OperatorChats } from "../operators/chats.ts";
 import type { Job } from "./job.ts";
 
@@ -18,7 +18,9 @@ export function reportDay(now: Date, hourUtc: number): string {
 export const reportKey = (chatId: bigint, day: string): string => `report:${chatId}:${day}`;
 
 export function reportParams(report: DailyReport): Record<string, string | number> {
-  const revenue = report.revenue.map((r) => `${formatMoney(r.amountMinor, r.currency)} (${r.payments})`).join(", ");
+  const revenue = report.revenue
+    .map((r) => `${formatMoney(r.amountMinor, r.currency)} (${r.payments})`)
+    .join(", ");
   const lowStock = report.lowStock.map((p) => `${p.sku}: ${p.stock}`).join(", ");
   return {
     day: report.day,
@@ -61,16 +63,22 @@ export function dailyReportJob(deps: DailyReportDeps): Job {
         if (signal.aborted) break;
         const key = reportKey(chatId, day);
         if (await outboxHas(deps.db, key)) continue;
-        const outcome = await deps.locks.withLock({ kind: "report", id: `${chatId}:${day}` }, async ({ signal: lease }) => {
-          const report = await buildDailyReport(deps.db, { day, lowStockThreshold: deps.lowStockThreshold });
-          if (lease.aborted) return false;
-          return enqueueOutbox(deps.db, {
-            dedupeKey: key,
-            chatId,
-            method: "notify",
-            payload: { template: "operator-daily-report", params: reportParams(report) },
-          });
-        });
+        const outcome = await deps.locks.withLock(
+          { kind: "report", id: `${chatId}:${day}` },
+          async ({ signal: lease }) => {
+            const report = await buildDailyReport(deps.db, {
+              day,
+              lowStockThreshold: deps.lowStockThreshold,
+            });
+            if (lease.aborted) return false;
+            return enqueueOutbox(deps.db, {
+              dedupeKey: key,
+              chatId,
+              method: "notify",
+              payload: { template: "operator-daily-report", params: reportParams(report) },
+            });
+          },
+        );
         if (outcome.status === "ok" && outcome.value) queued++;
         else if (outcome.status !== "ok") busy++;
       }

@@ -1,4 +1,4 @@
-import { formatMoney } from "./money.ts";
+import { formatMoney } from "@orderbot/core";
 
 /**
  * The texts of `notify` outbox messages, rendered when they are sent: the outbox stores a template
@@ -37,7 +37,8 @@ type Render = (p: Params, locale: Locale) => string;
 
 const TEMPLATES: Record<string, Record<Locale, Render>> = {
   "order-expired": {
-    en: (p) => `Your reservation ${str(p.orderId)} has expired and its items are back on sale. Order again from /catalog.`,
+    en: (p) =>
+      `Your reservation ${str(p.orderId)} has expired and its items are back on sale. Order again from /catalog.`,
     zh: (p) => `您的订单 ${str(p.orderId)} 预留已过期，商品已重新上架。可在 /catalog 重新下单。`,
   },
   "order-refunded": {
@@ -45,8 +46,10 @@ const TEMPLATES: Record<string, Record<Locale, Render>> = {
     zh: (p) => `订单 ${str(p.orderId)} 已退款：${money(p)}。`,
   },
   "payment-refunded": {
-    en: (p, l) => `Your payment of ${money(p)}${p.orderId ? ` for order ${str(p.orderId)}` : ""} could not be applied (${reason(l, p)}). It is refunded in full.`,
-    zh: (p, l) => `您${p.orderId ? `为订单 ${str(p.orderId)} ` : ""}支付的 ${money(p)} 无法入账（${reason(l, p)}），将全额退款。`,
+    en: (p, l) =>
+      `Your payment of ${money(p)}${p.orderId ? ` for order ${str(p.orderId)}` : ""} could not be applied (${reason(l, p)}). It is refunded in full.`,
+    zh: (p, l) =>
+      `您${p.orderId ? `为订单 ${str(p.orderId)} ` : ""}支付的 ${money(p)} 无法入账（${reason(l, p)}），将全额退款。`,
   },
   "operator-order-paid": {
     en: (p) => `Order ${str(p.orderId)} was paid${p.amountMinor !== undefined ? `: ${money(p)}` : ""}.`,
@@ -55,7 +58,9 @@ const TEMPLATES: Record<string, Record<Locale, Render>> = {
   "operator-refund-needed": {
     en: (p, l) =>
       `Refund needed: ${money(p)}${p.orderId ? `, order ${str(p.orderId)}` : ""} (${reason(l, p)}). ` +
-      (Number(p.automatic) === 1 ? "Stars: the worker refunds it automatically." : "Refund it by hand with the payment provider."),
+      (Number(p.automatic) === 1
+        ? "Stars: the worker refunds it automatically."
+        : "Refund it by hand with the payment provider."),
     zh: (p, l) =>
       `需要退款：${money(p)}${p.orderId ? `，订单 ${str(p.orderId)}` : ""}（${reason(l, p)}）。` +
       (Number(p.automatic) === 1 ? "Stars 付款：系统将自动退款。" : "请在支付服务商处手动退款。"),
@@ -71,8 +76,10 @@ const TEMPLATES: Record<string, Record<Locale, Render>> = {
         : `库存不足：${str(p.titleZh)}（${str(p.sku)}），剩余 ${str(p.stock)}（阈值 ${str(p.threshold)}）。`,
   },
   "operator-dead-letter": {
-    en: (p) => `Delivery failed for good: outbox message #${str(p.id)} (${str(p.method)}, ${str(p.dedupeKey)}) after ${str(p.attempts)} attempt(s): ${str(p.error)}`,
-    zh: (p) => `消息投递最终失败：outbox #${str(p.id)}（${str(p.method)}，${str(p.dedupeKey)}），共尝试 ${str(p.attempts)} 次：${str(p.error)}`,
+    en: (p) =>
+      `Delivery failed for good: outbox message #${str(p.id)} (${str(p.method)}, ${str(p.dedupeKey)}) after ${str(p.attempts)} attempt(s): ${str(p.error)}`,
+    zh: (p) =>
+      `消息投递最终失败：outbox #${str(p.id)}（${str(p.method)}，${str(p.dedupeKey)}），共尝试 ${str(p.attempts)} 次：${str(p.error)}`,
   },
   "operator-daily-report": {
     en: (p) =>

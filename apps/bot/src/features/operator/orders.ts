@@ -1,8 +1,7 @@
 import { Composer } from "grammy";
 import { OrderStatus } from "@orderbot/db";
-import type { OrderService, OrderView, PaymentService } from "@orderbot/core";
+import { formatMoney, type OrderService, type OrderView, type PaymentService } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
-import { formatMoney } from "../../format/money.ts";
 import { formatDate, formatTime, itemLines } from "../../format/order.ts";
 import { actorOf, respond } from "./guard.ts";
 

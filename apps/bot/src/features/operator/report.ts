@@ -1,8 +1,7 @@
 import { Composer } from "grammy";
-import type { GroupService } from "@orderbot/core";
+import { formatMoney, type GroupService } from "@orderbot/core";
 import type { Reports } from "@orderbot/core/bot-support";
 import type { BotContext } from "../../bot/context.ts";
-import { formatMoney } from "../../format/money.ts";
 
 /** /report: today's figures so far, the same ones the worker posts once a day. */
 export function reportFeature(deps: { reports: Reports; groups: GroupService }): Composer<BotContext> {

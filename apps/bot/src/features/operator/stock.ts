@@ -1,8 +1,7 @@
 import { Composer } from "grammy";
-import type { CatalogService, StockService } from "@orderbot/core";
+import { formatMoney, parseMoney, type CatalogService, type StockService } from "@orderbot/core";
 import type { LowStockAlerts } from "@orderbot/core/bot-support";
 import type { BotContext } from "../../bot/context.ts";
-import { formatMoney, parseMoney } from "../../format/money.ts";
 import { actorOf, respond } from "./guard.ts";
 
 export interface StockFeatureDeps {
