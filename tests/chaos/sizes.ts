@@ -32,8 +32,8 @@ export const FULL: Sizes = {
 };
 
 export const QUICK: Sizes = {
-  users: 90,
-  seconds: 12,
+  users: 80,
+  seconds: 11,
   stockPerProduct: 12,
   maxQuantity: 3,
   reservationSeconds: 6,
