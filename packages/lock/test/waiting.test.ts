@@ -191,6 +191,33 @@ describe("waiters on one key", () => {
   });
 });
 
+describe("a lost hand-off message", () => {
+  it("the waiter's re-check finds the lock already set to its token and takes it with the hand-off's fence", async () => {
+    const holder = await hold("lost-message");
+    // A subscriber that subscribes but never delivers a message: every hand-off message is lost.
+    const deaf = {
+      subscribe: async () => 1,
+      unsubscribe: async () => 1,
+      on: () => deaf,
+      off: () => deaf,
+      disconnect: () => {},
+    };
+    const locks = await fx.make({ subscriber: deaf });
+    const waiting = locks.acquire({ kind: "order", id: "lost-message" }, { waitMs: 5000 });
+    while ((await lineOf(holder.key)) < 1) await sleep(2);
+    await holder.release();
+    const handedTo = await fx.test.redis.get(holder.key);
+    const handedFence = Number(await fx.test.redis.get(`${holder.key}:fence`));
+    const result = await waiting;
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.lease.token).toBe(handedTo);
+    expect(result.lease.fence).toBe(handedFence);
+    expect(result.lease.expiresAt).toBeLessThanOrEqual(Date.now() + 2000); // never past the real expiry
+    expect(await result.lease.release()).toBe("released");
+  });
+});
+
 describe("hand-off under concurrency", () => {
   it("no wake-up is lost and exclusion stays exact: 8 managers x 3 callers, 240 hand-offs on one key", async () => {
     const managers = await Promise.all(Array.from({ length: 8 }, () => fx.make()));
