@@ -6,14 +6,25 @@
 // exports exactly what prom-client's Histogram would (test/histogram.test.ts compares the text).
 import type { Registry } from "prom-client";
 
-/** One exported sample, as prom-client's own metrics return them from get(). */
+/**
+ * One exported sample, as prom-client's own metrics return them from get().
+ *
+ * @example
+ * const sample: HistogramSample = { labels: { kind: "order", le: 0.001 }, value: 3, metricName: "x_seconds_bucket" };
+ */
 export interface HistogramSample {
   labels: Record<string, string | number>;
   value: number;
   metricName: string;
 }
 
-/** One labelled series: per-bucket (not cumulative) counts, sum and count. */
+/**
+ * One labelled series: per-bucket (not cumulative) counts, sum and count.
+ *
+ * @example
+ * const series = histogram.labels("order");
+ * series.observe(0.002);
+ */
 export class HistogramSeries {
   readonly counts: Float64Array;
   sum = 0;
