@@ -1,7 +1,7 @@
 import { runTransaction, TransactionAbortedError, type Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import { BUSY, invalid, UNAVAILABLE, type Busy, type Invalid, type Unavailable } from "../results.ts";
-import { isPoolSaturated, Rollback, UNIQUE, violatedUniqueIndex } from "../support/db-errors.ts";
+import { isDatabaseOverloaded, Rollback, UNIQUE, violatedUniqueIndex } from "../support/db-errors.ts";
 import { newPublicId } from "../support/public-id.ts";
 import type { OrderView } from "../views.ts";
 import type { ValidPlaceOrder } from "./place-order-input.ts";
@@ -118,8 +118,10 @@ export async function reserveOrder(
         continue; // a price or availability changed under us: price the order again
       }
       if (error instanceof TransactionAbortedError) return UNAVAILABLE;
-      if (isPoolSaturated(error)) {
-        deps.logger.warn("placeOrder shed: no database connection within maxWait");
+      if (isDatabaseOverloaded(error)) {
+        deps.logger.warn(
+          "placeOrder shed: the database is overloaded (no connection within maxWait, or the transaction timed out)",
+        );
         return BUSY;
       }
       const index = violatedUniqueIndex(error);

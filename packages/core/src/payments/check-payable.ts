@@ -4,7 +4,7 @@ import type { CoreDeps } from "../deps.ts";
 import { publicIdSchema } from "../orders/public-id-schema.ts";
 import { findOrderByPublicId } from "../orders/queries.ts";
 import { transition } from "../orders/transitions.ts";
-import { isPoolSaturated } from "../support/db-errors.ts";
+import { isDatabaseOverloaded } from "../support/db-errors.ts";
 import { currencySchema, parseWith, telegramId } from "../support/validation.ts";
 import type { OrderView } from "../views.ts";
 
@@ -94,7 +94,7 @@ export function createCheckPayable(deps: CoreDeps) {
         return refused(deadline.aborted ? "timeout" : "unavailable");
       if (deadline.aborted || sqlStateOf(error) === LOCK_NOT_AVAILABLE) return refused("timeout");
       // No pool connection in time: answer now (Telegram drops an unanswered pre-checkout).
-      if (isPoolSaturated(error)) return refused("busy");
+      if (isDatabaseOverloaded(error)) return refused("busy");
       throw error;
     }
   }

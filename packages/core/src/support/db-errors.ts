@@ -39,13 +39,15 @@ export class Rollback<T> extends Error {
 }
 
 /**
- * No pool connection within the transaction's maxWait: the database is saturated and nothing was
- * written. placeOrder sheds this load as "busy"; paths that must not drop work let it throw.
+ * The database is saturated and nothing was written: no pool connection within the transaction's
+ * maxWait, or the transaction ran past its timeout and was rolled back (a queue of transactions
+ * waiting on one hot row, on a starved machine). placeOrder sheds this load as "busy"; paths that
+ * must not drop work let it throw.
  */
-export function isPoolSaturated(error: unknown): boolean {
+export function isDatabaseOverloaded(error: unknown): boolean {
   return (
     error instanceof Prisma.PrismaClientKnownRequestError &&
     error.code === "P2028" &&
-    /unable to start a transaction/i.test(error.message)
+    /unable to start a transaction|expired transaction/i.test(error.message)
   );
 }
