@@ -269,9 +269,6 @@ class RedisLockManager implements LockManager {
     const { keys, kind, metrics, ttlMs } = request;
     const token = waiter ? waiter.token : newToken();
     const manager = waiter ? this.#id : "";
-    // Taking a free lock, the script leaves the line only if this manager may be in it: the first
-    // attempt of a lone waiter skips that (a stale place left by a failed give-back is skipped
-    // by its deadline, or passed on by whoever it is handed to).
     const waitLeft = waiter ? Math.max(1, Math.ceil(deadline - performance.now())) : 0;
     const sentAt = Date.now();
     const reply = await this.#runner.run(
@@ -289,6 +286,9 @@ class RedisLockManager implements LockManager {
             manager,
             waitLeft,
             MAX_WAIT_MS + ttlMs,
+            // Taking a free lock, the script leaves the line only if this manager may be in it:
+            // the first attempt of a lone waiter skips that (a stale place left by a failed
+            // give-back is skipped by its deadline, or passed on by whoever it is handed to).
             waiter?.inLine ? 1 : 0,
           ],
         ) as Promise<[number, number, number?]>,
