@@ -66,10 +66,6 @@ export class WaitQueues {
     return this.#queues.get(waiter.lockKey)?.[0] === waiter;
   }
 
-  hasWaiters(lockKey: string): boolean {
-    return this.#queues.has(lockKey);
-  }
-
   /**
    * Leaves the line; returns true when it was the last waiter of this process for the key. When
    * the first waiter leaves (with the lock or without it), the next one asks Redis at once: that
