@@ -32,7 +32,7 @@ function statusLine(env: ChaosEnvironment | undefined, current: () => { name: st
   const p = sale.placed;
   return (
     `chaos ${elapsed}: ${running.name}: users ${sale.done}/${sale.started}/${sizes.users} done/arrived/total · ` +
-    `orders ${p.placed} placed, ${p["out-of-stock"]} sold out, ${p.unavailable} refused (Redis down), ${p.busy} busy · ` +
+    `orders ${p.placed} placed, ${p["out-of-stock"] + sale.soldOutOnCard} sold out, ${p.unavailable} refused (Redis down), ${p.busy} busy · ` +
     `paid ${sale.paid} · cancelled ${sale.cancelled} · updates ${env.shop.kit.deliveries.length}, pending ${env.shop.kit.pendingUpdates.length}`
   );
 }

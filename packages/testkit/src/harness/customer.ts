@@ -33,6 +33,8 @@ export interface CustomerResult {
   /** The pay step: paid (with the charge id), refused before the invoice, declined at pre-checkout, timed out. */
   payment?: { status: "paid" | "refused" | "declined" | "timeout"; chargeId?: string; answer?: string };
   cancelled?: boolean;
+  /** The product card offered no Order button: sold out before this user could order. */
+  soldOutOnCard?: boolean;
   /** Why the flow stopped early (a button the bot did not show, an update Telegram gave up on). */
   error?: string;
 }
@@ -102,8 +104,7 @@ export async function runCustomer(user: SimulatedUser, options: CustomerOptions)
     }
     await think();
     if (!buttonsOf(messageIn(kit, user, card.message.message_id)).some((b) => b.startsWith("Order "))) {
-      result.press = undefined;
-      result.error = "sold out before ordering";
+      result.soldOutOnCard = true;
       return result;
     }
     await options.gate?.("order");

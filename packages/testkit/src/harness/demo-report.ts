@@ -30,7 +30,8 @@ export function formatDemoReport(f: DemoFigures): string {
   const o = (status: string) => f.orders[status] ?? 0;
   const placed = Object.values(f.orders).reduce((a, b) => a + b, 0);
   const refused = f.sale.placed;
-  const notPlaced = refused["out-of-stock"] + refused.unavailable + refused.busy + refused.limit + refused.other;
+  const notPlaced = f.sale.soldOutOnCard + refused["out-of-stock"] + refused.unavailable + refused.busy + refused.limit + refused.other;
+  const cut = [...f.sale.cutShort].map(([reason, count]) => `${count} × ${reason}`);
   const restocked = f.restocks.filter((c) => c.after !== undefined && c.before !== undefined && c.change.startsWith("+"));
   const failed = f.invariants.filter((i) => !i.ok);
   const kinds = Object.entries(f.locks.byKind)
@@ -46,7 +47,13 @@ export function formatDemoReport(f: DemoFigures): string {
     row("expired", o("EXPIRED"), "abandoned; the worker released the stock when the reservation ran out"),
     ...(o("REFUNDED") ? [row("refunded", o("REFUNDED"))] : []),
     ...(o("RESERVED") + o("PAYING") ? [row("still open", o("RESERVED") + o("PAYING"))] : []),
-    row("not placed", notPlaced, `${refused["out-of-stock"]} sold out, ${refused.busy} busy, ${refused.limit} over the limit, ${refused.unavailable} unavailable`),
+    row(
+      "not placed",
+      notPlaced,
+      `${f.sale.soldOutOnCard} found their product sold out, ${refused["out-of-stock"]} told "not enough in stock" at Order, ` +
+        `${refused.busy} busy, ${refused.limit} over the open-order limit, ${refused.unavailable} unavailable`,
+    ),
+    ...(cut.length ? [`  flows cut short: ${cut.join(", ")}`] : []),
     `  operator restocks: ${restocked.length} (+${restocked.reduce((sum, c) => sum + (c.after! - c.before!), 0)} units) from the operator group`,
     "",
     `oversold: ${f.oversold}`,

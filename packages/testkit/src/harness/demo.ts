@@ -111,7 +111,7 @@ try {
       const s = sale.stats;
       const orders = ["RESERVED", "PAYING", "PAID", "CANCELLED", "EXPIRED"].map((k) => `${states[k] ?? 0} ${k.toLowerCase()}`).join(", ");
       const waits = locks ? `lock waits >10 ms ${locks.waits} (p99 ${locks.p99WaitMs} ms), ${locks.outcomes.busy ?? 0} busy` : "lock waits …";
-      return `users ${s.done}/${USERS} done (${s.started} arrived) · orders: ${orders} · sold out ${s.placed["out-of-stock"]} · ${waits}`;
+      return `users ${s.done}/${USERS} done (${s.started} arrived) · orders: ${orders} · sold out ${s.soldOutOnCard + s.placed["out-of-stock"]} · ${waits}`;
     },
   });
   // Ctrl-C: no waiting for shoppers whose updates can no longer be delivered (the bots got SIGINT too).

@@ -24,6 +24,8 @@ export interface FlashSaleStats {
   paid: number;
   payRefused: number;
   cancelled: number;
+  /** Users whose product card showed it sold out (no Order button). */
+  soldOutOnCard: number;
   /** Flows that stopped early, by reason. */
   cutShort: Map<string, number>;
 }
@@ -44,6 +46,7 @@ function emptyStats(): FlashSaleStats {
     paid: 0,
     payRefused: 0,
     cancelled: 0,
+    soldOutOnCard: 0,
     cutShort: new Map(),
   };
 }
@@ -55,6 +58,7 @@ function count(stats: FlashSaleStats, result: CustomerResult): void {
   if (result.payment?.status === "paid") stats.paid++;
   else if (result.payment) stats.payRefused++;
   if (result.cancelled) stats.cancelled++;
+  if (result.soldOutOnCard) stats.soldOutOnCard++;
   if (result.error) {
     const reason = result.error.replace(/\d+/g, "N").slice(0, 80);
     stats.cutShort.set(reason, (stats.cutShort.get(reason) ?? 0) + 1);
