@@ -12,7 +12,9 @@
 // PostgreSQL is the project's (a fresh database cloned from the migrated template); Redis is a
 // redis-server of the benchmark's own. Results: printed, and written to docs/benchmarks.md between
 // the bench:orders markers.
+import { readFileSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { createDatabase, type Database } from "@orderbot/db";
 import { createLockManager, type LockManager } from "@orderbot/lock";
 import { createRedis, Registry, waitForRedis, type Redis } from "@orderbot/platform";
@@ -27,6 +29,7 @@ import {
   packageVersion,
   percentile,
   recordSummary,
+  ROOT,
   Samples,
   writeSection,
   type SummaryRow,
@@ -148,6 +151,30 @@ function summarise(cell: Cell): CellResult {
   };
 }
 
+/** An installed package's version, read from its package.json (for packages whose exports hide it). */
+function installedVersion(name: string): string {
+  try {
+    return (
+      JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")) as {
+        version: string;
+      }
+    ).version;
+  } catch {
+    return packageVersion(name);
+  }
+}
+
+/** Bare `SELECT 1` round trips per second from one client: how fast this machine is right now. */
+async function calibrate(db: Database): Promise<number> {
+  let n = 0;
+  const end = performance.now() + 1_000;
+  while (performance.now() < end) {
+    await db.$queryRaw`SELECT 1`;
+    n++;
+  }
+  return n;
+}
+
 async function seedProducts(db: Database): Promise<{ hot: string; spread: string[] }> {
   const stock = 10_000_000; // never sells out during a run
   await db.$executeRaw`
@@ -190,6 +217,7 @@ async function main(): Promise<void> {
       instances.push({ shop, db, redis, locks });
     }
     const { hot, spread } = await seedProducts(instances[0]!.db);
+    const roundTrips = await calibrate(instances[0]!.db);
 
     const scenarios: [string, () => string][] = [
       ["hot: one sku", () => hot],
@@ -220,6 +248,10 @@ async function main(): Promise<void> {
       );
     }
 
+    const ratio = (r: CellResult) => {
+      const baseline = results.find((b) => b.scenario === r.scenario && b.design === designs[1]!.name)!;
+      return `${(r.rate / baseline.rate).toFixed(2)}x`;
+    };
     const header = ["scenario", "design", "orders", "p50", "p99", "max", "vs global lock", "other outcomes"];
     const rows = results.map((r) => {
       const baseline = results.find((b) => b.scenario === r.scenario && b.design === designs[1]!.name)!;
@@ -238,9 +270,9 @@ async function main(): Promise<void> {
 
     const env = environmentLine({
       "@prisma/client": packageVersion("@prisma/client"),
-      "@prisma/adapter-pg": packageVersion("@prisma/adapter-pg"),
+      "@prisma/adapter-pg": installedVersion("@prisma/adapter-pg"),
       pg: packageVersion("pg"),
-      ioredis: packageVersion("ioredis", "packages/lock"),
+      ioredis: packageVersion("ioredis", path.join(ROOT, "packages/lock")),
     });
     const [pgVersion] = await instances[0]!.db.$queryRaw<
       { v: string }[]
@@ -251,7 +283,8 @@ async function main(): Promise<void> {
 
 ${env}  
 PostgreSQL ${pgVersion?.v ?? "?"} (the project's local cluster, fsync off), a redis-server of the benchmark's own  
-Load average (1 min) ${loadBefore.toFixed(2)} before the run, ${os.loadavg()[0]!.toFixed(2)} after: other work on the machine slows every cell alike
+Load average ${loadBefore.toFixed(1)} before the run; one client's bare \`SELECT 1\` round trips: ${formatRate(roundTrips)} (how fast the
+machine was at the time: figures from different runs compare only through this)
 
 ${CLIENTS} concurrent clients over ${INSTANCES} shop instances (each its own pool of ${POOL_MAX} PostgreSQL connections, Redis
 connection and lock manager); ${ROUNDS} interleaved rounds of ${CELL_MS} ms per cell, each after a ${WARMUP_MS} ms warm-up, all in one run. Every order is one
@@ -261,11 +294,13 @@ only the lock around it differs. Latency is one placeOrder call as the client se
 
 ${markdownTable(header, rows)}
 
-Reading it: with one hot sku both designs meet the same bottleneck, the product row. Its row lock serialises the
-decrements whatever Redis does, from the decrement to the commit, so the per-user design gains little there: the
-queue moves from Redis into PostgreSQL (and its latency includes the client's own round trips while the row is held).
-Spread over many skus the transactions run in parallel, which only the per-user design allows. Either way the global
-lock buys nothing in correctness: the same transaction keeps stock, ledger, cap and idempotency right on its own (see
+Reading it: with one hot sku both designs meet the same bottleneck, the product row, whose lock serialises the
+decrements from the decrement to the commit. Under the per-user design every client's transaction queues on that row
+inside PostgreSQL, holding a pool connection, and each holder's commit waits for its client's next round trip, which a
+busy client process delays: here that queue ran at ${ratio(results[0]!)} the global lock's rate${results[0]!.p99 > results[1]!.p99 ? ", with a longer tail" : ""}. A
+global lock keeps the queue in Redis instead, where waiting is cheaper, but serialises every other order with it:
+spread over ${SPREAD_SKUS.toLocaleString("en-US")} skus the per-user design ran at ${ratio(results[2]!)}. Neither lock buys any
+correctness: the same transaction keeps stock, ledger, cap and idempotency right on its own (see
 packages/core/test/orders/concurrency.test.ts, "without any Redis lock").`,
     );
     const summary: SummaryRow[] = results
