@@ -27,7 +27,7 @@ export function scenarios(options: { baseline: boolean }): Scenario[] {
         duplicateDeliveries(),
         killBot(0.1),
         restartRedisFault(0.3, 4_000),
-        pauseBot(0.5),
+        pauseBot(0.15),
         restartPostgres(0.7),
         killWorker(0.85),
       ],
