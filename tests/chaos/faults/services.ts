@@ -2,7 +2,7 @@
 // and Pay so the outage meets them), PostgreSQL stopped the way a crash stops it, and kill -9 of
 // the worker that is relaying the outbox while it holds claimed messages.
 import { setTimeout as sleep } from "node:timers/promises";
-import { scrapeAll, type AppInstance } from "@orderbot/testkit";
+import { scrapeAll, type AppInstance, type FaultHandle } from "@orderbot/testkit";
 import { restartRedis } from "../environment.ts";
 import { until, type Fault, type FaultContext } from "../fault.ts";
 
@@ -75,6 +75,19 @@ async function claimed(ctx: FaultContext): Promise<number> {
   return row?.n ?? 0;
 }
 
+/** The chat of the outbox message the relay will send next, if any is waiting. */
+async function nextOutboxChat(ctx: FaultContext): Promise<number | undefined> {
+  const [row] = await ctx.env.db.$queryRaw<{ chatId: bigint }[]>`
+    SELECT chat_id AS "chatId" FROM outbox_messages WHERE status = 'PENDING' ORDER BY next_attempt_at, id LIMIT 1`;
+  return row ? Number(row.chatId) : undefined;
+}
+
+/**
+ * Kills the relay's leader while it holds claimed messages. A relay sends a message within
+ * milliseconds of claiming it, so the fault makes Telegram slow (1.5 s, under the 2 s send timeout)
+ * for the chat of the next waiting message: the claim is then really open when the kill lands.
+ * It hunts past the end of the load, while reservations still expire and notices queue up.
+ */
 export function killWorker(at: number): Fault {
   return {
     label: "kill -9 a worker mid-batch",
@@ -83,11 +96,24 @@ export function killWorker(at: number): Fault {
       await ctx.at(at);
       let leader: AppInstance | undefined;
       let held = 0;
-      await until(async () => {
-        leader ??= await relayLeader(ctx);
-        held = leader ? await claimed(ctx).catch(() => 0) : 0;
-        return held > 0 || ctx.loadDone();
-      }, 30_000);
+      let slowChat: number | undefined;
+      let slow: FaultHandle | undefined;
+      try {
+        await until(async () => {
+          leader ??= await relayLeader(ctx);
+          if (!leader) return false;
+          const chat = await nextOutboxChat(ctx).catch(() => undefined);
+          if (chat !== undefined && chat !== slowChat) {
+            slow?.remove();
+            slow = ctx.env.shop.kit.faults.set({ chatId: chat, latencyMs: 1_500 });
+            slowChat = chat;
+          }
+          held = await claimed(ctx).catch(() => 0);
+          return held > 0;
+        }, 40_000);
+      } finally {
+        slow?.remove();
+      }
       const victim = leader ?? ctx.env.shop.workers[0]!;
       const pid = victim.process.pid;
       await victim.process.kill();
