@@ -42,6 +42,12 @@ export interface FaultContext {
   at(share: number): Promise<void>;
   /** True once every user has finished. */
   loadDone(): boolean;
+  /**
+   * One more shopper, after the crowd: the operator restocks a product by one unit and the shopper
+   * reserves it and walks away, so the reservation expires and its notice goes through the outbox.
+   * The press counts in the run's checks like any other.
+   */
+  lateShopper(): Promise<void>;
 }
 
 /** One fault: runs beside the load, returns when it has done its damage and the shop may recover. */

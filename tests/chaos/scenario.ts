@@ -2,7 +2,7 @@
 // restocking in the group, the scenario's faults strike mid-load, the shop settles, and every
 // invariant is checked on the whole database and the kit's whole record.
 import { setTimeout as sleep } from "node:timers/promises";
-import { settle, startFlashSale, type FlashSaleStats, type InvariantResult, type OrderPress, type Progress, type SettleResult } from "@orderbot/testkit";
+import { runCustomer, settle, startFlashSale, type CustomerResult, type FlashSaleStats, type InvariantResult, type OrderPress, type Progress, type SettleResult } from "@orderbot/testkit";
 import type { ChaosEnvironment } from "./environment.ts";
 import { emptyCounts, Gates, seeded, type FaultContext, type FaultCounts, type OutageRecord } from "./fault.ts";
 import { checkAll, outageBehaviour } from "./checks.ts";
@@ -55,17 +55,16 @@ export async function runScenario(
   const random = seeded(hash(scenario.name));
   const gates = new Gates();
   const opened = Date.now();
-  const sale = startFlashSale({
+  const shopping = {
     kit,
-    users: sizes.users,
-    seconds: sizes.seconds,
     products: env.catalog.map((p) => p.titleEn),
     intents: { pay: 0.45, cancel: 0.2, abandon: 0.35 },
     maxQuantity: sizes.maxQuantity,
     thinkMs: sizes.thinkMs,
     random,
-    gate: (step) => gates.pass(step),
-  });
+  };
+  const sale = startFlashSale({ ...shopping, users: sizes.users, seconds: sizes.seconds, gate: (step) => gates.pass(step) });
+  const lateResults: CustomerResult[] = [];
   onSale?.(sale.stats);
   let done = false;
   const counts = emptyCounts();
@@ -80,6 +79,12 @@ export async function runScenario(
     random,
     note,
     loadDone: () => done,
+    async lateShopper() {
+      const product = env.catalog[Math.floor(random() * env.catalog.length)]!;
+      await env.shop.operator.stock(product.sku, "+1");
+      const user = kit.createUser({ firstName: `Late${lateResults.length + 1}`, languageCode: "en" });
+      lateResults.push(await runCustomer(user, { ...shopping, products: [product.titleEn], intents: { pay: 0, cancel: 0, abandon: 1 }, maxQuantity: 1 }));
+    },
     at: async (share) => {
       const when = opened + share * sizes.seconds * 1000;
       while (!done && Date.now() < when) await sleep(50);
@@ -97,7 +102,7 @@ export async function runScenario(
   for (const [i, outcome] of outcomes.entries()) {
     if (outcome.status === "rejected") note(`fault "${scenario.faults[i]!.label}" failed: ${String(outcome.reason).split("\n")[0]}`);
   }
-  for (const r of results) if (r.press) allPresses.push(r.press);
+  for (const r of [...results, ...lateResults]) if (r.press) allPresses.push(r.press);
 
   const settled = await settle({ kit, db: env.db, timeoutMs: sizes.settleMs });
   if (!settled.settled) note(`did not settle within ${sizes.settleMs / 1000} s: ${settled.pending.join(", ")}`);

@@ -75,18 +75,19 @@ async function claimed(ctx: FaultContext): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** The chat of the outbox message the relay will send next, if any is waiting. */
-async function nextOutboxChat(ctx: FaultContext): Promise<number | undefined> {
-  const [row] = await ctx.env.db.$queryRaw<{ chatId: bigint }[]>`
-    SELECT chat_id AS "chatId" FROM outbox_messages WHERE status = 'PENDING' ORDER BY next_attempt_at, id LIMIT 1`;
-  return row ? Number(row.chatId) : undefined;
+/** The chats that outbox messages still wait to reach. */
+async function waitingChats(ctx: FaultContext): Promise<number[]> {
+  const rows = await ctx.env.db.$queryRaw<{ chatId: bigint }[]>`
+    SELECT DISTINCT chat_id AS "chatId" FROM outbox_messages WHERE status = 'PENDING'`;
+  return rows.map((row) => Number(row.chatId));
 }
 
 /**
  * Kills the relay's leader while it holds claimed messages. A relay sends a message within
  * milliseconds of claiming it, so the fault makes Telegram slow (1.5 s, under the 2 s send timeout)
- * for the chat of the next waiting message: the claim is then really open when the kill lands.
- * It hunts past the end of the load, while reservations still expire and notices queue up.
+ * for every chat an outbox message waits for: the claim is then really open when the kill lands.
+ * It hunts past the end of the load; when the load has left nothing to send, a late shopper
+ * reserves a unit and walks away, and that reservation's expiry notice is the batch.
  */
 export function killWorker(at: number): Fault {
   return {
@@ -96,33 +97,37 @@ export function killWorker(at: number): Fault {
       await ctx.at(at);
       let leader: AppInstance | undefined;
       let held = 0;
-      let slowChat: number | undefined;
-      let slow: FaultHandle | undefined;
+      let idleSince: number | undefined;
+      let late: Promise<void> | undefined;
+      const slowed = new Map<number, FaultHandle>();
       try {
         await until(async () => {
           leader ??= await relayLeader(ctx);
-          if (!leader) return false;
-          const chat = await nextOutboxChat(ctx).catch(() => undefined);
-          if (chat !== undefined && chat !== slowChat) {
-            slow?.remove();
-            slow = ctx.env.shop.kit.faults.set({ chatId: chat, latencyMs: 1_500 });
-            slowChat = chat;
+          const chats = await waitingChats(ctx).catch(() => []);
+          for (const chat of chats) {
+            if (!slowed.has(chat)) slowed.set(chat, ctx.env.shop.kit.faults.set({ chatId: chat, latencyMs: 1_500 }));
           }
-          held = await claimed(ctx).catch(() => 0);
+          idleSince = chats.length > 0 || !ctx.loadDone() ? undefined : (idleSince ?? Date.now());
+          if (idleSince !== undefined && Date.now() - idleSince > 1_000 && !late) {
+            ctx.note("nothing left in the outbox after the load: a late shopper reserves a unit and walks away");
+            late = ctx.lateShopper();
+          }
+          held = leader ? await claimed(ctx).catch(() => 0) : 0;
           return held > 0;
-        }, 40_000);
+        }, 45_000);
       } finally {
-        slow?.remove();
+        for (const rule of slowed.values()) rule.remove();
       }
       const victim = leader ?? ctx.env.shop.workers[0]!;
       const pid = victim.process.pid;
       await victim.process.kill();
       ctx.counts.workerKills++;
       if (leader && held > 0) ctx.counts.workerKillsMidBatch++;
-      ctx.note(`kill -9 ${victim.name} (pid ${pid}), ${leader ? "the outbox relay's leader" : "leader unknown"}, while ${held} outbox messages were claimed`);
+      ctx.note(`kill -9 ${victim.name} (pid ${pid}), ${leader ? "the outbox relay's leader" : "leader unknown"}, while ${held} outbox messages were claimed (Telegram slowed for ${slowed.size} chats)`);
       await sleep(2_000);
       await victim.restart();
       ctx.note(`${victim.name} started again (pid ${victim.process.pid})`);
+      await late;
     },
   };
 }
