@@ -28,7 +28,7 @@ export function scenarios(options: { baseline: boolean }): Scenario[] {
         killBot(0.1),
         restartRedisFault(0.3, 4_000),
         pauseBot(0.15),
-        restartPostgres(0.7),
+        restartPostgres(0.9),
         killWorker(0.85),
       ],
     },

@@ -101,6 +101,7 @@ op-inactive = { " " }(not on sale)
 op-products-empty = No products yet.
 op-stock-usage = Usage: /stock SKU +N | -N | =N
 op-stock-ok = { $sku }: stock { $before } → { $after }.
+op-stock-replayed = { $sku }: { $change } was applied already (this command came again); stock now { $now }.
 op-stock-short = { $sku }: cannot remove { $requested }; only { $available } are unreserved.
 op-unknown-sku = There is no product with SKU { $sku }.
 op-price-usage = Usage: /price SKU AMOUNT

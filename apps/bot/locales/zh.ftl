@@ -101,6 +101,7 @@ op-inactive = (未上架)
 op-products-empty = 还没有商品。
 op-stock-usage = 用法:/stock SKU +N | -N | =N
 op-stock-ok = { $sku }:库存 { $before } → { $after }。
+op-stock-replayed = { $sku }:{ $change } 已经执行过(此命令被重复送达);当前库存 { $now }。
 op-stock-short = { $sku }:无法减少 { $requested };未被保留的只有 { $available }。
 op-unknown-sku = 没有 SKU 为 { $sku } 的商品。
 op-price-usage = 用法:/price SKU 金额

@@ -54,6 +54,25 @@ describe("binding", () => {
 });
 
 describe("stock and prices", () => {
+  it("a /stock whose reply failed is applied once when Telegram delivers it again, and the second answer says so", async () => {
+    const before = await stockOf("TEA-PUER");
+    // The reply fails after the change committed: the handler fails, so Telegram delivers the command again.
+    // (A 429 whose retry_after is beyond what the bot waits for: it gives up on the reply at once.)
+    const failReply = kit.faults.set({ method: "sendMessage", chatId: group.id, rate429: 1, retryAfter: 60, times: 1 });
+    const sent = await admin.send("/stock TEA-PUER +2", { in: group });
+    expect(await sent.handled()).toMatchObject({ status: "delivered" });
+    failReply.remove();
+    expect(failReply.injected).toBe(1);
+    const replies = group.view().botMessages.filter((m) => m.reply_to_message?.message_id === sent.message.message_id);
+    // Orders may take units between the two runs: the answer does not guess the level before.
+    expect(replies.map((m) => m.text)).toEqual([
+      `TEA-PUER: +2 was applied already (this command came again); stock now ${before + 2}.`,
+    ]);
+    expect(await stockOf("TEA-PUER")).toBe(before + 2);
+    const rows = await h.db.stockMovement.count({ where: { batchId: `stock:${group.id}:${sent.message.message_id}` } });
+    expect(rows).toBe(1);
+  });
+
   it("a plain member cannot change stock; an admin can", async () => {
     const before = await stockOf("TEA-PUER");
     expect(await say(member, "/stock TEA-PUER +5")).toBe("Only this group's administrators can do that.");

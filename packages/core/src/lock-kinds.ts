@@ -15,7 +15,7 @@ export const LOCK_KINDS = {
   /**
    * Pay, cancel and pre-checkout of one order never interleave. Short wait: pre-checkout must
    * answer within 10 s. Down: payment confirmation and pre-checkout proceed on database guarantees;
-   * cancel and operator refunds refuse (they check `lease === null` themselves).
+   * cancel and operator refunds refuse (`lockedTransaction(..., { lockless: "refuse" })`).
    */
   order: { ttlMs: 5_000, waitMs: 2_000, outage: "proceed-db-only" },
   /** An operator's stock import applies once. Down: refuse. */

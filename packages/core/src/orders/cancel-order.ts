@@ -1,11 +1,8 @@
-import { runTransaction, TransactionAbortedError } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import {
-  BUSY,
   invalid,
   NOT_FOUND,
   NOT_YOURS,
-  UNAVAILABLE,
   type Busy,
   type Invalid,
   type NotFound,
@@ -13,9 +10,10 @@ import {
   type Unavailable,
 } from "../results.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
+import { lockedTransaction } from "../support/locked-transaction.ts";
 import { parseWith, telegramId } from "../support/validation.ts";
 import { z } from "zod";
-import type { OrderStatus } from "@orderbot/db";
+import type { OrderStatus, Tx } from "@orderbot/db";
 import { findOrderByPublicId } from "./queries.ts";
 import { OPEN_STATUSES, transition } from "./transitions.ts";
 import { publicIdSchema } from "./public-id-schema.ts";
@@ -50,20 +48,12 @@ export function createCancelOrder(deps: CoreDeps) {
     const parsed = parseWith(inputSchema, { orderId, userId });
     if (!parsed.ok) return invalid(parsed.problems);
     const input = parsed.value;
-    const outcome = await deps.locks.withLock(
+    const result: CancelOrderResult = await lockedTransaction(
+      deps,
       { kind: "order", id: input.orderId },
-      async ({ lease, signal }): Promise<CancelOrderResult> => {
-        if (lease === null) return UNAVAILABLE; // the `order` kind proceeds lockless on outage; cancel refuses
-        try {
-          return await cancelInTransaction(deps, input.orderId, input.userId, signal);
-        } catch (error) {
-          if (error instanceof TransactionAbortedError) return UNAVAILABLE;
-          throw error;
-        }
-      },
+      (tx) => cancel(tx, deps, input.orderId, input.userId),
+      { lockless: "refuse" }, // the `order` kind runs lockless on an outage for payments; a cancel can wait
     );
-    const result: CancelOrderResult =
-      outcome.status === "ok" ? outcome.value : outcome.status === "busy" ? BUSY : UNAVAILABLE;
     deps.metrics.operations.inc({ op: "cancel", outcome: result.status });
     if (result.status === "ok" && !result.replayed)
       deps.logger.info({ user: deps.mask(input.userId), order: input.orderId }, "order cancelled");
@@ -71,44 +61,32 @@ export function createCancelOrder(deps: CoreDeps) {
   };
 }
 
-/** Also the database-only path the tests race against payment and expiry. */
-export async function cancelInTransaction(
-  deps: CoreDeps,
-  publicId: string,
-  userId: bigint,
-  signal?: AbortSignal,
-): Promise<CancelOrderResult> {
-  return runTransaction(
-    deps.db,
-    async (tx) => {
-      for (;;) {
-        const order = await tx.order.findUnique({
-          where: { publicId },
-          select: { id: true, userId: true, status: true, version: true },
-        });
-        if (!order) return NOT_FOUND;
-        if (order.userId !== userId) return NOT_YOURS;
-        if (order.status === "CANCELLED") {
-          const view = await findOrderByPublicId(tx, publicId);
-          return { status: "ok", order: view!, replayed: true };
-        }
-        if (order.status === "EXPIRED") return { status: "expired" };
-        if (!(OPEN_STATUSES as readonly OrderStatus[]).includes(order.status))
-          return { status: "conflict", current: order.status };
-        // Conditional on the version read: a payment or the expiry job that got there first wins,
-        // and the loop reads what it did.
-        if (!(await transition(tx, order.id, OPEN_STATUSES, "CANCELLED", { version: order.version })))
-          continue;
-        await lockProductsOfOrders(tx, [order.id]);
-        const moved = await moveOrderStock(tx, [order.id], "RELEASE", "user");
-        deps.metrics.releasedUnits.inc(
-          { reason: "RELEASE" },
-          moved.reduce((sum, m) => sum + m.delta, 0),
-        );
-        const view = await findOrderByPublicId(tx, publicId);
-        return { status: "ok", order: view!, replayed: false };
-      }
-    },
-    { signal, timeoutMs: deps.config.transactionTimeoutMs, maxWaitMs: deps.config.transactionMaxWaitMs },
-  );
+/** The cancellation itself, in the caller's transaction. */
+async function cancel(tx: Tx, deps: CoreDeps, publicId: string, userId: bigint): Promise<CancelOrderResult> {
+  for (;;) {
+    const order = await tx.order.findUnique({
+      where: { publicId },
+      select: { id: true, userId: true, status: true, version: true },
+    });
+    if (!order) return NOT_FOUND;
+    if (order.userId !== userId) return NOT_YOURS;
+    if (order.status === "CANCELLED") {
+      const view = await findOrderByPublicId(tx, publicId);
+      return { status: "ok", order: view!, replayed: true };
+    }
+    if (order.status === "EXPIRED") return { status: "expired" };
+    if (!(OPEN_STATUSES as readonly OrderStatus[]).includes(order.status))
+      return { status: "conflict", current: order.status };
+    // Conditional on the version read: a payment or the expiry job that got there first wins,
+    // and the loop reads what it did.
+    if (!(await transition(tx, order.id, OPEN_STATUSES, "CANCELLED", { version: order.version }))) continue;
+    await lockProductsOfOrders(tx, [order.id]);
+    const moved = await moveOrderStock(tx, [order.id], "RELEASE", "user");
+    deps.metrics.releasedUnits.inc(
+      { reason: "RELEASE" },
+      moved.reduce((sum, m) => sum + m.delta, 0),
+    );
+    const view = await findOrderByPublicId(tx, publicId);
+    return { status: "ok", order: view!, replayed: false };
+  }
 }

@@ -1,20 +1,19 @@
-import { runTransaction, TransactionAbortedError, type OrderStatus, type Tx } from "@orderbot/db";
+import type { OrderStatus, Tx } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { publicIdSchema } from "../orders/public-id-schema.ts";
 import { findOrderByPublicId } from "../orders/queries.ts";
 import { transition } from "../orders/transitions.ts";
 import {
-  BUSY,
   invalid,
   NOT_FOUND,
-  UNAVAILABLE,
   type Busy,
   type Invalid,
   type NotFound,
   type Unavailable,
 } from "../results.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
+import { lockedTransaction } from "../support/locked-transaction.ts";
 import { parseWith, telegramId } from "../support/validation.ts";
 import { paymentView, type OrderView, type PaymentView } from "../views.ts";
 import { queueRefund } from "./refund-queue.ts";
@@ -45,24 +44,12 @@ export function createRefundOrder(deps: CoreDeps) {
     const parsed = parseWith(inputSchema, { orderId, actor });
     if (!parsed.ok) return invalid(parsed.problems);
     const { orderId: publicId, actor: operator } = parsed.value;
-    const outcome = await deps.locks.withLock(
+    const result: RefundOrderResult = await lockedTransaction(
+      deps,
       { kind: "order", id: publicId },
-      async ({ lease, signal }): Promise<RefundOrderResult> => {
-        if (lease === null) return UNAVAILABLE;
-        try {
-          return await runTransaction(deps.db, (tx) => refund(tx, publicId, `op:${deps.mask(operator)}`), {
-            signal,
-            timeoutMs: deps.config.transactionTimeoutMs,
-            maxWaitMs: deps.config.transactionMaxWaitMs,
-          });
-        } catch (error) {
-          if (error instanceof TransactionAbortedError) return UNAVAILABLE;
-          throw error;
-        }
-      },
+      (tx) => refund(tx, publicId, `op:${deps.mask(operator)}`),
+      { lockless: "refuse" },
     );
-    const result: RefundOrderResult =
-      outcome.status === "ok" ? outcome.value : outcome.status === "busy" ? BUSY : UNAVAILABLE;
     deps.metrics.operations.inc({ op: "refund_order", outcome: result.status });
     if (result.status === "ok" && !result.replayed)
       deps.logger.info({ operator: deps.mask(operator), order: publicId }, "order refunded by an operator");

@@ -1,7 +1,7 @@
-import { runTransaction, TransactionAbortedError } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
-import { BUSY, invalid, UNAVAILABLE, type Busy, type Invalid, type Unavailable } from "../results.ts";
+import { invalid, type Busy, type Invalid, type Unavailable } from "../results.ts";
+import { lockedTransaction } from "../support/locked-transaction.ts";
 import { parseWith, skuSchema, telegramId } from "../support/validation.ts";
 
 export interface ImportStockBatchInput {
@@ -70,61 +70,45 @@ export function createImportStockBatch(deps: CoreDeps) {
       .sort((a, b) => a.productId - b.productId);
     const units = lines.reduce((sum, l) => sum + l.quantity, 0);
     const actor = `op:${deps.mask(input.actor)}`;
-    const outcome = await deps.locks.withLock(
+    const result: ImportStockBatchResult = await lockedTransaction(
+      deps,
       { kind: "stock-batch", id: input.batchId },
-      async ({ signal }): Promise<ImportStockBatchResult> => {
-        try {
-          return await runTransaction(
-            deps.db,
-            async (tx) => {
-              const { count } = await tx.stockBatch.createMany({
-                data: [{ id: input.batchId, actor, lines: lines.length }],
-                skipDuplicates: true,
-              });
-              if (count === 0) {
-                const applied = await tx.stockMovement.aggregate({
-                  where: { batchId: ledgerBatchId(input.batchId) },
-                  _sum: { delta: true },
-                  _count: true,
-                });
-                return {
-                  status: "ok",
-                  replayed: true,
-                  lines: applied._count,
-                  units: applied._sum.delta ?? 0,
-                };
-              }
-              for (const line of lines) {
-                await tx.product.update({
-                  where: { id: line.productId },
-                  data: { stock: { increment: line.quantity }, version: { increment: 1 } },
-                });
-              }
-              await tx.stockMovement.createMany({
-                data: lines.map((l) => ({
-                  productId: l.productId,
-                  batchId: ledgerBatchId(input.batchId),
-                  delta: l.quantity,
-                  reason: "IMPORT" as const,
-                  actor,
-                })),
-              });
-              return { status: "ok", replayed: false, lines: lines.length, units };
-            },
-            {
-              signal,
-              timeoutMs: deps.config.transactionTimeoutMs,
-              maxWaitMs: deps.config.transactionMaxWaitMs,
-            },
-          );
-        } catch (error) {
-          if (error instanceof TransactionAbortedError) return UNAVAILABLE;
-          throw error;
+      async (tx): Promise<ImportStockBatchResult> => {
+        const { count } = await tx.stockBatch.createMany({
+          data: [{ id: input.batchId, actor, lines: lines.length }],
+          skipDuplicates: true,
+        });
+        if (count === 0) {
+          const applied = await tx.stockMovement.aggregate({
+            where: { batchId: ledgerBatchId(input.batchId) },
+            _sum: { delta: true },
+            _count: true,
+          });
+          return {
+            status: "ok",
+            replayed: true,
+            lines: applied._count,
+            units: applied._sum.delta ?? 0,
+          };
         }
+        for (const line of lines) {
+          await tx.product.update({
+            where: { id: line.productId },
+            data: { stock: { increment: line.quantity }, version: { increment: 1 } },
+          });
+        }
+        await tx.stockMovement.createMany({
+          data: lines.map((l) => ({
+            productId: l.productId,
+            batchId: ledgerBatchId(input.batchId),
+            delta: l.quantity,
+            reason: "IMPORT" as const,
+            actor,
+          })),
+        });
+        return { status: "ok", replayed: false, lines: lines.length, units };
       },
     );
-    const result: ImportStockBatchResult =
-      outcome.status === "ok" ? outcome.value : outcome.status === "busy" ? BUSY : UNAVAILABLE;
     deps.metrics.operations.inc({
       op: "import_stock_batch",
       outcome: result.status === "ok" && result.replayed ? "replayed" : result.status,

@@ -107,12 +107,12 @@ async function checkStockCommands(db: Database, commands: StockCommand[], since:
   const skus = new Set([...rows.map((r) => r.product.sku), ...commands.map((c) => c.sku)]);
   for (const sku of skus) {
     const ledger = rows.filter((r) => r.product.sku === sku).map((r) => r.delta);
-    const told = commands.filter((c) => c.sku === sku && c.before !== undefined && c.after !== c.before).map((c) => c.after! - c.before!);
+    const told = commands.filter((c) => c.sku === sku && c.delta !== undefined && c.delta !== 0).map((c) => c.delta!);
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     if (ledger.length !== told.length || sum(ledger) !== sum(told)) {
       const replies = commands
         .filter((c) => c.sku === sku)
-        .map((c) => `${c.change} → ${c.reply === undefined ? (c.delivered ? "no reply" : "not delivered") : JSON.stringify(c.reply.slice(0, 60))}`);
+        .map((c) => `${c.change} → ${c.replies.length === 0 ? (c.delivered ? "no reply" : "not delivered") : JSON.stringify(c.replies.map((r) => r.slice(0, 60)))}`);
       problems.push({
         what: `${sku}: the operator was told of ${told.length} changes (${sum(told)} units), the ledger has ${ledger.length} (${sum(ledger)} units); commands: ${replies.join(", ")}`,
       });
@@ -120,9 +120,9 @@ async function checkStockCommands(db: Database, commands: StockCommand[], since:
   }
   // What the bot told the operator is a sighting of the stock at that moment: never below zero.
   for (const c of commands) {
-    if ((c.before ?? 0) < 0 || (c.after ?? 0) < 0) problems.push({ what: `/stock ${c.sku} ${c.change}: the operator was shown a negative stock: ${c.reply}` });
+    if ((c.before ?? 0) < 0 || (c.after ?? 0) < 0 || (c.now ?? 0) < 0) problems.push({ what: `/stock ${c.sku} ${c.change}: the operator was shown a negative stock: ${c.replies.join(" | ")}` });
   }
-  const unanswered = commands.filter((c) => c.delivered && c.reply === undefined);
+  const unanswered = commands.filter((c) => c.delivered && c.replies.length === 0);
   for (const c of unanswered) problems.push({ what: `/stock ${c.sku} ${c.change} (update ${c.updateId}) was delivered but got no reply` });
   return problems;
 }

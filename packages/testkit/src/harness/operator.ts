@@ -13,10 +13,19 @@ export interface StockCommand {
   /** From "SKU: stock A → B."; absent when the bot refused or said nothing. */
   before?: number;
   after?: number;
-  reply?: string;
+  /**
+   * What the bot said the command changed: B - A, or, when only the answer to a re-delivery
+   * came ("SKU: +N was applied already …; stock now C."), that N.
+   */
+  delta?: number;
+  /** The stock level the bot last reported for the command (B, or C). */
+  now?: number;
+  /** The bot's replies to the command, in order (a re-delivered command gets one per run). */
+  replies: string[];
 }
 
 const STOCK_OK = /: stock (-?\d+) → (-?\d+)\./;
+const STOCK_REPLAYED = /: ([+-]\d+) was applied already .*; stock now (-?\d+)\./;
 
 /**
  * An operator running the shop from the group: stock changes with `/stock SKU +N|=N`, each one
@@ -33,19 +42,23 @@ export class Operator {
 
   async stock(sku: string, change: string): Promise<StockCommand> {
     const sent = await this.user.send(`/stock ${sku} ${change}`, { in: this.group });
-    const command: StockCommand = { updateId: sent.updateId, messageId: sent.message.message_id, sku, change, delivered: false };
+    const command: StockCommand = { updateId: sent.updateId, messageId: sent.message.message_id, sku, change, delivered: false, replies: [] };
     this.commands.push(command);
     command.delivered = (await sent.handled()).status === "delivered";
-    const reply = this.kit
+    command.replies = this.kit
       .chat(this.group)
-      .botMessages.findLast((m) => m.reply_to_message?.message_id === command.messageId);
-    if (reply?.text) {
-      command.reply = reply.text;
-      const ok = STOCK_OK.exec(reply.text);
-      if (ok) {
+      .botMessages.filter((m) => m.reply_to_message?.message_id === command.messageId && m.text)
+      .map((m) => m.text!);
+    for (const reply of command.replies) {
+      const ok = STOCK_OK.exec(reply);
+      const replayed = STOCK_REPLAYED.exec(reply);
+      if (ok && command.before === undefined) {
         command.before = Number(ok[1]);
         command.after = Number(ok[2]);
+        command.delta = command.after - command.before;
       }
+      if (replayed) command.delta ??= Number(replayed[1]);
+      if (ok || replayed) command.now = Number((ok ?? replayed)![2]);
     }
     return command;
   }

@@ -45,9 +45,13 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
         const after = result.product.stock;
         // Alerts first: if the reply fails, the re-delivered command still finds them queued.
         if (result.delta < 0) await deps.lowStock.afterSale([result.product.sku]);
+        // A re-delivered command changed nothing now, and the stock has moved since its first run:
+        // "before" would be a guess (orders may have taken units meanwhile), so say what it did.
         await respond(
           ctx,
-          ctx.t("op-stock-ok", { sku: result.product.sku, before: after - result.delta, after }),
+          result.replayed
+            ? ctx.t("op-stock-replayed", { sku: result.product.sku, change: signed(result.delta), now: after })
+            : ctx.t("op-stock-ok", { sku: result.product.sku, before: after - result.delta, after }),
         );
         break;
       }
@@ -101,4 +105,9 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
   });
 
   return feature;
+}
+
+/** "+3", "-2": a stock change as the operator typed it. */
+function signed(delta: number): string {
+  return delta > 0 ? `+${delta}` : String(delta);
 }
