@@ -43,11 +43,12 @@ export interface FaultContext {
   /** True once every user has finished. */
   loadDone(): boolean;
   /**
-   * One more shopper, after the crowd: the operator restocks a product by one unit and the shopper
-   * reserves it and walks away, so the reservation expires and its notice goes through the outbox.
-   * The press counts in the run's checks like any other.
+   * One more shopper beside the crowd, so that a fault meets a user at the step it needs: the
+   * operator restocks a product by one unit, and the shopper reserves it and pays (held at the
+   * armed gates like the crowd) or walks away (the reservation expires and its notice goes
+   * through the outbox). The press counts in the run's checks like any other.
    */
-  lateShopper(): Promise<void>;
+  shopper(intent: "pay" | "abandon"): Promise<void>;
 }
 
 /** One fault: runs beside the load, returns when it has done its damage and the shop may recover. */

@@ -64,7 +64,7 @@ export async function runScenario(
     random,
   };
   const sale = startFlashSale({ ...shopping, users: sizes.users, seconds: sizes.seconds, gate: (step) => gates.pass(step) });
-  const lateResults: CustomerResult[] = [];
+  const extraResults: CustomerResult[] = [];
   onSale?.(sale.stats);
   let done = false;
   const counts = emptyCounts();
@@ -79,11 +79,18 @@ export async function runScenario(
     random,
     note,
     loadDone: () => done,
-    async lateShopper() {
+    async shopper(intent) {
       const product = env.catalog[Math.floor(random() * env.catalog.length)]!;
       await env.shop.operator.stock(product.sku, "+1");
-      const user = kit.createUser({ firstName: `Late${lateResults.length + 1}`, languageCode: "en" });
-      lateResults.push(await runCustomer(user, { ...shopping, products: [product.titleEn], intents: { pay: 0, cancel: 0, abandon: 1 }, maxQuantity: 1 }));
+      const user = kit.createUser({ firstName: `Extra${extraResults.length + 1}`, languageCode: "en" });
+      const result = await runCustomer(user, {
+        ...shopping,
+        products: [product.titleEn],
+        intents: { pay: intent === "pay" ? 1 : 0, cancel: 0, abandon: intent === "abandon" ? 1 : 0 },
+        maxQuantity: 1,
+        gate: (step) => gates.pass(step),
+      });
+      extraResults.push(result);
     },
     at: async (share) => {
       const when = opened + share * sizes.seconds * 1000;
@@ -102,7 +109,7 @@ export async function runScenario(
   for (const [i, outcome] of outcomes.entries()) {
     if (outcome.status === "rejected") note(`fault "${scenario.faults[i]!.label}" failed: ${String(outcome.reason).split("\n")[0]}`);
   }
-  for (const r of [...results, ...lateResults]) if (r.press) allPresses.push(r.press);
+  for (const r of [...results, ...extraResults]) if (r.press) allPresses.push(r.press);
 
   const settled = await settle({ kit, db: env.db, timeoutMs: sizes.settleMs });
   if (!settled.settled) note(`did not settle within ${sizes.settleMs / 1000} s: ${settled.pending.join(", ")}`);

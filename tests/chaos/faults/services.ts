@@ -14,9 +14,11 @@ export function restartRedisFault(at: number, extraDownMs = 0): Fault {
     async run(ctx) {
       await ctx.at(at);
       // Payers first (only users with an order get there), then users about to place one: holding
-      // Order any earlier would keep anyone from reaching Pay.
+      // Order any earlier would keep anyone from reaching Pay. Two shoppers of the fault's own make
+      // sure someone pays during the outage even when the crowd has thinned or sold out.
       ctx.gates.arm("pay");
-      await until(() => ctx.loadDone() || ctx.gates.waitingAt("pay") >= 2, 12_000);
+      const payers = [ctx.shopper("pay"), ctx.shopper("pay")];
+      await until(() => ctx.gates.waitingAt("pay") >= 2, 12_000);
       ctx.gates.arm("order");
       await until(() => ctx.loadDone() || ctx.gates.waitingAt("order") >= 2, 2_000);
       const outage = { start: 0, end: 0 };
@@ -29,6 +31,7 @@ export function restartRedisFault(at: number, extraDownMs = 0): Fault {
       ctx.outages.push(outage);
       ctx.counts.redisRestarts++;
       ctx.note(`Redis started again, empty, after ${((outage.end - outage.start) / 1000).toFixed(1)} s`);
+      await Promise.all(payers);
     },
   };
 }
@@ -110,7 +113,7 @@ export function killWorker(at: number): Fault {
           idleSince = chats.length > 0 || !ctx.loadDone() ? undefined : (idleSince ?? Date.now());
           if (idleSince !== undefined && Date.now() - idleSince > 1_000 && !late) {
             ctx.note("nothing left in the outbox after the load: a late shopper reserves a unit and walks away");
-            late = ctx.lateShopper();
+            late = ctx.shopper("abandon");
           }
           held = leader ? await claimed(ctx).catch(() => 0) : 0;
           return held > 0;
