@@ -69,7 +69,7 @@ export function createWorkerMetrics(registry: Registry): WorkerMetrics {
     outboxSent: new Counter({ name: WORKER_METRICS.outboxSent, help: "Outbox messages delivered and marked sent", labelNames: ["method"], registers }),
     outboxRetries: new Counter({
       name: WORKER_METRICS.outboxRetries,
-      help: "Outbox deliveries put back for later, by reason: rate_limited (429), transient (5xx, network), paced, released",
+      help: "Outbox deliveries put back for later, by reason: rate_limited (429), transient (5xx, network), unauthorized (401: the bot token was refused), paced, released",
       labelNames: ["reason"],
       registers,
     }),

@@ -20,6 +20,9 @@ export function classify(error: unknown): SendResult {
       return { kind: "rate-limited", retryAfterMs: Math.max(1, seconds) * 1000, error: description };
     }
     if (error.error_code >= 500) return { kind: "transient", error: description };
+    // A bad token fails every call alike; dead-lettering would lose every message on the way.
+    if (error.error_code === 401 || (error.error_code === 404 && /^Not Found$/i.test(error.description)))
+      return { kind: "unauthorized", error: description };
     if (error.error_code === 400 && ALREADY_DONE.test(error.description)) return { kind: "ok" };
     return { kind: "permanent", code: error.error_code, error: description };
   }

@@ -131,8 +131,10 @@ export function createOutboxRelay(deps: RelayDeps) {
       kept = await rescheduleOutbox(db, { id: message.id, claim: message.claim, delayMs: decision.delayMs, counts: decision.counts, error: decision.error });
       if (kept) {
         summary.retried++;
-        metrics.outboxRetries.inc({ reason: result.kind === "rate-limited" ? "rate_limited" : "transient" });
-        log.debug({ attempts: message.attempts, delayMs: decision.delayMs, error: decision.error }, "outbox message will be retried");
+        metrics.outboxRetries.inc({ reason: result.kind === "rate-limited" ? "rate_limited" : result.kind });
+        if (result.kind === "unauthorized")
+          log.error({ error: decision.error }, "Telegram refused the bot token: outbox messages wait until BOT_TOKEN is fixed");
+        else log.debug({ attempts: message.attempts, delayMs: decision.delayMs, error: decision.error }, "outbox message will be retried");
       }
     } else {
       kept = await markOutboxDead(db, { id: message.id, claim: message.claim, error: decision.error, alert: deadLetterAlert(message, result, decision.error) });

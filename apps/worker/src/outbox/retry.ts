@@ -8,6 +8,11 @@ export type SendResult =
   | { kind: "ok" }
   /** 429: Telegram says when to come back. Not the message's fault: it does not count as an attempt. */
   | { kind: "rate-limited"; retryAfterMs: number; error: string }
+  /**
+   * 401, or 404 on the method itself: Telegram refused the bot's token (revoked or mistyped). Not
+   * the message's fault either: it waits, without counting, until an operator fixes the token.
+   */
+  | { kind: "unauthorized"; error: string }
   /** 5xx, a network error or a timeout: retry with exponential backoff and jitter. */
   | { kind: "transient"; error: string }
   /** Any other 4xx: the request itself is wrong (or the user blocked the bot); retrying cannot help. */
@@ -21,6 +26,9 @@ export interface RetryPolicy {
   /** Backoff ceiling (ms). */
   maxMs: number;
 }
+
+/** How long a message waits while Telegram refuses the bot's token. */
+export const UNAUTHORIZED_RETRY_MS = 60_000;
 
 export type Decision =
   | { action: "sent" }
@@ -45,6 +53,8 @@ export function decide(result: SendResult, attempts: number, policy: RetryPolicy
       return { action: "sent" };
     case "rate-limited":
       return { action: "retry", delayMs: result.retryAfterMs, counts: false, error: result.error };
+    case "unauthorized":
+      return { action: "retry", delayMs: UNAUTHORIZED_RETRY_MS, counts: false, error: result.error };
     case "transient":
       if (attempts >= policy.maxAttempts) return { action: "dead", error: result.error };
       return { action: "retry", delayMs: backoffMs(attempts, policy, random), counts: true, error: result.error };

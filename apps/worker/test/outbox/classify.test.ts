@@ -2,6 +2,9 @@ import { GrammyError, HttpError } from "grammy";
 import { describe, expect, it } from "vitest";
 import { InvalidOutboxMessageError } from "../../src/outbox/api-call.ts";
 import { classify } from "../../src/outbox/classify.ts";
+import { decide, UNAUTHORIZED_RETRY_MS } from "../../src/outbox/retry.ts";
+
+const policy = { maxAttempts: 30, baseMs: 200, maxMs: 2_000 };
 
 const apiError = (error_code: number, description: string, parameters = {}) =>
   new GrammyError(`Call to 'sendMessage' failed!`, { ok: false, error_code, description, parameters }, "sendMessage", {});
@@ -24,6 +27,19 @@ describe("classify", () => {
     expect(classify(apiError(403, "Forbidden: bot was blocked by the user"))).toMatchObject({ kind: "permanent", code: 403 });
     expect(classify(apiError(400, "Bad Request: chat not found"))).toMatchObject({ kind: "permanent", code: 400 });
     expect(classify(new InvalidOutboxMessageError(7, "payload is not an object")).kind).toBe("permanent");
+  });
+
+  it("keeps messages waiting, without counting attempts, while Telegram refuses the bot's token", () => {
+    expect(classify(apiError(401, "Unauthorized"))).toEqual({ kind: "unauthorized", error: "401: Unauthorized" });
+    expect(classify(apiError(404, "Not Found"))).toEqual({ kind: "unauthorized", error: "404: Not Found" });
+    expect(decide({ kind: "unauthorized", error: "401: Unauthorized" }, 30, policy)).toEqual({
+      action: "retry",
+      delayMs: UNAUTHORIZED_RETRY_MS,
+      counts: false,
+      error: "401: Unauthorized",
+    });
+    // A 404 with a description of its own is about the request (a message to edit, say): permanent.
+    expect(classify(apiError(404, "Not Found: message to edit not found")).kind).toBe("permanent");
   });
 
   it("counts a call whose effect is already there as done: an unchanged edit, an already refunded charge", () => {
