@@ -9,7 +9,11 @@ const SECRET_HEADER = "x-telegram-bot-api-secret-token";
 
 export interface ServerDeps {
   processUpdate: ProcessUpdate;
-  /** Both must answer for /readyz to say ready. */
+  /**
+   * /readyz: PostgreSQL must answer. Redis is reported but not required: while it is down the bot
+   * still serves by each lock kind's policy (placements refused with a message, payments on the
+   * database's guarantees), so a load balancer must not take every bot out.
+   */
   checks: { database: () => Promise<unknown>; redis: () => Promise<unknown> };
   registry: Registry;
   logger: Logger;
@@ -52,8 +56,8 @@ export function createServer(deps: ServerDeps) {
   app.get("/readyz", async (_request, reply) => {
     const results = await Promise.allSettled([deps.checks.database(), deps.checks.redis()]);
     const [database, redis] = results.map((r) => (r.status === "fulfilled" ? "ok" : "down"));
-    const ready = database === "ok" && redis === "ok";
-    return reply.code(ready ? 200 : 503).send({ ok: ready, database, redis });
+    const ready = database === "ok";
+    return reply.code(ready ? 200 : 503).send({ ok: ready, database, redis, degraded: redis !== "ok" });
   });
 
   if (deps.metricsToken !== null) {

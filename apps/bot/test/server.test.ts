@@ -3,11 +3,11 @@
 // and what Telegram is answered.
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createProcessedUpdates } from "@orderbot/db";
+import { createDatabase, createProcessedUpdates } from "@orderbot/db";
 import { createLockManager, type LockManager } from "@orderbot/lock";
 import { LOCK_KINDS } from "@orderbot/core";
-import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import { createMetricsRegistry, Redis, silentLogger } from "@orderbot/platform";
+import { createTestDatabase, createTestRedis, freePort, type TestDatabase, type TestRedis } from "@orderbot/testkit";
 import { createBotMetrics } from "../src/metrics.ts";
 import { createServer, WEBHOOK_PATH } from "../src/server.ts";
 import { createUpdatePipeline } from "../src/updates/pipeline.ts";
@@ -189,7 +189,30 @@ describe("health, readiness and metrics", () => {
       ok: true,
       database: "ok",
       redis: "ok",
+      degraded: false,
     });
+  });
+
+  it("stays ready, degraded, while Redis is unreachable, and is not ready without PostgreSQL", async () => {
+    const port = await freePort(); // nothing listens there
+    const deadRedis = new Redis({ port, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    const deadDb = createDatabase({ url: `postgresql://orderbot@127.0.0.1:${port}/none`, connectTimeoutMs: 500 });
+    const probe = (checks: Parameters<typeof createServer>[0]["checks"]) =>
+      createServer({ processUpdate: () => Promise.reject(new Error("no updates here")), checks, registry: createMetricsRegistry(), logger: silentLogger, webhookSecret: SECRET, bodyLimit: 1024, metricsToken: null });
+    const liveDb = () => testDb.db.$queryRaw`SELECT 1`;
+    const withoutRedis = probe({ database: liveDb, redis: () => deadRedis.ping() });
+    const withoutDb = probe({ database: () => deadDb.$queryRaw`SELECT 1`, redis: () => testRedis.redis.ping() });
+    try {
+      const degraded = await withoutRedis.inject({ url: "/readyz" });
+      expect(degraded.statusCode).toBe(200);
+      expect(degraded.json()).toEqual({ ok: true, database: "ok", redis: "down", degraded: true });
+      const down = await withoutDb.inject({ url: "/readyz" });
+      expect(down.statusCode).toBe(503);
+      expect(down.json()).toEqual({ ok: false, database: "down", redis: "ok", degraded: false });
+    } finally {
+      await Promise.all([withoutRedis.close(), withoutDb.close(), deadDb.$disconnect()]);
+      deadRedis.disconnect();
+    }
   });
 
   it("serves metrics only with the token", async () => {
