@@ -155,6 +155,32 @@ describe("paying", () => {
   });
 });
 
+describe("a payment confirmation that fails to send", () => {
+  it("is queued in the outbox once, in the user's language, for the worker to deliver", async () => {
+    const user = kit.createUser({ languageCode: "en" });
+    const id = await placeOrder(user, "MOONCAKE-BOX");
+    await user.press(/^Pay/);
+    await user.waitForMessage((m) => m.invoice !== undefined);
+    // Telegram refuses the reply for longer than the bot waits: the bot gives up on it at once.
+    const refuse = kit.faults.set({ method: "sendMessage", chatId: user.id, rate429: 1, retryAfter: 60, times: 1 });
+    const payment = await user.pay();
+    if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
+    expect(await payment.handled()).toMatchObject({ status: "delivered" });
+    refuse.remove();
+    expect(refuse.injected).toBe(1);
+    expect(user.view().botMessages.filter((m) => m.text?.startsWith("Payment received"))).toEqual([]);
+    const queued = await h.db.outboxMessage.findMany({ where: { dedupeKey: `paid:${id}` } });
+    expect(queued).toHaveLength(1);
+    expect(queued[0]).toMatchObject({
+      chatId: BigInt(user.id),
+      method: "notify",
+      status: "PENDING",
+      payload: { template: "payment-received", params: { orderId: id }, locale: "en" },
+    });
+    expect(await h.db.payment.count({ where: { order: { publicId: id } } })).toBe(1);
+  });
+});
+
 describe("every button press in this file", () => {
   it("was answered exactly once", () => {
     const pressed = kit.deliveries.flatMap((d) =>

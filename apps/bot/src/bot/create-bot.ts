@@ -52,7 +52,7 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
     }),
     myOrdersFeature(shop.orders),
     cancelFeature(shop.orders),
-    paymentsFeature({ orders: shop.orders, payments: shop.payments, invoice: deps.payments }),
+    paymentsFeature({ orders: shop.orders, payments: shop.payments, outbox: shop.outbox, invoice: deps.payments }),
     operatorFeature({
       shop,
       groupAdmins: deps.groupAdmins,

@@ -3,7 +3,7 @@ import type { GroupAdmins, LanguagePreferences, LowStockAlerts, Reports } from "
 
 /** The services and settings the features are built from; each feature takes the part it uses. */
 export interface FeatureDeps {
-  shop: Pick<Shop, "catalog" | "orders" | "payments" | "stock" | "groups">;
+  shop: Pick<Shop, "catalog" | "orders" | "payments" | "stock" | "groups" | "outbox">;
   languages: LanguagePreferences;
   groupAdmins: GroupAdmins;
   lowStock: LowStockAlerts;

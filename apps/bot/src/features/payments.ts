@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { CheckPayableResult, OrderService, OrderView, PaymentService, PayRefusal } from "@orderbot/core";
+import type { CheckPayableResult, OrderService, OrderView, OutboxService, PaymentService, PayRefusal } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { itemLines, orderText } from "../format/order.ts";
@@ -9,6 +9,8 @@ import { alert, showInPlace } from "./support.ts";
 export interface PaymentsFeatureDeps {
   orders: OrderService;
   payments: PaymentService;
+  /** Where the payment confirmation goes when the bot's own reply fails. */
+  outbox: Pick<OutboxService, "enqueue">;
   /** The currency the provider token is for ("XTR" and an empty token: Telegram Stars). */
   invoice: { currency: string; providerToken: string };
   now?: () => Date;
@@ -121,9 +123,23 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
     });
     if (result.status === "invalid" || result.duplicate) return;
     const id = payment.invoice_payload;
-    await ctx.reply(
-      result.status === "ok" ? ctx.t("payment-received", { id }) : ctx.t("payment-refund-pending", { id }),
-    );
+    // (A payment that cannot be applied is refunded, and the user told, through the outbox.)
+    if (result.status !== "ok") return void (await ctx.reply(ctx.t("payment-refund-pending", { id })));
+    try {
+      await ctx.reply(ctx.t("payment-received", { id }));
+    } catch (error) {
+      // The payment is recorded: a re-delivery of this update would be a duplicate and say nothing.
+      // The outbox gets the word to the user instead (once: the order names the message).
+      await deps.outbox.enqueue([
+        {
+          dedupeKey: `paid:${id}`,
+          chatId: BigInt(ctx.chat.id),
+          method: "notify",
+          payload: { template: "payment-received", params: { orderId: id }, locale: ctx.locale },
+        },
+      ]);
+      ctx.logger.warn({ err: loggableError(error) }, "payment confirmation reply failed; queued in the outbox");
+    }
   });
 
   return feature;

@@ -41,6 +41,10 @@ const TEMPLATES: Record<string, Record<Locale, Render>> = {
       `Your reservation ${str(p.orderId)} has expired and its items are back on sale. Order again from /catalog.`,
     zh: (p) => `您的订单 ${str(p.orderId)} 预留已过期，商品已重新上架。可在 /catalog 重新下单。`,
   },
+  "payment-received": {
+    en: (p) => `Payment received: order ${str(p.orderId)} is paid. Thank you!`,
+    zh: (p) => `已收到付款：订单 ${str(p.orderId)} 已支付。谢谢！`,
+  },
   "order-refunded": {
     en: (p) => `Order ${str(p.orderId)} was refunded: ${money(p)}.`,
     zh: (p) => `订单 ${str(p.orderId)} 已退款：${money(p)}。`,

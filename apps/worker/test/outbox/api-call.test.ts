@@ -1,3 +1,4 @@
+import type { NotificationTemplate } from "@orderbot/core";
 import { describe, expect, it } from "vitest";
 import type { ClaimedMessage } from "../../src/store.ts";
 import { InvalidOutboxMessageError, toApiCall } from "../../src/outbox/api-call.ts";
@@ -32,14 +33,17 @@ describe("toApiCall", () => {
   });
 
   it("renders every template core queues, in both languages", () => {
-    const rows = [
-      { template: "order-expired", params: { orderId: "A1" } },
-      { template: "order-refunded", params: { orderId: "A1", amountMinor: 5, currency: "XTR" } },
-      { template: "payment-refunded", params: { orderId: "A1", reason: "already-paid", amountMinor: 5, currency: "XTR" } },
-      { template: "operator-order-paid", params: { orderId: "A1", amountMinor: 5, currency: "XTR" } },
-      { template: "operator-refund-needed", params: { orderId: "A1", reason: "late-out-of-stock", amountMinor: 5, currency: "XTR", automatic: 1 } },
-      { template: "operator-low-stock", params: { sku: "TEA", titleEn: "Tea", titleZh: "茶", stock: 2, threshold: 5 } },
-    ];
+    // Keyed by core's template type: a template added there and not here fails to compile.
+    const samples: Record<NotificationTemplate, Record<string, string | number>> = {
+      "order-expired": { orderId: "A1" },
+      "payment-received": { orderId: "A1" },
+      "order-refunded": { orderId: "A1", amountMinor: 5, currency: "XTR" },
+      "payment-refunded": { orderId: "A1", reason: "already-paid", amountMinor: 5, currency: "XTR" },
+      "operator-order-paid": { orderId: "A1", amountMinor: 5, currency: "XTR" },
+      "operator-refund-needed": { orderId: "A1", reason: "late-out-of-stock", amountMinor: 5, currency: "XTR", automatic: 1 },
+      "operator-low-stock": { sku: "TEA", titleEn: "Tea", titleZh: "茶", stock: 2, threshold: 5 },
+    };
+    const rows = Object.entries(samples).map(([template, params]) => ({ template, params }));
     for (const payload of rows) {
       for (const locale of ["en", "zh"] as const) {
         const text = String(toApiCall(row("notify", { ...payload, locale }), "en").payload.text);

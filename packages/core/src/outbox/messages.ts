@@ -13,6 +13,8 @@ export type OutboxMessageInput =
 export type NotificationTemplate =
   /** To the user: a reservation ran out and its stock went back on sale. */
   | "order-expired"
+  /** To the user: their payment is recorded (queued when the bot's own reply to it failed). */
+  | "payment-received"
   /** To the user: an operator refunded a paid order. */
   | "order-refunded"
   /** To the user: a payment could not be applied (late, duplicate, wrong amount) and is refunded. */
@@ -27,6 +29,8 @@ export type NotificationTemplate =
 export interface NotifyPayload {
   template: NotificationTemplate;
   params: Record<string, string | number>;
+  /** The recipient's language, when known; the worker's default otherwise. */
+  locale?: "en" | "zh";
 }
 
 export interface RefundStarPaymentPayload {
