@@ -114,15 +114,3 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs: 
   }
   return false;
 }
-
-/** mulberry32: a seeded generator, so a scenario's choices repeat from run to run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

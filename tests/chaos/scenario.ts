@@ -2,9 +2,9 @@
 // restocking in the group, the scenario's faults strike mid-load, the shop settles, and every
 // invariant is checked on the whole database and the kit's whole record.
 import { setTimeout as sleep } from "node:timers/promises";
-import { runCustomer, settle, startFlashSale, type CustomerResult, type FlashSaleStats, type InvariantResult, type OrderPress, type Progress, type SettleResult } from "@orderbot/testkit";
+import { runCustomer, seededRandom, settle, startFlashSale, type CustomerResult, type FlashSaleStats, type InvariantResult, type OrderPress, type Progress, type SettleResult } from "@orderbot/testkit";
 import type { ChaosEnvironment } from "./environment.ts";
-import { emptyCounts, Gates, seeded, type FaultContext, type FaultCounts, type OutageRecord } from "./fault.ts";
+import { emptyCounts, Gates, type FaultContext, type FaultCounts, type OutageRecord } from "./fault.ts";
 import { checkAll, outageBehaviour } from "./checks.ts";
 import type { Scenario } from "./scenarios.ts";
 import type { Sizes } from "./sizes.ts";
@@ -52,7 +52,7 @@ export async function runScenario(
   };
   for (const product of env.catalog) await env.shop.operator.stock(product.sku, `=${sizes.stockPerProduct}`);
 
-  const random = seeded(hash(scenario.name));
+  const random = seededRandom(hash(scenario.name)); // a scenario's choices repeat from run to run
   const gates = new Gates();
   const opened = Date.now();
   const shopping = {

@@ -15,6 +15,7 @@ export type { ChatView } from "./chat-view.ts";
 export type { MessageMatch, WaitForMessageOptions } from "./waits.ts";
 export { messageText } from "./waits.ts";
 export type { MethodFault, DeliveryFaults, FaultHandle, Faults } from "./faults.ts";
+export { seededRandom } from "./faults.ts";
 export type { FloodLimits } from "./flood.ts";
 export type { RecordedCall, Pacing, PacingFilter } from "./recorder.ts";
 export { SENDING_METHODS, maxInWindow } from "./recorder.ts";
