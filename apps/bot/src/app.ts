@@ -3,7 +3,6 @@ import type { UserFromGetMe } from "grammy/types";
 import { createProcessedUpdates, type Database } from "@orderbot/db";
 import type { Shop } from "@orderbot/core";
 import {
-  createGroupAdmins,
   createLanguagePreferences,
   createLowStockAlerts,
   createReports,
@@ -77,13 +76,6 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     shop,
     languages: createLanguagePreferences({
       redis: deps.redis,
-      namespace: config.LOCK_NAMESPACE,
-      mask,
-      logger,
-    }),
-    groupAdmins: createGroupAdmins({
-      redis: deps.redis,
-      locks: deps.locks,
       namespace: config.LOCK_NAMESPACE,
       mask,
       logger,

@@ -34,6 +34,7 @@ export {
   type GroupView,
   type UpdateSettingsResult,
   type RefreshAdminsResult,
+  type FetchAdmins,
 } from "./groups/service.ts";
 export { groupSettingsSchema, type GroupSettings, type GroupSettingsPatch } from "./groups/settings.ts";
 

@@ -55,7 +55,6 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
     paymentsFeature({ orders: shop.orders, payments: shop.payments, outbox: shop.outbox, invoice: deps.payments }),
     operatorFeature({
       shop,
-      groupAdmins: deps.groupAdmins,
       lowStock: deps.lowStock,
       reports: deps.reports,
       ...deps.operators,

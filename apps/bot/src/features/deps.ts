@@ -1,11 +1,10 @@
 import type { Shop } from "@orderbot/core";
-import type { GroupAdmins, LanguagePreferences, LowStockAlerts, Reports } from "@orderbot/core/bot-support";
+import type { LanguagePreferences, LowStockAlerts, Reports } from "@orderbot/core/bot-support";
 
 /** The services and settings the features are built from; each feature takes the part it uses. */
 export interface FeatureDeps {
   shop: Pick<Shop, "catalog" | "orders" | "payments" | "stock" | "groups" | "outbox">;
   languages: LanguagePreferences;
-  groupAdmins: GroupAdmins;
   lowStock: LowStockAlerts;
   reports: Reports;
   payments: {

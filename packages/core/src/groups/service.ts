@@ -34,6 +34,9 @@ export type RefreshAdminsResult =
   /** `source`: fetched now, the cache was fresh, or another instance is refreshing / Redis is down. */
   { status: "ok"; adminIds: bigint[]; source: "fetched" | "cache" | "stale-cache" } | NotFound;
 
+/** Telegram's list of a group's administrators (getChatAdministrators), as user ids. */
+export type FetchAdmins = (signal?: AbortSignal) => Promise<readonly (bigint | number)[]>;
+
 export interface GroupService {
   /** Binds a group to the shop (idempotent: binding again updates the title). */
   bind(input: {
@@ -51,17 +54,26 @@ export interface GroupService {
     actor: bigint | number | string;
   }): Promise<UpdateSettingsResult>;
   /**
-   * The group's admins, refreshed through `fetchAdmins` (getChatAdministrators) when the cache is
-   * older than `maxAgeMs`. One instance refreshes under the `group-admins` lock (no wait); the
-   * others, and everyone while Redis is down, use the cached list.
+   * The group's admins, cached in `operator_groups` for every instance (the worker refreshes them
+   * in the background), refreshed through `fetchAdmins` when older than `maxAgeMs` (default 10 min).
+   * One instance refreshes under the `group-admins` lock (no wait); the others, and everyone while
+   * Redis is down, use the cached list — unless there is none yet: a list never fetched is fetched
+   * directly (a read from Telegram is harmless; an admin check must not fail for want of a cache).
    */
   refreshAdmins(
     chatId: bigint | number | string,
-    fetchAdmins: (signal: AbortSignal) => Promise<bigint[]>,
+    fetchAdmins: FetchAdmins,
     options?: { maxAgeMs?: number },
   ): Promise<RefreshAdminsResult>;
-  /** From the cached admin list only. */
-  isAdmin(chatId: bigint | number | string, userId: bigint | number | string): Promise<boolean>;
+  /** Whether the user administers the group, by `refreshAdmins`' list. */
+  isAdmin(
+    chatId: bigint | number | string,
+    userId: bigint | number | string,
+    fetchAdmins: FetchAdmins,
+    options?: { maxAgeMs?: number },
+  ): Promise<boolean>;
+  /** Marks the cached list stale (someone was promoted, demoted, left or joined): the next check refreshes it. */
+  forgetAdmins(chatId: bigint | number | string): Promise<void>;
 }
 
 const bindSchema = z.object({
@@ -96,7 +108,7 @@ export function createGroupService(deps: CoreDeps): GroupService {
   };
   const toId = (value: bigint | number | string) => telegramId.safeParse(value);
 
-  return {
+  const service: GroupService = {
     async bind(raw) {
       const parsed = parseWith(bindSchema, raw);
       if (!parsed.ok) return invalid(parsed.problems);
@@ -159,26 +171,36 @@ export function createGroupService(deps: CoreDeps): GroupService {
       if (cached.adminsRefreshedAt && now.getTime() - cached.adminsRefreshedAt.getTime() < maxAgeMs) {
         return { status: "ok", adminIds: cached.adminIds, source: "cache" };
       }
-      const outcome = await deps.locks.withLock({ kind: "group-admins", id: chatId }, async ({ signal }) => {
-        const adminIds = await fetchAdmins(signal);
-        signal.throwIfAborted();
+      const fetchAndStore = async (signal?: AbortSignal) => {
+        const adminIds = (await fetchAdmins(signal)).map((id) => BigInt(id));
+        signal?.throwIfAborted();
         // Only a newer list replaces the cache (a slow refresh never overwrites a faster, later one).
         await db.operatorGroup.updateMany({
           where: { chatId, OR: [{ adminsRefreshedAt: null }, { adminsRefreshedAt: { lt: now } }] },
           data: { adminIds, adminsRefreshedAt: now },
         });
         return adminIds;
-      });
+      };
+      const outcome = await deps.locks.withLock({ kind: "group-admins", id: chatId }, ({ signal }) =>
+        fetchAndStore(signal),
+      );
       if (outcome.status === "ok") return { status: "ok", adminIds: outcome.value, source: "fetched" };
+      if (cached.adminsRefreshedAt === null) return { status: "ok", adminIds: await fetchAndStore(), source: "fetched" };
       return { status: "ok", adminIds: cached.adminIds, source: "stale-cache" };
     },
 
-    async isAdmin(chatIdRaw, userIdRaw) {
-      const chatId = toId(chatIdRaw);
+    async isAdmin(chatIdRaw, userIdRaw, fetchAdmins, options) {
       const userId = toId(userIdRaw);
-      if (!chatId.success || !userId.success) return false;
-      const group = await find(chatId.data);
-      return group?.adminIds.includes(userId.data) ?? false;
+      if (!userId.success) return false;
+      const admins = await service.refreshAdmins(chatIdRaw, fetchAdmins, options);
+      return admins.status === "ok" && admins.adminIds.includes(userId.data);
+    },
+
+    async forgetAdmins(chatIdRaw) {
+      const chatId = toId(chatIdRaw);
+      if (!chatId.success) return;
+      await db.operatorGroup.updateMany({ where: { chatId: chatId.data }, data: { adminsRefreshedAt: null } });
     },
   };
+  return service;
 }

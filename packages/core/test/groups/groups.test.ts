@@ -116,9 +116,11 @@ describe("operator groups", () => {
     });
   });
 
-  it("refreshes admins on one instance at a time; the others and later callers use the cache", async () => {
+  it("refreshes a stale admin list on one instance at a time; the others and later callers use the cache", async () => {
     const chatId = nextChat();
     await h.shop.groups.bind({ chatId, title: "Ops", boundBy: user(1) });
+    expect(await h.shop.groups.refreshAdmins(chatId, async () => [user(1)])).toMatchObject({ source: "fetched" });
+    h.clock.advance(11 * 60_000); // older than the default 10 minutes
     let fetches = 0;
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -128,7 +130,7 @@ describe("operator groups", () => {
       return [user(1), user(2)];
     };
     // Whichever instance takes the group-admins lock fetches (and is held at the gate); the other
-    // three answer from the (empty) cache meanwhile. The gate opens once they have.
+    // three answer from the stale cache meanwhile. The gate opens once they have.
     let answered = 0;
     const all = await Promise.all(
       instances.map((i) =>
@@ -139,7 +141,7 @@ describe("operator groups", () => {
       ),
     );
     expect(all.filter((r) => r.status === "ok" && r.source === "fetched")).toHaveLength(1);
-    expect(all.filter((r) => r.status === "ok" && r.source === "stale-cache")).toHaveLength(3);
+    expect(all.filter((r) => r.status === "ok" && r.source === "stale-cache" && r.adminIds.length === 1)).toHaveLength(3);
     expect(fetches).toBe(1);
     expect(await h.shop.groups.refreshAdmins(chatId, fetchAdmins)).toEqual({
       status: "ok",
@@ -147,13 +149,39 @@ describe("operator groups", () => {
       source: "cache",
     });
     expect(fetches).toBe(1);
-    expect(await h.shop.groups.isAdmin(chatId, user(2))).toBe(true);
-    expect(await h.shop.groups.isAdmin(chatId, user(3))).toBe(false);
+    expect(await h.shop.groups.isAdmin(chatId, user(2), fetchAdmins)).toBe(true);
+    expect(await h.shop.groups.isAdmin(chatId, user(3), fetchAdmins)).toBe(false);
+    expect(fetches).toBe(1);
     h.clock.advance(11 * 60_000);
     expect(await h.shop.groups.refreshAdmins(chatId, async () => [user(3)])).toMatchObject({
       source: "fetched",
       adminIds: [user(3)],
     });
     expect(await h.shop.groups.refreshAdmins(nextChat(), fetchAdmins)).toEqual({ status: "not-found" });
+    expect(await h.shop.groups.isAdmin(nextChat(), user(1), fetchAdmins)).toBe(false);
+  });
+
+  it("fetches a list never fetched on every instance that asks, rather than refusing admins meanwhile", async () => {
+    const chatId = nextChat();
+    await h.shop.groups.bind({ chatId, title: "Ops", boundBy: user(1) });
+    let fetches = 0;
+    const fetchAdmins = async () => {
+      fetches++;
+      return [user(5)];
+    };
+    const checks = await Promise.all(instances.map((i) => i.shop.groups.isAdmin(chatId, user(5), fetchAdmins)));
+    expect(checks).toEqual([true, true, true, true]);
+    expect(fetches).toBeGreaterThanOrEqual(1);
+    expect((await h.shop.groups.get(chatId))?.adminIds).toEqual([user(5)]);
+  });
+
+  it("forgets a list after a membership change: the next check asks Telegram again", async () => {
+    const chatId = nextChat();
+    await h.shop.groups.bind({ chatId, title: "Ops", boundBy: user(1) });
+    expect(await h.shop.groups.isAdmin(chatId, user(6), async () => [user(1)])).toBe(false);
+    // user(6) is promoted; the bot hears a chat_member update.
+    await h.shop.groups.forgetAdmins(chatId);
+    expect(await h.shop.groups.isAdmin(chatId, user(6), async () => [user(1), user(6)])).toBe(true);
+    expect(await h.shop.groups.isAdmin(chatId, user(6), async () => [])).toBe(true); // fresh: cached
   });
 });

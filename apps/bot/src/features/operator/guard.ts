@@ -1,6 +1,5 @@
 import type { MiddlewareFn } from "grammy";
 import type { GroupService } from "@orderbot/core";
-import type { GroupAdmins } from "@orderbot/core/bot-support";
 import type { BotContext } from "../../bot/context.ts";
 import { isLocale } from "../../format/translate.ts";
 
@@ -21,15 +20,16 @@ export function actorOf(ctx: BotContext): number {
   return ctx.from.id;
 }
 
+/** How long the bot trusts a group's cached admin list before asking Telegram again. */
+const ADMIN_LIST_FRESH_MS = 2 * 60_000;
+
 /**
  * Lets an operator action through only in a bound operator group and only from one of its
  * administrators; anyone else gets a polite refusal and nothing changes. Replies in the group's
- * language. The admin list is Telegram's, cached (see GroupAdmins).
+ * language. The admin list is Telegram's, cached for every instance (`GroupService.isAdmin`) and
+ * trusted for two minutes; a membership change in the group makes the next check ask again.
  */
-export function operatorsOnly(deps: {
-  groups: GroupService;
-  groupAdmins: GroupAdmins;
-}): MiddlewareFn<BotContext> {
+export function operatorsOnly(deps: { groups: GroupService }): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     const chat = ctx.chat;
     if (!chat) return;
@@ -42,7 +42,8 @@ export function operatorsOnly(deps: {
     const fetchAdmins = async () =>
       (await ctx.api.getChatAdministrators(chat.id)).filter((m) => !m.user.is_bot).map((m) => m.user.id);
     const admin =
-      ctx.from !== undefined && (await deps.groupAdmins.isAdmin(chat.id, ctx.from.id, fetchAdmins));
+      ctx.from !== undefined &&
+      (await deps.groups.isAdmin(chat.id, ctx.from.id, fetchAdmins, { maxAgeMs: ADMIN_LIST_FRESH_MS }));
     if (!admin) {
       ctx.logger.info({ command: ctx.msg?.text?.split(" ")[0] }, "operator action refused: not an admin");
       return respond(ctx, ctx.t("op-not-admin"));

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
 import type { Shop } from "@orderbot/core";
-import type { GroupAdmins, LowStockAlerts, Reports } from "@orderbot/core/bot-support";
+import type { LowStockAlerts, Reports } from "@orderbot/core/bot-support";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { bindFeature } from "./bind.ts";
@@ -24,7 +24,6 @@ export const OPERATOR_COMMANDS = [
 
 export interface OperatorFeatureDeps {
   shop: Pick<Shop, "catalog" | "orders" | "payments" | "stock" | "groups">;
-  groupAdmins: GroupAdmins;
   lowStock: LowStockAlerts;
   reports: Reports;
   ownerIds: readonly bigint[];
@@ -41,12 +40,12 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
   const groups = feature.chatType(["group", "supergroup"]);
   groups.use(bindFeature({ groups: shop.groups, ownerIds: deps.ownerIds, groupId: deps.groupId }));
   // Someone was promoted, demoted, left or joined: the next admin check asks Telegram again.
-  groups.on("chat_member", (ctx) => deps.groupAdmins.forget(ctx.chat.id));
+  groups.on("chat_member", (ctx) => shop.groups.forgetAdmins(ctx.chat.id));
 
   const actions = groups.filter(
     (ctx) => ctx.hasCommand([...OPERATOR_COMMANDS]) || ctx.hasCallbackQuery(callbacks.setting.pattern),
   );
-  actions.use(operatorsOnly({ groups: shop.groups, groupAdmins: deps.groupAdmins }));
+  actions.use(operatorsOnly({ groups: shop.groups }));
   actions.use(stockFeature({ catalog: shop.catalog, stock: shop.stock, lowStock: deps.lowStock }));
   actions.use(operatorOrdersFeature({ orders: shop.orders, payments: shop.payments }));
   actions.use(reportFeature({ reports: deps.reports, groups: shop.groups }));
