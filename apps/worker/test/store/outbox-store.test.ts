@@ -84,6 +84,17 @@ describe("outbox store", () => {
     expect(await rescheduleOutbox(db, { id: again!.id, claim: again!.claim, delayMs: 0, counts: false })).toBe(false); // claim used up
   });
 
+  it("never leaves a used claim valid, even when a retry lands on the claim's own millisecond", async () => {
+    await clearOutbox();
+    await enqueueOutbox(db, notify(12n, "same-millisecond"));
+    await db.$transaction(async (tx) => {
+      // now() is the transaction's start: the claim and a retry as long as the claim compute one time.
+      const [m] = await claimDueOutbox(tx, { limit: 1, claimMs: 30_000 });
+      expect(await rescheduleOutbox(tx, { id: m!.id, claim: m!.claim, delayMs: 30_000, counts: true })).toBe(true);
+      expect(await rescheduleOutbox(tx, { id: m!.id, claim: m!.claim, delayMs: 30_000, counts: true })).toBe(false);
+    });
+  });
+
   it("dead-letters a message and queues the operators' alert in the same transaction, once", async () => {
     await clearOutbox();
     await enqueueOutbox(db, notify(10n, "doomed"));

@@ -112,11 +112,17 @@ export interface RescheduleOptions extends ClaimRef {
 
 /** Puts a claimed message back, due after `delayMs`. False: the claim was lost. */
 export async function rescheduleOutbox(sql: Sql, options: RescheduleOptions): Promise<boolean> {
+  // The claim is the row's next_attempt_at, kept to the millisecond: a delay as long as the claim's,
+  // landing in the same millisecond, would write the claim's own value back and leave the claim
+  // valid. One millisecond later then, so that a used claim never settles the message again.
   const count = await sql.$executeRaw`
+    WITH due AS (
+      SELECT (timezone('UTC', now()) + make_interval(secs => ${options.delayMs / 1000}::float8))::timestamp(3) AS at)
     UPDATE outbox_messages
-       SET next_attempt_at = timezone('UTC', now()) + make_interval(secs => ${options.delayMs / 1000}::float8),
+       SET next_attempt_at = CASE WHEN due.at = next_attempt_at THEN due.at + interval '1 millisecond' ELSE due.at END,
            attempts = attempts - ${options.counts ? 0 : 1},
            last_error = COALESCE(${options.error ?? null}, last_error)
+      FROM due
      WHERE id = ${options.id} AND status = 'PENDING' AND next_attempt_at = ${options.claim}::timestamp`;
   return count === 1;
 }
