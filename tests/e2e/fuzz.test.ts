@@ -13,17 +13,20 @@ import { OWNER_ID, startShop, type E2eShop } from "./support/shop.ts";
 const RUNS = 2_000;
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_301);
 const CONCURRENCY = 8;
-const DOMAIN_TABLES = [
-  "products",
-  "orders",
-  "order_items",
-  "stock_movements",
-  "price_changes",
-  "stock_batches",
-  "payments",
-  "outbox_messages",
-  "operator_groups",
-];
+/** The shop's data, table by table (`*`: every column). */
+const DOMAIN_TABLES: Record<string, string> = {
+  products: "*",
+  orders: "*",
+  order_items: "*",
+  stock_movements: "*",
+  price_changes: "*",
+  stock_batches: "*",
+  payments: "*",
+  outbox_messages: "*",
+  // Not its admin list: that is a cache of Telegram's, which any operator command may refresh (a
+  // stranger's /stock in the group makes the bot ask Telegram who the admins are).
+  operator_groups: "chat_id, title, settings, version, bound_by, created_at",
+};
 
 let shop: E2eShop;
 let customer: SimulatedUser;
@@ -65,9 +68,9 @@ afterAll(() => shop?.stop());
 /** A digest of every domain table: equal digests, equal data. */
 async function domainDigest(): Promise<Record<string, string>> {
   const digest: Record<string, string> = {};
-  for (const table of DOMAIN_TABLES) {
+  for (const [table, columns] of Object.entries(DOMAIN_TABLES)) {
     const [row] = await shop.db.$queryRawUnsafe<{ digest: string | null }[]>(
-      `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t`,
+      `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM (SELECT ${columns} FROM ${table}) t`,
     );
     digest[table] = row?.digest ?? "";
   }
