@@ -124,7 +124,10 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
     if (result.status === "invalid" || result.duplicate) return;
     const id = payment.invoice_payload;
     // (A payment that cannot be applied is refunded, and the user told, through the outbox.)
-    if (result.status !== "ok") return void (await ctx.reply(ctx.t("payment-refund-pending", { id })));
+    if (result.status !== "ok") {
+      await ctx.reply(ctx.t("payment-refund-pending", { id }));
+      return;
+    }
     try {
       await ctx.reply(ctx.t("payment-received", { id }));
     } catch (error) {

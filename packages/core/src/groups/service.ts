@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, telegramId } from "../support/validation.ts";
+import { saveGroupAdmins } from "../worker/admins.ts";
 import {
   groupSettingsPatchSchema,
   readSettings,
@@ -65,9 +66,9 @@ export interface GroupService {
     fetchAdmins: FetchAdmins,
     options?: { maxAgeMs?: number },
   ): Promise<RefreshAdminsResult>;
-  /** Whether the user administers the group, by `refreshAdmins`' list. */
+  /** Whether the user administers the group, by `refreshAdmins`' list (pass the group if already read: one read less). */
   isAdmin(
-    chatId: bigint | number | string,
+    group: bigint | number | string | GroupView,
     userId: bigint | number | string,
     fetchAdmins: FetchAdmins,
     options?: { maxAgeMs?: number },
@@ -107,6 +108,33 @@ export function createGroupService(deps: CoreDeps): GroupService {
     return row ? groupView(row) : null;
   };
   const toId = (value: bigint | number | string) => telegramId.safeParse(value);
+
+  /** refreshAdmins for a group already read. */
+  async function refreshAdmins(
+    cached: GroupView,
+    fetchAdmins: FetchAdmins,
+    options: { maxAgeMs?: number } = {},
+  ): Promise<RefreshAdminsResult> {
+    const { chatId } = cached;
+    const maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
+    const now = deps.clock.now();
+    if (cached.adminsRefreshedAt && now.getTime() - cached.adminsRefreshedAt.getTime() < maxAgeMs) {
+      return { status: "ok", adminIds: cached.adminIds, source: "cache" };
+    }
+    const fetchAndStore = async (signal?: AbortSignal) => {
+      const adminIds = (await fetchAdmins(signal)).map((id) => BigInt(id));
+      signal?.throwIfAborted();
+      // The worker's conditional write: a slow refresh never overwrites a faster, later one.
+      await saveGroupAdmins(db, { chatId, adminIds, fetchedAt: now });
+      return adminIds;
+    };
+    const outcome = await deps.locks.withLock({ kind: "group-admins", id: chatId }, ({ signal }) =>
+      fetchAndStore(signal),
+    );
+    if (outcome.status === "ok") return { status: "ok", adminIds: outcome.value, source: "fetched" };
+    if (cached.adminsRefreshedAt === null) return { status: "ok", adminIds: await fetchAndStore(), source: "fetched" };
+    return { status: "ok", adminIds: cached.adminIds, source: "stale-cache" };
+  }
 
   const service: GroupService = {
     async bind(raw) {
@@ -162,37 +190,17 @@ export function createGroupService(deps: CoreDeps): GroupService {
 
     async refreshAdmins(chatIdRaw, fetchAdmins, options = {}) {
       const id = toId(chatIdRaw);
-      if (!id.success) return NOT_FOUND;
-      const chatId = id.data;
-      const cached = await find(chatId);
-      if (!cached) return NOT_FOUND;
-      const maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
-      const now = deps.clock.now();
-      if (cached.adminsRefreshedAt && now.getTime() - cached.adminsRefreshedAt.getTime() < maxAgeMs) {
-        return { status: "ok", adminIds: cached.adminIds, source: "cache" };
-      }
-      const fetchAndStore = async (signal?: AbortSignal) => {
-        const adminIds = (await fetchAdmins(signal)).map((id) => BigInt(id));
-        signal?.throwIfAborted();
-        // Only a newer list replaces the cache (a slow refresh never overwrites a faster, later one).
-        await db.operatorGroup.updateMany({
-          where: { chatId, OR: [{ adminsRefreshedAt: null }, { adminsRefreshedAt: { lt: now } }] },
-          data: { adminIds, adminsRefreshedAt: now },
-        });
-        return adminIds;
-      };
-      const outcome = await deps.locks.withLock({ kind: "group-admins", id: chatId }, ({ signal }) =>
-        fetchAndStore(signal),
-      );
-      if (outcome.status === "ok") return { status: "ok", adminIds: outcome.value, source: "fetched" };
-      if (cached.adminsRefreshedAt === null) return { status: "ok", adminIds: await fetchAndStore(), source: "fetched" };
-      return { status: "ok", adminIds: cached.adminIds, source: "stale-cache" };
+      const cached = id.success ? await find(id.data) : null;
+      return cached ? refreshAdmins(cached, fetchAdmins, options) : NOT_FOUND;
     },
 
-    async isAdmin(chatIdRaw, userIdRaw, fetchAdmins, options) {
+    async isAdmin(group, userIdRaw, fetchAdmins, options) {
       const userId = toId(userIdRaw);
       if (!userId.success) return false;
-      const admins = await service.refreshAdmins(chatIdRaw, fetchAdmins, options);
+      const admins =
+        typeof group === "object"
+          ? await refreshAdmins(group, fetchAdmins, options)
+          : await service.refreshAdmins(group, fetchAdmins, options);
       return admins.status === "ok" && admins.adminIds.includes(userId.data);
     },
 
