@@ -45,8 +45,12 @@ export function hashId(hashKey: string, kind: string, id: string): string {
 }
 
 export function lockKeys(namespace: string, kind: string, maskedId: string): LockKeys {
-  const lock = `{${namespace}:lock:${kind}:${maskedId}}`;
-  return { lock, fence: `${lock}:fence`, queue: `${lock}:queue`, tickets: `${lock}:tickets`, maskedId };
+  return { ...siblingKeys(`{${namespace}:lock:${kind}:${maskedId}}`), maskedId };
+}
+
+/** A lock key and the keys that live beside it (same hash tag, same slot). */
+export function siblingKeys(lock: string): Omit<LockKeys, "maskedId"> {
+  return { lock, fence: `${lock}:fence`, queue: `${lock}:queue`, tickets: `${lock}:tickets` };
 }
 
 /** Channels of the managers of a namespace: the prefix, to which the release script appends a manager id. */

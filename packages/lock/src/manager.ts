@@ -7,7 +7,7 @@ import { CircuitBreaker } from "./breaker.ts";
 import { CommandRunner } from "./commands.ts";
 import { checkTtl, MAX_WAIT_MS, resolveConfig, type ResolvedConfig } from "./config.ts";
 import { LockUnavailableError } from "./errors.ts";
-import { inboxPrefix, type LockKeys } from "./keys.ts";
+import { inboxPrefix, siblingKeys, type LockKeys } from "./keys.ts";
 import { Requests, type LockRequest } from "./requests.ts";
 import { LockLease, type LeaseHost } from "./lease.ts";
 import { createLockMetrics, type KindMetrics } from "./metrics.ts";
@@ -395,11 +395,7 @@ class RedisLockManager implements LockManager {
   /** A hand-off message no waiter of ours claims: unless a lease of ours holds that token, pass it on. */
   #unclaimed(lockKey: string, token: string): void {
     if (this.#leases.has(token)) return; // our waiter's own attempt found it first
-    this.#giveBack(
-      { lock: lockKey, fence: `${lockKey}:fence`, queue: `${lockKey}:queue`, tickets: `${lockKey}:tickets` },
-      token,
-      false,
-    );
+    this.#giveBack(siblingKeys(lockKey), token, false);
   }
 
   // ------------------------------------------------------------------ leases
