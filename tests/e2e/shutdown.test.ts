@@ -101,7 +101,10 @@ describe("npm start", () => {
 
       const user = kit.createUser({ languageCode: "en" });
       await user.send("/start");
-      await user.waitForMessage("Welcome", { timeoutMs: 10_000 });
+      // Generous: the suite runs this beside the chaos test on two cores. A failure shows the apps' logs.
+      await user.waitForMessage("Welcome", { timeoutMs: 60_000 }).catch((error: unknown) => {
+        throw new Error(`no welcome; the apps printed:\n${output}`, { cause: error });
+      });
 
       child.kill("SIGTERM");
       expect(await exited, output).toBe(0);
