@@ -45,13 +45,6 @@ class InFlight<T = unknown> {
   ) {}
 }
 
-export interface RunOptions<T> {
-  /** Overrides the manager's command timeout (WAIT takes its own bound plus this). */
-  timeoutMs?: number;
-  /** Receives the result of a command that timed out but completed afterwards. */
-  onLate?: (value: T) => void;
-}
-
 export class CommandRunner {
   #head: InFlight | undefined;
   #tail: InFlight | undefined;
@@ -75,13 +68,17 @@ export class CommandRunner {
   /**
    * Runs one command. Rejects with LockUnavailableError when the breaker is open, the command
    * times out or the connection fails; other Redis errors are passed through unchanged.
+   * `onLate` receives the result of a command that timed out but completed afterwards;
+   * `timeoutMs` overrides the manager's command timeout (WAIT takes its own bound plus that).
+   * (Positional, not an options object: this runs twice per lock+unlock.)
    */
   run<T>(
     command: LockCommand,
     metrics: KindMetrics,
     kind: string,
     send: () => Promise<T>,
-    options?: RunOptions<T>,
+    onLate?: (value: T) => void,
+    timeoutMs: number = this.timeoutMs,
   ): Promise<T> {
     if (!this.breaker.allow()) {
       return Promise.reject(
@@ -89,7 +86,6 @@ export class CommandRunner {
       );
     }
     const started = performance.now();
-    const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
     return new Promise<T>((resolve, reject) => {
       const entry = new InFlight<T>(
         command,
@@ -100,7 +96,7 @@ export class CommandRunner {
         timeoutMs,
         resolve,
         reject,
-        options?.onLate,
+        onLate,
       );
       this.#link(entry as InFlight);
       send().then(

@@ -45,7 +45,8 @@ export function hashId(hashKey: string, kind: string, id: string): string {
 }
 
 export function lockKeys(namespace: string, kind: string, maskedId: string): LockKeys {
-  return { ...siblingKeys(`{${namespace}:lock:${kind}:${maskedId}}`), maskedId };
+  const lock = `{${namespace}:lock:${kind}:${maskedId}}`;
+  return { lock, fence: `${lock}:fence`, queue: `${lock}:queue`, tickets: `${lock}:tickets`, maskedId };
 }
 
 /** A lock key and the keys that live beside it (same hash tag, same slot). */

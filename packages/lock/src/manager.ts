@@ -292,7 +292,8 @@ class RedisLockManager implements LockManager {
             waiter?.inLine ? 1 : 0,
           ],
         ) as Promise<[number, number, number?]>,
-      { onLate: ([status]) => void (status === 1 && this.#giveBack(keys, token, false)) },
+      // Acquired after we gave up waiting for the answer: give it back.
+      ([status]) => void (status === 1 && this.#giveBack(keys, token, false)),
     );
     if (reply[0] !== 1) {
       if (waiter && reply[2] !== undefined) {
@@ -356,9 +357,8 @@ class RedisLockManager implements LockManager {
         lease.metrics,
         lease.kind,
         () => this.#redis.wait(replicas, timeoutMs),
-        {
-          timeoutMs: timeoutMs + this.#config.commandTimeoutMs,
-        },
+        undefined,
+        timeoutMs + this.#config.commandTimeoutMs,
       );
     } finally {
       if (acknowledged < replicas) await lease.release().catch(() => "not-owner");

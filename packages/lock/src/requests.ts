@@ -18,6 +18,12 @@ export interface LockRequest {
   requestId: string | undefined;
 }
 
+function checkResource(resource: LockResource): LockResource {
+  if (!resource || typeof resource !== "object")
+    throw new LockInputError("resource must be { kind, id }", "resource");
+  return resource;
+}
+
 export class Requests {
   constructor(
     private readonly config: ResolvedConfig,
@@ -27,8 +33,8 @@ export class Requests {
   request(resource: LockResource, options: AcquireOptions): LockRequest {
     if (!options || typeof options !== "object")
       throw new LockInputError("options must be an object", "options");
-    const keys = this.keys(resource);
-    const config = this.kind(resource.kind);
+    const config = this.kind(checkResource(resource).kind);
+    const keys = this.#keysOf(resource, config);
     const { signal, requestId } = options;
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
       throw new LockInputError("signal must be an AbortSignal", "signal");
@@ -58,9 +64,10 @@ export class Requests {
   }
 
   keys(resource: LockResource): LockKeys {
-    if (!resource || typeof resource !== "object")
-      throw new LockInputError("resource must be { kind, id }", "resource");
-    const config = this.kind(resource.kind);
+    return this.#keysOf(resource, this.kind(checkResource(resource).kind));
+  }
+
+  #keysOf(resource: LockResource, config: LockKindConfig): LockKeys {
     const id = idText(resource.id);
     const segment = config.personal ? hashId(this.config.hashKey, resource.kind, id) : id;
     return lockKeys(this.config.namespace, resource.kind, segment);

@@ -11,9 +11,8 @@ import type { TimerHandle, Timers } from "./timers.ts";
 import { Waiter, type Handover } from "./waiter.ts";
 
 export class WaitQueues {
-  #queues = new Map<string, Waiter[]>();
-  /** Every waiter by the token its ticket carries: hand-off messages name the token. */
-  #byToken = new Map<string, Waiter>();
+  /** The first waiter per lock key; the others follow it (`waiter.next`), in arrival order. */
+  #firsts = new Map<string, Waiter>();
   #subscriber: LockSubscriberClient | undefined;
   #subscribed: Promise<boolean> | undefined;
   #listening = false;
@@ -39,12 +38,14 @@ export class WaitQueues {
   /** Joins the line for `lockKey`, behind the waiters of this process already in it. */
   join(lockKey: string, token: string, signal: AbortSignal | undefined): Waiter {
     const waiter = new Waiter(lockKey, token, this.options.timers, signal);
-    this.#byToken.set(token, waiter);
-    const queue = this.#queues.get(lockKey);
-    if (queue) {
-      queue.push(waiter);
-      waiter.inLine = true; // others of this manager wait: its place in Redis's line may be theirs
-    } else this.#queues.set(lockKey, [waiter]);
+    let last = this.#firsts.get(lockKey);
+    if (!last) {
+      this.#firsts.set(lockKey, waiter);
+      return waiter;
+    }
+    while (last.next) last = last.next;
+    last.next = waiter;
+    waiter.inLine = true; // others of this manager wait: its place in Redis's line may be theirs
     return waiter;
   }
 
@@ -63,7 +64,7 @@ export class WaitQueues {
   }
 
   isFirst(waiter: Waiter): boolean {
-    return this.#queues.get(waiter.lockKey)?.[0] === waiter;
+    return this.#firsts.get(waiter.lockKey) === waiter;
   }
 
   /**
@@ -73,23 +74,31 @@ export class WaitQueues {
    */
   leave(waiter: Waiter): boolean {
     waiter.dispose();
-    if (this.#byToken.get(waiter.token) === waiter) this.#byToken.delete(waiter.token);
-    const queue = this.#queues.get(waiter.lockKey);
-    const index = queue?.indexOf(waiter) ?? -1;
-    if (!queue || index === -1) return false;
-    queue.splice(index, 1);
-    const next = queue[0];
-    if (!next) {
-      this.#queues.delete(waiter.lockKey);
-      return true;
+    const first = this.#firsts.get(waiter.lockKey);
+    if (first === waiter) {
+      const next = waiter.next;
+      waiter.next = undefined;
+      if (!next) {
+        this.#firsts.delete(waiter.lockKey);
+        return true;
+      }
+      this.#firsts.set(waiter.lockKey, next);
+      next.notify();
+      return false;
     }
-    if (index === 0) next.notify();
+    for (let before = first; before; before = before.next) {
+      if (before.next === waiter) {
+        before.next = waiter.next;
+        waiter.next = undefined;
+        break;
+      }
+    }
     return false;
   }
 
   get waiterCount(): number {
     let count = 0;
-    for (const queue of this.#queues.values()) count += queue.length;
+    for (const first of this.#firsts.values()) for (let w: Waiter | undefined = first; w; w = w.next) count++;
     return count;
   }
 
@@ -99,9 +108,11 @@ export class WaitQueues {
 
   /** Ends every wait with `reason` and closes (or, if it is the caller's, unsubscribes) the subscriber. */
   close(reason: unknown): void {
-    for (const queue of this.#queues.values()) for (const waiter of queue) waiter.cancel(reason);
-    this.#queues.clear();
-    this.#byToken.clear();
+    const firsts = [...this.#firsts.values()];
+    this.#firsts.clear();
+    for (const first of firsts) {
+      for (let waiter: Waiter | undefined = first; waiter; waiter = waiter.next) waiter.cancel(reason);
+    }
     const subscriber = this.#subscriber;
     this.#subscriber = undefined;
     this.#subscribed = undefined;
@@ -117,7 +128,9 @@ export class WaitQueues {
     const [token, fence, ttl, serverMs, lockKey] = message.split(" ");
     if (!token || !lockKey) return;
     const handover: Handover = { fence: Number(fence), ttlMs: Number(ttl), serverMs: Number(serverMs) };
-    if (!this.#byToken.get(token)?.handOver(handover)) this.options.unclaimed(lockKey, token);
+    let waiter = this.#firsts.get(lockKey);
+    while (waiter && waiter.token !== token) waiter = waiter.next;
+    if (!waiter?.handOver(handover)) this.options.unclaimed(lockKey, token);
   }
 
   /** Subscribes this manager's channel once; later waits reuse the subscription. */

@@ -35,7 +35,10 @@ export class Waiter {
   inLine = false;
   /** Whether this waiter already asked for the manager's channel to be subscribed. */
   subscribed = false;
-  readonly #onAbort = () => this.cancel(this.signal?.reason);
+  /** The waiter of this process behind it for the same key (see WaitQueues). */
+  next: Waiter | undefined;
+  /** Only a wait with a signal listens for its abort. */
+  readonly #onAbort: (() => void) | undefined;
 
   constructor(
     readonly lockKey: string,
@@ -45,7 +48,10 @@ export class Waiter {
     private readonly signal: AbortSignal | undefined,
   ) {
     if (signal?.aborted) this.cancel(signal.reason);
-    else signal?.addEventListener("abort", this.#onAbort, { once: true });
+    else if (signal) {
+      this.#onAbort = () => this.cancel(signal.reason);
+      signal.addEventListener("abort", this.#onAbort, { once: true });
+    }
   }
 
   get cancelled(): boolean {
@@ -108,7 +114,7 @@ export class Waiter {
 
   /** Removes the abort listener and the timer: nothing of this waiter stays behind. */
   dispose(): void {
-    this.signal?.removeEventListener("abort", this.#onAbort);
+    if (this.#onAbort) this.signal!.removeEventListener("abort", this.#onAbort);
     this.timers.clear(this.#timer);
     this.#timer = undefined;
     this.#wake = undefined;
