@@ -86,6 +86,7 @@ export class CommandRunner {
       );
     }
     const started = performance.now();
+    const sent = send(); // first: the bookkeeping below runs while Redis works
     return new Promise<T>((resolve, reject) => {
       const entry = new InFlight<T>(
         command,
@@ -99,7 +100,7 @@ export class CommandRunner {
         onLate,
       );
       this.#link(entry as InFlight);
-      send().then(
+      sent.then(
         (value) => this.#answered(entry, value),
         (error: unknown) => this.#failed(entry as InFlight, error),
       );

@@ -9,7 +9,8 @@ import type { Lease, ReleaseOutcome } from "./types.ts";
 /** What a lease needs from its manager: Redis calls, timers, and where to report. */
 export interface LeaseHost {
   extend(lease: LockLease, ttlMs: number): Promise<boolean>;
-  release(lease: LockLease): Promise<boolean>;
+  /** 1 when released, 0 when the lock was not ours (any more). */
+  release(lease: LockLease): Promise<unknown>;
   /** The lease is over (released or lost): stop tracking it. */
   forget(lease: LockLease): void;
   setTimer(fn: () => void, ms: number): TimerHandle;
@@ -97,12 +98,13 @@ export class LockLease implements Lease {
   }
 
   async #release(): Promise<ReleaseOutcome> {
-    const ranOut =
-      this.#state === "held" && Date.now() >= this.#expiresAt - this.host.safetyMarginMs(this.ttlMs);
-    if (ranOut) this.lose(this.#expiryReason); // the work outlived the lease: count it as lost
+    const released = this.host.release(this); // sent first: the bookkeeping runs while Redis works
+    const now = Date.now();
+    if (this.#state === "held" && now >= this.#expiresAt - this.host.safetyMarginMs(this.ttlMs))
+      this.lose(this.#expiryReason); // the work outlived the lease: count it as lost
     this.#end("released");
-    this.metrics.held((Date.now() - this.acquiredAt) / 1000);
-    if (await this.host.release(this)) return "released";
+    this.metrics.held((now - this.acquiredAt) / 1000);
+    if ((await released) === 1) return "released";
     this.metrics.releaseNotOwner();
     this.host.warn(this, {}, "released a lock that was no longer ours (it had expired or been taken over)");
     return "not-owner";

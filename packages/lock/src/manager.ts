@@ -110,7 +110,13 @@ class RedisLockManager implements LockManager {
     const request = this.#requests.request(resource, options);
     const started = performance.now();
     try {
-      const lease = await this.#acquire(request);
+      if (this.#closed)
+        throw new LockUnavailableError("the lock manager was closed", { reason: "closed", kind: request.kind });
+      request.signal?.throwIfAborted();
+      const lease =
+        request.waitMs === 0
+          ? (await this.#attempt(request)).lease // try once: one round trip
+          : await this.#wait(request, started + request.waitMs);
       const waited = performance.now() - started;
       request.metrics.acquired(lease ? "acquired" : "busy");
       request.metrics.waited(waited / 1000);
@@ -162,14 +168,6 @@ class RedisLockManager implements LockManager {
   }
 
   // ------------------------------------------------------------------ acquiring
-
-  async #acquire(request: LockRequest): Promise<LockLease | undefined> {
-    if (this.#closed)
-      throw new LockUnavailableError("the lock manager was closed", { reason: "closed", kind: request.kind });
-    request.signal?.throwIfAborted();
-    if (request.waitMs === 0) return (await this.#attempt(request)).lease; // try once: one round trip
-    return this.#wait(request, performance.now() + request.waitMs);
-  }
 
   /**
    * Waits in line, behind the callers of this process already waiting for the key. Only the first
@@ -412,14 +410,14 @@ class RedisLockManager implements LockManager {
         (await this.#runner.run("extend", lease.metrics, lease.kind, () =>
           extendScript.run(redis, [lease.key], [lease.token, ttlMs]),
         )) === 1,
-      release: async (lease) =>
-        (await this.#runner.run("release", lease.metrics, lease.kind, () =>
+      release: (lease) =>
+        this.#runner.run("release", lease.metrics, lease.kind, () =>
           releaseScript.run(
             redis,
             [lease.key, lease.keys.fence, lease.keys.queue, lease.keys.tickets],
             [lease.token, this.#inbox, this.#config.fenceRetentionMs, ""],
           ),
-        )) === 1,
+        ),
       forget: (lease) => this.#leases.delete(lease.token),
       setTimer: (fn, ms) => this.#timers.set(fn, ms),
       clearTimer: (handle) => this.#timers.clear(handle),

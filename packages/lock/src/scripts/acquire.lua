@@ -15,21 +15,30 @@
 -- to this token (its message not read yet, or lost); {0, pttl, server ms} when taken
 -- (pttl < 0: the holder set no expiry; server ms only for a caller put in line).
 local function nextFence()
-  -- The fence grows by one per acquisition. The counter expires after ARGV[3] ms without one, so
-  -- idle resources cost no memory for ever; a missing counter (new resource, or expired) is
-  -- seeded from the server clock in microseconds, which is larger than any fence handed out
-  -- before unless the clock went back by more than the retention time.
+  -- The fence grows by one per acquisition (INCR keeps the counter's expiry). A missing counter
+  -- (new resource, or expired) is seeded from the server clock in microseconds and expires
+  -- ARGV[3] ms later, so idle resources cost no memory for ever. A seed is larger than any fence
+  -- handed out before: the previous seed is at least the retention time older, and no resource
+  -- is locked a thousand times per millisecond (unless the clock went back by that much).
   local fence = redis.call('INCR', KEYS[2])
   if fence == 1 then
     local now = redis.call('TIME')
     fence = tonumber(now[1]) * 1000000 + tonumber(now[2])
-    redis.call('SET', KEYS[2], string.format('%d', fence))
+    redis.call('SET', KEYS[2], string.format('%d', fence), 'PX', ARGV[3])
   end
-  redis.call('PEXPIRE', KEYS[2], ARGV[3])
   return fence
 end
 
 local waiter = ARGV[4]
+-- The common case first: a free lock is taken in one call.
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  if waiter ~= '' and ARGV[7] == '1' then
+    -- served: out of line (a manager with more callers waiting queues the next one anew)
+    redis.call('ZREM', KEYS[3], waiter)
+    redis.call('HDEL', KEYS[4], waiter)
+  end
+  return {1, nextFence()}
+end
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then
   -- handed to us: the fence counter has not moved since (only an acquisition moves it)
@@ -37,21 +46,11 @@ if holder == ARGV[1] then
   if fence == 0 then fence = nextFence() end
   return {1, fence, redis.call('PTTL', KEYS[1])}
 end
-if holder then
-  if waiter == '' then return {0, redis.call('PTTL', KEYS[1])} end
-  local now = redis.call('TIME')
-  local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-  redis.call('ZADD', KEYS[3], 'NX', now[1] * 1000000 + now[2], waiter)
-  redis.call('HSET', KEYS[4], waiter, string.format('%s %d %d', ARGV[1], ARGV[2], ms + ARGV[5]))
-  redis.call('PEXPIRE', KEYS[3], ARGV[6])
-  redis.call('PEXPIRE', KEYS[4], ARGV[6])
-  return {0, redis.call('PTTL', KEYS[1]), ms}
-end
-
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-if waiter ~= '' and ARGV[7] == '1' then
-  -- served: out of line (a manager with more callers waiting queues the next one anew)
-  redis.call('ZREM', KEYS[3], waiter)
-  redis.call('HDEL', KEYS[4], waiter)
-end
-return {1, nextFence()}
+if waiter == '' then return {0, redis.call('PTTL', KEYS[1])} end
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('ZADD', KEYS[3], 'NX', now[1] * 1000000 + now[2], waiter)
+redis.call('HSET', KEYS[4], waiter, string.format('%s %d %d', ARGV[1], ARGV[2], ms + ARGV[5]))
+redis.call('PEXPIRE', KEYS[3], ARGV[6])
+redis.call('PEXPIRE', KEYS[4], ARGV[6])
+return {0, redis.call('PTTL', KEYS[1]), ms}

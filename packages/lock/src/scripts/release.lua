@@ -31,13 +31,12 @@ while true do
     local token, ttl, deadline = string.match(ticket, '^(%S+) (%d+) (%d+)$')
     if token and tonumber(deadline) > ms then
       redis.call('SET', KEYS[1], token, 'PX', ttl)
-      local fence = redis.call('INCR', KEYS[2])
+      local fence = redis.call('INCR', KEYS[2]) -- seeded as in acquire.lua
       if fence == 1 then
         local now = redis.call('TIME')
         fence = tonumber(now[1]) * 1000000 + tonumber(now[2])
-        redis.call('SET', KEYS[2], string.format('%d', fence))
+        redis.call('SET', KEYS[2], string.format('%d', fence), 'PX', ARGV[3])
       end
-      redis.call('PEXPIRE', KEYS[2], ARGV[3])
       redis.call('PUBLISH', ARGV[2] .. next[1],
         string.format('%s %d %d %d %s', token, fence, ttl, ms, KEYS[1]))
       return 1
