@@ -7,13 +7,8 @@
 // manager: its command connection plus, once it waits, its subscriber), as separate bot instances
 // would have. Each cell runs BENCH_CELL_MS (default 3500 ms) after a short warm-up.
 // Results: printed, and written to docs/benchmarks.md between the bench:lock markers.
-import { randomBytes } from "node:crypto";
-import { Redis } from "@orderbot/platform"; // the ioredis the lock package uses, for every library alike
-import { Registry } from "prom-client";
-import { Redlock } from "@sesamecare-oss/redlock";
-import { Mutex } from "redis-semaphore";
-import { createLockManager, type LockManager } from "@orderbot/lock";
 import { startRedisServer } from "@orderbot/testkit";
+import { type Client, type Library, libraries, RETRY_MS, sleep, TTL_MS } from "./support/lock-clients.ts";
 import {
   environmentLine,
   formatMs,
@@ -31,117 +26,6 @@ import {
 const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 3500);
 const WARMUP_MS = 300;
 const ROUNDS = 5;
-const TTL_MS = 10_000;
-const WAIT_MS = 10_000;
-/** How long polling peers sleep between tries on a held lock (redis-semaphore's default). */
-const RETRY_MS = 10;
-
-/** One client of one library: lock a key, then unlock it. */
-interface Client {
-  lock(key: string): Promise<() => Promise<unknown>>;
-  close(): Promise<void>;
-}
-
-interface Library {
-  name: string;
-  client(url: string): Promise<Client>;
-}
-
-const connect = async (url: string) => {
-  const redis = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 1 });
-  await redis.ping();
-  return redis;
-};
-
-const RELEASE_LUA =
-  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-const libraries: Library[] = [
-  {
-    name: "@orderbot/lock",
-    async client(url) {
-      const redis = await connect(url);
-      const locks: LockManager = createLockManager({
-        redis,
-        namespace: "bench",
-        hashKey: "bench-hash-key-0123456789",
-        registry: new Registry(),
-        kinds: { bench: { ttlMs: TTL_MS, waitMs: WAIT_MS, outage: "refuse" } },
-      });
-      return {
-        async lock(key) {
-          const result = await locks.acquire({ kind: "bench", id: key });
-          if (!result.ok) throw new Error("busy");
-          return () => result.lease.release();
-        },
-        async close() {
-          await locks.close();
-          redis.disconnect();
-        },
-      };
-    },
-  },
-  {
-    name: "redis-semaphore Mutex",
-    async client(url) {
-      const redis = await connect(url);
-      return {
-        async lock(key) {
-          const mutex = new Mutex(redis as never, key, {
-            lockTimeout: TTL_MS,
-            acquireTimeout: WAIT_MS,
-            retryInterval: RETRY_MS,
-            refreshInterval: 0,
-          });
-          await mutex.acquire();
-          return () => mutex.release();
-        },
-        async close() {
-          redis.disconnect();
-        },
-      };
-    },
-  },
-  {
-    name: "@sesamecare-oss/redlock",
-    async client(url) {
-      const redis = await connect(url);
-      // One node; retry every RETRY_MS plus up to RETRY_MS of jitter, for as long as WAIT_MS allows.
-      const redlock = new Redlock([redis as never], {
-        retryCount: WAIT_MS / RETRY_MS,
-        retryDelay: RETRY_MS,
-        retryJitter: RETRY_MS,
-      });
-      return {
-        async lock(key) {
-          const lock = await redlock.acquire([key], TTL_MS);
-          return () => lock.release();
-        },
-        async close() {
-          redis.disconnect();
-        },
-      };
-    },
-  },
-  {
-    name: "raw SET NX PX + EVALSHA",
-    async client(url) {
-      const redis = await connect(url);
-      const sha = (await redis.script("LOAD", RELEASE_LUA)) as string;
-      return {
-        async lock(key) {
-          const token = randomBytes(16).toString("hex");
-          while ((await redis.set(key, token, "PX", TTL_MS, "NX")) !== "OK") await sleep(RETRY_MS);
-          return () => redis.evalsha(sha, 1, key, token);
-        },
-        async close() {
-          redis.disconnect();
-        },
-      };
-    },
-  },
-];
 
 interface Scenario {
   id: string;

@@ -87,13 +87,26 @@ async function main(): Promise<void> {
   const barePort = (bare.server.address() as AddressInfo).port;
 
   const targets: Target[] = [
-    { name: "bot webhook, real processing", url: `${harness.config.PUBLIC_URL}/telegram/webhook`, samples: new Samples(), elapsedMs: 0, failures: 0 },
-    { name: "bare Fastify route (200)", url: `http://127.0.0.1:${barePort}/telegram/webhook`, samples: new Samples(), elapsedMs: 0, failures: 0 },
+    {
+      name: "bot webhook, real processing",
+      url: `${harness.config.PUBLIC_URL}/telegram/webhook`,
+      samples: new Samples(),
+      elapsedMs: 0,
+      failures: 0,
+    },
+    {
+      name: "bare Fastify route (200)",
+      url: `http://127.0.0.1:${barePort}/telegram/webhook`,
+      samples: new Samples(),
+      elapsedMs: 0,
+      failures: 0,
+    },
   ];
   try {
     for (const target of targets) await drive(target, 500, false);
     for (let round = 0; round < ROUNDS; round++) {
-      for (let i = 0; i < targets.length; i++) await drive(targets[(i + round) % targets.length]!, CELL_MS / ROUNDS, true);
+      for (let i = 0; i < targets.length; i++)
+        await drive(targets[(i + round) % targets.length]!, CELL_MS / ROUNDS, true);
     }
     const processed = await harness.db.processedUpdate.count();
     console.log(`updates recorded as processed by the bot: ${processed}`);
@@ -109,7 +122,14 @@ async function main(): Promise<void> {
     return { t, rate, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
   });
   const header = ["target", "updates/s", "p50", "p99", "non-2xx", "vs bare route"];
-  const table = rows.map((r) => [r.t.name, formatRate(r.rate), formatMs(r.p50), formatMs(r.p99), r.t.failures, `${(r.rate / bareRate).toFixed(3)}x`]);
+  const table = rows.map((r) => [
+    r.t.name,
+    formatRate(r.rate),
+    formatMs(r.p50),
+    formatMs(r.p99),
+    r.t.failures,
+    `${(r.rate / bareRate).toFixed(3)}x`,
+  ]);
   console.log(`\n${formatTable(header, table)}\n`);
 
   recordSummary(
@@ -130,7 +150,11 @@ async function main(): Promise<void> {
     [
       "## Webhook ingest (`npm run bench:webhook`)",
       "",
-      environmentLine({ fastify: packageVersion("fastify"), grammy: packageVersion("grammy"), "@prisma/client": packageVersion("@prisma/client") }),
+      environmentLine({
+        fastify: packageVersion("fastify"),
+        grammy: packageVersion("grammy"),
+        "@prisma/client": packageVersion("@prisma/client"),
+      }),
       "",
       `${SENDERS} concurrent senders POST \`/catalog\` updates, each from a new user, for ${CELL_MS} ms per target (in ${ROUNDS} alternating`,
       "rounds after a warm-up). The bot's webhook does everything it does in production: the secret check, update dedupe in",

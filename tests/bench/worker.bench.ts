@@ -15,10 +15,29 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "@orderbot/db";
-import { createTestDatabase, prepareTemplateDatabase, startRedisServer, type RedisServer, type TestDatabase } from "@orderbot/testkit";
-import { checkExpiry, makeDue, seedReservations, type ExpiryCheck } from "../../apps/worker/test/support/mass.ts";
+import {
+  createTestDatabase,
+  prepareTemplateDatabase,
+  startRedisServer,
+  type RedisServer,
+  type TestDatabase,
+} from "@orderbot/testkit";
+import {
+  checkExpiry,
+  makeDue,
+  seedReservations,
+  type ExpiryCheck,
+} from "../../apps/worker/test/support/mass.ts";
 import { spawnWorker, type WorkerProcess } from "../../apps/worker/test/support/worker.ts";
-import { environmentLine, formatTable, markdownTable, packageVersion, recordSummary, writeSection, type SummaryRow } from "./support/report.ts";
+import {
+  environmentLine,
+  formatTable,
+  markdownTable,
+  packageVersion,
+  recordSummary,
+  writeSection,
+  type SummaryRow,
+} from "./support/report.ts";
 
 const ORDERS = Number(process.env.BENCH_WORKER_ORDERS ?? 20_000);
 const PRODUCTS = 200;
@@ -64,7 +83,9 @@ async function expireInOneStatement(db: Database): Promise<void> {
 
 async function untilAllExpired(db: Database): Promise<void> {
   for (;;) {
-    const [row] = await db.$queryRaw<{ open: number }[]>`SELECT count(*)::int AS open FROM orders WHERE status <> 'EXPIRED'`;
+    const [row] = await db.$queryRaw<
+      { open: number }[]
+    >`SELECT count(*)::int AS open FROM orders WHERE status <> 'EXPIRED'`;
     if (row!.open === 0) return;
     await sleep(20);
   }
@@ -72,9 +93,23 @@ async function untilAllExpired(db: Database): Promise<void> {
 
 function workers(count: number, mode: "leader" | "shared"): Scenario["run"] {
   return async ({ db, url, redis, round, start }) => {
-    const services = { databaseUrl: url, redisUrl: redis.url, namespace: `bench-${round}`, apiRoot: "http://127.0.0.1:9", token: TOKEN };
-    const env = { EXPIRE_MODE: mode, EXPIRE_INTERVAL_MS: "100", EXPIRE_BATCH_SIZE: String(BATCH), DATABASE_POOL_MAX: "4", LOG_LEVEL: "warn" };
-    const procs: WorkerProcess[] = await Promise.all(Array.from({ length: count }, (_, i) => spawnWorker(`bench-${round}-${i}`, services, env)));
+    const services = {
+      databaseUrl: url,
+      redisUrl: redis.url,
+      namespace: `bench-${round}`,
+      apiRoot: "http://127.0.0.1:9",
+      token: TOKEN,
+    };
+    const env = {
+      EXPIRE_MODE: mode,
+      EXPIRE_INTERVAL_MS: "100",
+      EXPIRE_BATCH_SIZE: String(BATCH),
+      DATABASE_POOL_MAX: "4",
+      LOG_LEVEL: "warn",
+    };
+    const procs: WorkerProcess[] = await Promise.all(
+      Array.from({ length: count }, (_, i) => spawnWorker(`bench-${round}-${i}`, services, env)),
+    );
     try {
       start();
       await makeDue(db);
@@ -99,7 +134,11 @@ const scenarios: Scenario[] = [
   },
 ];
 
-async function measure(scenario: Scenario, redis: RedisServer, round: string): Promise<{ seconds: number; check: ExpiryCheck }> {
+async function measure(
+  scenario: Scenario,
+  redis: RedisServer,
+  round: string,
+): Promise<{ seconds: number; check: ExpiryCheck }> {
   const testDb: TestDatabase = await createTestDatabase({ poolMax: 2 });
   try {
     await seedReservations(testDb.db, { orders: ORDERS, products: PRODUCTS });
@@ -107,7 +146,13 @@ async function measure(scenario: Scenario, redis: RedisServer, round: string): P
     // Timed from the moment the orders fall due until the last one is expired; the workers are
     // already up by then, so process start-up is not counted.
     let started = Number.NaN;
-    await scenario.run({ db: testDb.db, url: testDb.url, redis, round, start: () => (started = performance.now()) });
+    await scenario.run({
+      db: testDb.db,
+      url: testDb.url,
+      redis,
+      round,
+      start: () => (started = performance.now()),
+    });
     const seconds = (performance.now() - started) / 1000;
     return { seconds, check: await checkExpiry(testDb.db) };
   } finally {
@@ -125,17 +170,25 @@ try {
   for (let r = 0; r < ROUNDS; r++) {
     for (const [i, scenario] of scenarios.entries()) {
       const { seconds, check } = await measure(scenario, redis, `${i}-${r}`);
-      const ok = check.expired === ORDERS && check.stockNotRestored === 0 && check.releasedTwice === 0 && check.releaseRows === ORDERS && check.ledgerMismatch === 0;
+      const ok =
+        check.expired === ORDERS &&
+        check.stockNotRestored === 0 &&
+        check.releasedTwice === 0 &&
+        check.releaseRows === ORDERS &&
+        check.ledgerMismatch === 0;
       if (!ok) throw new Error(`${scenario.name}: the result is wrong: ${JSON.stringify(check)}`);
       results[i]!.seconds.push(seconds);
-      console.log(`round ${r + 1}, ${scenario.name}: ${ORDERS} orders in ${seconds.toFixed(2)} s (checked: all expired, stock restored, none released twice)`);
+      console.log(
+        `round ${r + 1}, ${scenario.name}: ${ORDERS} orders in ${seconds.toFixed(2)} s (checked: all expired, stock restored, none released twice)`,
+      );
     }
   }
 } finally {
   await redis.dispose();
 }
 
-const median = (seconds: number[]) => [...seconds].sort((a, b) => a - b)[Math.floor((seconds.length - 1) / 2)]!;
+const median = (seconds: number[]) =>
+  [...seconds].sort((a, b) => a - b)[Math.floor((seconds.length - 1) / 2)]!;
 const best = (seconds: number[]) => Math.min(...seconds);
 const baseline = ORDERS / median(results.find((r) => r.name.startsWith("raw SQL"))!.seconds);
 const header = ["scenario", "orders", "median time", "orders/s (median)", "best", "vs raw SQL"];
@@ -152,7 +205,10 @@ const rows = results.map((r) => {
 });
 console.log(`\n${formatTable(header, rows)}\n`);
 
-const environment = environmentLine({ prisma: packageVersion("@prisma/client", `${process.cwd()}/packages/db`), pg: packageVersion("pg", `${process.cwd()}/packages/db`) });
+const environment = environmentLine({
+  prisma: packageVersion("@prisma/client", `${process.cwd()}/packages/db`),
+  pg: packageVersion("pg", `${process.cwd()}/packages/db`),
+});
 writeSection(
   "worker",
   [
@@ -174,6 +230,8 @@ const summary: SummaryRow[] = results.map((r) => ({
   subject: r.name,
   rate: ORDERS / median(r.seconds),
   unit: "orders/s",
-  ...(r.name.startsWith("raw SQL") ? {} : { ratio: ORDERS / median(r.seconds) / baseline, ratioAgainst: "raw SQL" }),
+  ...(r.name.startsWith("raw SQL")
+    ? {}
+    : { ratio: ORDERS / median(r.seconds) / baseline, ratioAgainst: "raw SQL" }),
 }));
 recordSummary("worker", summary);

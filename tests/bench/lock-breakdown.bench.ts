@@ -1,0 +1,245 @@
+// npm run bench:lock-breakdown — where @orderbot/lock's time goes on distinct keys, against the raw
+// SET NX PX + EVALSHA loop of bench:lock:
+//
+//   1. its own JavaScript per lock+unlock, on a stub Redis that answers at once;
+//   2. raw loop, the module's two scripts called bare (no manager), the module itself, and the bare
+//      scripts plus a fixed amount of busy JavaScript per lock+unlock (what a microsecond of client
+//      code costs once real sockets are involved), interleaved in rounds on one redis-server, with
+//      the CPU each side spent per lock+unlock and the socket writes per lock+unlock.
+//
+// Results: printed, and written to docs/benchmarks.md between the bench:lock-breakdown markers.
+import { EventEmitter } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
+import { Registry } from "prom-client";
+import { createLockManager } from "@orderbot/lock";
+import { startRedisServer } from "@orderbot/testkit";
+// The scripts and key layout themselves, below the public API: this benchmark takes the module apart.
+import { lockKeys } from "../../packages/lock/src/keys.ts";
+import { acquireScript, releaseScript } from "../../packages/lock/src/scripts.ts";
+import { newToken } from "../../packages/lock/src/tokens.ts";
+import {
+  connect,
+  type Client,
+  type Library,
+  libraries,
+  sleep,
+  TTL_MS,
+  WAIT_MS,
+} from "./support/lock-clients.ts";
+import {
+  environmentLine,
+  formatRate,
+  formatTable,
+  markdownTable,
+  packageVersion,
+  ROOT,
+  writeSection,
+} from "./support/report.ts";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const ROUND_MS = Number(process.env.BENCH_CELL_MS ?? 700);
+const STUB_OPS = 200_000;
+
+const module = libraries[0]!;
+const raw = libraries.find((library) => library.name.startsWith("raw"))!;
+
+/** A Redis that answers every script at once: only the lock's JavaScript is left to measure. */
+class StubRedis extends EventEmitter {
+  #fence = 0;
+  evalsha(_sha: string, keys: number, ...args: unknown[]): Promise<unknown> {
+    return Promise.resolve(args.length - keys === 7 ? [1, ++this.#fence] : 1); // acquire : release
+  }
+  eval(): Promise<unknown> {
+    return Promise.resolve(1);
+  }
+  duplicate(): this {
+    return this;
+  }
+}
+
+/** Microseconds of the lock's own JavaScript per lock+unlock, 32 callers at once, on the stub. */
+async function javascriptPerOp(waitMs: number): Promise<number> {
+  const locks = createLockManager({
+    redis: new StubRedis() as never,
+    namespace: "bench",
+    hashKey: "bench-hash-key-0123456789",
+    registry: new Registry(),
+    kinds: { bench: { ttlMs: TTL_MS, waitMs, outage: "refuse" } },
+  });
+  const run = async (ops: number) => {
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 32 }, async (_, c) => {
+        for (let i = 0; i < ops / 32; i++) {
+          const result = await locks.acquire({ kind: "bench", id: `d:${c}:${i % 256}` });
+          if (!result.ok) throw new Error("busy on a stub");
+          await result.lease.release();
+        }
+      }),
+    );
+    return ((performance.now() - started) * 1000) / ops;
+  };
+  await run(STUB_OPS / 4); // warm-up
+  const runs = [await run(STUB_OPS), await run(STUB_OPS), await run(STUB_OPS)];
+  return Math.min(...runs);
+}
+
+const busyFor = (microseconds: number) => {
+  const until = performance.now() + microseconds / 1000;
+  while (performance.now() < until);
+};
+
+/** The module's acquire and release scripts, called straight through ioredis; `busyUs` of work added. */
+function bareScripts(busyUs: number): Library {
+  return {
+    name: busyUs === 0 ? "its two scripts, bare" : `bare scripts + ${busyUs} µs of JavaScript`,
+    async client(url): Promise<Client> {
+      const redis = await connect(url);
+      return {
+        async lock(key) {
+          const keys = lockKeys("bench", "bench", key);
+          const keyList = [keys.lock, keys.fence, keys.queue, keys.tickets];
+          const token = newToken();
+          busyFor(busyUs / 2);
+          await acquireScript.run(redis, keyList, [token, TTL_MS, 3_600_000, "m", WAIT_MS, 310_000, 0]);
+          return async () => {
+            busyFor(busyUs / 2);
+            return releaseScript.run(redis, keyList, [token, "bench:inbox:", 3_600_000, ""]);
+          };
+        },
+        async close() {
+          redis.disconnect();
+        },
+      };
+    },
+  };
+}
+
+interface Tally {
+  ops: number;
+  ms: number;
+  nodeUs: number;
+  redisUs: number;
+  writes: number;
+}
+
+const redisCpuSeconds = async (url: string) => {
+  const redis = await connect(url);
+  try {
+    const info = await redis.info("cpu");
+    const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+    return field("used_cpu_user") + field("used_cpu_sys");
+  } finally {
+    redis.disconnect();
+  }
+};
+
+/** Write system calls of this process so far (Linux), or NaN elsewhere. */
+const writeCalls = () =>
+  existsSync("/proc/self/io") ? Number(/syscw: (\d+)/.exec(readFileSync("/proc/self/io", "utf8"))?.[1]) : NaN;
+
+async function interleaved(url: string, clients: number, variants: Library[]): Promise<Map<string, Tally>> {
+  const sets = new Map<Library, Client[]>();
+  for (const variant of variants) {
+    sets.set(variant, await Promise.all(Array.from({ length: clients }, () => variant.client(url))));
+  }
+  const tallies = new Map(variants.map((v) => [v.name, { ops: 0, ms: 0, nodeUs: 0, redisUs: 0, writes: 0 }]));
+  const cell = async (variant: Library, ms: number, record: boolean) => {
+    let stop = false;
+    let ops = 0;
+    const loop = async (client: Client, index: number) => {
+      for (let i = 0; !stop; i++) {
+        const unlock = await client.lock(`${variants.indexOf(variant)}:${index}:${i % 256}`);
+        await unlock();
+        ops += 1;
+      }
+    };
+    const [redis0, cpu0, writes0, started] = [
+      await redisCpuSeconds(url),
+      process.cpuUsage(),
+      writeCalls(),
+      performance.now(),
+    ];
+    const loops = sets.get(variant)!.map(loop);
+    await sleep(ms);
+    stop = true;
+    await Promise.all(loops);
+    const elapsed = performance.now() - started;
+    const cpu = process.cpuUsage(cpu0);
+    const [redis1, writes1] = [await redisCpuSeconds(url), writeCalls()];
+    if (!record) return;
+    const tally = tallies.get(variant.name)!;
+    tally.ops += ops;
+    tally.ms += elapsed;
+    tally.nodeUs += cpu.user + cpu.system;
+    tally.redisUs += (redis1 - redis0) * 1e6;
+    tally.writes += writes1 - writes0;
+  };
+  try {
+    for (const variant of variants) await cell(variant, 300, false);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < variants.length; i++)
+        await cell(variants[(i + round) % variants.length]!, ROUND_MS, true);
+    }
+    return tallies;
+  } finally {
+    for (const clientsOf of sets.values()) await Promise.all(clientsOf.map((client) => client.close()));
+  }
+}
+
+async function main(): Promise<void> {
+  const js = { waiting: await javascriptPerOp(WAIT_MS), once: await javascriptPerOp(0) };
+  console.log(
+    `JavaScript per lock+unlock on a stub Redis: ${js.waiting.toFixed(2)} µs (waitMs > 0), ${js.once.toFixed(2)} µs (waitMs 0)`,
+  );
+
+  const variants = [raw, bareScripts(0), module, bareScripts(2), bareScripts(4)];
+  const server = await startRedisServer();
+  const rows: (string | number)[][] = [];
+  try {
+    for (const clients of [1, 32]) {
+      const tallies = await interleaved(server.url, clients, variants);
+      const base = tallies.get(raw.name)!;
+      for (const variant of variants) {
+        const t = tallies.get(variant.name)!;
+        const rate = (t.ops / t.ms) * 1000;
+        rows.push([
+          clients,
+          variant === module ? `${module.name} (the module)` : variant.name,
+          formatRate(rate),
+          `${(rate / ((base.ops / base.ms) * 1000)).toFixed(2)}x`,
+          (t.nodeUs / t.ops).toFixed(1),
+          (t.redisUs / t.ops).toFixed(1),
+          Number.isNaN(t.writes) ? "-" : (t.writes / t.ops).toFixed(2),
+        ]);
+        console.log(rows.at(-1)!.join("  "));
+      }
+    }
+  } finally {
+    await server.dispose();
+  }
+
+  const header = ["clients", "variant", "lock+unlock", "vs raw", "node µs/op", "Redis µs/op", "writes/op"];
+  console.log(`\n${formatTable(header, rows)}\n`);
+  writeSection(
+    "lock-breakdown",
+    [
+      "## Redis locks: where the time goes (`npm run bench:lock-breakdown`)",
+      "",
+      environmentLine({ ioredis: packageVersion("ioredis", `${ROOT}/packages/lock`) }),
+      "",
+      `The lock's own JavaScript per lock+unlock, on a stub Redis that answers at once (32 callers): **${js.waiting.toFixed(2)} µs**`,
+      `when the kind waits (a waiter is registered, so that a hand-off can find it), ${js.once.toFixed(2)} µs when it tries once.`,
+      "",
+      `Then, on one redis-server, ${ROUNDS} interleaved rounds of ${ROUND_MS} ms per variant on distinct keys: the raw loop of`,
+      "bench:lock, the module's two scripts called bare (no manager, no metrics, no lease), the module, and the bare",
+      "scripts with a fixed amount of busy JavaScript added per lock+unlock. CPU per lock+unlock: this process (node)",
+      "and the redis-server (`INFO cpu`); writes: the process's write system calls per lock+unlock.",
+      "",
+      markdownTable(header, rows),
+    ].join("\n"),
+  );
+  console.log("wrote the bench:lock-breakdown section of docs/benchmarks.md");
+}
+
+await main();
