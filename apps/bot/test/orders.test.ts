@@ -1,6 +1,7 @@
 // Orders beyond the happy path: double taps, cancelling, stale and crafted buttons, stock running
 // out, and payments that must not go through. In-process bot, real HTTP, PostgreSQL and Redis.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paymentNoticeKey } from "@orderbot/core";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/testkit";
 import { callbacks } from "../src/callbacks/index.ts";
 import { startBotHarness, type BotHarness } from "./support/harness.ts";
@@ -152,31 +153,43 @@ describe("paying", () => {
     const confirmations = user.view().botMessages.filter((m) => m.text?.startsWith("Payment received"));
     expect(confirmations).toHaveLength(1);
     expect(await h.db.payment.count({ where: { order: { publicId: id } } })).toBe(1);
+    // The copy queued with the payment is settled by the reply: the worker will not send it again.
+    expect(await h.db.outboxMessage.findMany({ where: { dedupeKey: paymentNoticeKey(id) } })).toMatchObject([
+      { status: "SENT", attempts: 0 },
+    ]);
   });
 });
 
 describe("a payment confirmation that fails to send", () => {
-  it("is queued in the outbox once, in the user's language, for the worker to deliver", async () => {
+  it("stays queued in the outbox, in the user's language, for the worker to deliver after the grace period", async () => {
     const user = kit.createUser({ languageCode: "en" });
     const id = await placeOrder(user, "MOONCAKE-BOX");
     await user.press(/^Pay/);
     await user.waitForMessage((m) => m.invoice !== undefined);
     // Telegram refuses the reply for longer than the bot waits: the bot gives up on it at once.
-    const refuse = kit.faults.set({ method: "sendMessage", chatId: user.id, rate429: 1, retryAfter: 60, times: 1 });
+    const refuse = kit.faults.set({
+      method: "sendMessage",
+      chatId: user.id,
+      rate429: 1,
+      retryAfter: 60,
+      times: 1,
+    });
     const payment = await user.pay();
     if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
     expect(await payment.handled()).toMatchObject({ status: "delivered" });
     refuse.remove();
     expect(refuse.injected).toBe(1);
     expect(user.view().botMessages.filter((m) => m.text?.startsWith("Payment received"))).toEqual([]);
-    const queued = await h.db.outboxMessage.findMany({ where: { dedupeKey: `paid:${id}` } });
+    const queued = await h.db.outboxMessage.findMany({ where: { dedupeKey: paymentNoticeKey(id) } });
     expect(queued).toHaveLength(1);
     expect(queued[0]).toMatchObject({
       chatId: BigInt(user.id),
       method: "notify",
       status: "PENDING",
+      attempts: 0,
       payload: { template: "payment-received", params: { orderId: id }, locale: "en" },
     });
+    expect(queued[0]!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
     expect(await h.db.payment.count({ where: { order: { publicId: id } } })).toBe(1);
   });
 });

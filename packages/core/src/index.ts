@@ -1,7 +1,12 @@
 export { createShop, type Shop, type CreateShopOptions } from "./shop.ts";
 export { LOCK_KINDS, type LockKind } from "./lock-kinds.ts";
 export { formatMoney, parseMoney } from "./money.ts";
-export { connectInfrastructure, type Infrastructure, type InfrastructureConfig, type ConnectOptions } from "./infrastructure.ts";
+export {
+  connectInfrastructure,
+  type Infrastructure,
+  type InfrastructureConfig,
+  type ConnectOptions,
+} from "./infrastructure.ts";
 export { coreConfigSchema, resolveCoreConfig, type CoreConfig, type CoreConfigInput } from "./config.ts";
 export { buildDeps, systemClock, type Clock, type CoreDeps, type CoreDepsInput } from "./deps.ts";
 export { CORE_METRICS, createCoreMetrics, type CoreMetrics } from "./metrics.ts";
@@ -20,6 +25,7 @@ export { PUBLIC_ID_ALPHABET, PUBLIC_ID_PATTERN } from "./support/public-id.ts";
 export { createPaymentService, type PaymentService } from "./payments/service.ts";
 export type { CheckPayableInput, CheckPayableResult, PayRefusal } from "./payments/check-payable.ts";
 export type { ConfirmPaymentInput, ConfirmPaymentResult } from "./payments/confirm-payment.ts";
+export { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "./payments/confirm-payment.ts";
 export type { RefundOrderResult } from "./payments/refund-order.ts";
 export { AUTO_REFUND_CURRENCY, type RefundReason } from "./payments/refund-queue.ts";
 

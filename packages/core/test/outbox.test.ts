@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runTransaction } from "@orderbot/db";
 import { enqueueOperatorAlert, enqueueOutbox } from "../src/index.ts";
+import { claimDueOutbox } from "../src/worker/index.ts";
 import { unique, user } from "./support/fixtures.ts";
 import { createHarness, type ShopHarness } from "./support/shop.ts";
 
@@ -34,15 +35,32 @@ describe("outbox", () => {
     await h.db.operatorGroup.createMany({
       data: [
         { chatId: loud, title: "loud", boundBy: user(1), adminIds: [], settings: {} },
-        { chatId: quiet, title: "quiet", boundBy: user(1), adminIds: [], settings: { notifyPaidOrders: false } },
+        {
+          chatId: quiet,
+          title: "quiet",
+          boundBy: user(1),
+          adminIds: [],
+          settings: { notifyPaidOrders: false },
+        },
       ],
     });
     try {
       const key = unique("alert");
-      await runTransaction(h.db, (tx) => enqueueOperatorAlert(tx, h.shop.deps, `${key}-paid`, "operator-order-paid", { orderId: "ABC" }));
-      await runTransaction(h.db, (tx) => enqueueOperatorAlert(tx, h.shop.deps, `${key}-low`, "operator-low-stock", { sku: "X" }));
-      const queued = await h.db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: key } }, orderBy: { dedupeKey: "asc" } });
-      expect(queued.map((m) => m.dedupeKey)).toEqual([`${key}-low:${loud}`, `${key}-low:${quiet}`, `${key}-paid:${loud}`]);
+      await runTransaction(h.db, (tx) =>
+        enqueueOperatorAlert(tx, h.shop.deps, `${key}-paid`, "operator-order-paid", { orderId: "ABC" }),
+      );
+      await runTransaction(h.db, (tx) =>
+        enqueueOperatorAlert(tx, h.shop.deps, `${key}-low`, "operator-low-stock", { sku: "X" }),
+      );
+      const queued = await h.db.outboxMessage.findMany({
+        where: { dedupeKey: { startsWith: key } },
+        orderBy: { dedupeKey: "asc" },
+      });
+      expect(queued.map((m) => m.dedupeKey)).toEqual([
+        `${key}-low:${loud}`,
+        `${key}-low:${quiet}`,
+        `${key}-paid:${loud}`,
+      ]);
     } finally {
       await h.db.operatorGroup.deleteMany({ where: { chatId: { in: [loud, quiet] } } });
     }
@@ -57,6 +75,30 @@ describe("outbox", () => {
       }),
     ).rejects.toThrow("boom");
     expect(await h.db.outboxMessage.count({ where: { dedupeKey: key } })).toBe(0);
+  });
+
+  it("settles a message the bot said itself, once, unless a relay has taken it already", async () => {
+    const key = unique("inline");
+    const inAMinute = new Date(Date.now() + 60_000);
+    await h.shop.outbox.enqueue([{ ...notify(`${key}-said`), notBefore: inAMinute }, notify(`${key}-taken`)]);
+    const [claimed] = await claimDueOutbox(h.db, { limit: 100, claimMs: 30_000 }).then((all) =>
+      all.filter((m) => m.dedupeKey === `${key}-taken`),
+    );
+    expect(claimed).toBeDefined(); // a relay holds it: it may be on its way already
+
+    expect(await h.shop.outbox.settleInline(`${key}-said`)).toBe(true);
+    expect(await h.shop.outbox.settleInline(`${key}-said`)).toBe(false);
+    expect(await h.shop.outbox.settleInline(`${key}-taken`)).toBe(false);
+    expect(await h.shop.outbox.settleInline(`${key}-unknown`)).toBe(false);
+    const rows = await h.db.outboxMessage.findMany({
+      where: { dedupeKey: { startsWith: key } },
+      orderBy: { dedupeKey: "asc" },
+    });
+    expect(rows).toMatchObject([
+      { dedupeKey: `${key}-said`, status: "SENT", attempts: 0, nextAttemptAt: inAMinute },
+      { dedupeKey: `${key}-taken`, status: "PENDING", attempts: 1 },
+    ]);
+    expect(rows[0]!.sentAt).not.toBeNull();
   });
 
   it("hands out due messages, records sends and failures, and gives up after maxAttempts", async () => {

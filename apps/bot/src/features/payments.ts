@@ -1,5 +1,13 @@
 import { Composer } from "grammy";
-import type { CheckPayableResult, OrderService, OrderView, OutboxService, PaymentService, PayRefusal } from "@orderbot/core";
+import type {
+  CheckPayableResult,
+  OrderService,
+  OrderView,
+  OutboxService,
+  PaymentService,
+  PayRefusal,
+} from "@orderbot/core";
+import { paymentNoticeKey } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { itemLines, orderText } from "../format/order.ts";
@@ -9,8 +17,8 @@ import { alert, showInPlace } from "./support.ts";
 export interface PaymentsFeatureDeps {
   orders: OrderService;
   payments: PaymentService;
-  /** Where the payment confirmation goes when the bot's own reply fails. */
-  outbox: Pick<OutboxService, "enqueue">;
+  /** Settles the confirmation queued with the payment once the bot's own reply has said it. */
+  outbox: Pick<OutboxService, "settleInline">;
   /** The currency the provider token is for ("XTR" and an empty token: Telegram Stars). */
   invoice: { currency: string; providerToken: string };
   now?: () => Date;
@@ -120,7 +128,9 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       providerChargeId: payment.provider_payment_charge_id || null,
       amount: payment.total_amount,
       currency: payment.currency,
+      locale: ctx.locale,
     });
+    // A duplicate said nothing: if the first delivery's reply was lost, the outbox sends it.
     if (result.status === "invalid" || result.duplicate) return;
     const id = payment.invoice_payload;
     // (A payment that cannot be applied is refunded, and the user told, through the outbox.)
@@ -128,21 +138,24 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       await ctx.reply(ctx.t("payment-refund-pending", { id }));
       return;
     }
+    // confirmPayment queued this confirmation with the payment, due after a grace period: said
+    // here, it is settled so that the worker does not say it again. If the reply fails, the outbox
+    // says it (a re-delivery of this update would be a duplicate and say nothing).
     try {
       await ctx.reply(ctx.t("payment-received", { id }));
     } catch (error) {
-      // The payment is recorded: a re-delivery of this update would be a duplicate and say nothing.
-      // The outbox gets the word to the user instead (once: the order names the message).
-      await deps.outbox.enqueue([
-        {
-          dedupeKey: `paid:${id}`,
-          chatId: BigInt(ctx.chat.id),
-          method: "notify",
-          payload: { template: "payment-received", params: { orderId: id }, locale: ctx.locale },
-        },
-      ]);
-      ctx.logger.warn({ err: loggableError(error) }, "payment confirmation reply failed; queued in the outbox");
+      ctx.logger.warn(
+        { err: loggableError(error) },
+        "payment confirmation reply failed; the outbox will send it",
+      );
+      return;
     }
+    await deps.outbox.settleInline(paymentNoticeKey(id)).catch((error: unknown) => {
+      ctx.logger.warn(
+        { err: loggableError(error) },
+        "payment confirmation sent but not settled; it may come twice",
+      );
+    });
   });
 
   return feature;

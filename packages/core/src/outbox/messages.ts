@@ -6,14 +6,23 @@ import type { CoreDeps } from "../deps.ts";
  * - `notify`: render `template` (in the recipient's language) with `params` and send it to `chatId`;
  * - `refundStarPayment`: call the Bot API method of that name with `payload` as its parameters.
  */
-export type OutboxMessageInput =
-  | { dedupeKey: string; chatId: bigint; method: "notify"; payload: NotifyPayload }
-  | { dedupeKey: string; chatId: bigint; method: "refundStarPayment"; payload: RefundStarPaymentPayload };
+export type OutboxMessageInput = (
+  | { method: "notify"; payload: NotifyPayload }
+  | { method: "refundStarPayment"; payload: RefundStarPaymentPayload }
+) & {
+  dedupeKey: string;
+  chatId: bigint;
+  /** Not sent before this time (default: at once). */
+  notBefore?: Date;
+};
 
 export type NotificationTemplate =
   /** To the user: a reservation ran out and its stock went back on sale. */
   | "order-expired"
-  /** To the user: their payment is recorded (queued when the bot's own reply to it failed). */
+  /**
+   * To the user: their payment is recorded. Queued with the payment, due after a grace period in
+   * which the bot's own reply normally says it first and settles it (`OutboxService.settleInline`).
+   */
   | "payment-received"
   /** To the user: an operator refunded a paid order. */
   | "order-refunded"
@@ -52,6 +61,7 @@ export async function enqueueOutbox(tx: Tx | Database, messages: OutboxMessageIn
       chatId: m.chatId,
       method: m.method,
       payload: { ...m.payload },
+      ...(m.notBefore ? { nextAttemptAt: m.notBefore } : {}),
     })),
     skipDuplicates: true,
   });
@@ -73,7 +83,8 @@ export async function enqueueOperatorAlert(
 ): Promise<number> {
   const groups = await tx.operatorGroup.findMany({ select: { chatId: true, settings: true } });
   const muted = (settings: unknown) =>
-    template === "operator-order-paid" && (settings as { notifyPaidOrders?: unknown } | null)?.notifyPaidOrders === false;
+    template === "operator-order-paid" &&
+    (settings as { notifyPaidOrders?: unknown } | null)?.notifyPaidOrders === false;
   const chats = groups.filter((g) => !muted(g.settings)).map((g) => g.chatId);
   if (groups.length > 0 && chats.length === 0) return 0;
   if (chats.length === 0 && deps.config.fallbackOperatorChatId !== undefined)

@@ -12,6 +12,12 @@ export interface OutboxService {
   /** PENDING → SENT; false when it was not pending (another relay got there first). */
   markSent(id: number): Promise<boolean>;
   /**
+   * The message's word reached the chat another way (the bot's own reply) before any relay took
+   * it: PENDING and never attempted → SENT. False when a relay has it already (it may then arrive
+   * a second time) or there is no such message.
+   */
+  settleInline(dedupeKey: string): Promise<boolean>;
+  /**
    * Records a failed attempt: retried at `retryAt`, or DEAD after `maxAttempts` (dead letters are
    * reported to operators by the relay). False when it was not pending.
    */
@@ -32,6 +38,14 @@ export function createOutboxService(deps: CoreDeps): OutboxService {
       const { count } = await db.outboxMessage.updateMany({
         where: { id, status: "PENDING" },
         data: { status: "SENT", sentAt: clock.now(), attempts: { increment: 1 } },
+      });
+      return count === 1;
+    },
+    async settleInline(dedupeKey) {
+      // A relay's claim counts an attempt first: attempts = 0 means no relay has taken it.
+      const { count } = await db.outboxMessage.updateMany({
+        where: { dedupeKey, status: "PENDING", attempts: 0 },
+        data: { status: "SENT", sentAt: clock.now() },
       });
       return count === 1;
     },

@@ -1,7 +1,7 @@
 import { runTransaction, TransactionAbortedError, type OrderStatus, type Tx } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
-import { enqueueOperatorAlert } from "../outbox/messages.ts";
+import { enqueueOperatorAlert, enqueueOutbox } from "../outbox/messages.ts";
 import { publicIdSchema } from "../orders/public-id-schema.ts";
 import { findOrderByPublicId } from "../orders/queries.ts";
 import { OPEN_STATUSES, transition } from "../orders/transitions.ts";
@@ -21,7 +21,16 @@ export interface ConfirmPaymentInput {
   /** Telegram's total_amount, in minor units, and its currency. */
   amount: number;
   currency: string;
+  /** The payer's language, for the confirmation the outbox sends if the bot's own reply does not. */
+  locale?: "en" | "zh";
 }
+
+/**
+ * How long the queued "payment received" waits for the bot's own reply to say it first (and
+ * settle it). Longer than a reply takes even when Telegram is slow; short enough that a user whose
+ * reply was lost (a crash, a failed send) hears within half a minute.
+ */
+export const PAYMENT_NOTICE_GRACE_MS = 20_000;
 
 export type ConfirmPaymentResult =
   /** The order is paid by this payment (`duplicate`: this charge was recorded before). */
@@ -43,8 +52,14 @@ const inputSchema = z.object({
   providerChargeId: z.string().max(256).nullish(),
   amount: z.number().int().positive(),
   currency: currencySchema,
+  locale: z.enum(["en", "zh"]).optional(),
 });
 type Input = z.output<typeof inputSchema>;
+
+/** The outbox key of an order's "payment received" to its user (settled by the bot's own reply). */
+export function paymentNoticeKey(orderPublicId: string): string {
+  return `paid:${orderPublicId}`;
+}
 
 interface LockedOrder {
   id: number;
@@ -237,6 +252,21 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
     amountMinor: order.totalMinor,
     currency: order.currency,
   });
+  // The user's confirmation, committed with the payment: if the bot's reply never goes out (it
+  // crashed, or Telegram refused it), the worker sends this one when the grace period is over.
+  await enqueueOutbox(tx, [
+    {
+      dedupeKey: paymentNoticeKey(order.publicId),
+      chatId: order.chatId,
+      method: "notify",
+      payload: {
+        template: "payment-received",
+        params: { orderId: order.publicId },
+        ...(input.locale ? { locale: input.locale } : {}),
+      },
+      notBefore: new Date(deps.clock.now().getTime() + PAYMENT_NOTICE_GRACE_MS),
+    },
+  ]);
   return {
     status: "ok",
     order: view,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "../../src/index.ts";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "../support/fixtures.ts";
 import { expectInvariants } from "../support/invariants.ts";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
@@ -15,7 +16,7 @@ const outbox = (prefix: string) =>
   h.db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: prefix } }, orderBy: { id: "asc" } });
 
 describe("confirmPayment", () => {
-  it("pays a RESERVED or PAYING order: PAID, one CAPTURED payment, operators told once", async () => {
+  it("pays a RESERVED or PAYING order: PAID, one CAPTURED payment, operators told once, the user's confirmation queued", async () => {
     const p = await addProduct(h.db, { stock: 10, priceMinor: 30 });
     const reserved = await placed(h.shop, user(1), [{ sku: p.sku, quantity: 2 }]);
     const paying = await placed(h.shop, user(2), [{ sku: p.sku, quantity: 1 }]);
@@ -32,7 +33,7 @@ describe("confirmPayment", () => {
 
     for (const order of [reserved, paying]) {
       const payment = paymentFor(order);
-      const result = await h.shop.payments.confirmPayment(payment);
+      const result = await h.shop.payments.confirmPayment({ ...payment, locale: "zh" });
       expect(result).toMatchObject({
         status: "ok",
         duplicate: false,
@@ -45,7 +46,7 @@ describe("confirmPayment", () => {
           currency: "XTR",
         },
       });
-      const alerts = await outbox(`paid:${order.id}`);
+      const alerts = await outbox(`paid:${order.id}:`);
       expect(alerts).toMatchObject([
         {
           chatId: OPS_CHAT,
@@ -53,6 +54,18 @@ describe("confirmPayment", () => {
           payload: { template: "operator-order-paid", params: { orderId: order.id } },
         },
       ]);
+      // The user's confirmation, due once the bot has had its grace period to say it first.
+      const notices = await h.db.outboxMessage.findMany({ where: { dedupeKey: paymentNoticeKey(order.id) } });
+      expect(notices).toHaveLength(1);
+      const notice = notices[0];
+      expect(notice).toMatchObject({
+        dedupeKey: paymentNoticeKey(order.id),
+        chatId: order.chatId,
+        status: "PENDING",
+        attempts: 0,
+        payload: { template: "payment-received", params: { orderId: order.id }, locale: "zh" },
+      });
+      expect(notice!.nextAttemptAt.getTime() - h.clock.now().getTime()).toBe(PAYMENT_NOTICE_GRACE_MS);
     }
     expect(await stockOf(h.db, p.sku)).toBe(7);
     await expectInvariants(h.db);
@@ -68,7 +81,8 @@ describe("confirmPayment", () => {
     expect(results.every((r) => r.status === "ok")).toBe(true);
     expect(results.filter((r) => r.status === "ok" && !r.duplicate)).toHaveLength(1);
     expect(await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } })).toBe(1);
-    expect(await outbox(`paid:${order.id}`)).toHaveLength(1);
+    expect(await outbox(`paid:${order.id}:`)).toHaveLength(1); // the operators' alert
+    expect(await h.db.outboxMessage.count({ where: { dedupeKey: paymentNoticeKey(order.id) } })).toBe(1);
   });
 
   it("re-reserves a late payment for an expired order when the stock is still there (ledger RERESERVE)", async () => {
