@@ -100,26 +100,4 @@ describe("outbox", () => {
     ]);
     expect(rows[0]!.sentAt).not.toBeNull();
   });
-
-  it("hands out due messages, records sends and failures, and gives up after maxAttempts", async () => {
-    await h.db.outboxMessage.deleteMany();
-    await h.shop.outbox.enqueue([notify("a"), notify("b")]);
-    const due = await h.shop.outbox.due(10);
-    expect(due.map((m) => m.dedupeKey)).toEqual(["a", "b"]);
-    expect(await h.shop.outbox.markSent(due[0]!.id)).toBe(true);
-    expect(await h.shop.outbox.markSent(due[0]!.id)).toBe(false);
-
-    const later = new Date(h.clock.now().getTime() + 60_000);
-    expect(await h.shop.outbox.markFailed(due[1]!.id, "429 retry_after", later, 2)).toBe(true);
-    expect(await h.shop.outbox.due(10)).toEqual([]);
-    h.clock.advance(60_000);
-    expect((await h.shop.outbox.due(10)).map((m) => m.dedupeKey)).toEqual(["b"]);
-    expect(await h.shop.outbox.markFailed(due[1]!.id, "500", later, 2)).toBe(true);
-    expect(await h.db.outboxMessage.findUniqueOrThrow({ where: { id: due[1]!.id } })).toMatchObject({
-      status: "DEAD",
-      attempts: 2,
-      lastError: "500",
-    });
-    expect(await h.shop.outbox.markFailed(due[1]!.id, "500", later, 2)).toBe(false);
-  });
 });
