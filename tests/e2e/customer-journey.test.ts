@@ -35,6 +35,15 @@ async function buyTwoCups(shop: E2eShop, user: SimulatedUser): Promise<string> {
   return id;
 }
 
+const confirmations = (user: SimulatedUser, id: string) =>
+  user.view().botMessages.filter((m) => m.text?.includes(`Payment received: order ${id} is paid.`));
+
+/** As if the grace period of every waiting message had passed. */
+async function dueNow(shop: E2eShop): Promise<void> {
+  await shop.db
+    .$executeRaw`UPDATE outbox_messages SET next_attempt_at = timezone('UTC', now()) - interval '1 second' WHERE status = 'PENDING'`;
+}
+
 describe("webhook mode, two replicas", () => {
   let shop: E2eShop;
   beforeAll(async () => {
@@ -72,6 +81,49 @@ describe("webhook mode, two replicas", () => {
     await group.waitForMessage(`Order ${id} was paid`);
     // Both replicas took part.
     expect(shop.proxy!.stats.forwarded.every((n) => n > 0)).toBe(true);
+
+    // The copy of the confirmation queued with the payment was settled by the bot's reply: even
+    // once due, the relay does not say it a second time.
+    await dueNow(shop);
+    await shop.relayOutbox();
+    expect(confirmations(customer, id)).toHaveLength(1);
+  });
+
+  it("a payment whose confirmation the bot could not send still reaches the customer, once, from the worker", async () => {
+    const { kit } = shop;
+    const customer = kit.createUser({ firstName: "Fei", languageCode: "en" });
+    await customer.send("/catalog");
+    await customer.waitForMessage("Catalog, page 1 of 2", { timeoutMs: 10_000 });
+    await customer.press("Celadon tea cup");
+    await customer.waitForMessage("Quantity: 1, total 15 ⭐", { edits: true });
+    await customer.press("Order 1 for 15 ⭐");
+    const order = await customer.waitForMessage(/^Order [2-9A-Z]{8}/, { edits: true });
+    const id = order.text!.slice(6, 14);
+    await customer.press("Pay 15 ⭐");
+    await customer.waitForMessage((m) => m.invoice?.total_amount === 15);
+    // Telegram refuses the bot's reply to the payment for longer than the bot waits.
+    const refuse = kit.faults.set({
+      method: "sendMessage",
+      chatId: customer.id,
+      rate429: 1,
+      retryAfter: 60,
+      times: 1,
+    });
+    const payment = await customer.pay();
+    if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
+    await payment.handled();
+    refuse.remove();
+    expect(refuse.injected).toBe(1);
+    expect(confirmations(customer, id)).toHaveLength(0);
+
+    await shop.relayOutbox(); // not due yet: the bot had its grace period to say it first
+    expect(confirmations(customer, id)).toHaveLength(0);
+    await dueNow(shop);
+    await shop.relayOutbox();
+    await customer.waitForMessage(`Payment received: order ${id} is paid.`);
+    await dueNow(shop);
+    await shop.relayOutbox();
+    expect(confirmations(customer, id)).toHaveLength(1);
   });
 });
 
