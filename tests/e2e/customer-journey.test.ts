@@ -4,22 +4,31 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatedUser } from "@orderbot/testkit";
 import { OWNER_ID, startShop, type E2eShop } from "./support/shop.ts";
 
-/** /start → /catalog → product → quantity → Order → Pay → /orders; returns the order id. */
+/** /catalog → the celadon cup → quantity → Order → Pay, up to the invoice; returns the order id. */
+async function orderCups(user: SimulatedUser, quantity: 1 | 2): Promise<string> {
+  await user.send("/catalog");
+  await user.waitForMessage("Catalog, page 1 of 2", { timeoutMs: 10_000 });
+  await user.press("Celadon tea cup");
+  await user.waitForMessage("Quantity: 1, total 15 ⭐", { edits: true });
+  if (quantity === 2) {
+    await user.press("+");
+    await user.waitForMessage("Quantity: 2, total 30 ⭐", { edits: true });
+  }
+  const total = 15 * quantity;
+  await user.press(`Order ${quantity} for ${total} ⭐`);
+  const order = await user.waitForMessage(/^Order [2-9A-Z]{8}/, { edits: true });
+  const id = order.text!.slice(6, 14);
+  expect(order.text).toContain(`Celadon tea cup × ${quantity}: ${total} ⭐`);
+  await user.press(`Pay ${total} ⭐`);
+  await user.waitForMessage((m) => m.invoice?.total_amount === total);
+  return id;
+}
+
+/** /start, two cups ordered and paid, then /orders; returns the order id. */
 async function buyTwoCups(shop: E2eShop, user: SimulatedUser): Promise<string> {
   await user.send("/start");
   await user.waitForMessage("Welcome", { timeoutMs: 10_000 });
-  await user.send("/catalog");
-  await user.waitForMessage("Catalog, page 1 of 2");
-  await user.press("Celadon tea cup");
-  await user.waitForMessage("Quantity: 1, total 15 ⭐", { edits: true });
-  await user.press("+");
-  await user.waitForMessage("Quantity: 2, total 30 ⭐", { edits: true });
-  await user.press("Order 2 for 30 ⭐");
-  const order = await user.waitForMessage(/^Order [2-9A-Z]{8}/, { edits: true });
-  const id = order.text!.slice(6, 14);
-  expect(order.text).toContain("Celadon tea cup × 2: 30 ⭐");
-  await user.press("Pay 30 ⭐");
-  await user.waitForMessage((m) => m.invoice?.total_amount === 30);
+  const id = await orderCups(user, 2);
   const payment = await user.pay();
   expect(payment.status).toBe("paid");
   await user.waitForMessage(`Payment received: order ${id} is paid.`);
@@ -92,15 +101,7 @@ describe("webhook mode, two replicas", () => {
   it("a payment whose confirmation the bot could not send still reaches the customer, once, from the worker", async () => {
     const { kit } = shop;
     const customer = kit.createUser({ firstName: "Fei", languageCode: "en" });
-    await customer.send("/catalog");
-    await customer.waitForMessage("Catalog, page 1 of 2", { timeoutMs: 10_000 });
-    await customer.press("Celadon tea cup");
-    await customer.waitForMessage("Quantity: 1, total 15 ⭐", { edits: true });
-    await customer.press("Order 1 for 15 ⭐");
-    const order = await customer.waitForMessage(/^Order [2-9A-Z]{8}/, { edits: true });
-    const id = order.text!.slice(6, 14);
-    await customer.press("Pay 15 ⭐");
-    await customer.waitForMessage((m) => m.invoice?.total_amount === 15);
+    const id = await orderCups(customer, 1);
     // Telegram refuses the bot's reply to the payment for longer than the bot waits.
     const refuse = kit.faults.set({
       method: "sendMessage",
