@@ -44,6 +44,14 @@ async function placeOrder(user: SimulatedUser, sku: string, qty = 1): Promise<st
   return /Order ([2-9A-Z]{8})/.exec(placed.text!)![1]!;
 }
 
+/** Places an order and presses Pay: the invoice is on screen. Returns the order id. */
+async function placeOrderToInvoice(user: SimulatedUser, sku: string): Promise<string> {
+  const id = await placeOrder(user, sku);
+  await user.press(/^Pay/);
+  await user.waitForMessage((m) => m.invoice !== undefined);
+  return id;
+}
+
 describe("ordering", () => {
   it("a double tap on Order places one order", async () => {
     const user = kit.createUser({ languageCode: "en" });
@@ -122,9 +130,7 @@ describe("ordering", () => {
 describe("paying", () => {
   it("declines the pre-checkout of an order that has expired, inside Telegram's deadline", async () => {
     const user = kit.createUser({ languageCode: "en" });
-    const id = await placeOrder(user, "SET-TRAVEL");
-    await user.press(/^Pay/);
-    await user.waitForMessage((m) => m.invoice !== undefined);
+    const id = await placeOrderToInvoice(user, "SET-TRAVEL");
     await h.db.order.update({ where: { publicId: id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const payment = await user.pay();
     expect(payment).toMatchObject({
@@ -136,9 +142,7 @@ describe("paying", () => {
 
   it("confirms a payment once, however often Telegram delivers it", async () => {
     const user = kit.createUser({ languageCode: "en" });
-    const id = await placeOrder(user, "MOONCAKE-BOX");
-    await user.press(/^Pay/);
-    await user.waitForMessage((m) => m.invoice !== undefined);
+    const id = await placeOrderToInvoice(user, "MOONCAKE-BOX");
     const payment = await user.pay();
     if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
     await user.waitForMessage(`order ${id} is paid`);
@@ -163,9 +167,7 @@ describe("paying", () => {
 describe("a payment confirmation that fails to send", () => {
   it("stays queued in the outbox, in the user's language, for the worker to deliver after the grace period", async () => {
     const user = kit.createUser({ languageCode: "en" });
-    const id = await placeOrder(user, "MOONCAKE-BOX");
-    await user.press(/^Pay/);
-    await user.waitForMessage((m) => m.invoice !== undefined);
+    const id = await placeOrderToInvoice(user, "MOONCAKE-BOX");
     // Telegram refuses the reply for longer than the bot waits: the bot gives up on it at once.
     const refuse = kit.faults.set({
       method: "sendMessage",

@@ -150,7 +150,7 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       );
       return;
     }
-    await deps.outbox.settleInline(paymentNoticeKey(id)).catch((error: unknown) => {
+    await deps.outbox.settleInline(paymentNoticeKey(result.order.id)).catch((error: unknown) => {
       ctx.logger.warn(
         { err: loggableError(error) },
         "payment confirmation sent but not settled; it may come twice",

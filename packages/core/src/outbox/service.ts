@@ -6,7 +6,7 @@ import { enqueueOutbox, type OutboxMessageInput } from "./messages.ts";
 /**
  * @example
  * await shop.outbox.enqueue([{ dedupeKey: "hello:42", chatId: 42n, method: "notify", payload }]);
- * await shop.outbox.settleInline("paid:K7Q2M9XA"); // the bot said it itself
+ * await shop.outbox.settleInline(paymentNoticeKey("K7Q2M9XA")); // the bot said it itself
  */
 export interface OutboxService {
   /** Queues messages outside any transaction (inside one, use `enqueueOutbox(tx, ...)`). */

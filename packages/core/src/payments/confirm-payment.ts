@@ -56,9 +56,12 @@ const inputSchema = z.object({
 });
 type Input = z.output<typeof inputSchema>;
 
-/** The outbox key of an order's "payment received" to its user (settled by the bot's own reply). */
+/**
+ * The outbox key of an order's "payment received" to its user (settled by the bot's own reply).
+ * Not `paid:…`: that prefix is the operators' paid-order alerts (`paid:<order>:<chat>`).
+ */
 export function paymentNoticeKey(orderPublicId: string): string {
-  return `paid:${orderPublicId}`;
+  return `payment-received:${orderPublicId}`;
 }
 
 interface LockedOrder {

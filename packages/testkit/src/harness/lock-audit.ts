@@ -7,8 +7,8 @@ import type { InvariantResult } from "./invariants.ts";
 
 /**
  * "No order is created without a lock", checked from Redis's own append-only file: every lock the
- * lock module takes is a `SET key token PX ttl` inside its acquire script, which Redis writes to the
- * AOF as `SET key token PXAT <absolute ms>` (extensions as `PEXPIREAT`). Nothing in the apps is
+ * lock module takes is a `SET key token [NX] PX ttl` inside its scripts, which Redis writes to the
+ * AOF with an absolute `PXAT <ms>` (extensions as `PEXPIREAT`). Nothing in the apps is
  * changed for this: a Redis started with `auditRedisArgs(dir)` records every acquisition, and each
  * order's creation time (PostgreSQL `now()` at its transaction start, same clock) must fall inside a
  * checkout lease of its user.
