@@ -1,8 +1,9 @@
 // The lock metrics (names in LOCK_METRICS), on the registry the application injects. Children are
-// bound per kind once (and per outcome or command on first use), and the histograms are
-// LockHistogram, whose observe() does not hash a label set each time (src/histogram.ts).
-import { Counter, Gauge, Registry, type Metric } from "prom-client";
-import { LockHistogram } from "./histogram.ts";
+// bound per kind once (and per outcome or command on first use), and the counters and histograms
+// are LockCounter and LockHistogram, which do not hash a label set on every sample
+// (src/fast-metrics.ts).
+import { Gauge, Registry, type Metric } from "prom-client";
+import { LockCounter, LockHistogram } from "./fast-metrics.ts";
 import { LOCK_METRICS } from "./types.ts";
 
 type AcquireOutcome = "acquired" | "busy" | "unavailable" | "aborted";
@@ -22,23 +23,29 @@ export interface KindMetrics {
   degraded(policy: string): void;
 }
 
-/** What the lock needs of a histogram: ours, or a prom-client Histogram already registered under the name. */
+/**
+ * What the lock needs of a histogram or a counter: ours, or a prom-client metric of the same name
+ * already on the registry.
+ */
 interface Observable {
   labels(...values: string[]): { observe(value: number): void };
 }
+interface Countable {
+  labels(...values: string[]): { inc(amount?: number): void };
+}
 
-function reuse<T extends Metric | Observable>(registry: Registry, name: string, create: () => T): T {
+function reuse<T extends Metric | Observable | Countable>(registry: Registry, name: string, create: () => T): T {
   return (registry.getSingleMetric(name) as T | undefined) ?? create();
 }
 
 /** Creates (or, on a registry that has them already, reuses) the lock metrics. */
 export function createLockMetrics(registry: Registry): (kind: string) => KindMetrics {
   const registers = [registry];
-  const acquire = reuse(
+  const acquire = reuse<Countable>(
     registry,
     LOCK_METRICS.acquireTotal,
     () =>
-      new Counter({
+      new LockCounter({
         name: LOCK_METRICS.acquireTotal,
         help: "Lock acquisitions by outcome.",
         labelNames: ["kind", "outcome"],
@@ -69,33 +76,33 @@ export function createLockMetrics(registry: Registry): (kind: string) => KindMet
         buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
       }),
   );
-  const renewals = reuse(
+  const renewals = reuse<Countable>(
     registry,
     LOCK_METRICS.renewalsTotal,
     () =>
-      new Counter({
+      new LockCounter({
         name: LOCK_METRICS.renewalsTotal,
         help: "Watchdog renewals by outcome.",
         labelNames: ["kind", "outcome"],
         registers,
       }),
   );
-  const lost = reuse(
+  const lost = reuse<Countable>(
     registry,
     LOCK_METRICS.leaseLostTotal,
     () =>
-      new Counter({
+      new LockCounter({
         name: LOCK_METRICS.leaseLostTotal,
         help: "Leases lost while their work was still running.",
         labelNames: ["kind"],
         registers,
       }),
   );
-  const notOwner = reuse(
+  const notOwner = reuse<Countable>(
     registry,
     LOCK_METRICS.releaseNotOwnerTotal,
     () =>
-      new Counter({
+      new LockCounter({
         name: LOCK_METRICS.releaseNotOwnerTotal,
         help: "Releases of a lock that was no longer ours.",
         labelNames: ["kind"],
@@ -125,11 +132,11 @@ export function createLockMetrics(registry: Registry): (kind: string) => KindMet
         registers,
       }),
   );
-  const degraded = reuse(
+  const degraded = reuse<Countable>(
     registry,
     LOCK_METRICS.degradedTotal,
     () =>
-      new Counter({
+      new LockCounter({
         name: LOCK_METRICS.degradedTotal,
         help: "Work run lockless or skipped because Redis was unavailable.",
         labelNames: ["kind", "policy"],

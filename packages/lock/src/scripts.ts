@@ -22,13 +22,11 @@ export class LuaScript {
     this.sha = createHash("sha1").update(source).digest("hex");
   }
 
-  async run(redis: ScriptClient, keys: string[], args: (string | number)[]): Promise<unknown> {
-    try {
-      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
-    } catch (error) {
+  run(redis: ScriptClient, keys: string[], args: (string | number)[]): Promise<unknown> {
+    return redis.evalsha(this.sha, keys.length, ...keys, ...args).catch((error: unknown) => {
       if (!isNoScript(error)) throw error;
       return redis.eval(this.source, keys.length, ...keys, ...args);
-    }
+    });
   }
 }
 

@@ -1,8 +1,8 @@
-// LockHistogram must export exactly what prom-client's Histogram would for the same observations,
-// so dashboards and alert rules cannot tell them apart.
+// LockHistogram and LockCounter must export exactly what prom-client's Histogram and Counter would
+// for the same samples, so dashboards and alert rules cannot tell them apart.
 import { describe, expect, it } from "vitest";
-import { Histogram, Registry } from "prom-client";
-import { LockHistogram } from "../src/histogram.ts";
+import { Counter, Histogram, Registry } from "prom-client";
+import { LockCounter, LockHistogram } from "../src/fast-metrics.ts";
 
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.01, 0.1, 1];
 const VALUES = [0, 0.0001, 0.0005, 0.0007, 0.001, 0.002, 0.05, 0.1, 0.99, 1, 7.5, 42];
@@ -67,6 +67,46 @@ describe("LockHistogram", () => {
     });
     histogram.labels("order").observe(0.003);
     histogram.reset();
-    expect((await histogram.get()).values.every((sample) => sample.value === 0)).toBe(true);
+    expect((await histogram.get()).values.every((sample: { value: number }) => sample.value === 0)).toBe(true);
+  });
+});
+
+describe("LockCounter", () => {
+  it("exports the same samples as prom-client's Counter, in text and from get()", async () => {
+    const theirs = new Registry();
+    const ours = new Registry();
+    const options = { name: "x_total", help: "Test.", labelNames: ["kind", "outcome"] };
+    const reference = new Counter({ ...options, registers: [theirs] });
+    const counter = new LockCounter({ ...options, registers: [ours] });
+    const steps: [string, string, number][] = [
+      ["order", "acquired", 1],
+      ["order", "busy", 1],
+      ["job", "acquired", 2.5],
+      ["order", "acquired", 1],
+    ];
+    for (const [kind, outcome, amount] of steps) {
+      reference.labels(kind, outcome).inc(amount);
+      counter.labels(kind, outcome).inc(amount);
+    }
+    expect(ours.getSingleMetric("x_total")).toBe(counter);
+    expect(samples(await ours.metrics())).toEqual(samples(await theirs.metrics()));
+    expect(samples(await ours.metrics())).toContain('x_total{kind="order",outcome="acquired"} 2');
+    const plain = (values: { labels: object; value: number }[]) =>
+      values.map((v) => JSON.stringify([Object.entries(v.labels).sort(), v.value])).sort();
+    expect(plain((await counter.get()).values)).toEqual(plain((await reference.get()).values));
+    expect((await counter.get()).type).toBe("counter");
+  });
+
+  it("refuses to go down or by a number that is not finite, and reset zeroes it", async () => {
+    const counter = new LockCounter({ name: "y_total", help: "Test.", labelNames: ["kind"], registers: [] });
+    const order = counter.labels("order");
+    expect(() => order.inc(-1)).toThrow(/only goes up/);
+    expect(() => order.inc(Number.NaN)).toThrow(/only goes up/);
+    expect(() => order.inc(Number.POSITIVE_INFINITY)).toThrow(/only goes up/);
+    order.inc();
+    expect(order.value).toBe(1);
+    counter.reset();
+    expect((await counter.get()).values.map((sample) => sample.value)).toEqual([0]);
+    expect(() => counter.labels("order", "extra")).toThrow(/takes 1 label values/);
   });
 });
