@@ -97,14 +97,17 @@ export class LockLease implements Lease {
     return this.#releasing;
   }
 
-  async #release(): Promise<ReleaseOutcome> {
+  #release(): Promise<ReleaseOutcome> {
     const released = this.host.release(this); // sent first: the bookkeeping runs while Redis works
     const now = Date.now();
     if (this.#state === "held" && now >= this.#expiresAt - this.host.safetyMarginMs(this.ttlMs))
       this.lose(this.#expiryReason); // the work outlived the lease: count it as lost
     this.#end("released");
     this.metrics.held((now - this.acquiredAt) / 1000);
-    if ((await released) === 1) return "released";
+    return released.then((reply) => (reply === 1 ? "released" : this.#notOwner()));
+  }
+
+  #notOwner(): ReleaseOutcome {
     this.metrics.releaseNotOwner();
     this.host.warn(this, {}, "released a lock that was no longer ours (it had expired or been taken over)");
     return "not-owner";

@@ -29,8 +29,8 @@ export class Waiter {
   /** When (local ms) the last attempt that put this waiter's ticket in line was sent, and Redis's time then. */
   lastSentAt = 0;
   lastServerMs = 0;
-  /** When (local ms) the wait began: no ticket of this waiter, so no hand-off to it, is older. */
-  readonly joinedAt = Date.now();
+  /** When (local ms) this waiter's first attempt was sent: no ticket of it, so no hand-off to it, is older. */
+  firstSentAt = 0;
   /** Whether Redis may hold a place in line for this manager and key (so leave it on success). */
   inLine = false;
   /** Whether this waiter already asked for the manager's channel to be subscribed. */
