@@ -70,17 +70,19 @@ export function dailyReportJob(deps: DailyReportDeps): Job {
               day,
               lowStockThreshold: deps.lowStockThreshold,
             });
-            if (lease.aborted) return false;
-            return enqueueOutbox(deps.db, {
-              dedupeKey: key,
-              chatId,
-              method: "notify",
-              payload: { template: "operator-daily-report", params: reportParams(report) },
-            });
+            if (lease.aborted) return 0;
+            return enqueueOutbox(deps.db, [
+              {
+                dedupeKey: key,
+                chatId,
+                method: "notify",
+                payload: { template: "operator-daily-report", params: reportParams(report) },
+              },
+            ]);
           },
         );
-        if (outcome.status === "ok" && outcome.value) queued++;
-        else if (outcome.status !== "ok") busy++;
+        if (outcome.status === "ok") queued += outcome.value;
+        else busy++;
       }
       return { queued, busy };
     },

@@ -1,11 +1,11 @@
 import type { Database } from "@orderbot/db";
 import {
-  enqueueAll,
+  enqueueOutbox,
   manualRefundsNotAlerted,
   refundAlertKey,
   starRefundKey,
   starRefundsWithoutCall,
-  type OutboxEntry,
+  type OutboxMessageInput,
 } from "../store.ts";
 import type { OperatorChats } from "../operators/chats.ts";
 import type { Job } from "./job.ts";
@@ -31,19 +31,19 @@ export function refundsJob(deps: { db: Database; operatorChats: OperatorChats; i
       for (;;) {
         if (signal.aborted) break;
         const missing = await starRefundsWithoutCall(deps.db, limit);
-        const entries: OutboxEntry[] = missing.map((r) => ({
+        const entries: OutboxMessageInput[] = missing.map((r) => ({
           dedupeKey: starRefundKey(r.telegramChargeId),
           chatId: r.userId,
           method: "refundStarPayment",
           payload: { user_id: Number(r.userId), telegram_payment_charge_id: r.telegramChargeId },
         }));
-        queued += await enqueueAll(deps.db, entries);
+        queued += await enqueueOutbox(deps.db, entries);
         if (missing.length < limit) break;
       }
       const chats = await deps.operatorChats();
       while (chats.length > 0 && !signal.aborted) {
         const manual = await manualRefundsNotAlerted(deps.db, limit);
-        const alerts: OutboxEntry[] = manual.flatMap((r) =>
+        const alerts: OutboxMessageInput[] = manual.flatMap((r) =>
           chats.map((chatId) => ({
             dedupeKey: refundAlertKey(r.telegramChargeId, chatId),
             chatId,
@@ -54,7 +54,7 @@ export function refundsJob(deps: { db: Database; operatorChats: OperatorChats; i
             },
           })),
         );
-        alerted += await enqueueAll(deps.db, alerts);
+        alerted += await enqueueOutbox(deps.db, alerts);
         if (manual.length < limit) break;
       }
       return { queued, alerted };

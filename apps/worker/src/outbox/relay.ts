@@ -9,7 +9,7 @@ import {
   recentSends,
   rescheduleOutbox,
   type ClaimedMessage,
-  type OutboxEntry,
+  type OutboxMessageInput,
 } from "../store.ts";
 import type { WorkerMetrics } from "../metrics.ts";
 import { toApiCall, type ApiCall, type CallApi } from "./api-call.ts";
@@ -95,7 +95,7 @@ export function createOutboxRelay(deps: RelayDeps) {
     }
   }
 
-  function deadLetterAlert(message: ClaimedMessage, result: SendResult, error: string): OutboxEntry | null {
+  function deadLetterAlert(message: ClaimedMessage, result: SendResult, error: string): OutboxMessageInput | null {
     if (options.operatorChatId === null) return null;
     if (message.chatId === options.operatorChatId || message.dedupeKey.startsWith("alert:")) return null; // no alert about an alert
     if (result.kind === "permanent" && result.code === FORBIDDEN) return null;

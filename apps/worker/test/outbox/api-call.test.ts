@@ -32,7 +32,7 @@ describe("toApiCall", () => {
     expect(usd.payload.text).toContain("12.50 USD");
   });
 
-  it("renders every template core queues, in both languages", () => {
+  it("renders every template core and the worker queue, in both languages", () => {
     // Keyed by core's template type: a template added there and not here fails to compile.
     const samples: Record<NotificationTemplate, Record<string, string | number>> = {
       "order-expired": { orderId: "A1" },
@@ -42,6 +42,18 @@ describe("toApiCall", () => {
       "operator-order-paid": { orderId: "A1", amountMinor: 5, currency: "XTR" },
       "operator-refund-needed": { orderId: "A1", reason: "late-out-of-stock", amountMinor: 5, currency: "XTR", automatic: 1 },
       "operator-low-stock": { sku: "TEA", titleEn: "Tea", titleZh: "茶", stock: 2, threshold: 5 },
+      "operator-dead-letter": { id: 1, method: "notify", dedupeKey: "k", attempts: 3, error: "500: oops" },
+      "operator-daily-report": {
+        day: "2026-01-01",
+        placed: 3,
+        expired: 1,
+        cancelled: 0,
+        revenue: "12.50 USD (2)",
+        refunded: 0,
+        refundsPending: 0,
+        deadLetters: 0,
+        lowStock: "-",
+      },
     };
     const rows = Object.entries(samples).map(([template, params]) => ({ template, params }));
     for (const payload of rows) {

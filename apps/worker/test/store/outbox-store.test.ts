@@ -26,14 +26,14 @@ const clearOutbox = () => db.outboxMessage.deleteMany({});
 describe("outbox store", () => {
   it("queues a dedupe key once", async () => {
     await clearOutbox();
-    expect(await enqueueOutbox(db, notify(1n, "dedupe-1"))).toBe(true);
-    expect(await enqueueOutbox(db, notify(1n, "dedupe-1"))).toBe(false);
+    expect(await enqueueOutbox(db, [notify(1n, "dedupe-1")])).toBe(1);
+    expect(await enqueueOutbox(db, [notify(1n, "dedupe-1")])).toBe(0);
     expect(await db.outboxMessage.count()).toBe(1);
   });
 
   it("hands each due message to exactly one of several concurrent claimers", async () => {
     await clearOutbox();
-    for (let i = 0; i < 300; i++) await enqueueOutbox(db, notify(BigInt(1 + (i % 30)), `race-${i}`));
+    await enqueueOutbox(db, Array.from({ length: 300 }, (_, i) => notify(BigInt(1 + (i % 30)), `race-${i}`)));
     const claims = await Promise.all(Array.from({ length: 8 }, () => claimDueOutbox(db, { limit: 50, claimMs: 60_000 })));
     const ids = claims.flat().map((m) => m.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -44,9 +44,9 @@ describe("outbox store", () => {
 
   it("claims only due messages, oldest first, leaving out the chats it is told to", async () => {
     await clearOutbox();
-    await enqueueOutbox(db, notify(5n, "chat-5"));
-    await enqueueOutbox(db, notify(6n, "chat-6"));
-    await enqueueOutbox(db, notify(7n, "later"));
+    await enqueueOutbox(db, [notify(5n, "chat-5")]);
+    await enqueueOutbox(db, [notify(6n, "chat-6")]);
+    await enqueueOutbox(db, [notify(7n, "later")]);
     await db.outboxMessage.update({ where: { dedupeKey: "later" }, data: { nextAttemptAt: new Date(Date.now() + 3_600_000) } });
     const claimed = await claimDueOutbox(db, { limit: 10, claimMs: 60_000, excludeChats: [6n] });
     expect(claimed.map((m) => m.dedupeKey)).toEqual(["chat-5"]);
@@ -55,7 +55,7 @@ describe("outbox store", () => {
 
   it("lets only the current claim settle a message: a stale relay's late mark changes nothing", async () => {
     await clearOutbox();
-    await enqueueOutbox(db, notify(8n, "stale"));
+    await enqueueOutbox(db, [notify(8n, "stale")]);
     const [first] = await claimDueOutbox(db, { limit: 1, claimMs: 1 });
     await sleep(10); // the first relay stalls past its claim
     const [second] = await claimDueOutbox(db, { limit: 1, claimMs: 60_000 });
@@ -71,7 +71,7 @@ describe("outbox store", () => {
 
   it("puts a message back for later, counting the attempt or not", async () => {
     await clearOutbox();
-    await enqueueOutbox(db, notify(9n, "retry"));
+    await enqueueOutbox(db, [notify(9n, "retry")]);
     const [m] = await claimDueOutbox(db, { limit: 1, claimMs: 60_000 });
     expect(await rescheduleOutbox(db, { id: m!.id, claim: m!.claim, delayMs: 0, counts: false, error: "429: slow down" })).toBe(true);
     let row = await db.outboxMessage.findUniqueOrThrow({ where: { id: m!.id } });
@@ -86,7 +86,7 @@ describe("outbox store", () => {
 
   it("never leaves a used claim valid, even when a retry lands on the claim's own millisecond", async () => {
     await clearOutbox();
-    await enqueueOutbox(db, notify(12n, "same-millisecond"));
+    await enqueueOutbox(db, [notify(12n, "same-millisecond")]);
     await db.$transaction(async (tx) => {
       // now() is the transaction's start: the claim and a retry as long as the claim compute one time.
       const [m] = await claimDueOutbox(tx, { limit: 1, claimMs: 30_000 });
@@ -97,7 +97,7 @@ describe("outbox store", () => {
 
   it("dead-letters a message and queues the operators' alert in the same transaction, once", async () => {
     await clearOutbox();
-    await enqueueOutbox(db, notify(10n, "doomed"));
+    await enqueueOutbox(db, [notify(10n, "doomed")]);
     const [m] = await claimDueOutbox(db, { limit: 1, claimMs: 60_000 });
     const alert = notify(-100500n, `alert:dead:${m!.id}`, "operator-dead-letter");
     expect(await markOutboxDead(db, { id: m!.id, claim: m!.claim, error: "400: chat not found", alert })).toBe(true);
@@ -114,7 +114,7 @@ describe("outbox store", () => {
 
   it("reports the age of the oldest pending message", async () => {
     await clearOutbox();
-    await enqueueOutbox(db, notify(11n, "old"));
+    await enqueueOutbox(db, [notify(11n, "old")]);
     await db.outboxMessage.update({ where: { dedupeKey: "old" }, data: { createdAt: new Date(Date.now() - 120_000) } });
     const stats = await outboxStats(db);
     expect(stats.oldestPendingAgeSeconds).toBeGreaterThan(110);
@@ -126,12 +126,14 @@ describe("outbox store", () => {
     const product = await createProduct(db, 5);
     const order = await createOrder(db, { productId: product.id, userId: 77n, status: "EXPIRED" });
     const payment = await createPayment(db, { orderId: order.id, userId: 77n, status: "REFUND_PENDING" });
-    await enqueueOutbox(db, {
-      dedupeKey: `refund:${payment.telegramChargeId}`,
-      chatId: 77n,
-      method: "refundStarPayment",
-      payload: { user_id: 77, telegram_payment_charge_id: payment.telegramChargeId },
-    });
+    await enqueueOutbox(db, [
+      {
+        dedupeKey: `refund:${payment.telegramChargeId}`,
+        chatId: 77n,
+        method: "refundStarPayment",
+        payload: { user_id: 77, telegram_payment_charge_id: payment.telegramChargeId },
+      },
+    ]);
     const [m] = await claimDueOutbox(db, { limit: 1, claimMs: 60_000 });
     expect(await completeStarRefund(db, m!, payment.telegramChargeId)).toBe("refunded");
     expect(await completeStarRefund(db, m!, payment.telegramChargeId)).toBe("claim-lost");

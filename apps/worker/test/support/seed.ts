@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "@orderbot/db";
+import type { NotificationTemplate, OutboxMessageInput } from "../../src/store.ts";
 
 let seq = 0;
 const uid = () => `${process.pid}-${++seq}-${randomBytes(3).toString("hex")}`;
@@ -51,7 +52,7 @@ export async function createPayment(
   });
 }
 
-export const notify = (chatId: bigint, key: string, template = "order-expired") => ({
+export const notify = (chatId: bigint, key: string, template: NotificationTemplate = "order-expired"): OutboxMessageInput => ({
   dedupeKey: key,
   chatId,
   method: "notify",

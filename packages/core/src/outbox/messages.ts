@@ -33,7 +33,11 @@ export type NotificationTemplate =
   /** To operators: a payment needs a refund (a provider other than Stars must be refunded by hand). */
   | "operator-refund-needed"
   /** To operators: a product's stock fell to the group's low-stock threshold or ran out. */
-  | "operator-low-stock";
+  | "operator-low-stock"
+  /** To operators (from the worker): a message failed for good and went to the dead letters. */
+  | "operator-dead-letter"
+  /** To operators (from the worker): a day's figures, once per group and day. */
+  | "operator-daily-report";
 
 export interface NotifyPayload {
   template: NotificationTemplate;
@@ -49,11 +53,12 @@ export interface RefundStarPaymentPayload {
 }
 
 /**
- * Queues messages to be sent after the commit, inside the caller's transaction. The dedupe key is
- * unique: a message already queued (by a retry, a second worker, a replayed update) is skipped,
- * the ON CONFLICT DO NOTHING way. Returns how many were queued now.
+ * Queues messages to be sent after the commit, in one INSERT, inside the caller's transaction (or
+ * on its own, atomically). The dedupe key is unique: a message already queued (by a retry, a second
+ * worker, a replayed update) is skipped, the ON CONFLICT DO NOTHING way. Returns how many were
+ * queued now: for a single message, 1 if it is new and 0 if it was there already.
  */
-export async function enqueueOutbox(tx: Tx | Database, messages: OutboxMessageInput[]): Promise<number> {
+export async function enqueueOutbox(tx: Tx | Database, messages: readonly OutboxMessageInput[]): Promise<number> {
   if (messages.length === 0) return 0;
   const { count } = await tx.outboxMessage.createMany({
     data: messages.map((m) => ({

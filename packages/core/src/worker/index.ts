@@ -2,8 +2,9 @@
 // outbox messages, refunds, operator-group admin caches and the daily report. Jobs call these;
 // they never touch Prisma themselves.
 export type { Sql } from "./sql.ts";
+// The one way to queue outbox messages, the same function core's services use.
+export { enqueueOutbox, type OutboxMessageInput, type NotificationTemplate } from "../outbox/messages.ts";
 export {
-  enqueueOutbox,
   claimDueOutbox,
   markOutboxSent,
   rescheduleOutbox,
@@ -11,7 +12,6 @@ export {
   outboxStats,
   outboxHas,
   recentSends,
-  type OutboxEntry,
   type ClaimedMessage,
   type ClaimOptions,
   type ClaimRef,
@@ -26,7 +26,6 @@ export {
   completeStarRefund,
   starRefundsWithoutCall,
   manualRefundsNotAlerted,
-  enqueueAll,
   oldestRefundPendingAgeSeconds,
   type CompleteRefundOutcome,
   type PendingRefund,

@@ -1,26 +1,7 @@
 import { runTransaction, type Database } from "@orderbot/db";
+import { enqueueOutbox, type OutboxMessageInput } from "../outbox/messages.ts";
 import type { Sql } from "./sql.ts";
 import { chatIdParam } from "./sql.ts";
-
-/** A message to send after a commit. The dedupe key makes "send once" a database fact. */
-export interface OutboxEntry {
-  dedupeKey: string;
-  chatId: bigint;
-  method: string;
-  payload: Record<string, unknown>;
-}
-
-/**
- * Adds a message unless one with the same dedupe key exists. Returns whether it was added. Use it
- * inside the transaction whose commit the message announces.
- */
-export async function enqueueOutbox(sql: Sql, entry: OutboxEntry): Promise<boolean> {
-  const { count } = await sql.outboxMessage.createMany({
-    data: [{ dedupeKey: entry.dedupeKey, chatId: entry.chatId, method: entry.method, payload: entry.payload as object }],
-    skipDuplicates: true,
-  });
-  return count === 1;
-}
 
 /**
  * A claimed message. `claim` is the `next_attempt_at` the claim wrote: a visibility timeout that
@@ -130,7 +111,7 @@ export async function rescheduleOutbox(sql: Sql, options: RescheduleOptions): Pr
 export interface DeadOptions extends ClaimRef {
   error: string;
   /** Told to operators in the same transaction (null: nobody to tell, or the message was an alert). */
-  alert: OutboxEntry | null;
+  alert: OutboxMessageInput | null;
 }
 
 /** PENDING → DEAD (the dead-letter state), with the operator alert committed alongside. */
@@ -139,7 +120,7 @@ export async function markOutboxDead(db: Database, options: DeadOptions): Promis
     const count = await tx.$executeRaw`
       UPDATE outbox_messages SET status = 'DEAD', last_error = ${options.error}
        WHERE id = ${options.id} AND status = 'PENDING' AND next_attempt_at = ${options.claim}::timestamp`;
-    if (count === 1 && options.alert) await enqueueOutbox(tx, options.alert);
+    if (count === 1 && options.alert) await enqueueOutbox(tx, [options.alert]);
     return count === 1;
   });
 }

@@ -1,5 +1,5 @@
 import { runTransaction, type Database } from "@orderbot/db";
-import { enqueueOutbox, type ClaimRef, type OutboxEntry } from "./outbox.ts";
+import type { ClaimRef } from "./outbox.ts";
 import type { Sql } from "./sql.ts";
 
 /** Telegram Stars: the one currency the bot refunds itself (refundStarPayment, sent by the relay). */
@@ -93,16 +93,6 @@ export async function manualRefundsNotAlerted(sql: Sql, limit: number): Promise<
        AND NOT EXISTS (SELECT 1 FROM outbox_messages m WHERE m.dedupe_key LIKE 'refund-alert:' || p.telegram_charge_id || ':%')
      ORDER BY p.id LIMIT ${limit}`;
   return rows.map(toRefund);
-}
-
-/** Queues outbox entries (each at most once, by its dedupe key); returns how many were new. */
-export async function enqueueAll(db: Database, entries: readonly OutboxEntry[]): Promise<number> {
-  if (entries.length === 0) return 0;
-  return runTransaction(db, async (tx) => {
-    let added = 0;
-    for (const entry of entries) if (await enqueueOutbox(tx, entry)) added++;
-    return added;
-  });
 }
 
 /** Age of the oldest REFUND_PENDING payment (s); 0 when there is none. */
