@@ -34,13 +34,16 @@ function isNoScript(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith("NOSCRIPT");
 }
 
-function load(name: string): LuaScript {
-  return new LuaScript(name, readFileSync(new URL(`./scripts/${name}.lua`, import.meta.url), "utf8"));
+const read = (file: string) => readFileSync(new URL(`./scripts/${file}.lua`, import.meta.url), "utf8");
+
+/** The script in `name`.lua, with the shared `functions` files sent in front of it. */
+function load(name: string, ...functions: string[]): LuaScript {
+  return new LuaScript(name, [...functions, name].map(read).join("\n"));
 }
 
 /** `{1, fence}` (or `{1, fence, pttl}` when it had been handed over) when acquired, `{0, pttl, ms}` when busy. */
-export const acquireScript = load("acquire");
+export const acquireScript = load("acquire", "fence");
 /** 1 when released (and handed to the first live waiter in line), 0 when the lock is not ours. */
-export const releaseScript = load("release");
+export const releaseScript = load("release", "fence");
 /** 1 when extended, 0 when the lock is not ours. */
 export const extendScript = load("extend");

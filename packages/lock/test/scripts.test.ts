@@ -145,6 +145,22 @@ describe("release.lua", () => {
     expect(await release(k, "ours")).toBe(0);
   });
 
+  it("seeds a fence counter that expired while the lock was held when it hands the lock over: the fence still grows", async () => {
+    const k = keys();
+    const [, fence] = await acquire(k, "ours");
+    await acquire(k, "w1", "m1");
+    await t.redis.del(k.fence); // the counter's retention ran out while the lock was held
+    expect(await release(k, "ours")).toBe(1);
+    expect(await t.redis.get(k.lock)).toBe("w1");
+    const handed = Number(await t.redis.get(k.fence));
+    expect(handed).toBeGreaterThan(fence);
+    expect(await t.redis.pttl(k.fence)).toBeGreaterThan(50_000); // seeded with the retention time
+    // and the next acquisition counts on from the seed
+    expect(await release(k, "w1")).toBe(1);
+    const [, next] = await acquire(k, "later");
+    expect(next).toBe(handed + 1);
+  });
+
   it("hands the lock to the first waiter in line: its token, its TTL, a new fence, and a message to its manager only", async () => {
     const k = keys();
     const inbox = await listen(`${INBOX}m1`, `${INBOX}m2`);

@@ -14,21 +14,7 @@
 -- Returns {1, fence} when acquired; {1, fence, pttl} when a release had already handed the lock
 -- to this token (its message not read yet, or lost); {0, pttl, server ms} when taken
 -- (pttl < 0: the holder set no expiry; server ms only for a caller put in line).
-local function nextFence()
-  -- The fence grows by one per acquisition (INCR keeps the counter's expiry). A missing counter
-  -- (new resource, or expired) is seeded from the server clock in microseconds and expires
-  -- ARGV[3] ms later, so idle resources cost no memory for ever. A seed is larger than any fence
-  -- handed out before: the previous seed is at least the retention time older, and no resource
-  -- is locked a thousand times per millisecond (unless the clock went back by that much).
-  local fence = redis.call('INCR', KEYS[2])
-  if fence == 1 then
-    local now = redis.call('TIME')
-    fence = tonumber(now[1]) * 1000000 + tonumber(now[2])
-    redis.call('SET', KEYS[2], string.format('%d', fence), 'PX', ARGV[3])
-  end
-  return fence
-end
-
+-- nextFence: fence.lua, sent in front of this script.
 local waiter = ARGV[4]
 -- The common case first: a free lock is taken in one call.
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -37,13 +23,13 @@ if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
     redis.call('ZREM', KEYS[3], waiter)
     redis.call('HDEL', KEYS[4], waiter)
   end
-  return {1, nextFence()}
+  return {1, nextFence(ARGV[3])}
 end
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then
   -- handed to us: the fence counter has not moved since (only an acquisition moves it)
   local fence = tonumber(redis.call('GET', KEYS[2]) or '0')
-  if fence == 0 then fence = nextFence() end
+  if fence == 0 then fence = nextFence(ARGV[3]) end
   return {1, fence, redis.call('PTTL', KEYS[1])}
 end
 if waiter == '' then return {0, redis.call('PTTL', KEYS[1])} end

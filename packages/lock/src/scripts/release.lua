@@ -10,6 +10,7 @@
 -- lock is left unchanged. Reading, comparing and writing in one script leaves no gap in which the
 -- lock could expire and be taken by someone else between our check and our write.
 -- The message is "token fence ttl server-ms lock-key" (keys and tokens contain no spaces).
+-- nextFence: fence.lua, sent in front of this script.
 if ARGV[4] ~= '' then
   redis.call('ZREM', KEYS[3], ARGV[4])
   redis.call('HDEL', KEYS[4], ARGV[4])
@@ -31,12 +32,7 @@ while true do
     local token, ttl, deadline = string.match(ticket, '^(%S+) (%d+) (%d+)$')
     if token and tonumber(deadline) > ms then
       redis.call('SET', KEYS[1], token, 'PX', ttl)
-      local fence = redis.call('INCR', KEYS[2]) -- seeded as in acquire.lua
-      if fence == 1 then
-        local now = redis.call('TIME')
-        fence = tonumber(now[1]) * 1000000 + tonumber(now[2])
-        redis.call('SET', KEYS[2], string.format('%d', fence), 'PX', ARGV[3])
-      end
+      local fence = nextFence(ARGV[3])
       redis.call('PUBLISH', ARGV[2] .. next[1],
         string.format('%s %d %d %d %s', token, fence, ttl, ms, KEYS[1]))
       return 1
