@@ -34,92 +34,51 @@ interface Countable {
   labels(...values: string[]): { inc(amount?: number): void };
 }
 
-function reuse<T extends Metric | Observable | Countable>(registry: Registry, name: string, create: () => T): T {
+function reuse<T extends Metric | Observable | Countable>(
+  registry: Registry,
+  name: string,
+  create: () => T,
+): T {
   return (registry.getSingleMetric(name) as T | undefined) ?? create();
 }
 
 /** Creates (or, on a registry that has them already, reuses) the lock metrics. */
 export function createLockMetrics(registry: Registry): (kind: string) => KindMetrics {
   const registers = [registry];
-  const acquire = reuse<Countable>(
-    registry,
-    LOCK_METRICS.acquireTotal,
-    () =>
-      new LockCounter({
-        name: LOCK_METRICS.acquireTotal,
-        help: "Lock acquisitions by outcome.",
-        labelNames: ["kind", "outcome"],
-        registers,
-      }),
-  );
-  const wait = reuse<Observable>(
-    registry,
+  const counter = (name: string, help: string, labelNames: string[]) =>
+    reuse<Countable>(registry, name, () => new LockCounter({ name, help, labelNames, registers }));
+  const histogram = (name: string, help: string, labelNames: string[], buckets: number[]) =>
+    reuse<Observable>(
+      registry,
+      name,
+      () => new LockHistogram({ name, help, labelNames, buckets, registers }),
+    );
+
+  const acquire = counter(LOCK_METRICS.acquireTotal, "Lock acquisitions by outcome.", ["kind", "outcome"]);
+  const wait = histogram(
     LOCK_METRICS.waitSeconds,
-    () =>
-      new LockHistogram({
-        name: LOCK_METRICS.waitSeconds,
-        help: "Time from asking for a lock to getting it (or giving up).",
-        labelNames: ["kind"],
-        registers,
-        buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      }),
+    "Time from asking for a lock to getting it (or giving up).",
+    ["kind"],
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   );
-  const hold = reuse<Observable>(
-    registry,
+  const hold = histogram(
     LOCK_METRICS.holdSeconds,
-    () =>
-      new LockHistogram({
-        name: LOCK_METRICS.holdSeconds,
-        help: "Time a lease was held; choose TTLs from its upper percentiles.",
-        labelNames: ["kind"],
-        registers,
-        buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-      }),
+    "Time a lease was held; choose TTLs from its upper percentiles.",
+    ["kind"],
+    [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
   );
-  const renewals = reuse<Countable>(
-    registry,
-    LOCK_METRICS.renewalsTotal,
-    () =>
-      new LockCounter({
-        name: LOCK_METRICS.renewalsTotal,
-        help: "Watchdog renewals by outcome.",
-        labelNames: ["kind", "outcome"],
-        registers,
-      }),
-  );
-  const lost = reuse<Countable>(
-    registry,
-    LOCK_METRICS.leaseLostTotal,
-    () =>
-      new LockCounter({
-        name: LOCK_METRICS.leaseLostTotal,
-        help: "Leases lost while their work was still running.",
-        labelNames: ["kind"],
-        registers,
-      }),
-  );
-  const notOwner = reuse<Countable>(
-    registry,
-    LOCK_METRICS.releaseNotOwnerTotal,
-    () =>
-      new LockCounter({
-        name: LOCK_METRICS.releaseNotOwnerTotal,
-        help: "Releases of a lock that was no longer ours.",
-        labelNames: ["kind"],
-        registers,
-      }),
-  );
-  const latency = reuse<Observable>(
-    registry,
+  const renewals = counter(LOCK_METRICS.renewalsTotal, "Watchdog renewals by outcome.", ["kind", "outcome"]);
+  const lost = counter(LOCK_METRICS.leaseLostTotal, "Leases lost while their work was still running.", [
+    "kind",
+  ]);
+  const notOwner = counter(LOCK_METRICS.releaseNotOwnerTotal, "Releases of a lock that was no longer ours.", [
+    "kind",
+  ]);
+  const latency = histogram(
     LOCK_METRICS.redisLatencySeconds,
-    () =>
-      new LockHistogram({
-        name: LOCK_METRICS.redisLatencySeconds,
-        help: "Latency of the lock's Redis commands.",
-        labelNames: ["kind", "command"],
-        registers,
-        buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
-      }),
+    "Latency of the lock's Redis commands.",
+    ["kind", "command"],
+    [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
   );
   const breaker = reuse(
     registry,
@@ -132,16 +91,10 @@ export function createLockMetrics(registry: Registry): (kind: string) => KindMet
         registers,
       }),
   );
-  const degraded = reuse<Countable>(
-    registry,
+  const degraded = counter(
     LOCK_METRICS.degradedTotal,
-    () =>
-      new LockCounter({
-        name: LOCK_METRICS.degradedTotal,
-        help: "Work run lockless or skipped because Redis was unavailable.",
-        labelNames: ["kind", "policy"],
-        registers,
-      }),
+    "Work run lockless or skipped because Redis was unavailable.",
+    ["kind", "policy"],
   );
 
   return (kind) => {
