@@ -10,7 +10,7 @@ import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
 import { UNIQUE, violatedUniqueIndex } from "../support/db-errors.ts";
 import { currencySchema, parseWith, telegramId } from "../support/validation.ts";
 import { paymentView, type OrderView, type PaymentView } from "../views.ts";
-import { queueRefund, type RefundReason } from "./refund-queue.ts";
+import { queueRefund, type RefundReason, type RefundSubject } from "./refund-queue.ts";
 
 export interface ConfirmPaymentInput {
   /** The order's public id, from the invoice payload. */
@@ -181,19 +181,8 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
       : { status: "refund-pending", reason: "duplicate", order: view, payment, duplicate: true };
   }
   if (!order) {
-    await queueRefund(
-      tx,
-      deps,
-      {
-        telegramChargeId: input.telegramChargeId,
-        userId: input.userId,
-        amountMinor: input.amount,
-        currency: input.currency,
-        orderId: null,
-        chatId: input.userId,
-      },
-      "unknown-order",
-    );
+    // No order, so no order chat: the payer hears in their private chat, whose id is their user id.
+    await queueRefund(tx, deps, refundOf(input, { orderId: null, chatId: input.userId }), "unknown-order");
     return {
       status: "refund-pending",
       reason: "unknown-order",
@@ -229,19 +218,7 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
   });
   const view = (await findOrderByPublicId(tx, order.publicId))!;
   if (reason) {
-    await queueRefund(
-      tx,
-      deps,
-      {
-        telegramChargeId: input.telegramChargeId,
-        userId: input.userId,
-        amountMinor: input.amount,
-        currency: input.currency,
-        orderId: order.publicId,
-        chatId: order.chatId,
-      },
-      reason,
-    );
+    await queueRefund(tx, deps, refundOf(input, { orderId: order.publicId, chatId: order.chatId }), reason);
     return {
       status: "refund-pending",
       reason,
@@ -276,6 +253,18 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
     payment: paymentView(payment, order.publicId),
     duplicate: false,
     rereserved,
+  };
+}
+
+/** This payment's money, to be refunded; `to` is the order it names (if any) and the chat told about it. */
+function refundOf(input: Input, to: Pick<RefundSubject, "orderId" | "chatId">): RefundSubject {
+  return {
+    telegramChargeId: input.telegramChargeId,
+    userId: input.userId,
+    amountMinor: input.amount,
+    currency: input.currency,
+    orderId: to.orderId,
+    chatId: to.chatId,
   };
 }
 

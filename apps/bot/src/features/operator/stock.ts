@@ -62,10 +62,8 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
         );
         break;
       case "conflict":
-        await respond(ctx, ctx.t("op-busy"));
-        break;
       case "not-found":
-        await respond(ctx, ctx.t("op-unknown-sku", { sku }));
+        await respondNotChanged(ctx, result.status, sku);
         break;
       case "invalid":
         await respond(ctx, ctx.t("op-stock-usage"));
@@ -93,10 +91,8 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
         );
         break;
       case "conflict":
-        await respond(ctx, ctx.t("op-busy"));
-        break;
       case "not-found":
-        await respond(ctx, ctx.t("op-unknown-sku", { sku }));
+        await respondNotChanged(ctx, result.status, sku);
         break;
       case "invalid":
         await respond(ctx, ctx.t("op-invalid", { problems: result.problems.join("; ") }));
@@ -105,6 +101,11 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
   });
 
   return feature;
+}
+
+/** The replies /stock and /price share for a change not made: the product is busy, or no such SKU. */
+function respondNotChanged(ctx: BotContext, status: "conflict" | "not-found", sku: string): Promise<void> {
+  return respond(ctx, status === "conflict" ? ctx.t("op-busy") : ctx.t("op-unknown-sku", { sku }));
 }
 
 /** "+3", "-2": a stock change as the operator typed it. */
