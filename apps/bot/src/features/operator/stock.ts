@@ -50,7 +50,11 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
         await respond(
           ctx,
           result.replayed
-            ? ctx.t("op-stock-replayed", { sku: result.product.sku, change: signed(result.delta), now: after })
+            ? ctx.t("op-stock-replayed", {
+                sku: result.product.sku,
+                change: signed(result.delta),
+                now: after,
+              })
             : ctx.t("op-stock-ok", { sku: result.product.sku, before: after - result.delta, after }),
         );
         break;
