@@ -61,6 +61,7 @@ const worker = createWorker({
   redis,
   locks,
   expireDue: shop.orders.expireDue,
+  groups: shop.groups,
   api,
   logger,
   registry,

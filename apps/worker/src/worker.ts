@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Api } from "grammy";
+import type { GroupService } from "@orderbot/core";
 import type { Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
 import type { Logger, Redis, Registry } from "@orderbot/platform";
@@ -30,6 +31,8 @@ export interface WorkerDeps {
   locks: LockManager;
   /** core's `orders.expireDue`. */
   expireDue: ExpireDue;
+  /** core's `shop.groups`: the admin-refresh job refreshes each group's admin list through it. */
+  groups: Pick<GroupService, "refreshAdmins">;
   /** grammY's Api pointed at Telegram or another Bot API server (`new Api(token, { apiRoot })`). */
   api: Api;
   logger: Logger;
@@ -57,7 +60,7 @@ export interface Worker {
  * environment, the connections and the signals; tests and the demo build workers in-process.
  *
  * @example
- * const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, api, logger, registry });
+ * const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, groups: shop.groups, api, logger, registry });
  * await worker.start({ listen: true });
  * // ...
  * await worker.stop();
@@ -100,7 +103,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     refundsJob({ db, operatorChats: chats, intervalMs: config.REFUND_INTERVAL_MS }),
     adminRefreshJob({
       db,
-      locks,
+      groups: deps.groups,
       getAdministrators: (chatId) => deps.api.getChatAdministrators(chatId),
       intervalMs: config.ADMIN_REFRESH_INTERVAL_MS,
       staleMs: config.ADMIN_STALE_MS,

@@ -42,6 +42,7 @@ export {
   type RefreshAdminsResult,
   type FetchAdmins,
 } from "./groups/service.ts";
+export { humanAdminIds, type ChatAdministrator } from "./groups/admins.ts";
 export { groupSettingsSchema, type GroupSettings, type GroupSettingsPatch } from "./groups/settings.ts";
 
 export { createOutboxService, type OutboxService } from "./outbox/service.ts";

@@ -120,6 +120,7 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
     redis: testRedis.redis,
     locks,
     expireDue: shop.orders.expireDue,
+    groups: shop.groups,
     api: new Api(kit.token, { apiRoot: kit.apiRoot }),
     logger: silentLogger,
     registry,

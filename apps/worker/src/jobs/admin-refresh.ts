@@ -1,14 +1,15 @@
+import { humanAdminIds, type ChatAdministrator, type GroupService } from "@orderbot/core";
 import type { Database } from "@orderbot/db";
-import type { LockManager } from "@orderbot/lock";
-import { groupsDueForAdminRefresh, saveGroupAdmins } from "../store.ts";
+import { groupsDueForAdminRefresh } from "../store.ts";
 import type { Job } from "./job.ts";
 
 /** The one Bot API call this job makes. */
-export type GetAdministrators = (chatId: number) => Promise<{ user: { id: number } }[]>;
+export type GetAdministrators = (chatId: number) => Promise<readonly ChatAdministrator[]>;
 
 export interface AdminRefreshDeps {
   db: Database;
-  locks: LockManager;
+  /** core's `shop.groups`: the job refreshes through it, as the bot's operator guard does. */
+  groups: Pick<GroupService, "refreshAdmins">;
   getAdministrators: GetAdministrators;
   intervalMs: number;
   /** Lists older than this are fetched again (ms). */
@@ -17,9 +18,11 @@ export interface AdminRefreshDeps {
 
 /**
  * admin-refresh: re-reads the admin list of each operator group whose cached list is stale, with
- * getChatAdministrators, under the `group-admins` lock of that group (the bot takes the same lock
- * when it refreshes on demand, so one instance fetches and the others use the cache). The write
- * is conditional on no fresher list being stored.
+ * getChatAdministrators (humans only: `humanAdminIds`), through `groups.refreshAdmins`, the path
+ * the bot takes on demand. One instance fetches under the group's `group-admins` lock; while
+ * another holds it, the job leaves the cached list alone (counted `busy`), except a list never
+ * fetched, which it fetches anyway. The write is conditional on no fresher list being stored.
+ * Between groups the job checks `signal` and stops.
  */
 export function adminRefreshJob(deps: AdminRefreshDeps): Job {
   return {
@@ -28,17 +31,15 @@ export function adminRefreshJob(deps: AdminRefreshDeps): Job {
     async run({ signal, logger }) {
       const summary = { refreshed: 0, busy: 0, failed: 0 };
       const groups = await groupsDueForAdminRefresh(deps.db, { staleMs: deps.staleMs, limit: 50 });
-      for (const group of groups) {
+      for (const { chatId } of groups) {
         if (signal.aborted) break;
         try {
-          const outcome = await deps.locks.withLock({ kind: "group-admins", id: group.chatId }, async ({ signal: lease }) => {
-            const fetchedAt = new Date();
-            const admins = await deps.getAdministrators(Number(group.chatId));
-            if (lease.aborted || signal.aborted) return false;
-            return saveGroupAdmins(deps.db, { chatId: group.chatId, adminIds: admins.map((a) => BigInt(a.user.id)), fetchedAt });
-          });
-          if (outcome.status === "ok" && outcome.value) summary.refreshed++;
-          else if (outcome.status !== "ok") summary.busy++;
+          const fetchAdmins = async () => humanAdminIds(await deps.getAdministrators(Number(chatId)));
+          // The same age as the query above: a list refreshed since then counts as fresh ("cache").
+          const result = await deps.groups.refreshAdmins(chatId, fetchAdmins, { maxAgeMs: deps.staleMs });
+          if (result.status !== "ok") continue; // unbound since the query
+          if (result.source === "fetched") summary.refreshed++;
+          else if (result.source === "stale-cache") summary.busy++;
         } catch (error) {
           // A group that removed the bot answers 400/403; the others still get refreshed.
           summary.failed++;

@@ -62,7 +62,7 @@ export async function startWorker(
   const logger = options.logger ?? silentLogger;
   const shop = createShop({ db, locks, config: { maskKey: HASH_KEY, paymentGraceMs: config.PAYMENT_GRACE_MS }, logger, registry });
   const api = new Api(config.BOT_TOKEN, { apiRoot: services.apiRoot, timeoutSeconds: 10 });
-  const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, api, logger, registry });
+  const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, groups: shop.groups, api, logger, registry });
   if (options.start !== false) await worker.start();
   return {
     worker,

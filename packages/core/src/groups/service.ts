@@ -35,7 +35,7 @@ export type RefreshAdminsResult =
   /** `source`: fetched now, the cache was fresh, or another instance is refreshing / Redis is down. */
   { status: "ok"; adminIds: bigint[]; source: "fetched" | "cache" | "stale-cache" } | NotFound;
 
-/** Telegram's list of a group's administrators (getChatAdministrators), as user ids. */
+/** Telegram's list of a group's administrators (getChatAdministrators), as user ids: see `humanAdminIds`. */
 export type FetchAdmins = (signal?: AbortSignal) => Promise<readonly (bigint | number)[]>;
 
 export interface GroupService {

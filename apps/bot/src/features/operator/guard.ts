@@ -1,5 +1,5 @@
 import type { MiddlewareFn } from "grammy";
-import type { GroupService } from "@orderbot/core";
+import { humanAdminIds, type GroupService } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { isLocale } from "../../format/translate.ts";
 
@@ -39,8 +39,7 @@ export function operatorsOnly(deps: { groups: GroupService }): MiddlewareFn<BotC
       ctx.locale = group.settings.language;
       ctx.i18n.useLocale(group.settings.language);
     }
-    const fetchAdmins = async () =>
-      (await ctx.api.getChatAdministrators(chat.id)).filter((m) => !m.user.is_bot).map((m) => m.user.id);
+    const fetchAdmins = async () => humanAdminIds(await ctx.api.getChatAdministrators(chat.id));
     const admin =
       ctx.from !== undefined &&
       (await deps.groups.isAdmin(group, ctx.from.id, fetchAdmins, { maxAgeMs: ADMIN_LIST_FRESH_MS }));
