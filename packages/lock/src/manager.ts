@@ -116,7 +116,7 @@ class RedisLockManager implements LockManager {
       const lease =
         request.waitMs === 0
           ? (await this.#attempt(request)).lease // try once: one round trip
-          : await this.#wait(request, started, started + request.waitMs);
+          : await this.#wait(request, started + request.waitMs);
       const waited = performance.now() - started;
       request.metrics.acquired(lease ? "acquired" : "busy");
       request.metrics.waited(waited / 1000);
@@ -177,14 +177,13 @@ class RedisLockManager implements LockManager {
    * with a ticket carrying the waiter's token, so a release elsewhere sets the lock to that token
    * and tells us: the lease exists before the message arrives.
    */
-  async #wait(request: LockRequest, started: number, deadline: number): Promise<LockLease | undefined> {
+  async #wait(request: LockRequest, deadline: number): Promise<LockLease | undefined> {
     const waiter = this.#queues.join(request.keys.lock, newToken(), request.signal);
     let backoff: Backoff | undefined; // only a wait that sleeps needs one
     let lease: LockLease | undefined;
     try {
       let ask = true;
       let recheckAt = Infinity; // when the holder's lease runs out, as last seen
-      let now = started;
       for (;;) {
         if (waiter.handover) return (lease = await this.#handedLease(request, waiter));
         if (ask && this.#queues.isFirst(waiter)) {
@@ -193,8 +192,8 @@ class RedisLockManager implements LockManager {
           try {
             // Without a signal only close() can cancel, and it may let a round trip finish.
             result = await (request.signal
-              ? this.#attemptWhileWaiting(request, waiter, deadline - now)
-              : this.#attempt(request, waiter, deadline - now));
+              ? this.#attemptWhileWaiting(request, waiter, deadline)
+              : this.#attempt(request, waiter, deadline));
           } catch (error) {
             // Abandoned or timed out, it may still have run and put us in line.
             waiter.inLine ||=
@@ -213,13 +212,12 @@ class RedisLockManager implements LockManager {
           if (waiter.takeNotified()) continue; // the waiter ahead left while we asked
           recheckAt = result.pttl >= 0 ? performance.now() + result.pttl + 1 : Infinity;
         }
-        now = performance.now();
+        const now = performance.now();
         const left = deadline - now;
         if (left <= 0) return undefined;
         backoff ??= new Backoff(this.#config.backoff);
         const delay = this.#queues.isFirst(waiter) ? Math.min(backoff.next(), recheckAt - now, left) : left;
         ask = (await waiter.sleep(delay)) !== "handed";
-        now = performance.now();
       }
     } finally {
       const wasLast = this.#queues.leave(waiter);
@@ -249,8 +247,8 @@ class RedisLockManager implements LockManager {
   }
 
   /** The first waiter's attempt. If the wait is cancelled meanwhile, a lock that comes late is given back. */
-  async #attemptWhileWaiting(request: LockRequest, waiter: Waiter, waitLeftMs: number): Promise<Attempt> {
-    const attempt = this.#attempt(request, waiter, waitLeftMs);
+  async #attemptWhileWaiting(request: LockRequest, waiter: Waiter, deadline: number): Promise<Attempt> {
+    const attempt = this.#attempt(request, waiter, deadline);
     try {
       return await waiter.race(attempt);
     } catch (error) {
@@ -267,13 +265,13 @@ class RedisLockManager implements LockManager {
 
   /**
    * One round trip: the acquire script. A waiter's attempt also keeps this manager in the key's
-   * line, for as long as the waiter will still wait (`waitLeftMs`).
+   * line, until the waiter's `deadline`.
    */
-  async #attempt(request: LockRequest, waiter?: Waiter, waitLeftMs = 0): Promise<Attempt> {
+  async #attempt(request: LockRequest, waiter?: Waiter, deadline = 0): Promise<Attempt> {
     const { keys, kind, metrics, ttlMs } = request;
     const token = waiter ? waiter.token : newToken();
     const manager = waiter ? this.#id : "";
-    const waitLeft = waiter ? Math.max(1, Math.ceil(waitLeftMs)) : 0;
+    const waitLeft = waiter ? Math.max(1, Math.ceil(deadline - performance.now())) : 0;
     const sentAt = Date.now();
     if (waiter && !waiter.firstSentAt) waiter.firstSentAt = sentAt;
     const reply = await this.#runner.run(
