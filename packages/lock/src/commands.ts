@@ -86,7 +86,12 @@ export class CommandRunner {
       );
     }
     const started = performance.now();
-    const sent = send(); // first: the bookkeeping below runs while Redis works
+    let sent: Promise<T>;
+    try {
+      sent = send(); // first: the bookkeeping below runs while Redis works
+    } catch (error) {
+      sent = Promise.reject(error); // a client that throws instead of rejecting fails the same way
+    }
     return new Promise<T>((resolve, reject) => {
       const entry = new InFlight<T>(
         command,

@@ -146,3 +146,41 @@ it("bounds commands that a client would queue while offline", async () => {
     queueing.disconnect();
   }
 });
+
+it("treats a client that throws instead of rejecting like one that cannot reach Redis: a rejection, never a throw", async () => {
+  let broken = false;
+  const own = fastClient(server.url);
+  await ready(own);
+  const client = new Proxy(own, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (property === "evalsha" && broken) {
+        return () => {
+          throw new Error("client gave up synchronously");
+        };
+      }
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const manager = createLockManager({
+    redis: client,
+    namespace: "outage-throw",
+    hashKey: HASH_KEY,
+    kinds: KINDS,
+    registry: new Registry(),
+  });
+  try {
+    const held = await manager.acquire({ kind: "order", id: "t" });
+    if (!held.ok) throw new Error("expected the lock");
+    broken = true;
+    let released: Promise<unknown> | undefined;
+    expect(() => (released = held.lease.release())).not.toThrow();
+    expect((await unavailable(released!)).reason).toBe("connection");
+    expect((await unavailable(manager.acquire({ kind: "order", id: "u" }))).reason).toBe("connection");
+    expect(manager.stats()).toMatchObject({ commandsInFlight: 0, leases: 0 });
+  } finally {
+    broken = false;
+    await manager.close();
+    own.disconnect();
+  }
+});
