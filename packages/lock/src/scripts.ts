@@ -22,11 +22,14 @@ export class LuaScript {
     this.sha = createHash("sha1").update(source).digest("hex");
   }
 
-  run(redis: ScriptClient, keys: string[], args: (string | number)[]): Promise<unknown> {
-    return redis.evalsha(this.sha, keys.length, ...keys, ...args).catch((error: unknown) => {
+  /** Always a promise: a client that throws instead of rejecting still rejects here. */
+  async run(redis: ScriptClient, keys: string[], args: (string | number)[]): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (error) {
       if (!isNoScript(error)) throw error;
       return redis.eval(this.source, keys.length, ...keys, ...args);
-    });
+    }
   }
 }
 
