@@ -103,13 +103,7 @@ describe("webhook mode, two replicas", () => {
     const customer = kit.createUser({ firstName: "Fei", languageCode: "en" });
     const id = await orderCups(customer, 1);
     // Telegram refuses the bot's reply to the payment for longer than the bot waits.
-    const refuse = kit.faults.set({
-      method: "sendMessage",
-      chatId: customer.id,
-      rate429: 1,
-      retryAfter: 60,
-      times: 1,
-    });
+    const refuse = kit.faults.refuseNext("sendMessage", customer.id);
     const payment = await customer.pay();
     if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
     await payment.handled();

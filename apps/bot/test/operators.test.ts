@@ -58,7 +58,7 @@ describe("stock and prices", () => {
     const before = await stockOf("TEA-PUER");
     // The reply fails after the change committed: the handler fails, so Telegram delivers the command again.
     // (A 429 whose retry_after is beyond what the bot waits for: it gives up on the reply at once.)
-    const failReply = kit.faults.set({ method: "sendMessage", chatId: group.id, rate429: 1, retryAfter: 60, times: 1 });
+    const failReply = kit.faults.refuseNext("sendMessage", group.id);
     const sent = await admin.send("/stock TEA-PUER +2", { in: group });
     expect(await sent.handled()).toMatchObject({ status: "delivered" });
     failReply.remove();

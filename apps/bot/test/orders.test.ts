@@ -169,13 +169,7 @@ describe("a payment confirmation that fails to send", () => {
     const user = kit.createUser({ languageCode: "en" });
     const id = await placeOrderToInvoice(user, "MOONCAKE-BOX");
     // Telegram refuses the reply for longer than the bot waits: the bot gives up on it at once.
-    const refuse = kit.faults.set({
-      method: "sendMessage",
-      chatId: user.id,
-      rate429: 1,
-      retryAfter: 60,
-      times: 1,
-    });
+    const refuse = kit.faults.refuseNext("sendMessage", user.id);
     const payment = await user.pay();
     if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
     expect(await payment.handled()).toMatchObject({ status: "delivered" });

@@ -32,7 +32,7 @@ export interface WorkerDeps {
   /** core's `orders.expireDue`. */
   expireDue: ExpireDue;
   /** core's `shop.groups`: the admin-refresh job refreshes each group's admin list through it. */
-  groups: Pick<GroupService, "refreshAdmins">;
+  groups: Pick<GroupService, "list" | "refreshAdmins">;
   /** grammY's Api pointed at Telegram or another Bot API server (`new Api(token, { apiRoot })`). */
   api: Api;
   logger: Logger;
@@ -102,7 +102,6 @@ export function createWorker(deps: WorkerDeps): Worker {
     outboxRelayJob({ relay, intervalMs: config.OUTBOX_INTERVAL_MS }),
     refundsJob({ db, operatorChats: chats, intervalMs: config.REFUND_INTERVAL_MS }),
     adminRefreshJob({
-      db,
       groups: deps.groups,
       getAdministrators: (chatId) => deps.api.getChatAdministrators(chatId),
       intervalMs: config.ADMIN_REFRESH_INTERVAL_MS,

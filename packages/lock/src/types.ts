@@ -221,7 +221,7 @@ export interface LockManagerOptions {
    * renewal landed. Default: ttl/10 + 5 ms.
    */
   safetyMarginMs?: number;
-  /** How long a fence counter lives after it was seeded (ms, default 1 h); see scripts/acquire.lua. */
+  /** How long a fence counter lives after it was seeded (ms, default 1 h); see scripts/fence.lua. */
   fenceRetentionMs?: number;
   /** Randomised backoff of waiters between re-checks when no release was heard (ms). */
   backoff?: { baseMs: number; maxMs: number };

@@ -1,15 +1,12 @@
 import { humanAdminIds, type ChatAdministrator, type GroupService } from "@orderbot/core";
-import type { Database } from "@orderbot/db";
-import { groupsDueForAdminRefresh } from "../store.ts";
 import type { Job } from "./job.ts";
 
 /** The one Bot API call this job makes. */
 export type GetAdministrators = (chatId: number) => Promise<readonly ChatAdministrator[]>;
 
 export interface AdminRefreshDeps {
-  db: Database;
   /** core's `shop.groups`: the job refreshes through it, as the bot's operator guard does. */
-  groups: Pick<GroupService, "refreshAdmins">;
+  groups: Pick<GroupService, "list" | "refreshAdmins">;
   getAdministrators: GetAdministrators;
   intervalMs: number;
   /** Lists older than this are fetched again (ms). */
@@ -17,12 +14,12 @@ export interface AdminRefreshDeps {
 }
 
 /**
- * admin-refresh: re-reads the admin list of each operator group whose cached list is stale, with
- * getChatAdministrators (humans only: `humanAdminIds`), through `groups.refreshAdmins`, the path
- * the bot takes on demand. One instance fetches under the group's `group-admins` lock; while
- * another holds it, the job leaves the cached list alone (counted `busy`), except a list never
- * fetched, which it fetches anyway. The write is conditional on no fresher list being stored.
- * Between groups the job checks `signal` and stops.
+ * admin-refresh: hands every operator group to `groups.refreshAdmins`, the path the bot takes on
+ * demand, which alone decides what is stale (older than `staleMs`) and re-reads only those with
+ * getChatAdministrators (humans only: `humanAdminIds`). One instance fetches under the group's
+ * `group-admins` lock; while another holds it, the job leaves the cached list alone (counted
+ * `busy`), except a list never fetched, which it fetches anyway. The write is conditional on no
+ * fresher list being stored. Between groups the job checks `signal` and stops.
  */
 export function adminRefreshJob(deps: AdminRefreshDeps): Job {
   return {
@@ -30,14 +27,13 @@ export function adminRefreshJob(deps: AdminRefreshDeps): Job {
     intervalMs: deps.intervalMs,
     async run({ signal, logger }) {
       const summary = { refreshed: 0, busy: 0, failed: 0 };
-      const groups = await groupsDueForAdminRefresh(deps.db, { staleMs: deps.staleMs, limit: 50 });
-      for (const { chatId } of groups) {
+      for (const group of await deps.groups.list()) {
         if (signal.aborted) break;
         try {
-          const fetchAdmins = async () => humanAdminIds(await deps.getAdministrators(Number(chatId)));
-          // The same age as the query above: a list refreshed since then counts as fresh ("cache").
-          const result = await deps.groups.refreshAdmins(chatId, fetchAdmins, { maxAgeMs: deps.staleMs });
-          if (result.status !== "ok") continue; // unbound since the query
+          const fetchAdmins = async () => humanAdminIds(await deps.getAdministrators(Number(group.chatId)));
+          // The group as just read: no second read; a fresh list comes back as "cache", untouched.
+          const result = await deps.groups.refreshAdmins(group, fetchAdmins, { maxAgeMs: deps.staleMs });
+          if (result.status !== "ok") continue;
           if (result.source === "fetched") summary.refreshed++;
           else if (result.source === "stale-cache") summary.busy++;
         } catch (error) {

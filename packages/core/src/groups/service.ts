@@ -60,13 +60,14 @@ export interface GroupService {
    * One instance refreshes under the `group-admins` lock (no wait); the others, and everyone while
    * Redis is down, use the cached list — unless there is none yet: a list never fetched is fetched
    * directly (a read from Telegram is harmless; an admin check must not fail for want of a cache).
+   * Pass the group if already read (`get`, `list`): one read less.
    */
   refreshAdmins(
-    chatId: bigint | number | string,
+    group: bigint | number | string | GroupView,
     fetchAdmins: FetchAdmins,
     options?: { maxAgeMs?: number },
   ): Promise<RefreshAdminsResult>;
-  /** Whether the user administers the group, by `refreshAdmins`' list (pass the group if already read: one read less). */
+  /** Whether the user administers the group, by `refreshAdmins`' list (the group as there: id or view). */
   isAdmin(
     group: bigint | number | string | GroupView,
     userId: bigint | number | string,
@@ -110,7 +111,7 @@ export function createGroupService(deps: CoreDeps): GroupService {
   const toId = (value: bigint | number | string) => telegramId.safeParse(value);
 
   /** refreshAdmins for a group already read. */
-  async function refreshAdmins(
+  async function refreshCached(
     cached: GroupView,
     fetchAdmins: FetchAdmins,
     options: { maxAgeMs?: number } = {},
@@ -188,19 +189,17 @@ export function createGroupService(deps: CoreDeps): GroupService {
       return result;
     },
 
-    async refreshAdmins(chatIdRaw, fetchAdmins, options = {}) {
-      const id = toId(chatIdRaw);
+    async refreshAdmins(group, fetchAdmins, options = {}) {
+      if (typeof group === "object") return refreshCached(group, fetchAdmins, options);
+      const id = toId(group);
       const cached = id.success ? await find(id.data) : null;
-      return cached ? refreshAdmins(cached, fetchAdmins, options) : NOT_FOUND;
+      return cached ? refreshCached(cached, fetchAdmins, options) : NOT_FOUND;
     },
 
     async isAdmin(group, userIdRaw, fetchAdmins, options) {
       const userId = toId(userIdRaw);
       if (!userId.success) return false;
-      const admins =
-        typeof group === "object"
-          ? await refreshAdmins(group, fetchAdmins, options)
-          : await service.refreshAdmins(group, fetchAdmins, options);
+      const admins = await service.refreshAdmins(group, fetchAdmins, options);
       return admins.status === "ok" && admins.adminIds.includes(userId.data);
     },
 

@@ -5,17 +5,6 @@ export interface OperatorGroupRef {
   title: string;
 }
 
-/** Operator groups whose admin list was never fetched or is older than `staleMs`. */
-export async function groupsDueForAdminRefresh(sql: Sql, options: { staleMs: number; limit: number }): Promise<OperatorGroupRef[]> {
-  const rows = await sql.$queryRaw<{ chat_id: bigint; title: string }[]>`
-    SELECT chat_id, title FROM operator_groups
-     WHERE admins_refreshed_at IS NULL
-        OR admins_refreshed_at < timezone('UTC', now()) - make_interval(secs => ${options.staleMs / 1000}::float8)
-     ORDER BY admins_refreshed_at NULLS FIRST, chat_id
-     LIMIT ${options.limit}`;
-  return rows.map((r) => ({ chatId: BigInt(r.chat_id), title: r.title }));
-}
-
 /**
  * Stores a group's admin list as fetched at `fetchedAt`. Conditional on no fresher list being
  * stored: a slow refresh that finishes after a newer one never overwrites it. Settings and their

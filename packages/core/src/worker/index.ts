@@ -30,5 +30,5 @@ export {
   type CompleteRefundOutcome,
   type PendingRefund,
 } from "./refunds.ts";
-export { groupsDueForAdminRefresh, saveGroupAdmins, listOperatorGroups, type OperatorGroupRef } from "./admins.ts";
+export { saveGroupAdmins, listOperatorGroups, type OperatorGroupRef } from "./admins.ts";
 export { buildDailyReport, type DailyReport } from "./report.ts";

@@ -82,6 +82,19 @@ export class Faults {
     };
   }
 
+  /**
+   * Refuses the next call of `method` to `chatId` with a 429 whose retry_after (60 s) is longer
+   * than any bot waits: the way to make one reply fail for good.
+   *
+   * @example
+   * const refused = kit.faults.refuseNext("sendMessage", user.id);
+   * await user.pay(); // the bot's confirmation is refused
+   * expect(refused.injected).toBe(1);
+   */
+  refuseNext(method: string, chatId: number): FaultHandle {
+    return this.set({ method, chatId, rate429: 1, retryAfter: 60, times: 1 });
+  }
+
   /** Sets (replaces) the webhook delivery faults. */
   delivery(faults: DeliveryFaults): void {
     this.deliveryFaults = { ...faults };

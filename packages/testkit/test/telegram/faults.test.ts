@@ -49,6 +49,19 @@ describe("429 Too Many Requests", () => {
     expect(retried!.at - limited!.at).toBeGreaterThanOrEqual(950);
   });
 
+  it("refuseNext refuses one call to one chat, with a retry_after no bot waits out", async () => {
+    const bob = tg.createUser({ firstName: "Bob" });
+    await bob.send("/start");
+    const refused = tg.faults.refuseNext("sendMessage", ann.chatId);
+    expect((await rawCall(tg, "sendMessage", { chat_id: bob.chatId, text: "other chat" })).body.ok).toBe(true);
+    const response = await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "refused" });
+    expect(response.status).toBe(429);
+    expect(response.body.parameters).toEqual({ retry_after: 60 });
+    expect((await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "then fine" })).body.ok).toBe(true);
+    expect(refused.injected).toBe(1);
+    expect(tg.chat(ann).botMessages.map((m) => m.text)).toEqual(["then fine"]);
+  });
+
   it("fails a client that does not retry, with the 429 as a GrammyError", async () => {
     const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot }, botInfo: tg.botInfo });
     tg.faults.set({ method: "sendMessage", rate429: 1, retryAfter: 7 });
