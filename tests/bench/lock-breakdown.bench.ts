@@ -2,11 +2,14 @@
 // SET NX PX + EVALSHA loop of bench:lock:
 //
 //   1. its own JavaScript per lock+unlock, on a stub Redis that answers at once;
-//   2. raw loop, the module's two scripts called bare (no manager), the module itself, the bare
-//      scripts plus two microseconds of busy JavaScript per lock+unlock, and the bare scripts plus
-//      the module's own JavaScript (a lock+unlock on a stub Redis) — what client code costs once
-//      real sockets are involved — interleaved in rounds on one redis-server, with the CPU each
-//      side spent per lock+unlock and the socket writes per lock+unlock.
+//   2. a ladder from the raw loop to the module, one layer at a time: the module's two scripts
+//      called bare (no manager), the same through the module's command runner (timeout, breaker,
+//      latency histogram), the module trying once (plus input checks, the lease, its metrics), the
+//      module waiting (plus the waiter a hand-off could find); then the bare scripts plus two
+//      microseconds of busy JavaScript per lock+unlock, and the bare scripts plus the module's own
+//      JavaScript (a lock+unlock on a stub Redis) — what client code costs once real sockets are
+//      involved. Interleaved in rounds on one redis-server, with the CPU each side spent per
+//      lock+unlock and the socket writes per lock+unlock.
 //
 // Results: printed, and written to docs/benchmarks.md between the bench:lock-breakdown markers.
 import { EventEmitter } from "node:events";
@@ -15,7 +18,10 @@ import { Registry } from "prom-client";
 import { createLockManager } from "@orderbot/lock";
 import { startRedisServer } from "@orderbot/testkit";
 // The scripts and key layout themselves, below the public API: this benchmark takes the module apart.
+import { CircuitBreaker } from "../../packages/lock/src/breaker.ts";
+import { CommandRunner } from "../../packages/lock/src/commands.ts";
 import { lockKeys } from "../../packages/lock/src/keys.ts";
+import { createLockMetrics } from "../../packages/lock/src/metrics.ts";
 import { acquireScript, releaseScript } from "../../packages/lock/src/scripts.ts";
 import { newToken } from "../../packages/lock/src/tokens.ts";
 import {
@@ -23,6 +29,8 @@ import {
   type Client,
   type Library,
   libraries,
+  lockManagerOptions,
+  orderbotLock,
   sleep,
   TTL_MS,
   WAIT_MS,
@@ -60,13 +68,7 @@ class StubRedis extends EventEmitter {
 
 /** A lock manager as bench:lock's clients have, on a stub Redis of its own. */
 const stubManager = (waitMs: number) =>
-  createLockManager({
-    redis: new StubRedis() as never,
-    namespace: "bench",
-    hashKey: "bench-hash-key-0123456789",
-    registry: new Registry(),
-    kinds: { bench: { ttlMs: TTL_MS, waitMs, outage: "refuse" } },
-  });
+  createLockManager(lockManagerOptions(new StubRedis() as never, waitMs));
 
 /** One lock+unlock on a stub manager: the module's JavaScript without its Redis commands. */
 async function stubLockUnlock(locks: ReturnType<typeof stubManager>, id: string): Promise<void> {
@@ -97,21 +99,35 @@ const busyFor = (microseconds: number) => {
   while (performance.now() < until);
 };
 
+/** How a bare variant sends a script: straight through ioredis, or through the module's command runner. */
+type Send = (command: "acquire" | "release", run: () => Promise<unknown>) => Promise<unknown>;
+
+/** The module's command runner with its defaults (1 s timeout, breaker after 5 failures) and a latency histogram. */
+function runnerSend(): Send {
+  const runner = new CommandRunner(new CircuitBreaker({ failureThreshold: 5, coolDownMs: 2000 }), 1000);
+  const metrics = createLockMetrics(new Registry())("bench");
+  return (command, run) => runner.run(command, metrics, "bench", run);
+}
+
 /**
- * The module's acquire and release scripts, called straight through ioredis; with `busyUs` of busy
- * JavaScript added, or (`withStub`) a lock+unlock of the module on a stub Redis.
+ * The module's acquire and release scripts, called straight through ioredis (or, `throughRunner`,
+ * through the module's command runner); with `busyUs` of busy JavaScript added, or (`withStub`) a
+ * lock+unlock of the module on a stub Redis.
  */
-function bareScripts(busyUs: number, withStub = false): Library {
+function bareScripts(busyUs: number, { withStub = false, throughRunner = false } = {}): Library {
   const name = withStub
     ? "bare scripts + the module's JavaScript (on a stub)"
-    : busyUs === 0
-      ? "its two scripts, bare"
-      : `bare scripts + ${busyUs} µs of JavaScript`;
+    : throughRunner
+      ? "its two scripts through its command runner"
+      : busyUs === 0
+        ? "its two scripts, bare"
+        : `bare scripts + ${busyUs} µs of JavaScript`;
   return {
     name,
     async client(url): Promise<Client> {
       const redis = await connect(url);
       const stub = withStub ? stubManager(WAIT_MS) : undefined;
+      const send: Send = throughRunner ? runnerSend() : (_command, run) => run();
       return {
         async lock(key) {
           const keys = lockKeys("bench", "bench", key);
@@ -119,10 +135,14 @@ function bareScripts(busyUs: number, withStub = false): Library {
           const token = newToken();
           busyFor(busyUs / 2);
           if (stub) await stubLockUnlock(stub, key);
-          await acquireScript.run(redis, keyList, [token, TTL_MS, 3_600_000, "m", WAIT_MS, 310_000, 0]);
+          await send("acquire", () =>
+            acquireScript.run(redis, keyList, [token, TTL_MS, 3_600_000, "m", WAIT_MS, 310_000, 0]),
+          );
           return async () => {
             busyFor(busyUs / 2);
-            return releaseScript.run(redis, keyList, [token, "bench:inbox:", 3_600_000, ""]);
+            return send("release", () =>
+              releaseScript.run(redis, keyList, [token, "bench:inbox:", 3_600_000, ""]),
+            );
           };
         },
         async close() {
@@ -132,6 +152,9 @@ function bareScripts(busyUs: number, withStub = false): Library {
     },
   };
 }
+
+/** The module on a kind that tries once (waitMs 0): no waiter is registered. */
+const moduleTryingOnce = orderbotLock("the module, trying once (waitMs 0)", 0);
 
 interface Tally {
   ops: number;
@@ -211,7 +234,15 @@ async function main(): Promise<void> {
     `JavaScript per lock+unlock on a stub Redis: ${js.waiting.toFixed(2)} µs (waitMs > 0), ${js.once.toFixed(2)} µs (waitMs 0)`,
   );
 
-  const variants = [raw, bareScripts(0), module, bareScripts(2), bareScripts(0, true)];
+  const variants = [
+    raw,
+    bareScripts(0),
+    bareScripts(0, { throughRunner: true }),
+    moduleTryingOnce,
+    module,
+    bareScripts(2),
+    bareScripts(0, { withStub: true }),
+  ];
   const server = await startRedisServer();
   const rows: (string | number)[][] = [];
   try {
@@ -223,7 +254,7 @@ async function main(): Promise<void> {
         const rate = (t.ops / t.ms) * 1000;
         rows.push([
           clients,
-          variant === module ? `${module.name} (the module)` : variant.name,
+          variant === module ? `${module.name} (the module, waiting)` : variant.name,
           formatRate(rate),
           `${(rate / ((base.ops / base.ms) * 1000)).toFixed(2)}x`,
           (t.nodeUs / t.ops).toFixed(1),
@@ -250,8 +281,11 @@ async function main(): Promise<void> {
       `of its own as in bench:lock): **${js.waiting.toFixed(2)} µs** when the kind waits (a waiter is registered, so that a`,
       `hand-off can find it), ${js.once.toFixed(2)} µs when it tries once.`,
       "",
-      `Then, on one redis-server, ${ROUNDS} interleaved rounds of ${ROUND_MS} ms per variant on distinct keys: the raw loop of`,
-      "bench:lock, the module's two scripts called bare (no manager, no metrics, no lease), the module, the bare scripts",
+      `Then, on one redis-server, ${ROUNDS} interleaved rounds of ${ROUND_MS} ms per variant on distinct keys. First a ladder`,
+      "from the raw loop of bench:lock to the module, one layer at a time: the module's two scripts called bare (no",
+      "manager, no metrics, no lease); the same through the module's command runner (its own timeout, the breaker, the",
+      "latency histogram); the module on a kind that tries once (adds the input checks, the lease and its metrics); the",
+      "module as bench:lock runs it, on a kind that waits (adds the waiter a hand-off could find). Then the bare scripts",
       "with 2 µs of busy JavaScript added per lock+unlock, and the bare scripts with the module's JavaScript added (a",
       "lock+unlock on a stub Redis: the module minus its commands). CPU per lock+unlock: this process (node) and the",
       "redis-server (`INFO cpu`); writes: the process's write system calls per lock+unlock (what is above 2.00 is not",

@@ -33,18 +33,22 @@ export const RELEASE_LUA =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export const libraries: Library[] = [
-  {
-    name: "@orderbot/lock",
+/** The lock manager options every @orderbot/lock client here uses: one kind, "bench", waiting `waitMs`. */
+export const lockManagerOptions = (redis: Redis, waitMs: number) => ({
+  redis,
+  namespace: "bench",
+  hashKey: "bench-hash-key-0123456789",
+  registry: new Registry(),
+  kinds: { bench: { ttlMs: TTL_MS, waitMs, outage: "refuse" as const } },
+});
+
+/** @orderbot/lock as a client: one lock manager on its own connection, on a kind that waits `waitMs`. */
+export function orderbotLock(name: string, waitMs: number): Library {
+  return {
+    name,
     async client(url) {
       const redis = await connect(url);
-      const locks: LockManager = createLockManager({
-        redis,
-        namespace: "bench",
-        hashKey: "bench-hash-key-0123456789",
-        registry: new Registry(),
-        kinds: { bench: { ttlMs: TTL_MS, waitMs: WAIT_MS, outage: "refuse" } },
-      });
+      const locks: LockManager = createLockManager(lockManagerOptions(redis, waitMs));
       return {
         async lock(key) {
           const result = await locks.acquire({ kind: "bench", id: key });
@@ -57,7 +61,11 @@ export const libraries: Library[] = [
         },
       };
     },
-  },
+  };
+}
+
+export const libraries: Library[] = [
+  orderbotLock("@orderbot/lock", WAIT_MS),
   {
     name: "redis-semaphore Mutex",
     async client(url) {
