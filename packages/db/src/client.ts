@@ -15,7 +15,10 @@ export type Database = PrismaClient;
 
 /**
  * A Prisma client over node-postgres with an explicit pool: adapter-pg's defaults (10
- * connections, no connection timeout) let a stuck pool hang requests forever.
+ * connections, no connection timeout) let a stuck pool hang requests forever. Every connection
+ * runs in UTC: timestamps are stored as UTC `timestamp(3)` columns, Prisma's convention, and a
+ * column's `DEFAULT CURRENT_TIMESTAMP` is the session's wall time, so a server whose time zone is
+ * not UTC would otherwise date rows hours off. (Options given in the URL take precedence.)
  *
  * @example
  * const db = createDatabase({ url: config.databaseUrl, poolMax: 10, connectTimeoutMs: 5000 });
@@ -28,6 +31,7 @@ export function createDatabase(config: DatabaseConfig): Database {
     max: config.poolMax ?? 10,
     connectionTimeoutMillis: config.connectTimeoutMs ?? 5000,
     idleTimeoutMillis: 30_000,
+    options: "-c TimeZone=UTC",
     ...(config.statementTimeoutMs ? { statement_timeout: config.statementTimeoutMs } : {}),
   });
   return new PrismaClient({ adapter });

@@ -1,6 +1,7 @@
 import { runTransaction, type Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
+import { utcTimestamp } from "../support/sql-time.ts";
 
 export interface ExpireDueResult {
   /** Orders moved to EXPIRED. */
@@ -74,12 +75,11 @@ async function expireBatch(
   payingDueBefore: Date,
   batchSize: number,
 ): Promise<Omit<ExpireDueResult, "batches">> {
-  // Timestamps are stored as UTC `timestamp(3)`: compare in UTC whatever the session time zone.
   const expired = await tx.$queryRaw<ExpiredRow[]>`
     WITH due AS (
       SELECT id FROM orders
-      WHERE (status = 'RESERVED' AND expires_at <= (${now}::timestamptz AT TIME ZONE 'UTC'))
-         OR (status = 'PAYING' AND expires_at <= (${payingDueBefore}::timestamptz AT TIME ZONE 'UTC'))
+      WHERE (status = 'RESERVED' AND expires_at <= ${utcTimestamp(now)})
+         OR (status = 'PAYING' AND expires_at <= ${utcTimestamp(payingDueBefore)})
       ORDER BY expires_at, id
       LIMIT ${batchSize}
       FOR UPDATE SKIP LOCKED

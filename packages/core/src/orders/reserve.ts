@@ -3,6 +3,7 @@ import type { CoreDeps } from "../deps.ts";
 import { BUSY, invalid, UNAVAILABLE, type Busy, type Invalid, type Unavailable } from "../results.ts";
 import { isDatabaseOverloaded, Rollback, UNIQUE, violatedUniqueIndex } from "../support/db-errors.ts";
 import { newPublicId } from "../support/public-id.ts";
+import { utcTimestamp } from "../support/sql-time.ts";
 import type { OrderView } from "../views.ts";
 import type { ValidPlaceOrder } from "./place-order-input.ts";
 import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
@@ -190,7 +191,7 @@ function insertOrder(
     ), new_order AS (
       INSERT INTO orders (public_id, user_id, chat_id, status, total_minor, currency, expires_at, idempotency_key, updated_at)
       SELECT ${o.publicId}, ${o.userId}, ${o.chatId}, 'RESERVED', ${o.totalMinor}, ${o.currency},
-             ${o.expiresAt}::timestamptz AT TIME ZONE 'UTC', ${o.key}, now() AT TIME ZONE 'UTC'
+             ${utcTimestamp(o.expiresAt)}, ${o.key}, now() AT TIME ZONE 'UTC'
       FROM open WHERE open.n < ${o.maxOpen}
       RETURNING id, created_at
     ), items AS (

@@ -1,3 +1,4 @@
+import { utcTimestamp } from "../support/sql-time.ts";
 import type { Sql } from "./sql.ts";
 
 export interface OperatorGroupRef {
@@ -10,18 +11,24 @@ export interface OperatorGroupRef {
  * stored: a slow refresh that finishes after a newer one never overwrites it. Settings and their
  * version are untouched (the admin list is a cache, not an operator's edit).
  */
-export async function saveGroupAdmins(sql: Sql, options: { chatId: bigint; adminIds: readonly bigint[]; fetchedAt: Date }): Promise<boolean> {
+export async function saveGroupAdmins(
+  sql: Sql,
+  options: { chatId: bigint; adminIds: readonly bigint[]; fetchedAt: Date },
+): Promise<boolean> {
   const count = await sql.$executeRaw`
     UPDATE operator_groups
        SET admin_ids = ${options.adminIds.map(String)}::bigint[],
-           admins_refreshed_at = ${options.fetchedAt.toISOString()}::timestamptz AT TIME ZONE 'UTC',
+           admins_refreshed_at = ${utcTimestamp(options.fetchedAt)},
            updated_at = timezone('UTC', now())
      WHERE chat_id = ${options.chatId}
-       AND (admins_refreshed_at IS NULL OR admins_refreshed_at < ${options.fetchedAt.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+       AND (admins_refreshed_at IS NULL OR admins_refreshed_at < ${utcTimestamp(options.fetchedAt)})`;
   return count === 1;
 }
 
 export async function listOperatorGroups(sql: Sql): Promise<OperatorGroupRef[]> {
-  const rows = await sql.operatorGroup.findMany({ select: { chatId: true, title: true }, orderBy: { chatId: "asc" } });
+  const rows = await sql.operatorGroup.findMany({
+    select: { chatId: true, title: true },
+    orderBy: { chatId: "asc" },
+  });
   return rows.map((r) => ({ chatId: r.chatId, title: r.title }));
 }

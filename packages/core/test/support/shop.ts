@@ -27,6 +27,11 @@ export interface InstanceOptions {
   redisDown?: boolean;
 }
 
+export interface HarnessOptions extends InstanceOptions {
+  /** The test database's default time zone (`ALTER DATABASE … SET timezone`), before any instance connects. */
+  databaseTimeZone?: string;
+}
+
 export interface ShopHarness {
   testDb: TestDatabase;
   testRedis: TestRedis;
@@ -40,8 +45,16 @@ export interface ShopHarness {
   close(): Promise<void>;
 }
 
-export async function createHarness(options: InstanceOptions = {}): Promise<ShopHarness> {
+export async function createHarness({
+  databaseTimeZone,
+  ...options
+}: HarnessOptions = {}): Promise<ShopHarness> {
   const testDb = await createTestDatabase();
+  if (databaseTimeZone) {
+    await testDb.db.$executeRawUnsafe(
+      `ALTER DATABASE "${testDb.name}" SET timezone TO '${databaseTimeZone}'`,
+    );
+  }
   const testRedis = await createTestRedis();
   const clock = new TestClock();
   const closers: (() => Promise<void>)[] = [];
