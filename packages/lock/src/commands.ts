@@ -20,6 +20,11 @@ function isReplyError(error: unknown): boolean {
   return error instanceof Error && error.name === "ReplyError" && !UNAVAILABLE_REPLIES.test(error.message);
 }
 
+/** The client's own command timeout (ioredis `commandTimeout`), which may fire before ours. */
+function isClientTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === "Command timed out";
+}
+
 export class CommandTimeoutError extends Error {
   override name = "CommandTimeoutError";
 }
@@ -41,7 +46,6 @@ class InFlight<T = unknown> {
     readonly timeoutMs: number,
     readonly resolve: (value: T) => void,
     readonly reject: (error: unknown) => void,
-    readonly onLate: ((value: T) => void) | undefined,
   ) {}
 }
 
@@ -67,9 +71,10 @@ export class CommandRunner {
 
   /**
    * Runs one command. Rejects with LockUnavailableError when the breaker is open, the command
-   * times out or the connection fails; other Redis errors are passed through unchanged.
-   * `onLate` receives the result of a command that timed out but completed afterwards;
-   * `timeoutMs` overrides the manager's command timeout (WAIT takes its own bound plus that).
+   * times out (our timeout or the client's own, whichever fires first: reason "timeout") or the
+   * connection fails; other Redis errors are passed through unchanged. A command that timed out
+   * may still run on Redis later: the caller decides what to undo. `timeoutMs` overrides the
+   * manager's command timeout (WAIT takes its own bound plus that).
    * (Positional, not an options object: this runs twice per lock+unlock.)
    */
   run<T>(
@@ -77,7 +82,6 @@ export class CommandRunner {
     metrics: KindMetrics,
     kind: string,
     send: () => Promise<T>,
-    onLate?: (value: T) => void,
     timeoutMs: number = this.timeoutMs,
   ): Promise<T> {
     if (!this.breaker.allow()) {
@@ -102,7 +106,6 @@ export class CommandRunner {
         timeoutMs,
         resolve,
         reject,
-        onLate,
       );
       this.#link(entry as InFlight);
       sent.then(
@@ -113,7 +116,7 @@ export class CommandRunner {
   }
 
   #answered<T>(entry: InFlight<T>, value: T): void {
-    if (!entry.linked) return void entry.onLate?.(value);
+    if (!entry.linked) return; // it had timed out already
     this.#unlink(entry as InFlight);
     entry.metrics.command(entry.command, (performance.now() - entry.started) / 1000);
     this.breaker.success();
@@ -123,7 +126,7 @@ export class CommandRunner {
   #failed(entry: InFlight, error: unknown): void {
     if (!entry.linked) return; // it had timed out already
     this.#unlink(entry);
-    this.#fail(entry, error, false);
+    this.#fail(entry, error, isClientTimeout(error));
   }
 
   #fail(entry: InFlight, error: unknown, timedOut: boolean): void {

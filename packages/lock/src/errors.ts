@@ -31,7 +31,9 @@ export type UnavailableReason = "connection" | "timeout" | "breaker-open" | "rep
 /**
  * Redis could not be reached (connection failure, command timeout, circuit breaker open, too few
  * replicas acknowledged in strict mode, or the manager was closed). `withLock` turns it into the
- * kind's outage policy; `acquire` callers decide for themselves.
+ * kind's outage policy, except when the manager was closed: shutting down is no outage, and work
+ * must not run lockless while another instance may hold the lock. `acquire` callers decide for
+ * themselves.
  *
  * @example
  * try { await locks.acquire({ kind: "order", id }); }

@@ -111,7 +111,10 @@ class RedisLockManager implements LockManager {
     const started = performance.now();
     try {
       if (this.#closed)
-        throw new LockUnavailableError("the lock manager was closed", { reason: "closed", kind: request.kind });
+        throw new LockUnavailableError("the lock manager was closed", {
+          reason: "closed",
+          kind: request.kind,
+        });
       request.signal?.throwIfAborted();
       const lease =
         request.waitMs === 0
@@ -214,7 +217,10 @@ class RedisLockManager implements LockManager {
         }
         const now = performance.now();
         const left = deadline - now;
-        if (left <= 0) return undefined;
+        if (left <= 0) {
+          if (waiter.handover) continue; // handed to us while the last attempt's reply was on its way
+          return undefined;
+        }
         backoff ??= new Backoff(this.#config.backoff);
         const delay = this.#queues.isFirst(waiter) ? Math.min(backoff.next(), recheckAt - now, left) : left;
         ask = (await waiter.sleep(delay)) !== "handed";
@@ -252,13 +258,13 @@ class RedisLockManager implements LockManager {
     try {
       return await waiter.race(attempt);
     } catch (error) {
+      // Nobody will take a lock that comes late: give it back quietly (the wait's own give-back
+      // may have released it already, and a release would then count as not ours).
       if (waiter.cancelled)
-        attempt
-          .then(
-            (late) => late.lease?.release(),
-            () => {},
-          )
-          .catch(() => {});
+        attempt.then(
+          (late) => late.lease && this.#discard(late.lease),
+          () => {},
+        );
       throw error;
     }
   }
@@ -274,11 +280,9 @@ class RedisLockManager implements LockManager {
     const waitLeft = waiter ? Math.max(1, Math.ceil(deadline - performance.now())) : 0;
     const sentAt = Date.now();
     if (waiter && !waiter.firstSentAt) waiter.firstSentAt = sentAt;
-    const reply = await this.#runner.run(
-      "acquire",
-      metrics,
-      kind,
-      () =>
+    let reply: [number, number, number?];
+    try {
+      reply = (await this.#runner.run("acquire", metrics, kind, () =>
         acquireScript.run(
           this.#redis,
           [keys.lock, keys.fence, keys.queue, keys.tickets],
@@ -294,10 +298,15 @@ class RedisLockManager implements LockManager {
             // give-back is skipped by its deadline, or passed on by whoever it is handed to).
             waiter?.inLine ? 1 : 0,
           ],
-        ) as Promise<[number, number, number?]>,
-      // Acquired after we gave up waiting for the answer: give it back.
-      ([status]) => void (status === 1 && this.#giveBack(keys, token, false)),
-    );
+        ),
+      )) as [number, number, number?];
+    } catch (error) {
+      // Timed out: Redis may have run the acquire, or still will. A give-back sent now, on the
+      // same connection, runs after it and releases whatever it took for a caller who is gone.
+      if (error instanceof LockUnavailableError && error.reason === "timeout")
+        this.#giveBack(keys, token, false);
+      throw error;
+    }
     if (reply[0] !== 1) {
       if (waiter && reply[2] !== undefined) {
         waiter.lastSentAt = sentAt;
@@ -360,7 +369,6 @@ class RedisLockManager implements LockManager {
         lease.metrics,
         lease.kind,
         () => this.#redis.wait(replicas, timeoutMs),
-        undefined,
         timeoutMs + this.#config.commandTimeoutMs,
       );
     } finally {
@@ -393,6 +401,12 @@ class RedisLockManager implements LockManager {
         [token, this.#inbox, this.#config.fenceRetentionMs, leaveLine ? this.#id : ""],
       )
       .catch(() => {});
+  }
+
+  /** A lease nobody was given: stop tracking it and give its lock back (owner-checked, so harmless if gone). */
+  #discard(lease: LockLease): void {
+    this.#leases.delete(lease.token);
+    this.#giveBack(lease.keys, lease.token, false);
   }
 
   /** A hand-off message no waiter of ours claims: unless a lease of ours holds that token, pass it on. */

@@ -16,6 +16,7 @@ export class WaitQueues {
   #subscriber: LockSubscriberClient | undefined;
   #subscribed: Promise<boolean> | undefined;
   #listening = false;
+  #closed = false;
   readonly #onMessage = (channel: string, message: string) => {
     if (channel === this.channel) this.#handedOver(message);
   };
@@ -60,6 +61,7 @@ export class WaitQueues {
    * their timers only, and the next wait tries again.
    */
   listen(): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false); // a wait still finishing an attempt must not reopen it
     return this.#subscribe();
   }
 
@@ -106,11 +108,14 @@ export class WaitQueues {
     return this.#subscriber ? 1 : 0;
   }
 
-  /** Ends every wait with `reason` and closes (or, if it is the caller's, unsubscribes) the subscriber. */
+  /**
+   * Ends every wait with `reason` and closes (or, if it is the caller's, unsubscribes) the
+   * subscriber. Each cancelled wait then leaves as an aborted one does: the last to leave a key
+   * takes this manager out of Redis's line, so no release hands the lock to a waiter that is gone.
+   */
   close(reason: unknown): void {
-    const firsts = [...this.#firsts.values()];
-    this.#firsts.clear();
-    for (const first of firsts) {
+    this.#closed = true;
+    for (const first of [...this.#firsts.values()]) {
       for (let waiter: Waiter | undefined = first; waiter; waiter = waiter.next) waiter.cancel(reason);
     }
     const subscriber = this.#subscriber;

@@ -57,7 +57,9 @@ export async function withLock<T>(
     if (!result.ok) return { status: "busy" };
     lease = result.lease as LockLease;
   } catch (error) {
-    if (!(error instanceof LockUnavailableError)) throw error;
+    // A closed manager is shutting down, not an outage: the caller fails (the work is retried
+    // elsewhere) rather than running lockless while another instance may hold the lock.
+    if (!(error instanceof LockUnavailableError) || error.reason === "closed") throw error;
     const policy = config.outage;
     if (policy !== "refuse") deps.metrics(resource.kind).degraded(policy);
     deps.logger.warn(

@@ -125,6 +125,80 @@ it("bounds a command to its timeout when Redis hangs, and gives back a lock acqu
   expect(locks.stats()).toMatchObject({ commandsInFlight: 0, leases: 0 });
 });
 
+it("gives back a lock acquired too late when the client's own command timeout fires first", async () => {
+  // As in production, where the client's commandTimeout is the same setting as the manager's: the
+  // client gives up first and drops the reply, so only a give-back sent at once can undo the acquire.
+  const client = fastClient(server.url, { commandTimeout: 150 });
+  await ready(client);
+  const manager = createLockManager({
+    redis: client,
+    namespace: "outage-client-timeout",
+    hashKey: HASH_KEY,
+    kinds: KINDS,
+    registry: new Registry(),
+    commandTimeoutMs: 400,
+  });
+  // Scripts loaded first: a NOSCRIPT round trip would not reach Redis before the pause.
+  const warm = await manager.acquire({ kind: "order", id: "warm" });
+  if (warm.ok) await warm.lease.release();
+  const ids = ["tried-once", "waited"];
+  server.pause();
+  try {
+    for (const [id, waitMs] of [
+      [ids[0]!, 0],
+      [ids[1]!, 5_000],
+    ] as const) {
+      const error = await unavailable(manager.acquire({ kind: "order", id }, { waitMs }));
+      expect(error.reason).toBe("timeout");
+    }
+  } finally {
+    server.resume();
+  }
+  try {
+    for (const id of ids) {
+      const key = manager.keyFor({ kind: "order", id });
+      for (let i = 0; i < 100 && (await redis.exists(key)) === 1; i++) await sleep(10);
+      expect(await redis.exists(key), id).toBe(0);
+    }
+    expect(manager.stats()).toMatchObject({ commandsInFlight: 0, leases: 0, waiters: 0 });
+  } finally {
+    await manager.close();
+    client.disconnect();
+  }
+});
+
+it("a closed manager is no outage: withLock refuses whatever the kind's policy, and runs nothing", async () => {
+  const manager = createLockManager({
+    redis,
+    namespace: "outage", // beside `locks`, which holds the lock this one waits for
+    hashKey: HASH_KEY,
+    kinds: KINDS,
+    registry: new Registry(),
+  });
+  const ran: string[] = [];
+  const closedError = { name: "LockUnavailableError", reason: "closed" };
+  // Waiting for a held lock when the manager closes: the waiter must not run its work lockless.
+  const holder = await locks.acquire({ kind: "update", id: "closing" }, { waitMs: 0 });
+  if (!holder.ok) throw new Error("expected the lock");
+  try {
+    const waiting = manager.withLock({ kind: "update", id: "closing" }, async () => ran.push("waited"), {
+      waitMs: 5_000,
+    });
+    await sleep(50);
+    const refused = expect(waiting).rejects.toMatchObject(closedError);
+    await manager.close();
+    await refused;
+  } finally {
+    await holder.lease.release();
+  }
+  for (const kind of ["update", "job", "order"]) {
+    await expect(manager.withLock({ kind, id: 1 }, async () => ran.push(kind))).rejects.toMatchObject(
+      closedError,
+    );
+  }
+  expect(ran).toEqual([]);
+});
+
 it("bounds commands that a client would queue while offline", async () => {
   const queueing = quiet(new Redis(server.url, { retryStrategy: () => 50 })); // ioredis defaults: offline queue on
   await ready(queueing);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
-import { createLockManager, LockUnavailableError, type Lease } from "../src/index.ts";
+import { createLockManager, LOCK_METRICS, LockUnavailableError, type Lease } from "../src/index.ts";
 import {
   abortListeners,
   counting,
@@ -12,6 +12,7 @@ import {
   HASH_KEY,
   KINDS,
   ready,
+  recordingLogger,
   sharedRedis,
   type SharedRedisFixture,
 } from "./support.ts";
@@ -296,6 +297,75 @@ describe("giving up", () => {
     expect(await fx.test.redis.exists(holder.key)).toBe(0); // nothing was handed to the one who left
   });
 
+  it("a wait aborted while its first attempt is on its way gives back the lock that attempt took, quietly", async () => {
+    const logger = recordingLogger();
+    const registry = new Registry();
+    const locks = await fx.make({ logger, registry });
+    const key = locks.keyFor({ kind: "order", id: "abort-in-flight" });
+    const controller = new AbortController();
+    const waiting = locks.acquire(
+      { kind: "order", id: "abort-in-flight" },
+      { waitMs: 5_000, signal: controller.signal },
+    );
+    controller.abort(); // the acquire script is already sent, and the lock is free: it will take it
+    await expect(waiting).rejects.toMatchObject({ name: "AbortError" });
+    while (locks.stats().commandsInFlight > 0 || (await fx.test.redis.exists(key)) === 1) await sleep(2);
+    await sleep(20); // the late reply has been handled
+    expect(locks.stats()).toMatchObject({ leases: 0, waiters: 0 });
+    // Given back once, not "released" twice: no lease was anybody's, so nothing was "not ours".
+    const notOwner = (await registry.getSingleMetric(LOCK_METRICS.releaseNotOwnerTotal)!.get()).values;
+    expect(notOwner.find((v) => v.labels.kind === "order")?.value).toBe(0);
+    expect(logger.lines.filter((line) => line.level === "warn")).toEqual([]);
+  });
+
+  it("a lock handed over while the last attempt's reply was on its way is taken, though the wait ran out", async () => {
+    const redis = fastClient(fx.test.url);
+    await ready(redis);
+    let slow = false;
+    const client = new Proxy(redis, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        const method = (value as (...a: unknown[]) => Promise<unknown>).bind(target);
+        if (property !== "evalsha") return method;
+        // Redis runs the script at once; its reply reaches the manager 150 ms later.
+        return async (...args: unknown[]) => {
+          const reply = await method(...args);
+          if (slow) await sleep(150);
+          return reply;
+        };
+      },
+    });
+    const locks = createLockManager({
+      redis: client,
+      namespace: fx.test.namespace,
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry: new Registry(),
+    });
+    try {
+      const warm = await hold("handed-late-warm");
+      await locks.acquire({ kind: "order", id: "handed-late-warm" }, { waitMs: 30 }); // subscribes
+      expect(locks.stats().subscriptions).toBe(1);
+      await warm.release();
+
+      const holder = await hold("handed-late");
+      slow = true;
+      const waiting = locks.acquire({ kind: "order", id: "handed-late" }, { waitMs: 100 });
+      while ((await lineOf(holder.key)) < 1) await sleep(2); // its attempt ran and put it in line
+      await holder.release(); // hands the lock over while that attempt's "busy" is still on its way
+      const result = await waiting;
+      expect(result.ok).toBe(true);
+      if (result.ok) {
+        expect(result.lease.fence).toBeGreaterThan(holder.fence);
+        expect(await result.lease.release()).toBe("released");
+      }
+    } finally {
+      await locks.close();
+      redis.disconnect();
+    }
+  });
+
   it("a signal aborted before the call sends nothing", async () => {
     const redis = fastClient(fx.test.url);
     await ready(redis);
@@ -327,8 +397,8 @@ describe("giving up", () => {
     await holder.release();
   });
 
-  it("closing the manager ends its waits with LockUnavailableError", async () => {
-    await hold("closing");
+  it("closing the manager ends its waits with LockUnavailableError and takes it out of line", async () => {
+    const holder = await hold("closing");
     const redis = new Redis(fx.test.url);
     const locks = createLockManager({
       redis,
@@ -337,12 +407,38 @@ describe("giving up", () => {
       kinds: KINDS,
       registry: new Registry(),
     });
-    const waiting = locks.acquire({ kind: "order", id: "closing" }, { waitMs: 10_000 });
-    await sleep(50);
+    const waiting = [1, 2].map(() => locks.acquire({ kind: "order", id: "closing" }, { waitMs: 10_000 }));
+    while ((await lineOf(holder.key)) < 1 || locks.stats().subscriptions === 0) await sleep(2);
+    const rejected = waiting.map((wait) => expect(wait).rejects.toBeInstanceOf(LockUnavailableError));
+    await locks.close();
+    await Promise.all(rejected);
+    expect(locks.stats()).toMatchObject({ waiters: 0, timers: 0, subscriptions: 0 });
+    while ((await lineOf(holder.key)) > 0) await sleep(2); // it stepped out of line
+    await holder.release();
+    expect(await fx.test.redis.exists(holder.key)).toBe(0); // nothing was handed to a closed manager
+    redis.disconnect();
+  });
+
+  it("closing while a wait's first attempt is on its way opens no subscriber afterwards", async () => {
+    const holder = await hold("closing-early");
+    const redis = fastClient(fx.test.url);
+    await ready(redis);
+    const locks = createLockManager({
+      redis,
+      namespace: fx.test.namespace,
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry: new Registry(),
+    });
+    // No signal: the attempt already sent cannot be interrupted, and comes back busy after close.
+    const waiting = locks.acquire({ kind: "order", id: "closing-early" }, { waitMs: 10_000 });
     const rejected = expect(waiting).rejects.toBeInstanceOf(LockUnavailableError);
     await locks.close();
     await rejected;
     expect(locks.stats()).toMatchObject({ waiters: 0, timers: 0, subscriptions: 0 });
+    while ((await lineOf(holder.key)) > 0) await sleep(2);
+    await holder.release();
+    expect(await fx.test.redis.exists(holder.key)).toBe(0);
     redis.disconnect();
   });
 });
