@@ -1,4 +1,4 @@
-import { runTransaction } from "@orderbot/db";
+import { runTransaction, type ProductModel } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
@@ -75,7 +75,35 @@ export function createAdjustStock(deps: CoreDeps) {
     return { status: "ok", product: productView(product), delta: row.delta, replayed: true };
   }
 
-  async function adjust({ sku, change, actor, requestId }: z.output<typeof inputSchema>): Promise<AdjustStockResult> {
+  /**
+   * Nothing to change ("=N" with the stock at N): a request with an id is still recorded, as a zero
+   * row, so that its re-delivery replays this answer instead of setting the stock again later.
+   */
+  async function unchanged(
+    product: ProductModel,
+    actor: string,
+    requestId: string | undefined,
+  ): Promise<AdjustStockResult> {
+    const result = { status: "ok", product: productView(product), delta: 0 } as const;
+    if (requestId === undefined) return result;
+    try {
+      await deps.db.stockMovement.create({
+        data: { productId: product.id, delta: 0, reason: "ADJUST", actor, batchId: requestId },
+      });
+      return result;
+    } catch (error) {
+      const earlier = violatedUniqueIndex(error) === undefined ? null : await replay(product.id, requestId);
+      if (earlier) return earlier; // a concurrent run of the same request recorded it first
+      throw error;
+    }
+  }
+
+  async function adjust({
+    sku,
+    change,
+    actor,
+    requestId,
+  }: z.output<typeof inputSchema>): Promise<AdjustStockResult> {
     const who = `op:${deps.mask(actor)}`;
     for (let attempt = 1; attempt <= SET_ATTEMPTS; attempt++) {
       const product = await deps.db.product.findUnique({ where: { sku } });
@@ -85,7 +113,7 @@ export function createAdjustStock(deps: CoreDeps) {
       const earlier = await replay(product.id, requestId);
       if (earlier) return earlier;
       const delta = change.op === "+" ? change.n : change.op === "-" ? -change.n : change.n - product.stock;
-      if (delta === 0) return { status: "ok", product: productView(product), delta: 0 };
+      if (delta === 0) return unchanged(product, who, requestId);
       const updated = await runTransaction(
         deps.db,
         async (tx) => {

@@ -74,6 +74,25 @@ describe("adjustStock", () => {
     await expectInvariants(h.db);
   });
 
+  it("a re-delivered '=N' that found the stock already at N stays a no-op after orders took units", async () => {
+    const p = await addProduct(h.db, { stock: 10 });
+    const requestId = unique("stock:-100:10");
+    expect(await h.shop.stock.adjustStock(p.sku, "=10", OPERATOR, { requestId })).toMatchObject({
+      status: "ok",
+      delta: 0,
+    });
+    await placed(h.shop, user(40), [{ sku: p.sku, quantity: 2 }]); // sold while the reply failed
+    // Telegram delivers the command again: it must not put the two sold units back on sale.
+    expect(await h.shop.stock.adjustStock(p.sku, "=10", OPERATOR, { requestId })).toMatchObject({
+      status: "ok",
+      delta: 0,
+      replayed: true,
+      product: { stock: 8 },
+    });
+    expect(await stockOf(h.db, p.sku)).toBe(8);
+    await expectInvariants(h.db);
+  });
+
   it("never removes below zero, and refuses bad input and unknown skus", async () => {
     const p = await addProduct(h.db, { stock: 2 });
     expect(await h.shop.stock.adjustStock(p.sku, "-3", OPERATOR)).toEqual({

@@ -100,7 +100,8 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
 /** The operator's ledger rows (actor op:...) against the changes the bot reported, and the stock levels it reported. */
 async function checkStockCommands(db: Database, commands: StockCommand[], since: Date | undefined): Promise<Problem[]> {
   const rows = await db.stockMovement.findMany({
-    where: { reason: "ADJUST", ...(since ? { createdAt: { gte: since } } : {}) },
+    // Zero rows record an "=N" that found the stock at N: no change to match.
+    where: { reason: "ADJUST", delta: { not: 0 }, ...(since ? { createdAt: { gte: since } } : {}) },
     select: { delta: true, product: { select: { sku: true } } },
   });
   const problems: Problem[] = [];
