@@ -15,7 +15,7 @@ import type { WorkerMetrics } from "../metrics.ts";
 import { toApiCall, type ApiCall, type CallApi } from "./api-call.ts";
 import { classify } from "./classify.ts";
 import type { Pacer } from "./pacer.ts";
-import { decide, type RetryPolicy, type SendResult } from "./retry.ts";
+import { decide, policyFor, type RetryPolicy, type SendResult } from "./retry.ts";
 import type { Locale } from "./templates.ts";
 
 export interface RelayOptions {
@@ -111,7 +111,7 @@ export function createOutboxRelay(deps: RelayDeps) {
   }
 
   async function settle(message: ClaimedMessage, call: ApiCall | null, result: SendResult, summary: RelaySummary): Promise<void> {
-    const decision = decide(result, message.attempts, deps.policy, random);
+    const decision = decide(result, message.attempts, policyFor(message.method, deps.policy), random);
     const log = logger.child({ outboxId: message.id, method: message.method });
     let kept: boolean;
     if (decision.action === "sent") {

@@ -27,6 +27,18 @@ export interface RetryPolicy {
   maxMs: number;
 }
 
+/**
+ * Calls that return money are never given up on a transient failure (5xx, network): a refund owed
+ * stays owed, so it is retried, at most `maxMs` apart, until Telegram answers it. Only a refusal
+ * (4xx) dead-letters it, for an operator.
+ */
+const UNTIL_ANSWERED: ReadonlySet<string> = new Set(["refundStarPayment"]);
+
+/** The retry policy for a message's method: `policy`, without an attempt limit for money calls. */
+export function policyFor(method: string, policy: RetryPolicy): RetryPolicy {
+  return UNTIL_ANSWERED.has(method) ? { ...policy, maxAttempts: Infinity } : policy;
+}
+
 /** How long a message waits while Telegram refuses the bot's token. */
 export const UNAUTHORIZED_RETRY_MS = 60_000;
 

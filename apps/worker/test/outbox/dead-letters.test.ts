@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
 import { createTestDatabase, createTestRedis, startFakeTelegram, type FakeTelegram, type SimulatedGroup, type TestDatabase, type TestRedis } from "@orderbot/testkit";
-import { startedUser } from "../support/kit.ts";
+import { payOnTelegram, startedUser } from "../support/kit.ts";
 import { metricValue } from "../support/metrics.ts";
 import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
 
@@ -55,6 +55,23 @@ describe("dead letters", () => {
     const alert = tg.callsTo("sendMessage").find((c) => c.ok && c.chatId === ops.id && String(c.params.text).includes(`#${message.id}`));
     expect(String(alert?.params.text)).toContain("after 3 attempt(s)");
     expect(await metricValue(w.registry, "orderbot_outbox_dead_total", { method: "sendMessage" })).toBe(1);
+  });
+
+  it("never gives up a refund owed on a 5xx: it retries past the attempt limit until Telegram answers", async () => {
+    const user = await startedUser(tg);
+    const chargeId = await payOnTelegram(tg, user, "refund-retries", 50);
+    const fault = tg.faults.set({ method: "refundStarPayment", rate500: 1, times: 5 }); // more than OUTBOX_MAX_ATTEMPTS (3)
+    const message = await db.outboxMessage.create({
+      data: { dedupeKey: `refund:${chargeId}`, chatId: BigInt(user.id), method: "refundStarPayment", payload: { user_id: user.id, telegram_payment_charge_id: chargeId } },
+    });
+    await relayAll();
+    expect(fault.injected).toBe(5);
+    fault.remove();
+
+    const row = await db.outboxMessage.findUniqueOrThrow({ where: { id: message.id } });
+    expect([row.status, row.attempts]).toEqual(["SENT", 6]);
+    expect(tg.charges.find((c) => c.chargeId === chargeId)?.refundedAt).toBeDefined();
+    expect(await metricValue(w.registry, "orderbot_outbox_dead_total", { method: "refundStarPayment" })).toBe(0);
   });
 
   it("dead-letters at once what Telegram refuses for good, alerting for a bad request but not for a user who blocked the bot", async () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { backoffMs, decide, type RetryPolicy } from "../../src/outbox/retry.ts";
+import { backoffMs, decide, policyFor, type RetryPolicy } from "../../src/outbox/retry.ts";
 
 const policy: RetryPolicy = { maxAttempts: 5, baseMs: 1000, maxMs: 60_000 };
 
@@ -22,6 +22,13 @@ describe("retry decisions", () => {
     const retry = decide({ kind: "transient", error: "500" }, 4, policy, () => 0);
     expect(retry).toEqual({ action: "retry", delayMs: 4000, counts: true, error: "500" });
     expect(decide({ kind: "transient", error: "500" }, 5, policy)).toEqual({ action: "dead", error: "500" });
+  });
+
+  it("retries a refund owed on a 5xx however many attempts failed, capped in delay; a refusal still dead-letters it", () => {
+    const refunds = policyFor("refundStarPayment", policy);
+    expect(decide({ kind: "transient", error: "500" }, 1_000, refunds, () => 0)).toEqual({ action: "retry", delayMs: policy.maxMs / 2, counts: true, error: "500" });
+    expect(decide({ kind: "permanent", code: 400, error: "400: CHARGE_NOT_FOUND" }, 1, refunds)).toMatchObject({ action: "dead" });
+    expect(policyFor("sendMessage", policy)).toBe(policy);
   });
 
   it("dead-letters a request Telegram refuses for good at once", () => {
