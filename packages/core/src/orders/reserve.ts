@@ -8,6 +8,9 @@ import type { OrderView } from "../views.ts";
 import type { ValidPlaceOrder } from "./place-order-input.ts";
 import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
 
+/** The largest total an order can have: `orders.total_minor` is a PostgreSQL integer. */
+const MAX_TOTAL_MINOR = 2_147_483_647;
+
 export interface ShortLine {
   sku: string;
   requested: number;
@@ -161,6 +164,8 @@ async function priceLines(deps: CoreDeps, input: ValidPlaceOrder): Promise<Price
   });
   if (new Set(lines.map((l) => l.currency)).size > 1)
     problems.push("items: products in different currencies cannot share an order");
+  if (lines.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0) > MAX_TOTAL_MINOR)
+    problems.push(`items: the order's total would exceed ${MAX_TOTAL_MINOR} minor units; order fewer`);
   if (problems.length > 0) return invalid(problems);
   return lines.sort((a, b) => a.productId - b.productId);
 }

@@ -153,6 +153,18 @@ describe("placeOrder", () => {
     });
   });
 
+  it("refuses an order whose total would not fit its column, and writes nothing", async () => {
+    const p = await addProduct(h.db, { stock: 10, priceMinor: 1_000_000_000, currency: "USD" }); // the highest price /price allows
+    const before = await counts();
+    expect(await place(17, [{ sku: p.sku, quantity: 3 }])).toMatchObject({
+      status: "invalid",
+      problems: [expect.stringMatching(/total would exceed 2147483647/)],
+    });
+    expect(await counts()).toEqual(before);
+    expect(await stockOf(h.db, p.sku)).toBe(10);
+    expect((await place(17, [{ sku: p.sku, quantity: 2 }])).status).toBe("ok"); // 2,000,000,000 fits
+  });
+
   it("caps open reservations per user: the next one is 'limit' and changes nothing", async () => {
     const p = await addProduct(h.db, { stock: 10 });
     for (let i = 0; i < 3; i++) expect((await place(8, [{ sku: p.sku, quantity: 1 }])).status).toBe("ok");
