@@ -93,8 +93,10 @@ export async function withLock<T>(
 }
 
 /**
- * Renews the lease every ttl/3 while the task runs. A failed renewal aborts the lease's signal at
- * once; a lease that cannot be renewed in time aborts through its own expiry guard. Returns stop.
+ * Renews the lease every ttl/3 while the task runs (the first time sooner if the lease has less
+ * than a TTL left: a lock handed over whose message was lost is found with part of its TTL gone).
+ * A failed renewal aborts the lease's signal at once; a lease that cannot be renewed in time aborts
+ * through its own expiry guard. Returns stop.
  */
 function startWatchdog(
   lease: LockLease,
@@ -105,7 +107,10 @@ function startWatchdog(
   const interval = Math.max(1, Math.floor(lease.ttlMs / 3));
   let renewals = 0;
   let stopped = false;
-  let timer = deps.timers.set(tick, interval);
+  let timer = deps.timers.set(
+    tick,
+    Math.max(1, Math.min(interval, Math.floor((lease.expiresAt - Date.now()) / 3))),
+  );
 
   function tick(): void {
     if (stopped || !lease.held) return;

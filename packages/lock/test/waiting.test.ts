@@ -5,6 +5,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { createLockManager, LOCK_METRICS, LockUnavailableError, type Lease } from "../src/index.ts";
+import { inboxPrefix, siblingKeys } from "../src/keys.ts";
+import { releaseScript } from "../src/scripts.ts";
 import {
   abortListeners,
   counting,
@@ -216,6 +218,50 @@ describe("a lost hand-off message", () => {
     expect(result.lease.fence).toBe(handedFence);
     expect(result.lease.expiresAt).toBeLessThanOrEqual(Date.now() + 2000); // never past the real expiry
     expect(await result.lease.release()).toBe("released");
+  });
+});
+
+describe("a lost hand-off message, found late", () => {
+  it("withLock renews a handed lock that has little of its TTL left before it runs out", async () => {
+    const holder = await hold("lost-message-late");
+    const deaf = {
+      subscribe: async () => 1,
+      unsubscribe: async () => 1,
+      on: () => deaf,
+      off: () => deaf,
+      disconnect: () => {},
+    };
+    const locks = await fx.make({ subscriber: deaf });
+    const outcome = locks.withLock(
+      { kind: "order", id: "lost-message-late" },
+      async ({ lease, signal }) => {
+        expect(lease!.expiresAt - Date.now()).toBeLessThan(1000); // found with most of its 2 s TTL gone
+        await sleep(1200); // past that: only an early renewal keeps it
+        return { aborted: signal.aborted, held: (await fx.test.redis.get(lease!.key)) === lease!.token };
+      },
+      { waitMs: 5000 },
+    );
+    while ((await lineOf(holder.key)) < 1) await sleep(2);
+    // The holder's release, as its manager sends it, hands the lock to the waiter (the message is
+    // lost); in the same transaction the lock is left 600 ms, as if the re-check came 1.4 s later.
+    const keys = siblingKeys(holder.key);
+    await fx.test.redis
+      .multi()
+      .eval(
+        releaseScript.source,
+        4,
+        keys.lock,
+        keys.fence,
+        keys.queue,
+        keys.tickets,
+        holder.token,
+        inboxPrefix(fx.test.namespace),
+        3_600_000,
+        "",
+      )
+      .pexpire(holder.key, 600)
+      .exec();
+    expect(await outcome).toMatchObject({ status: "ok", value: { aborted: false, held: true } });
   });
 });
 
