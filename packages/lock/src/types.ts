@@ -84,6 +84,8 @@ export interface Lease {
   /** Aborts when the lease is lost, cannot be renewed, or is about to expire unrenewed. */
   readonly signal: AbortSignal;
   readonly acquiredAt: number;
+  /** The TTL it was acquired with (ms); the watchdog renews for this long, and the safety margin derives from it. */
+  readonly ttlMs: number;
   /** Local estimate of when the lease expires (epoch ms), updated by every extend. */
   readonly expiresAt: number;
   /** Owner-checked PEXPIRE. Resolves false (and aborts the signal) when the lease is no longer ours. */

@@ -17,7 +17,7 @@ export interface JobRunnerDeps {
 
 export type TickOutcome = "ran" | "not-leader" | "paused" | "failed" | "lease-lost" | "stopped";
 
-type HeldLease = { fence: number; expiresAt: number; acquiredAt: number };
+type HeldLease = { fence: number; expiresAt: number; ttlMs: number };
 
 /** An error that only says the run was cut short by its lease or the shutdown. */
 function isStop(error: unknown): boolean {
@@ -50,7 +50,8 @@ export function createJobRunner(deps: JobRunnerDeps) {
   /** One run of the job's body. Throws what the job threw, unless it only reports the stop. */
   async function runBody(job: Job, log: Logger, lease: HeldLease | null, leaseSignal: AbortSignal, firstRun: boolean): Promise<TickOutcome> {
     // The lock module's own safety margin (ttl/10 + 5 ms): the clock check agrees with its timer.
-    const margin = lease ? Math.ceil((lease.expiresAt - lease.acquiredAt) / 10) + 5 : 0;
+    // From the lease's TTL, not from its age: a kept lease is renewed again and again.
+    const margin = lease ? Math.ceil(lease.ttlMs / 10) + 5 : 0;
     const guardedLease = leaseGuardedSignal([leaseSignal], lease, margin);
     const guardedStop = leaseGuardedSignal([guardedLease.signal, shutdown.signal], lease, margin);
     const ctx: JobContext = {

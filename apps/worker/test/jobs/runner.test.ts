@@ -164,6 +164,18 @@ describe("job runner", () => {
     for (let i = 1; i < runs.length; i++) expect(runs[i]!.start).toBeGreaterThanOrEqual(runs[i - 1]!.end);
   });
 
+  it("keeps a kept lease for as long as the leader runs, however many renewals it took", async () => {
+    const records: RunRecord[] = [];
+    const probe = probeJob("probe-long-term", records, "a", { steps: 1, stepMs: 5, intervalMs: 30 });
+    const a = await runnerFor("a", [{ ...probe, keepLeadership: true }], { lockTtlMs: 300 });
+    a.runner.start();
+    await sleep(2_500); // some 25 renewals of a 300 ms lease
+    await a.runner.stop();
+    expect(records.length).toBeGreaterThan(20);
+    expect(new Set(records.map((r) => r.fence)).size).toBe(1); // one term: the lease never read as lost
+    expect(records.every((r) => r.stepsAfterAbort === 0)).toBe(true);
+  });
+
   describe("when Redis is down", () => {
     let server: RedisServer;
     beforeAll(async () => {
