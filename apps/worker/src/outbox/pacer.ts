@@ -52,6 +52,11 @@ export interface Pacer {
   busyChats(now: number, horizon: number): bigint[];
   /** Forgets what no longer constrains anything sent at or after `now`. */
   prune(now: number): void;
+  /**
+   * Forgets every call, keeping what a 429 blocked: a leader beginning a term relearns the calls
+   * from the outbox table, which has every leader's, its own earlier ones included.
+   */
+  forgetCalls(): void;
 }
 
 interface Call {
@@ -131,6 +136,13 @@ export function createPacer(limits: PacingLimits): Pacer {
       const busy: bigint[] = [];
       for (const chatId of chats.keys()) if (chatSlot(chatId, now) > horizon) busy.push(chatId);
       return busy;
+    },
+    forgetCalls() {
+      global.length = 0;
+      for (const [chatId, s] of chats) {
+        s.calls = [];
+        if (s.blockedUntil === 0) chats.delete(chatId);
+      }
     },
     prune(now) {
       const done = (call: Call, keepMs: number) => call.answeredAt !== null && call.answeredAt + keepMs <= now;

@@ -205,18 +205,18 @@ export function createOutboxRelay(deps: RelayDeps) {
 
   return {
     /**
-     * Teaches the pacer what was sent lately, from the table: a new leader must respect the limits
-     * its predecessor's sends started (its own memory of them went with it). Chats the pacer
-     * already knows are left as they are.
+     * Teaches the pacer what was sent lately, from the table, in place of what it remembers: a new
+     * leader must respect the limits its predecessors' sends started, and a process leading again
+     * remembers only its own earlier term (another leader may have filled a group's minute since).
      */
     async warmUp(): Promise<number> {
       const sends = await recentSends(db, 61_000);
-      const fresh = sends.filter((s) => !pacer.knows(s.chatId));
-      for (const send of fresh) {
+      pacer.forgetCalls();
+      for (const send of sends) {
         pacer.book(send.chatId, send.at);
         pacer.answered(send.chatId, send.at, send.at);
       }
-      return fresh.length;
+      return sends.length;
     },
     /** Rounds until nothing is due (for the chats the pacer has room for) or the signal aborts. */
     async drain(ctx: RelayRunContext): Promise<RelaySummary> {

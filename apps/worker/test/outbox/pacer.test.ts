@@ -141,4 +141,16 @@ describe("pacer", () => {
     expect(pacer.knows(-1001n)).toBe(false);
     expect(pacer.nextSlot(-1001n, 70_000)).toBe(70_000);
   });
+
+  it("forgets every call for a new term, but not what a 429 blocked", () => {
+    const pacer = createPacer(limits);
+    pacer.book(11n, 0);
+    pacer.answered(11n, 0, 10);
+    pacer.book(-1001n, 0);
+    pacer.blockUntil(-1001n, 30_000);
+    pacer.forgetCalls();
+    expect(pacer.knows(11n)).toBe(false);
+    expect(pacer.nextSlot(11n, 20)).toBe(20);
+    expect(pacer.nextSlot(-1001n, 20)).toBe(30_000);
+  });
 });
