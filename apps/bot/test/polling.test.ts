@@ -1,0 +1,70 @@
+// The poller against the test kit's Telegram: an update that fails, or that another process is
+// still running, is fetched again after a pause until it is done; nothing is confirmed before.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Api } from "grammy";
+import type { Update } from "grammy/types";
+import { silentLogger } from "@orderbot/platform";
+import { startFakeTelegram, type FakeTelegram } from "@orderbot/testkit";
+import type { UpdateOutcome } from "../src/updates/pipeline.ts";
+import { startPolling } from "../src/updates/polling.ts";
+
+let tg: FakeTelegram;
+beforeAll(async () => {
+  tg = await startFakeTelegram();
+});
+afterAll(() => tg.close());
+
+const textOf = (update: Update) => update.message?.text ?? "";
+
+describe("polling", () => {
+  it("keeps fetching an update that fails, or is in progress elsewhere, until it is handled; then confirms it once", async () => {
+    const seen: string[] = [];
+    const handled: string[] = [];
+    let failures = 0;
+    let busy = 0;
+    const processUpdate = async (update: Update): Promise<UpdateOutcome> => {
+      const text = textOf(update);
+      seen.push(text);
+      if (text === "pay" && failures < 7) {
+        failures += 1; // more failures than the poller once allowed, in quick succession
+        throw new Error("database restarting");
+      }
+      if (text === "locked" && busy < 3) {
+        busy += 1; // its `update` lock is held by a process that died
+        return "in-progress";
+      }
+      if (handled.includes(text)) return "duplicate";
+      handled.push(text);
+      return "handled";
+    };
+    const poller = startPolling({
+      api: new Api(tg.token, { apiRoot: tg.apiRoot }),
+      processUpdate,
+      logger: silentLogger,
+      allowedUpdates: ["message"],
+      timeoutSeconds: 1,
+      retryBaseMs: 10,
+      retryMaxMs: 40,
+    });
+    try {
+      const payer = tg.createUser();
+      const other = tg.createUser();
+      await payer.send("pay");
+      await other.send("locked");
+      await other.send("after-locked");
+      const deadline = Date.now() + 10_000;
+      while (handled.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect([...handled].sort()).toEqual(["after-locked", "locked", "pay"]);
+      expect([failures, busy]).toEqual([7, 3]);
+      // The chat's order held: "after-locked" ran only once "locked" was handled.
+      expect(handled.indexOf("after-locked")).toBeGreaterThan(handled.indexOf("locked"));
+      expect(seen.indexOf("after-locked")).toBeGreaterThan(seen.indexOf("locked") + busy - 1);
+      // Confirmed: nothing is handed out again.
+      const seenBefore = seen.length;
+      await new Promise((r) => setTimeout(r, 300));
+      expect(seen.length).toBe(seenBefore);
+    } finally {
+      await poller.stop();
+    }
+  });
+});
