@@ -81,6 +81,13 @@ export class LockLease implements Lease {
   async renew(ttlMs: number): Promise<boolean> {
     if (this.#state !== "held") return false;
     const sentAt = Date.now();
+    // A shorter expiry holds from when Redis runs the command, which may be long before its reply
+    // comes back: count on it at once (a longer one only once Redis confirmed it).
+    if (sentAt + ttlMs < this.#expiresAt) {
+      this.#expiresAt = sentAt + ttlMs;
+      if (this.#watched) this.#armGuard();
+      if (this.#state !== "held") return false;
+    }
     const extended = await this.host.extend(this, ttlMs);
     if (!extended) {
       this.lose("not-owner");
@@ -127,11 +134,13 @@ export class LockLease implements Lease {
     this.#expiryReason = "renewal-capped";
   }
 
-  /** Aborts the signal when the lease is about to expire without a renewal. */
+  /** Aborts the signal when the lease is about to expire without a renewal (at once if it is already). */
   #armGuard(): void {
     this.host.clearTimer(this.#guard);
-    const abortAt = this.#expiresAt - this.host.safetyMarginMs(this.ttlMs);
-    this.#guard = this.host.setTimer(() => this.lose(this.#expiryReason), abortAt - Date.now());
+    this.#guard = undefined;
+    const left = this.#expiresAt - this.host.safetyMarginMs(this.ttlMs) - Date.now();
+    if (left <= 0) return this.lose(this.#expiryReason); // a timer would leave the signal live until it fires
+    this.#guard = this.host.setTimer(() => this.lose(this.#expiryReason), left);
   }
 
   #end(state: LeaseState): void {

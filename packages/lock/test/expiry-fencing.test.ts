@@ -61,3 +61,15 @@ it("releasing twice reports the first outcome and sends nothing more", async () 
   expect([once, twice]).toEqual(["released", "released"]);
   expect(locks.stats()).toMatchObject({ leases: 0, timers: 0 });
 });
+
+it("a signal first looked at after its lease ran out is aborted already", async () => {
+  const locks = await fx.make();
+  const result = await locks.acquire({ kind: "order", id: "o-late-look" }, { ttlMs: 200, waitMs: 0 });
+  if (!result.ok) throw new Error("must acquire");
+  await new Promise((resolve) => setTimeout(resolve, 300)); // nobody looked at the signal meanwhile
+  const signal = result.lease.signal;
+  expect(signal.aborted).toBe(true); // not only at the next timer tick
+  expect((signal.reason as LeaseLostError).reason).toBe("expired");
+  expect(locks.stats()).toMatchObject({ leases: 0, timers: 0 });
+  expect(await result.lease.release()).toBe("not-owner");
+});

@@ -15,6 +15,7 @@ import {
   ownRedis,
   ready,
   sharedRedis,
+  slowReplies,
   type SharedRedisFixture,
 } from "./support.ts";
 
@@ -219,4 +220,36 @@ describe("on a Redis server of the test's own", () => {
     expect(outcome.status).toBe("ok");
     expect(await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "error" })).toBe(1);
   });
+});
+
+it("a renewal that shortens the lease moves its signal's deadline before the reply comes back", async () => {
+  const fx = await sharedRedis();
+  const redis = fastClient(fx.test.url);
+  await ready(redis);
+  const replies = slowReplies(redis, 300); // Redis runs each script at once; its reply comes 300 ms later
+  const locks = createLockManager({
+    redis: replies.client,
+    namespace: fx.test.namespace,
+    hashKey: HASH_KEY,
+    kinds: KINDS,
+    registry: new Registry(),
+  });
+  try {
+    const result = await locks.acquire({ kind: "order", id: "shorten" }, { ttlMs: 1000, waitMs: 0 });
+    if (!result.ok) throw new Error("must acquire");
+    const { lease } = result;
+    const started = performance.now();
+    let abortedAfter = Infinity;
+    lease.signal.addEventListener("abort", () => (abortedAfter = performance.now() - started));
+    replies.slow = true;
+    const extended = lease.extend(200); // the lock is gone from Redis 200 ms from now
+    await sleep(250);
+    expect(await fx.test.redis.exists(lease.key)).toBe(0);
+    expect(abortedAfter).toBeLessThan(200); // the holder was told before the lock could be taken
+    expect(await extended).toBe(false);
+  } finally {
+    await locks.close();
+    redis.disconnect();
+    await fx.dispose();
+  }
 });

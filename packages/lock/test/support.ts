@@ -146,3 +146,25 @@ export function counting<T extends object>(client: T): { client: T; calls: strin
   });
   return { client: proxy, calls };
 }
+
+/**
+ * `client`, whose script replies (EVALSHA) reach the caller `delayMs` late while `slow` is set:
+ * Redis runs each script at once, only its answer is held back.
+ */
+export function slowReplies<T extends object>(client: T, delayMs: number): { client: T; slow: boolean } {
+  const handle = { client, slow: false };
+  handle.client = new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      const method = (value as (...a: unknown[]) => Promise<unknown>).bind(target);
+      if (property !== "evalsha") return method;
+      return async (...args: unknown[]) => {
+        const reply = await method(...args);
+        if (handle.slow) await new Promise((resolve) => setTimeout(resolve, delayMs));
+        return reply;
+      };
+    },
+  });
+  return handle;
+}

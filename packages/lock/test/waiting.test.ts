@@ -16,6 +16,7 @@ import {
   ready,
   recordingLogger,
   sharedRedis,
+  slowReplies,
   type SharedRedisFixture,
 } from "./support.ts";
 
@@ -367,23 +368,9 @@ describe("giving up", () => {
   it("a lock handed over while the last attempt's reply was on its way is taken, though the wait ran out", async () => {
     const redis = fastClient(fx.test.url);
     await ready(redis);
-    let slow = false;
-    const client = new Proxy(redis, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver) as unknown;
-        if (typeof value !== "function") return value;
-        const method = (value as (...a: unknown[]) => Promise<unknown>).bind(target);
-        if (property !== "evalsha") return method;
-        // Redis runs the script at once; its reply reaches the manager 150 ms later.
-        return async (...args: unknown[]) => {
-          const reply = await method(...args);
-          if (slow) await sleep(150);
-          return reply;
-        };
-      },
-    });
+    const replies = slowReplies(redis, 150); // Redis runs each script at once; its reply comes 150 ms later
     const locks = createLockManager({
-      redis: client,
+      redis: replies.client,
       namespace: fx.test.namespace,
       hashKey: HASH_KEY,
       kinds: KINDS,
@@ -396,7 +383,7 @@ describe("giving up", () => {
       await warm.release();
 
       const holder = await hold("handed-late");
-      slow = true;
+      replies.slow = true;
       const waiting = locks.acquire({ kind: "order", id: "handed-late" }, { waitMs: 100 });
       while ((await lineOf(holder.key)) < 1) await sleep(2); // its attempt ran and put it in line
       await holder.release(); // hands the lock over while that attempt's "busy" is still on its way
