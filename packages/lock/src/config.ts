@@ -22,6 +22,9 @@ export interface ResolvedConfig {
   backoff: { baseMs: number; maxMs: number };
 }
 
+/** The longest delay a Node.js timer takes; a longer one fires after 1 ms. */
+const TIMER_MAX_MS = 2_147_483_647;
+
 export function positiveInt(
   value: unknown,
   field: string,
@@ -42,7 +45,7 @@ export function resolveConfig(options: LockManagerOptions): ResolvedConfig {
   const namespace = checkNamespace(options.namespace);
   const ttlBounds = options.ttlBounds ?? { minMs: 100, maxMs: 10 * 60_000 };
   positiveInt(ttlBounds.minMs, "ttlBounds.minMs");
-  positiveInt(ttlBounds.maxMs, "ttlBounds.maxMs");
+  positiveInt(ttlBounds.maxMs, "ttlBounds.maxMs", { max: TIMER_MAX_MS });
   if (ttlBounds.minMs > ttlBounds.maxMs)
     throw new LockInputError("ttlBounds.minMs must not exceed ttlBounds.maxMs", "ttlBounds");
 
@@ -70,27 +73,38 @@ export function resolveConfig(options: LockManagerOptions): ResolvedConfig {
 
   const breaker = options.breaker ?? { failureThreshold: 5, coolDownMs: 2000 };
   positiveInt(breaker.failureThreshold, "breaker.failureThreshold");
-  positiveInt(breaker.coolDownMs, "breaker.coolDownMs");
+  positiveInt(breaker.coolDownMs, "breaker.coolDownMs", { max: TIMER_MAX_MS });
   const replication = options.replication;
   if (replication) {
     positiveInt(replication.replicas, "replication.replicas");
-    positiveInt(replication.timeoutMs, "replication.timeoutMs");
+    positiveInt(replication.timeoutMs, "replication.timeoutMs", { max: TIMER_MAX_MS });
   }
   const backoff = options.backoff ?? { baseMs: 20, maxMs: 500 };
   positiveInt(backoff.baseMs, "backoff.baseMs");
-  positiveInt(backoff.maxMs, "backoff.maxMs");
+  positiveInt(backoff.maxMs, "backoff.maxMs", { max: TIMER_MAX_MS });
   const margin = options.safetyMarginMs;
   if (margin !== undefined) positiveInt(margin, "safetyMarginMs", { zero: true });
+  const safetyMarginMs = margin === undefined ? (ttl: number) => Math.ceil(ttl / 10) + 5 : () => margin;
+  // A lease's signal aborts its margin before the expiry, and the watchdog renews after a third of
+  // the TTL: a margin above half the shortest TTL would abort leases before they could be renewed.
+  if (safetyMarginMs(ttlBounds.minMs) > ttlBounds.minMs / 2) {
+    throw new LockInputError(
+      `the safety margin (${safetyMarginMs(ttlBounds.minMs)} ms) must be at most half of ttlBounds.minMs (${ttlBounds.minMs} ms)`,
+      margin === undefined ? "ttlBounds.minMs" : "safetyMarginMs",
+    );
+  }
 
   return {
     namespace,
     kinds,
     hashKey: options.hashKey,
-    commandTimeoutMs: positiveInt(options.commandTimeoutMs ?? 1000, "commandTimeoutMs"),
+    commandTimeoutMs: positiveInt(options.commandTimeoutMs ?? 1000, "commandTimeoutMs", {
+      max: TIMER_MAX_MS,
+    }),
     breaker,
     replication,
     ttlBounds,
-    safetyMarginMs: margin === undefined ? (ttl) => Math.ceil(ttl / 10) + 5 : () => margin,
+    safetyMarginMs,
     fenceRetentionMs: positiveInt(options.fenceRetentionMs ?? 3_600_000, "fenceRetentionMs"),
     backoff,
   };
