@@ -28,7 +28,7 @@ export interface CreateBotDeps extends FeatureDeps {
   botInfo?: UserFromGetMe;
   logger: Logger;
   rateLimit: {
-    redis: Pick<Redis, "incr" | "pexpire">;
+    redis: Pick<Redis, "multi">;
     prefix: string;
     mask: (id: number) => string;
     limit: number;

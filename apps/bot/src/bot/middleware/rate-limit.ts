@@ -5,7 +5,7 @@ import type { BotContext } from "../context.ts";
 
 export interface RateLimitOptions {
   /** The shared Redis: the count is per user across every replica. */
-  redis: Pick<Redis, "incr" | "pexpire">;
+  redis: Pick<Redis, "multi">;
   /** Key prefix; the user part is `mask(userId)`, never the raw id. */
   prefix: string;
   mask: (id: number) => string;
@@ -22,14 +22,29 @@ export interface RateLimitOptions {
  * Redis down does not take the bot down: the counter fails open (the request is let through).
  */
 export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
-  const failOpen = {
-    incr: (key: string) => options.redis.incr(key).catch(() => 1),
-    pexpire: (key: string, ms: number) => options.redis.pexpire(key, ms).catch(() => 0),
+  const counter = {
+    /**
+     * Counts and, if the count has no expiry yet, gives it one, in one transaction. (The plugin
+     * sets the expiry with a second command after the first count: had that one failed, the
+     * count would never expire and the user would stay limited for good.)
+     */
+    async incr(key: string): Promise<number> {
+      try {
+        const replies = await options.redis.multi().incr(key).pexpire(key, options.windowMs, "NX").exec();
+        const [error, count] = replies?.[0] ?? [new Error("transaction discarded")];
+        if (error) throw error;
+        return Number(count);
+      } catch {
+        return 1; // fail open
+      }
+    },
+    /** Set with the count, above. */
+    pexpire: async () => 1,
   };
-  const limiter = limit<BotContext, typeof failOpen>({
+  const limiter = limit<BotContext, typeof counter>({
     timeFrame: options.windowMs,
     limit: options.limit,
-    storageClient: failOpen,
+    storageClient: counter,
     keyPrefix: options.prefix,
     keyGenerator: (ctx) => (ctx.from ? options.mask(ctx.from.id) : undefined),
     // Told below, where it can be awaited.
