@@ -41,6 +41,7 @@ const schema = z
     REFUND_INTERVAL_MS: ms(100).default(10_000),
     ADMIN_REFRESH_INTERVAL_MS: ms(1000).default(10 * 60_000),
     REPORT_INTERVAL_MS: ms(1000).default(10 * 60_000),
+    PRUNE_INTERVAL_MS: ms(1000).default(60 * 60_000),
     /** Lease of the job leader locks (ms); default: the `job` lock kind's. A paused leader loses its job after this. */
     JOB_LOCK_TTL_MS: ms(500).optional(),
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Api } from "grammy";
 import type { GroupService } from "@orderbot/core";
-import type { Database } from "@orderbot/db";
+import { createProcessedUpdates, type Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
 import type { Logger, Redis, Registry } from "@orderbot/platform";
 import { createBacklogCollector } from "./backlog.ts";
@@ -11,6 +11,7 @@ import { dailyReportJob } from "./jobs/daily-report.ts";
 import { expireReservationsJob, type ExpireDue } from "./jobs/expire-reservations.ts";
 import type { Job } from "./jobs/job.ts";
 import { outboxRelayJob } from "./jobs/outbox-relay.ts";
+import { pruneProcessedUpdatesJob } from "./jobs/prune-processed-updates.ts";
 import { refundsJob } from "./jobs/refunds.ts";
 import { createJobRunner, type JobRunner, type TickOutcome } from "./jobs/runner.ts";
 import { createWorkerMetrics, type WorkerMetrics } from "./metrics.ts";
@@ -115,6 +116,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       hourUtc: config.REPORT_HOUR_UTC,
       lowStockThreshold: config.LOW_STOCK_THRESHOLD,
     }),
+    pruneProcessedUpdatesJob({ processed: createProcessedUpdates(db), intervalMs: config.PRUNE_INTERVAL_MS }),
   ];
 
   const runner = createJobRunner({ locks, jobs, logger, metrics, ...(config.JOB_LOCK_TTL_MS ? { lockTtlMs: config.JOB_LOCK_TTL_MS } : {}) });

@@ -10,6 +10,12 @@ export interface ProcessedUpdates {
   has(botId: bigint, updateId: number): Promise<boolean>;
   /** Records the update; recording it twice is harmless. */
   mark(botId: bigint, updateId: number): Promise<void>;
+  /**
+   * Deletes up to `limit` records older than `keepMs`; returns how many. Telegram keeps an update
+   * for re-delivery 24 hours at most, and after a week without updates it may start ids anew at
+   * random: an old record could then make a new update look handled already.
+   */
+  prune(keepMs: number, limit: number): Promise<number>;
 }
 
 export function createProcessedUpdates(db: Database): ProcessedUpdates {
@@ -23,6 +29,13 @@ export function createProcessedUpdates(db: Database): ProcessedUpdates {
     },
     async mark(botId, updateId) {
       await db.processedUpdate.createMany({ data: [{ botId, updateId: BigInt(updateId) }], skipDuplicates: true });
+    },
+    async prune(keepMs, limit) {
+      return db.$executeRaw`
+        DELETE FROM processed_updates WHERE ctid IN (
+          SELECT ctid FROM processed_updates
+           WHERE processed_at < timezone('UTC', now()) - make_interval(secs => ${keepMs / 1000}::float8)
+           LIMIT ${limit})`;
     },
   };
 }

@@ -131,3 +131,16 @@ describe("refunds", () => {
     expect((await db.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("REFUND_PENDING");
   });
 });
+
+describe("prune-processed-updates", () => {
+  it("deletes the records of handled updates Telegram can no longer re-deliver, and keeps the recent ones", async () => {
+    const bot = 7_777_000_001n;
+    await db.$executeRaw`
+      INSERT INTO processed_updates (bot_id, update_id, processed_at)
+      SELECT ${bot}, i, timezone('UTC', now()) - CASE WHEN i <= 30 THEN interval '3 days' ELSE interval '1 hour' END
+        FROM generate_series(1, 40) AS i`;
+    await both("prune-processed-updates");
+    const left = await db.processedUpdate.findMany({ where: { botId: bot }, select: { updateId: true } });
+    expect(left.map((r) => Number(r.updateId)).sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => 31 + i));
+  });
+});
