@@ -17,7 +17,7 @@ describe("log lines written while an update is handled", () => {
     const { stream, lines } = capture();
     const logger = createLogger({ level: "info", destination: stream, mixin: updateIdMixin });
     const domain = logger.child({ module: "core" });
-    await inUpdateScope(4242, async () => {
+    await inUpdateScope(4242, performance.now(), async () => {
       domain.info("order reserved");
       logger.child({ updateId: 4242 }).info("handled");
     });

@@ -12,6 +12,7 @@ import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { itemLines, orderText } from "../format/order.ts";
 import { loggableError } from "../log-safety.ts";
+import { updateReceivedAt } from "../updates/scope.ts";
 import { alert, showInPlace } from "./support.ts";
 
 export interface PaymentsFeatureDeps {
@@ -104,6 +105,8 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
         userId: query.from.id,
         amount: query.total_amount,
         currency: query.currency,
+        // Telegram's 10 s run from the update's arrival, not from here.
+        receivedAt: updateReceivedAt(),
       })
       .catch((error: unknown): CheckPayableResult => {
         // Declined now rather than retried: Telegram gives up on a pre-checkout after 10 s anyway.

@@ -57,11 +57,12 @@ export function createUpdatePipeline(deps: UpdatePipelineDeps) {
   }
 
   return async function processUpdate(update: Update): Promise<UpdateOutcome> {
+    const receivedAt = performance.now();
     const type = updateType(update);
     const end = metrics.updateSeconds.startTimer({ type });
     const log = deps.logger.child({ updateId: update.update_id, updateType: type });
     try {
-      const outcome = await inUpdateScope(update.update_id, () => run(update));
+      const outcome = await inUpdateScope(update.update_id, receivedAt, () => run(update));
       metrics.updates.inc({ type, outcome: outcome.replace("-", "_") });
       log.debug({ outcome, seconds: end() }, "update done");
       return outcome;

@@ -1,11 +1,19 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Logger } from "@orderbot/platform";
 
-const current = new AsyncLocalStorage<number>();
+const current = new AsyncLocalStorage<{ updateId: number; receivedAt: number }>();
 
-/** Runs `fn` as the handling of one update: whatever it logs, in any module, names the update. */
-export function inUpdateScope<T>(updateId: number, fn: () => Promise<T>): Promise<T> {
-  return current.run(updateId, fn);
+/**
+ * Runs `fn` as the handling of one update, received at `receivedAt` (`performance.now()`): whatever
+ * it logs, in any module, names the update.
+ */
+export function inUpdateScope<T>(updateId: number, receivedAt: number, fn: () => Promise<T>): Promise<T> {
+  return current.run({ updateId, receivedAt }, fn);
+}
+
+/** When the update being handled reached this process (`performance.now()`); undefined outside one. */
+export function updateReceivedAt(): number | undefined {
+  return current.getStore()?.receivedAt;
 }
 
 /**
@@ -14,6 +22,6 @@ export function inUpdateScope<T>(updateId: number, fn: () => Promise<T>): Promis
  * nothing of Telegram. Lines whose logger already carries the id (ctx.logger) are left alone.
  */
 export function updateIdMixin(_object: object, _level: number, logger: Logger): object {
-  const updateId = current.getStore();
+  const updateId = current.getStore()?.updateId;
   return updateId === undefined || "updateId" in logger.bindings() ? {} : { updateId };
 }

@@ -35,6 +35,12 @@ export interface CheckPayableInput {
   currency: string;
   /** Defaults to config.checkPayableDeadlineMs (8 s of Telegram's 10). */
   deadlineMs?: number;
+  /**
+   * When the pre-checkout query reached this process (`performance.now()`): the deadline counts
+   * from then, not from this call, since Telegram's 10 s do (a saturated pool or a slow Redis may
+   * have held the update up before it got here). Defaults to now.
+   */
+  receivedAt?: number;
 }
 
 const inputSchema = z.object({
@@ -43,6 +49,11 @@ const inputSchema = z.object({
   amount: z.number().int().positive(),
   currency: currencySchema,
   deadlineMs: z.number().int().min(50).max(9_500).optional(),
+  receivedAt: z
+    .number()
+    .finite()
+    .refine((at) => at <= performance.now(), "must not be in the future")
+    .optional(),
 });
 
 /** SQLSTATE of a lock_timeout. */
@@ -69,9 +80,10 @@ export function createCheckPayable(deps: CoreDeps) {
   };
 
   async function check(input: z.output<typeof inputSchema>): Promise<CheckPayableResult> {
-    const deadlineMs = input.deadlineMs ?? deps.config.checkPayableDeadlineMs;
-    const deadline = AbortSignal.timeout(deadlineMs);
-    const endsAt = performance.now() + deadlineMs;
+    const endsAt = (input.receivedAt ?? performance.now()) + (input.deadlineMs ?? deps.config.checkPayableDeadlineMs);
+    const leftMs = Math.floor(endsAt - performance.now());
+    if (leftMs <= 0) return refused("timeout"); // too late to answer in time: say no rather than start
+    const deadline = AbortSignal.timeout(leftMs);
     try {
       const outcome = await deps.locks.withLock(
         { kind: "order", id: input.orderId },

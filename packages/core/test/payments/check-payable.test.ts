@@ -144,4 +144,15 @@ describe("checkPayable (pre-checkout)", () => {
     if (lease.ok) await lease.lease.release();
     expect(await check(order)).toMatchObject({ status: "ok" });
   });
+
+  it("counts the deadline from when the query arrived: one held up past it is declined at once, writing nothing", async () => {
+    const order = await placed(h.shop, user(9), [{ sku, quantity: 1 }]);
+    // The update waited 9 s (a saturated pool, a slow Redis) before the check was called.
+    expect(await check(order, { receivedAt: performance.now() - 9_000 })).toEqual({ status: "refused", reason: "timeout" });
+    expect((await h.shop.orders.get(order.id))?.status).toBe("RESERVED"); // nothing was attempted
+    // Held up 1 s: 7 s are left, plenty.
+    expect(await check(order, { receivedAt: performance.now() - 1_000 })).toMatchObject({ status: "ok" });
+    // A time in the future is bad input.
+    expect(await check(order, { receivedAt: performance.now() + 60_000 })).toEqual({ status: "refused", reason: "invalid" });
+  });
 });
