@@ -67,4 +67,43 @@ describe("polling", () => {
       await poller.stop();
     }
   });
+
+  it("keeps polling while a chat is busy: another chat's update (a pre-checkout query, say) does not wait for it", async () => {
+    const handled: string[] = [];
+    let release: () => void = () => undefined;
+    const slowDone = new Promise<void>((resolve) => (release = resolve));
+    const processUpdate = async (update: Update): Promise<UpdateOutcome> => {
+      const text = textOf(update);
+      if (handled.includes(text)) return "duplicate";
+      if (text === "slow") await slowDone; // a Bot API call that takes its time
+      handled.push(text);
+      return "handled";
+    };
+    const poller = startPolling({
+      api: new Api(tg.token, { apiRoot: tg.apiRoot }),
+      processUpdate,
+      logger: silentLogger,
+      allowedUpdates: ["message"],
+      timeoutSeconds: 1,
+      busyPollMs: 20,
+    });
+    try {
+      const busy = tg.createUser();
+      const other = tg.createUser();
+      await busy.send("slow");
+      await busy.send("after-slow");
+      await new Promise((r) => setTimeout(r, 100)); // the slow one is running
+      await other.send("urgent");
+      const deadline = Date.now() + 5_000;
+      while (!handled.includes("urgent") && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(handled).toEqual(["urgent"]); // while "slow" still runs, and "after-slow" waits for it
+      release();
+      while (handled.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(handled).toEqual(["urgent", "slow", "after-slow"]);
+    } finally {
+      release();
+      await poller.stop();
+    }
+  });
 });

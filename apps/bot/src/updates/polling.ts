@@ -13,32 +13,54 @@ export interface PollerOptions {
   /** Long-poll timeout in seconds; keep it below the API client's own timeout. */
   timeoutSeconds?: number;
   /**
-   * A failing update is fetched again, after a growing pause, up to this many times, then skipped
+   * A failing update is run again, after a growing pause, up to this many times, then skipped
    * with an error. With the default pauses (0.5 s doubling to 30 s) 12 attempts span about three
    * minutes: a database or Redis restart, not a bug that will never go away.
    */
   maxAttempts?: number;
-  /** First pause after a failed round (ms), doubled per attempt of the update failing longest. */
+  /** First pause before a failed update runs again (ms), doubled per failed attempt. */
   retryBaseMs?: number;
   /** Longest pause (ms). */
   retryMaxMs?: number;
+  /** How often to poll while updates are unfinished (Telegram answers at once then). */
+  busyPollMs?: number;
+}
+
+/** An update fetched and not finished yet. */
+interface Pending {
+  update: Update;
+  chat: number | string;
+  running: boolean;
+  /** Failed attempts so far. */
+  failures: number;
+  /** Not to be run again before (ms, performance.now()): after a failure, or while in progress elsewhere. */
+  notBefore: number;
 }
 
 /**
  * Long polling for development and for running against real Telegram without a public URL. It
  * feeds the same pipeline as the webhook: updates of one chat run one after another, different
- * chats run side by side, and an update is confirmed (offset advanced) only after it finished.
+ * chats run side by side, and an update is confirmed (the offset moves past it) only once it
+ * finished. Polling goes on while chats are busy, so a slow chat never holds up another one's
+ * updates (a pre-checkout query must be answered within 10 s).
+ *
  * An update that failed, or that another process is still running ("in-progress": its `update`
- * lock is held, perhaps by a process that died), is fetched again after a pause, as Telegram
- * re-delivers a webhook that answered 500 or 503; only failures count towards giving up.
+ * lock is held, perhaps by a process that died), runs again after a pause, as Telegram re-delivers
+ * a webhook that answered 500 or 503; its chat's later updates wait for it. Only failures count
+ * towards giving up.
  */
 export function startPolling(options: PollerOptions): { stop(): Promise<void>; done: Promise<void> } {
   const { api, processUpdate, logger } = options;
   const maxAttempts = options.maxAttempts ?? 12;
   const retryBaseMs = options.retryBaseMs ?? 500;
   const retryMaxMs = options.retryMaxMs ?? 30_000;
-  const attempts = new Map<number, number>();
+  const busyPollMs = options.busyPollMs ?? 100;
   const controller = new AbortController();
+  /** Fetched and not finished, by update id (Telegram hands them out again until confirmed). */
+  const pending = new Map<number, Pending>();
+  /** Finished and not confirmed yet: handed out again until the offset passes them. */
+  const finished = new Set<number>();
+  const runs = new Set<Promise<void>>();
   let offset = 0;
 
   const pause = (ms: number) =>
@@ -47,21 +69,50 @@ export function startPolling(options: PollerOptions): { stop(): Promise<void>; d
       controller.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
     });
 
-  /** Runs a chat's updates in order; the id of the first one to fetch again, if any. */
-  async function runChat(updates: Update[]): Promise<number | undefined> {
-    for (const update of updates) {
-      try {
-        if ((await processUpdate(update)) === "in-progress") return update.update_id;
-        attempts.delete(update.update_id);
-      } catch {
-        const count = (attempts.get(update.update_id) ?? 0) + 1;
-        attempts.set(update.update_id, count);
-        if (count < maxAttempts) return update.update_id; // fetch it (and its chat's later updates) again
-        logger.error({ updateId: update.update_id, attempts: count }, "update skipped after repeated failures");
-        attempts.delete(update.update_id);
+  /** Whether an earlier update of the same chat is unfinished: this one must wait for it. */
+  const blockedByEarlier = (p: Pending) =>
+    [...pending.values()].some(
+      (other) => other.chat === p.chat && other.update.update_id < p.update.update_id,
+    );
+
+  function finish(id: number): void {
+    pending.delete(id);
+    finished.add(id);
+  }
+
+  async function run(p: Pending): Promise<void> {
+    const id = p.update.update_id;
+    try {
+      if ((await processUpdate(p.update)) === "in-progress") {
+        p.notBefore = performance.now() + retryBaseMs;
+        return;
       }
+      finish(id);
+    } catch {
+      p.failures += 1;
+      if (p.failures < maxAttempts) {
+        p.notBefore = performance.now() + Math.min(retryMaxMs, retryBaseMs * 2 ** (p.failures - 1));
+        return;
+      }
+      logger.error({ updateId: id, attempts: p.failures }, "update skipped after repeated failures");
+      finish(id);
+    } finally {
+      p.running = false;
+      startRunnable(); // its chat's next update, if it waited for this one
     }
-    return undefined;
+  }
+
+  /** Starts every pending update that is due and not waiting for an earlier one of its chat. */
+  function startRunnable(): void {
+    if (controller.signal.aborted) return;
+    const now = performance.now();
+    for (const p of [...pending.values()].sort((a, b) => a.update.update_id - b.update.update_id)) {
+      if (p.running || p.notBefore > now || blockedByEarlier(p)) continue;
+      p.running = true;
+      const running = run(p);
+      runs.add(running);
+      void running.finally(() => runs.delete(running));
+    }
   }
 
   async function loop(): Promise<void> {
@@ -69,7 +120,12 @@ export function startPolling(options: PollerOptions): { stop(): Promise<void>; d
       let updates: Update[];
       try {
         updates = await api.getUpdates(
-          { offset, timeout: options.timeoutSeconds ?? 15, allowed_updates: options.allowedUpdates as never },
+          {
+            offset,
+            // While updates are unfinished Telegram answers at once (it hands them out again).
+            timeout: pending.size > 0 ? 0 : (options.timeoutSeconds ?? 15),
+            allowed_updates: options.allowedUpdates as never,
+          },
           // grammY types the signal with its fetch shim's AbortSignal; Node's own is what it gets.
           controller.signal as Parameters<Api["getUpdates"]>[1],
         );
@@ -79,22 +135,23 @@ export function startPolling(options: PollerOptions): { stop(): Promise<void>; d
         await pause(1000);
         continue;
       }
-      const byChat = new Map<number | string, Update[]>();
       for (const update of updates) {
-        const key = chatIdOf(update) ?? `update:${update.update_id}`;
-        byChat.set(key, [...(byChat.get(key) ?? []), update]);
+        if (pending.has(update.update_id) || finished.has(update.update_id)) continue;
+        const chat = chatIdOf(update) ?? `update:${update.update_id}`;
+        pending.set(update.update_id, { update, chat, running: false, failures: 0, notBefore: 0 });
       }
-      const again = (await Promise.all([...byChat.values()].map(runChat))).filter((id) => id !== undefined);
-      const last = updates.at(-1)?.update_id;
-      if (again.length > 0) {
-        offset = Math.min(...again);
-        const failures = Math.max(...again.map((id) => attempts.get(id) ?? 0));
-        await pause(Math.min(retryMaxMs, retryBaseMs * 2 ** Math.max(0, failures - 1)));
-      } else if (last !== undefined) offset = last + 1;
+      startRunnable();
+      // Confirm everything before the first unfinished update; nothing after it.
+      const fetched = Math.max(offset - 1, ...updates.map((u) => u.update_id), ...finished);
+      offset = pending.size > 0 ? Math.min(...pending.keys()) : fetched + 1;
+      for (const id of finished) if (id < offset) finished.delete(id);
+      if (pending.size > 0) await pause(busyPollMs);
     }
   }
 
-  const done = loop();
+  const done = loop().then(async () => {
+    await Promise.allSettled([...runs]);
+  });
   return {
     done,
     async stop() {
