@@ -16,6 +16,17 @@ afterAll(() => tg.close());
 
 const textOf = (update: Update) => update.message?.text ?? "";
 
+/** A poller on the kit's Telegram, with short pauses. */
+const poll = (processUpdate: (update: Update) => Promise<UpdateOutcome>, extra: object = {}) =>
+  startPolling({
+    api: new Api(tg.token, { apiRoot: tg.apiRoot }),
+    processUpdate,
+    logger: silentLogger,
+    allowedUpdates: ["message"],
+    timeoutSeconds: 1,
+    ...extra,
+  });
+
 describe("polling", () => {
   it("keeps fetching an update that fails, or is in progress elsewhere, until it is handled; then confirms it once", async () => {
     const seen: string[] = [];
@@ -37,15 +48,7 @@ describe("polling", () => {
       handled.push(text);
       return "handled";
     };
-    const poller = startPolling({
-      api: new Api(tg.token, { apiRoot: tg.apiRoot }),
-      processUpdate,
-      logger: silentLogger,
-      allowedUpdates: ["message"],
-      timeoutSeconds: 1,
-      retryBaseMs: 10,
-      retryMaxMs: 40,
-    });
+    const poller = poll(processUpdate, { retryBaseMs: 10, retryMaxMs: 40 });
     try {
       const payer = tg.createUser();
       const other = tg.createUser();
@@ -79,14 +82,7 @@ describe("polling", () => {
       handled.push(text);
       return "handled";
     };
-    const poller = startPolling({
-      api: new Api(tg.token, { apiRoot: tg.apiRoot }),
-      processUpdate,
-      logger: silentLogger,
-      allowedUpdates: ["message"],
-      timeoutSeconds: 1,
-      busyPollMs: 20,
-    });
+    const poller = poll(processUpdate, { busyPollMs: 20 });
     try {
       const busy = tg.createUser();
       const other = tg.createUser();

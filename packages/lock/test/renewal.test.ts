@@ -15,7 +15,7 @@ import {
   ownRedis,
   ready,
   sharedRedis,
-  slowReplies,
+  slowManager,
   type SharedRedisFixture,
 } from "./support.ts";
 
@@ -224,16 +224,7 @@ describe("on a Redis server of the test's own", () => {
 
 it("a renewal that shortens the lease moves its signal's deadline before the reply comes back", async () => {
   const fx = await sharedRedis();
-  const redis = fastClient(fx.test.url);
-  await ready(redis);
-  const replies = slowReplies(redis, 300); // Redis runs each script at once; its reply comes 300 ms later
-  const locks = createLockManager({
-    redis: replies.client,
-    namespace: fx.test.namespace,
-    hashKey: HASH_KEY,
-    kinds: KINDS,
-    registry: new Registry(),
-  });
+  const { locks, replies, close } = await slowManager(fx, 300); // Redis runs each script at once; its reply comes 300 ms later
   try {
     const result = await locks.acquire({ kind: "order", id: "shorten" }, { ttlMs: 1000, waitMs: 0 });
     if (!result.ok) throw new Error("must acquire");
@@ -248,8 +239,7 @@ it("a renewal that shortens the lease moves its signal's deadline before the rep
     expect(abortedAfter).toBeLessThan(200); // the holder was told before the lock could be taken
     expect(await extended).toBe(false);
   } finally {
-    await locks.close();
-    redis.disconnect();
+    await close();
     await fx.dispose();
   }
 });

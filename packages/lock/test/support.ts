@@ -168,3 +168,37 @@ export function slowReplies<T extends object>(client: T, delayMs: number): { cli
   });
   return handle;
 }
+
+/** A manager on a client of its own whose script replies come `delayMs` late while `replies.slow` is set. */
+export async function slowManager(fx: SharedRedisFixture, delayMs: number) {
+  const redis = fastClient(fx.test.url);
+  await ready(redis);
+  const replies = slowReplies(redis, delayMs);
+  const locks = createLockManager({
+    redis: replies.client,
+    namespace: fx.test.namespace,
+    hashKey: HASH_KEY,
+    kinds: KINDS,
+    registry: new Registry(),
+  });
+  return {
+    locks,
+    replies,
+    async close() {
+      await locks.close();
+      redis.disconnect();
+    },
+  };
+}
+
+/** A subscriber that subscribes but never delivers a message: every hand-off message is lost. */
+export function deafSubscriber() {
+  const deaf = {
+    subscribe: async () => 1,
+    unsubscribe: async () => 1,
+    on: () => deaf,
+    off: () => deaf,
+    disconnect: () => {},
+  };
+  return deaf;
+}

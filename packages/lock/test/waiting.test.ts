@@ -15,8 +15,9 @@ import {
   KINDS,
   ready,
   recordingLogger,
+  deafSubscriber,
   sharedRedis,
-  slowReplies,
+  slowManager,
   type SharedRedisFixture,
 } from "./support.ts";
 
@@ -198,15 +199,7 @@ describe("waiters on one key", () => {
 describe("a lost hand-off message", () => {
   it("the waiter's re-check finds the lock already set to its token and takes it with the hand-off's fence", async () => {
     const holder = await hold("lost-message");
-    // A subscriber that subscribes but never delivers a message: every hand-off message is lost.
-    const deaf = {
-      subscribe: async () => 1,
-      unsubscribe: async () => 1,
-      on: () => deaf,
-      off: () => deaf,
-      disconnect: () => {},
-    };
-    const locks = await fx.make({ subscriber: deaf });
+    const locks = await fx.make({ subscriber: deafSubscriber() }); // every hand-off message is lost
     const waiting = locks.acquire({ kind: "order", id: "lost-message" }, { waitMs: 5000 });
     while ((await lineOf(holder.key)) < 1) await sleep(2);
     await holder.release();
@@ -225,14 +218,7 @@ describe("a lost hand-off message", () => {
 describe("a lost hand-off message, found late", () => {
   it("withLock renews a handed lock that has little of its TTL left before it runs out", async () => {
     const holder = await hold("lost-message-late");
-    const deaf = {
-      subscribe: async () => 1,
-      unsubscribe: async () => 1,
-      on: () => deaf,
-      off: () => deaf,
-      disconnect: () => {},
-    };
-    const locks = await fx.make({ subscriber: deaf });
+    const locks = await fx.make({ subscriber: deafSubscriber() });
     const outcome = locks.withLock(
       { kind: "order", id: "lost-message-late" },
       async ({ lease, signal }) => {
@@ -366,16 +352,7 @@ describe("giving up", () => {
   });
 
   it("a lock handed over while the last attempt's reply was on its way is taken, though the wait ran out", async () => {
-    const redis = fastClient(fx.test.url);
-    await ready(redis);
-    const replies = slowReplies(redis, 150); // Redis runs each script at once; its reply comes 150 ms later
-    const locks = createLockManager({
-      redis: replies.client,
-      namespace: fx.test.namespace,
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-    });
+    const { locks, replies, close } = await slowManager(fx, 150); // Redis runs each script at once; its reply comes 150 ms later
     try {
       const warm = await hold("handed-late-warm");
       await locks.acquire({ kind: "order", id: "handed-late-warm" }, { waitMs: 30 }); // subscribes
@@ -394,8 +371,7 @@ describe("giving up", () => {
         expect(await result.lease.release()).toBe("released");
       }
     } finally {
-      await locks.close();
-      redis.disconnect();
+      await close();
     }
   });
 
