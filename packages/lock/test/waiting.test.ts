@@ -2,7 +2,6 @@
 // in arrival order, re-checked no later than the holder's TTL, and ended at once by a signal.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { createLockManager, LOCK_METRICS, LockUnavailableError, type Lease } from "../src/index.ts";
 import { inboxPrefix, siblingKeys } from "../src/keys.ts";
@@ -408,14 +407,7 @@ describe("giving up", () => {
 
   it("closing the manager ends its waits with LockUnavailableError and takes it out of line", async () => {
     const holder = await hold("closing");
-    const redis = new Redis(fx.test.url);
-    const locks = createLockManager({
-      redis,
-      namespace: fx.test.namespace,
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-    });
+    const locks = await fx.make();
     const waiting = [1, 2].map(() => locks.acquire({ kind: "order", id: "closing" }, { waitMs: 10_000 }));
     while ((await lineOf(holder.key)) < 1 || locks.stats().subscriptions === 0) await sleep(2);
     const rejected = waiting.map((wait) => expect(wait).rejects.toBeInstanceOf(LockUnavailableError));
@@ -425,20 +417,11 @@ describe("giving up", () => {
     while ((await lineOf(holder.key)) > 0) await sleep(2); // it stepped out of line
     await holder.release();
     expect(await fx.test.redis.exists(holder.key)).toBe(0); // nothing was handed to a closed manager
-    redis.disconnect();
   });
 
   it("closing while a wait's first attempt is on its way opens no subscriber afterwards", async () => {
     const holder = await hold("closing-early");
-    const redis = fastClient(fx.test.url);
-    await ready(redis);
-    const locks = createLockManager({
-      redis,
-      namespace: fx.test.namespace,
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-    });
+    const locks = await fx.make();
     // No signal: the attempt already sent cannot be interrupted, and comes back busy after close.
     const waiting = locks.acquire({ kind: "order", id: "closing-early" }, { waitMs: 10_000 });
     const rejected = expect(waiting).rejects.toBeInstanceOf(LockUnavailableError);
@@ -448,6 +431,5 @@ describe("giving up", () => {
     while ((await lineOf(holder.key)) > 0) await sleep(2);
     await holder.release();
     expect(await fx.test.redis.exists(holder.key)).toBe(0);
-    redis.disconnect();
   });
 });
