@@ -69,6 +69,10 @@ export class LockLease implements Lease {
     return this.#expiresAt;
   }
 
+  get abortsAt(): number {
+    return this.#expiresAt - this.host.safetyMarginMs(this.ttlMs);
+  }
+
   get held(): boolean {
     return this.#state === "held";
   }
@@ -138,7 +142,7 @@ export class LockLease implements Lease {
   #armGuard(): void {
     this.host.clearTimer(this.#guard);
     this.#guard = undefined;
-    const left = this.#expiresAt - this.host.safetyMarginMs(this.ttlMs) - Date.now();
+    const left = this.abortsAt - Date.now();
     if (left <= 0) return this.lose(this.#expiryReason); // a timer would leave the signal live until it fires
     this.#guard = this.host.setTimer(() => this.lose(this.#expiryReason), left);
   }

@@ -84,10 +84,13 @@ export interface Lease {
   /** Aborts when the lease is lost, cannot be renewed, or is about to expire unrenewed. */
   readonly signal: AbortSignal;
   readonly acquiredAt: number;
-  /** The TTL it was acquired with (ms); the watchdog renews for this long, and the safety margin derives from it. */
-  readonly ttlMs: number;
   /** Local estimate of when the lease expires (epoch ms), updated by every extend. */
   readonly expiresAt: number;
+  /**
+   * When its signal aborts unless a renewal lands first: `expiresAt` less the safety margin (epoch
+   * ms). A holder that checks the clock itself (after a pause, say) compares with this.
+   */
+  readonly abortsAt: number;
   /** Owner-checked PEXPIRE. Resolves false (and aborts the signal) when the lease is no longer ours. */
   extend(ttlMs?: number): Promise<boolean>;
   /** Owner-checked delete. Never deletes another holder's lock. */

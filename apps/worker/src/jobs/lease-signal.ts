@@ -13,7 +13,7 @@ const abortedOf = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborte
  * window down to the instant between the check and the COMMIT reaching the database; the
  * database's own guarantees (SKIP LOCKED, conditional updates) cover what remains.
  */
-export function leaseGuardedSignal(sources: readonly AbortSignal[], lease: Pick<Lease, "expiresAt"> | null, marginMs: number): GuardedSignal {
+export function leaseGuardedSignal(sources: readonly AbortSignal[], lease: Pick<Lease, "abortsAt" | "expiresAt"> | null): GuardedSignal {
   const controller = new AbortController();
   const signal = controller.signal;
   // Removes the listeners from the sources, which outlive this signal (the worker's shutdown signal).
@@ -28,7 +28,7 @@ export function leaseGuardedSignal(sources: readonly AbortSignal[], lease: Pick<
     configurable: true,
     get(): boolean {
       if (abortedOf.call(signal)) return true;
-      if (Date.now() < lease.expiresAt - marginMs) return false;
+      if (Date.now() < lease.abortsAt) return false; // the lock module's own deadline: the check agrees with its timer
       controller.abort(new LeaseDeadlinePassedError(lease.expiresAt));
       return true;
     },

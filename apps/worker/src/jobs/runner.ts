@@ -17,7 +17,7 @@ export interface JobRunnerDeps {
 
 export type TickOutcome = "ran" | "not-leader" | "paused" | "failed" | "lease-lost" | "stopped";
 
-type HeldLease = { fence: number; expiresAt: number; ttlMs: number };
+type HeldLease = { fence: number; expiresAt: number; abortsAt: number };
 
 /** An error that only says the run was cut short by its lease or the shutdown. */
 function isStop(error: unknown): boolean {
@@ -49,11 +49,8 @@ export function createJobRunner(deps: JobRunnerDeps) {
 
   /** One run of the job's body. Throws what the job threw, unless it only reports the stop. */
   async function runBody(job: Job, log: Logger, lease: HeldLease | null, leaseSignal: AbortSignal, firstRun: boolean): Promise<TickOutcome> {
-    // The lock module's own safety margin (ttl/10 + 5 ms): the clock check agrees with its timer.
-    // From the lease's TTL, not from its age: a kept lease is renewed again and again.
-    const margin = lease ? Math.ceil(lease.ttlMs / 10) + 5 : 0;
-    const guardedLease = leaseGuardedSignal([leaseSignal], lease, margin);
-    const guardedStop = leaseGuardedSignal([guardedLease.signal, shutdown.signal], lease, margin);
+    const guardedLease = leaseGuardedSignal([leaseSignal], lease);
+    const guardedStop = leaseGuardedSignal([guardedLease.signal, shutdown.signal], lease);
     const ctx: JobContext = {
       leaseSignal: guardedLease.signal,
       signal: guardedStop.signal,
@@ -91,7 +88,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
     let outcome = await runBody(job, log, lease, leaseSignal, true);
     while (job.keepLeadership && !once && outcome === "ran") {
       metrics.jobRuns.inc({ job: job.name, outcome: "ran" });
-      const stop = leaseGuardedSignal([leaseSignal, shutdown.signal], null, 0);
+      const stop = leaseGuardedSignal([leaseSignal, shutdown.signal], null);
       try {
         await sleep(jittered(job), undefined, { signal: stop.signal, ref: false });
       } catch {

@@ -9,10 +9,18 @@ beforeAll(async () => {
 });
 afterAll(() => testDb.drop());
 
+/** A lease whose signal aborts 100 ms before it expires, as the lock module's would. */
+const leaseExpiringAt = (expiresAt: number) => ({
+  expiresAt,
+  get abortsAt() {
+    return this.expiresAt - 100;
+  },
+});
+
 describe("leaseGuardedSignal", () => {
   it("reads as aborted once the lease's deadline has passed, before any timer has run", () => {
-    const lease = { expiresAt: Date.now() + 60_000 };
-    const { signal } = leaseGuardedSignal([], lease, 100);
+    const lease = leaseExpiringAt(Date.now() + 60_000);
+    const { signal } = leaseGuardedSignal([], lease);
     let heard: unknown = null;
     signal.addEventListener("abort", () => (heard = signal.reason));
     expect(signal.aborted).toBe(false);
@@ -23,7 +31,7 @@ describe("leaseGuardedSignal", () => {
 
   it("follows its sources, and ignores the clock when there is no lease (shared jobs)", () => {
     const source = new AbortController();
-    const { signal } = leaseGuardedSignal([source.signal], null, 100);
+    const { signal } = leaseGuardedSignal([source.signal], null);
     expect(signal.aborted).toBe(false);
     source.abort(new Error("lost"));
     expect(signal.aborted).toBe(true);
@@ -33,8 +41,8 @@ describe("leaseGuardedSignal", () => {
   it("keeps a transaction from committing when its process was paused past the lease", async () => {
     const db = testDb.db;
     const product = await db.product.create({ data: { sku: "PAUSE", titleEn: "p", titleZh: "p", priceMinor: 1, currency: "XTR", stock: 5 } });
-    const lease = { expiresAt: Date.now() + 60_000 };
-    const { signal } = leaseGuardedSignal([new AbortController().signal], lease, 100);
+    const lease = leaseExpiringAt(Date.now() + 60_000);
+    const { signal } = leaseGuardedSignal([new AbortController().signal], lease);
     const attempt = runTransaction(
       db,
       async (tx) => {

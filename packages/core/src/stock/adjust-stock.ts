@@ -92,10 +92,19 @@ export function createAdjustStock(deps: CoreDeps) {
       });
       return result;
     } catch (error) {
-      const earlier = violatedUniqueIndex(error) === undefined ? null : await replay(product.id, requestId);
-      if (earlier) return earlier; // a concurrent run of the same request recorded it first
-      throw error;
+      return replayOnDuplicate(error, product.id, requestId); // a concurrent run recorded it first
     }
+  }
+
+  /** A concurrent run of the same request wrote its row first (unique batch id): its answer; else rethrows. */
+  async function replayOnDuplicate(
+    error: unknown,
+    productId: number,
+    requestId: string | undefined,
+  ): Promise<AdjustStockResult> {
+    const earlier = violatedUniqueIndex(error) === undefined ? null : await replay(productId, requestId);
+    if (earlier) return earlier;
+    throw error;
   }
 
   async function adjust({
@@ -135,11 +144,7 @@ export function createAdjustStock(deps: CoreDeps) {
           return rows[0]!;
         },
         { timeoutMs: deps.config.transactionTimeoutMs, maxWaitMs: deps.config.transactionMaxWaitMs },
-      ).catch(async (error: unknown) => {
-        const earlier = violatedUniqueIndex(error) === undefined ? null : await replay(product.id, requestId);
-        if (earlier) return earlier;
-        throw error;
-      });
+      ).catch((error: unknown) => replayOnDuplicate(error, product.id, requestId));
       if (updated && "status" in updated) return updated;
       if (updated) return { status: "ok", product: productView(updated), delta };
       deps.metrics.stockConflicts.inc({ op: "adjust_stock" });
