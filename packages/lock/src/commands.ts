@@ -8,6 +8,7 @@
 import type { CircuitBreaker } from "./breaker.ts";
 import { LockUnavailableError } from "./errors.ts";
 import type { KindMetrics, LockCommand } from "./metrics.ts";
+import { isNoScript, type LuaScript, type ScriptClient } from "./scripts.ts";
 import type { TimerHandle } from "./timers.ts";
 
 /**
@@ -46,6 +47,9 @@ class InFlight<T = unknown> {
     readonly timeoutMs: number,
     readonly resolve: (value: T) => void,
     readonly reject: (error: unknown) => void,
+    /** A script to send once more with EVAL if the server answers NOSCRIPT (then cleared). */
+    public script: LuaScript | undefined,
+    readonly keysAndArgs: (string | number)[] | undefined,
   ) {}
 }
 
@@ -58,6 +62,7 @@ export class CommandRunner {
   constructor(
     private readonly breaker: CircuitBreaker,
     private readonly timeoutMs: number,
+    private readonly redis: ScriptClient,
   ) {}
 
   get breakerState() {
@@ -84,11 +89,7 @@ export class CommandRunner {
     send: () => Promise<T>,
     timeoutMs: number = this.timeoutMs,
   ): Promise<T> {
-    if (!this.breaker.allow()) {
-      return Promise.reject(
-        new LockUnavailableError("Redis circuit breaker is open", { reason: "breaker-open", kind }),
-      );
-    }
+    if (!this.breaker.allow()) return this.#refused(kind);
     const started = performance.now();
     let sent: Promise<T>;
     try {
@@ -96,6 +97,44 @@ export class CommandRunner {
     } catch (error) {
       sent = Promise.reject(error); // a client that throws instead of rejecting fails the same way
     }
+    return this.#track(command, metrics, kind, started, timeoutMs, sent, undefined, undefined);
+  }
+
+  /**
+   * Runs a Lua script by SHA, as `run` runs a command (no closure to build: the lock's own
+   * commands take this path). A server that does not know the script yet (fresh start, failover,
+   * SCRIPT FLUSH) answers NOSCRIPT: it is then sent once with EVAL, under the same timeout, which
+   * also caches it there.
+   */
+  script(
+    command: LockCommand,
+    metrics: KindMetrics,
+    kind: string,
+    script: LuaScript,
+    keysAndArgs: (string | number)[],
+  ): Promise<unknown> {
+    if (!this.breaker.allow()) return this.#refused(kind);
+    const started = performance.now();
+    const sent = script.evalsha(this.redis, keysAndArgs);
+    return this.#track(command, metrics, kind, started, this.timeoutMs, sent, script, keysAndArgs);
+  }
+
+  #refused(kind: string): Promise<never> {
+    return Promise.reject(
+      new LockUnavailableError("Redis circuit breaker is open", { reason: "breaker-open", kind }),
+    );
+  }
+
+  #track<T>(
+    command: LockCommand,
+    metrics: KindMetrics,
+    kind: string,
+    started: number,
+    timeoutMs: number,
+    sent: Promise<T>,
+    script: LuaScript | undefined,
+    keysAndArgs: (string | number)[] | undefined,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const entry = new InFlight<T>(
         command,
@@ -106,13 +145,19 @@ export class CommandRunner {
         timeoutMs,
         resolve,
         reject,
+        script,
+        keysAndArgs,
       );
       this.#link(entry as InFlight);
-      sent.then(
-        (value) => this.#answered(entry, value),
-        (error: unknown) => this.#failed(entry as InFlight, error),
-      );
+      this.#watch(entry, sent);
     });
+  }
+
+  #watch<T>(entry: InFlight<T>, sent: Promise<T>): void {
+    sent.then(
+      (value) => this.#answered(entry, value),
+      (error: unknown) => this.#failed(entry as InFlight, error),
+    );
   }
 
   #answered<T>(entry: InFlight<T>, value: T): void {
@@ -125,6 +170,11 @@ export class CommandRunner {
 
   #failed(entry: InFlight, error: unknown): void {
     if (!entry.linked) return; // it had timed out already
+    if (entry.script && isNoScript(error)) {
+      const script = entry.script;
+      entry.script = undefined; // once: a second NOSCRIPT is an answer like any other
+      return this.#watch(entry, script.eval(this.redis, entry.keysAndArgs!));
+    }
     this.#unlink(entry);
     this.#fail(entry, error, isClientTimeout(error));
   }

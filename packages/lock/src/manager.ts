@@ -11,7 +11,7 @@ import { inboxPrefix, siblingKeys, type LockKeys } from "./keys.ts";
 import { Requests, type LockRequest } from "./requests.ts";
 import { LockLease, type LeaseHost } from "./lease.ts";
 import { createLockMetrics, type KindMetrics } from "./metrics.ts";
-import { acquireScript, extendScript, releaseScript } from "./scripts.ts";
+import { acquireScript, extendScript, releaseScript, tryScript } from "./scripts.ts";
 import { newToken } from "./tokens.ts";
 import { Timers } from "./timers.ts";
 import type {
@@ -33,6 +33,11 @@ import type { Waiter } from "./waiter.ts";
 import { withLock } from "./with-lock.ts";
 
 type Attempt = { lease: LockLease; pttl?: undefined } | { lease?: undefined; pttl: number };
+/** acquire.lua and try.lua: `{1, fence}` or `{1, fence, pttl}` when acquired, `{0, pttl}` or `{0, pttl, server ms}` when taken. */
+type AcquireReply = [number, number, number?];
+
+/** How many contended keys a manager remembers. */
+const CONTENDED_KEYS = 1024;
 
 const silent: LockLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -68,6 +73,8 @@ class RedisLockManager implements LockManager {
   /** Names this manager in the lines of the locks it waits for, and its channel. */
   readonly #id = randomBytes(12).toString("base64url");
   readonly #inbox: string;
+  /** Keys whose last wait here found them taken, oldest first (see #joinsLineAtOnce). */
+  readonly #contended = new Set<string>();
   #closed = false;
 
   constructor(options: LockManagerOptions) {
@@ -83,7 +90,7 @@ class RedisLockManager implements LockManager {
       const log = state === "open" ? this.#logger.warn : this.#logger.info;
       log.call(this.#logger, { breaker: state }, `lock Redis circuit breaker ${state}`);
     });
-    this.#runner = new CommandRunner(breaker, this.#config.commandTimeoutMs);
+    this.#runner = new CommandRunner(breaker, this.#config.commandTimeoutMs, this.#redis);
     this.#inbox = inboxPrefix(this.#config.namespace);
     this.#queues = new WaitQueues(this.#inbox + this.#id, {
       subscriber: options.subscriber,
@@ -110,16 +117,18 @@ class RedisLockManager implements LockManager {
     const request = this.#requests.request(resource, options);
     const started = performance.now();
     try {
-      if (this.#closed)
-        throw new LockUnavailableError("the lock manager was closed", {
-          reason: "closed",
-          kind: request.kind,
-        });
+      this.#throwIfClosed(request.kind);
       request.signal?.throwIfAborted();
-      const lease =
-        request.waitMs === 0
-          ? (await this.#attempt(request)).lease // try once: one round trip
-          : await this.#wait(request, started + request.waitMs);
+      // One round trip takes a free lock, and most locks are free when asked for: try once, and
+      // if the lock was taken, wait in line while time is left (or join it at once: see
+      // #joinsLineAtOnce).
+      const deadline = started + request.waitMs;
+      const joinAtOnce = this.#joinsLineAtOnce(request);
+      let lease = joinAtOnce ? undefined : (await this.#attempt(request)).lease;
+      if (!lease && (joinAtOnce || performance.now() < deadline)) {
+        this.#throwIfClosed(request.kind); // closed while the try was on its way
+        lease = await this.#wait(request, deadline);
+      }
       const waited = performance.now() - started;
       request.metrics.acquired(lease ? "acquired" : "busy");
       request.metrics.waited(waited / 1000);
@@ -172,6 +181,35 @@ class RedisLockManager implements LockManager {
 
   // ------------------------------------------------------------------ acquiring
 
+  #throwIfClosed(kind: string): void {
+    if (this.#closed)
+      throw new LockUnavailableError("the lock manager was closed", { reason: "closed", kind });
+  }
+
+  /**
+   * Whether a caller that may wait skips the plain try and joins the line at once: when others of
+   * this process already wait for the key (it must not pass them), when its last wait here found
+   * the key taken (a contended key is taken again when asked for: the try would cost a round trip
+   * for nothing), or when it can be cancelled (only a wait is raced against its signal).
+   */
+  #joinsLineAtOnce(request: LockRequest): boolean {
+    if (request.waitMs === 0) return false;
+    const key = request.keys.lock;
+    return request.signal !== undefined || this.#queues.waiting(key) || this.#contended.has(key);
+  }
+
+  /** Remembers (or forgets) that a wait for `key` found it taken, keeping the last CONTENDED_KEYS. */
+  #noteContended(key: string, contended: boolean): void {
+    if (!contended) {
+      this.#contended.delete(key);
+      return;
+    }
+    if (this.#contended.has(key)) return;
+    if (this.#contended.size >= CONTENDED_KEYS)
+      this.#contended.delete(this.#contended.values().next().value!);
+    this.#contended.add(key);
+  }
+
   /**
    * Waits in line, behind the callers of this process already waiting for the key. Only the first
    * of them asks Redis: at once, then when the waiter ahead leaves, or when its re-check timer
@@ -203,7 +241,11 @@ class RedisLockManager implements LockManager {
               waiter.cancelled || (error instanceof LockUnavailableError && error.reason === "timeout");
             throw error;
           }
-          if (result.lease) return (lease = result.lease);
+          if (result.lease) {
+            if (!waiter.inLine) this.#noteContended(request.keys.lock, false); // free at the first ask
+            return (lease = result.lease);
+          }
+          this.#noteContended(request.keys.lock, true);
           waiter.inLine = true; // busy: the script put this manager in line, with our ticket
           if (!this.#queues.listening && !waiter.subscribed) {
             // The first wait of this manager: subscribe its channel, then ask once more, since
@@ -270,43 +312,60 @@ class RedisLockManager implements LockManager {
   }
 
   /**
-   * One round trip: the acquire script. A waiter's attempt also keeps this manager in the key's
-   * line, until the waiter's `deadline`.
+   * One round trip: without a waiter, the try script (take the lock if it is free); for a waiter,
+   * the acquire script, which also keeps this manager in the key's line until the waiter's
+   * `deadline`. (A promise chain, not an async function: this runs on every acquire.)
    */
-  async #attempt(request: LockRequest, waiter?: Waiter, deadline = 0): Promise<Attempt> {
+  #attempt(request: LockRequest, waiter?: Waiter, deadline = 0): Promise<Attempt> {
     const { keys, kind, metrics, ttlMs } = request;
     const token = waiter ? waiter.token : newToken();
-    const manager = waiter ? this.#id : "";
-    const waitLeft = waiter ? Math.max(1, Math.ceil(deadline - performance.now())) : 0;
     const sentAt = Date.now();
     if (waiter && !waiter.firstSentAt) waiter.firstSentAt = sentAt;
-    let reply: [number, number, number?];
-    try {
-      reply = (await this.#runner.run("acquire", metrics, kind, () =>
-        acquireScript.run(
-          this.#redis,
-          [keys.lock, keys.fence, keys.queue, keys.tickets],
-          [
-            token,
-            ttlMs,
-            this.#config.fenceRetentionMs,
-            manager,
-            waitLeft,
-            MAX_WAIT_MS + ttlMs,
-            // Taking a free lock, the script leaves the line only if this manager may be in it:
-            // the first attempt of a lone waiter skips that (a stale place left by a failed
-            // give-back is skipped by its deadline, or passed on by whoever it is handed to).
-            waiter?.inLine ? 1 : 0,
-          ],
-        ),
-      )) as [number, number, number?];
-    } catch (error) {
-      // Timed out: Redis may have run the acquire, or still will. A give-back sent now, on the
-      // same connection, runs after it and releases whatever it took for a caller who is gone.
-      if (error instanceof LockUnavailableError && error.reason === "timeout")
-        this.#giveBack(keys, token, false);
-      throw error;
-    }
+    const retentionMs = this.#config.fenceRetentionMs;
+    const sent = waiter
+      ? this.#runner.script("acquire", metrics, kind, acquireScript, [
+          keys.lock,
+          keys.fence,
+          keys.queue,
+          keys.tickets,
+          token,
+          ttlMs,
+          retentionMs,
+          this.#id,
+          Math.max(1, Math.ceil(deadline - performance.now())), // ms it will still wait
+          MAX_WAIT_MS + ttlMs,
+          // Taking a free lock, the script leaves the line only if this manager may be in it:
+          // the first attempt of a lone waiter skips that (a stale place left by a failed
+          // give-back is skipped by its deadline, or passed on by whoever it is handed to).
+          waiter.inLine ? 1 : 0,
+        ])
+      : this.#runner.script("acquire", metrics, kind, tryScript, [
+          keys.lock,
+          keys.fence,
+          token,
+          ttlMs,
+          retentionMs,
+        ]);
+    return sent.then(
+      (reply) => this.#attempted(request, waiter, token, sentAt, reply as AcquireReply),
+      (error: unknown) => {
+        // Timed out: Redis may have run the acquire, or still will. A give-back sent now, on the
+        // same connection, runs after it and releases whatever it took for a caller who is gone.
+        if (error instanceof LockUnavailableError && error.reason === "timeout")
+          this.#giveBack(keys, token, false);
+        throw error;
+      },
+    );
+  }
+
+  /** What an attempt's reply means: the lease (in strict mode once replicas have it), or how long the lock stays taken. */
+  #attempted(
+    request: LockRequest,
+    waiter: Waiter | undefined,
+    token: string,
+    sentAt: number,
+    reply: AcquireReply,
+  ): Attempt | Promise<Attempt> {
     if (reply[0] !== 1) {
       if (waiter && reply[2] !== undefined) {
         waiter.lastSentAt = sentAt;
@@ -316,10 +375,11 @@ class RedisLockManager implements LockManager {
     }
     // A lock handed to this token earlier says how long it has left; one we just set, its full TTL.
     const handed = reply[2] !== undefined;
+    const ttlMs = request.ttlMs;
     const startedAt = handed ? sentAt + reply[2]! - ttlMs : sentAt;
     const lease = this.#newLease(request, token, reply[1], startedAt, ttlMs);
-    if (this.#config.replication) await (handed ? this.#confirmHandover(lease) : this.#replicate(lease));
-    return { lease };
+    if (!this.#config.replication) return { lease };
+    return (handed ? this.#confirmHandover(lease) : this.#replicate(lease)).then(() => ({ lease }));
   }
 
   #newLease(request: LockRequest, token: string, fence: number, startedAt: number, ttlMs: number): LockLease {
@@ -394,13 +454,9 @@ class RedisLockManager implements LockManager {
     token: string,
     leaveLine: boolean,
   ): void {
-    releaseScript
-      .run(
-        this.#redis,
-        [keys.lock, keys.fence, keys.queue, keys.tickets],
-        [token, this.#inbox, this.#config.fenceRetentionMs, leaveLine ? this.#id : ""],
-      )
-      .catch(() => {});
+    const args = [token, this.#inbox, this.#config.fenceRetentionMs];
+    if (leaveLine) args.push(this.#id);
+    releaseScript.run(this.#redis, [keys.lock, keys.fence, keys.queue, keys.tickets], args).catch(() => {});
   }
 
   /** A lease nobody was given: stop tracking it and give its lock back (owner-checked, so harmless if gone). */
@@ -423,20 +479,24 @@ class RedisLockManager implements LockManager {
   };
 
   #leaseHost(): LeaseHost {
-    const redis = this.#redis;
+    const runner = this.#runner;
     return {
       extend: async (lease, ttlMs) =>
-        (await this.#runner.run("extend", lease.metrics, lease.kind, () =>
-          extendScript.run(redis, [lease.key], [lease.token, ttlMs]),
-        )) === 1,
-      release: (lease) =>
-        this.#runner.run("release", lease.metrics, lease.kind, () =>
-          releaseScript.run(
-            redis,
-            [lease.key, lease.keys.fence, lease.keys.queue, lease.keys.tickets],
-            [lease.token, this.#inbox, this.#config.fenceRetentionMs, ""],
-          ),
-        ),
+        (await runner.script("extend", lease.metrics, lease.kind, extendScript, [
+          lease.key,
+          lease.token,
+          ttlMs,
+        ])) === 1,
+      release: ({ keys, token, metrics, kind }) =>
+        runner.script("release", metrics, kind, releaseScript, [
+          keys.lock,
+          keys.fence,
+          keys.queue,
+          keys.tickets,
+          token,
+          this.#inbox,
+          this.#config.fenceRetentionMs,
+        ]),
       forget: (lease) => this.#leases.delete(lease.token),
       setTimer: (fn, ms) => this.#timers.set(fn, ms),
       clearTimer: (handle) => this.#timers.clear(handle),

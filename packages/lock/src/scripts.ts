@@ -11,42 +11,71 @@ export interface ScriptClient {
 /**
  * A Lua script called with EVALSHA. The first call on a server that does not know the script yet
  * (fresh start, failover, SCRIPT FLUSH) answers NOSCRIPT; the script is then sent once with EVAL,
- * which also caches it on the server, so later calls go by SHA again.
+ * which also caches it on the server, so later calls go by SHA again. The lock's own commands go
+ * through CommandRunner.script, which does the same under the command's timeout.
  */
 export class LuaScript {
   readonly sha: string;
   constructor(
     readonly name: string,
     readonly source: string,
+    /** How many of a call's arguments are keys (KEYS[1..n]); the rest are ARGV. */
+    readonly keyCount: number,
   ) {
     this.sha = createHash("sha1").update(source).digest("hex");
   }
 
-  /** Always a promise: a client that throws instead of rejecting still rejects here. */
-  async run(redis: ScriptClient, keys: string[], args: (string | number)[]): Promise<unknown> {
+  /**
+   * EVALSHA with `keysAndArgs` (the keys first); may answer NOSCRIPT (see `run`). Always a
+   * promise: a client that throws instead of rejecting still rejects here.
+   */
+  evalsha(redis: ScriptClient, keysAndArgs: (string | number)[]): Promise<unknown> {
     try {
-      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+      return redis.evalsha(this.sha, this.keyCount, ...keysAndArgs);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** EVAL with the whole source, after a NOSCRIPT; a promise like `evalsha`. */
+  eval(redis: ScriptClient, keysAndArgs: (string | number)[]): Promise<unknown> {
+    try {
+      return redis.eval(this.source, this.keyCount, ...keysAndArgs);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** EVALSHA, then EVAL once on NOSCRIPT. */
+  async run(redis: ScriptClient, keys: string[], args: (string | number)[]): Promise<unknown> {
+    if (keys.length !== this.keyCount)
+      throw new TypeError(`${this.name}.lua takes ${this.keyCount} keys, got ${keys.length}`);
+    const keysAndArgs = [...keys, ...args];
+    try {
+      return await this.evalsha(redis, keysAndArgs);
     } catch (error) {
       if (!isNoScript(error)) throw error;
-      return redis.eval(this.source, keys.length, ...keys, ...args);
+      return this.eval(redis, keysAndArgs);
     }
   }
 }
 
-function isNoScript(error: unknown): boolean {
+export function isNoScript(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith("NOSCRIPT");
 }
 
 const read = (file: string) => readFileSync(new URL(`./scripts/${file}.lua`, import.meta.url), "utf8");
 
-/** The script in `name`.lua, with the shared `functions` files sent in front of it. */
-function load(name: string, ...functions: string[]): LuaScript {
-  return new LuaScript(name, [...functions, name].map(read).join("\n"));
+/** The script in `name`.lua, taking `keyCount` keys, with the shared `functions` files sent in front of it. */
+function load(name: string, keyCount: number, ...functions: string[]): LuaScript {
+  return new LuaScript(name, [...functions, name].map(read).join("\n"), keyCount);
 }
 
+/** `{1, fence}` when acquired, `{0, pttl}` when taken: a caller's first attempt, which queues nobody. */
+export const tryScript = load("try", 2, "fence");
 /** `{1, fence}` (or `{1, fence, pttl}` when it had been handed over) when acquired, `{0, pttl, ms}` when busy. */
-export const acquireScript = load("acquire", "fence");
+export const acquireScript = load("acquire", 4, "fence");
 /** 1 when released (and handed to the first live waiter in line), 0 when the lock is not ours. */
-export const releaseScript = load("release", "fence");
+export const releaseScript = load("release", 4, "fence");
 /** 1 when extended, 0 when the lock is not ours. */
-export const extendScript = load("extend");
+export const extendScript = load("extend", 1);

@@ -65,6 +65,11 @@ export class WaitQueues {
     return this.#subscribe();
   }
 
+  /** Whether callers of this process wait for `lockKey`. */
+  waiting(lockKey: string): boolean {
+    return this.#firsts.has(lockKey);
+  }
+
   isFirst(waiter: Waiter): boolean {
     return this.#firsts.get(waiter.lockKey) === waiter;
   }

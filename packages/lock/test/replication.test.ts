@@ -17,7 +17,9 @@ beforeAll(async () => {
   replica = await ownRedis(["--replicaof", "127.0.0.1", String(primary.port)]);
   redis = fastClient(primary.url);
   await ready(redis);
-  for (let i = 0; i < 200 && !(await redis.info("replication")).includes("connected_slaves:1"); i++)
+  // Online, not just connected: after a diskless sync the primary counts the replica for WAIT only
+  // once its first acknowledgement came, up to a second after the link is up.
+  for (let i = 0; i < 200 && !(await redis.info("replication")).includes("state=online"); i++)
     await sleep(25);
   const replicaClient = new Redis(replica.url);
   for (

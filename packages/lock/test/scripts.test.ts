@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { createTestRedis, type TestRedis } from "@orderbot/testkit";
-import { acquireScript, extendScript, LuaScript, releaseScript } from "../src/scripts.ts";
+import { acquireScript, extendScript, LuaScript, releaseScript, tryScript } from "../src/scripts.ts";
 import { ownRedis } from "./support.ts";
 
 let t: TestRedis;
@@ -131,6 +131,49 @@ describe("acquire.lua", () => {
     await t.redis.del(k.lock); // as if tok-a had expired
     expect((await acquire(k, "tok-b", "m1"))[0]).toBe(1);
     expect(await t.redis.exists(k.queue, k.tickets)).toBe(0);
+  });
+});
+
+describe("try.lua", () => {
+  const tryTake = (k: K, token: string, ttl = 1500) =>
+    tryScript.run(t.redis, [k.lock, k.fence], [token, ttl, 60_000]) as Promise<[number, number]>;
+
+  it("takes a free lock with a millisecond expiry and a fence, and queues nobody", async () => {
+    const k = keys();
+    const [status, fence] = await tryTake(k, "tok-a");
+    expect(status).toBe(1);
+    expect(await t.redis.get(k.lock)).toBe("tok-a");
+    expect(await t.redis.pttl(k.lock)).toBeGreaterThan(1000);
+    expect(await t.redis.get(k.fence)).toBe(String(fence));
+    expect(await t.redis.exists(k.queue, k.tickets)).toBe(0);
+  });
+
+  it("refuses a held lock, leaves it untouched, reports its remaining TTL and puts nobody in line", async () => {
+    const k = keys();
+    await tryTake(k, "holder", 5000);
+    const fence = await t.redis.get(k.fence);
+    const [status, pttl] = await tryTake(k, "other");
+    expect(status).toBe(0);
+    expect(pttl).toBeGreaterThan(4000);
+    expect(pttl).toBeLessThanOrEqual(5000);
+    expect(await t.redis.get(k.lock)).toBe("holder");
+    expect(await t.redis.get(k.fence)).toBe(fence);
+    expect(await t.redis.exists(k.queue, k.tickets)).toBe(0);
+  });
+
+  it("shares the fence counter with acquire.lua and release.lua's hand-offs: fences keep growing", async () => {
+    const k = keys();
+    const [, first] = await tryTake(k, "a");
+    await release(k, "a");
+    const [, second] = await acquire(k, "b");
+    await acquire(k, "c", "manager-c"); // waits in line with a ticket
+    await release(k, "b"); // hands the lock to "c", with the next fence
+    const handed = Number(await t.redis.get(k.fence));
+    await release(k, "c");
+    const [, third] = await tryTake(k, "d");
+    expect(second).toBeGreaterThan(first);
+    expect(handed).toBeGreaterThan(second);
+    expect(third).toBeGreaterThan(handed);
   });
 });
 
@@ -273,7 +316,7 @@ describe("loading", () => {
   });
 
   it("passes Redis errors other than NOSCRIPT through", async () => {
-    const broken = new LuaScript("broken", "return redis.call('INCR', KEYS[1])");
+    const broken = new LuaScript("broken", "return redis.call('INCR', KEYS[1])", 1);
     const k = keys();
     await t.redis.set(k.lock, "not a number");
     await expect(broken.run(t.redis, [k.lock], [])).rejects.toThrow(/not an integer/);

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Registry } from "prom-client";
 import { createLockManager, LOCK_METRICS, LockUnavailableError, type Lease } from "../src/index.ts";
 import { inboxPrefix, siblingKeys } from "../src/keys.ts";
-import { releaseScript } from "../src/scripts.ts";
+import { acquireScript, releaseScript, tryScript } from "../src/scripts.ts";
 import {
   abortListeners,
   counting,
@@ -33,6 +33,99 @@ async function hold(id: string, ttlMs = 5000): Promise<Lease> {
   if (!result.ok) throw new Error(`could not take ${id}`);
   return result.lease;
 }
+
+/** A manager whose client records which script each EVALSHA runs, by name. */
+async function scriptRecordingManager() {
+  const names = new Map([tryScript, acquireScript, releaseScript].map((script) => [script.sha, script.name]));
+  const scripts: string[] = [];
+  const redis = fastClient(fx.test.url);
+  await ready(redis);
+  const client = new Proxy(redis, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property !== "evalsha") return method;
+      return (sha: string, ...rest: unknown[]) => {
+        scripts.push(names.get(sha) ?? sha);
+        return method(sha, ...rest);
+      };
+    },
+  });
+  const locks = createLockManager({
+    redis: client,
+    namespace: fx.test.namespace,
+    hashKey: HASH_KEY,
+    kinds: KINDS,
+    registry: new Registry(),
+  });
+  return {
+    locks,
+    /** The scripts sent since the last call. */
+    sent: () => scripts.splice(0),
+    close: async () => {
+      await locks.close();
+      redis.disconnect();
+    },
+  };
+}
+
+describe("the first attempt", () => {
+  it("takes a free lock with one plain try, even for a caller that may wait: nobody is put in line", async () => {
+    const { locks, sent, close } = await scriptRecordingManager();
+    try {
+      const result = await locks.acquire({ kind: "order", id: "free" }, { waitMs: 5000 });
+      if (!result.ok) throw new Error("must acquire");
+      expect(sent()).toEqual(["try"]);
+      expect(await lineOf(result.lease.key)).toBe(0);
+      expect(locks.stats()).toMatchObject({ waiters: 0, subscriptions: 0 });
+      expect(await result.lease.release()).toBe("released");
+      expect(sent()).toEqual(["release"]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("joins the line at once for a key its last wait found taken, and tries plainly again once it is free at the first ask", async () => {
+    const { locks, sent, close } = await scriptRecordingManager();
+    try {
+      const holder = await hold("contended");
+      const busy = await locks.acquire({ kind: "order", id: "contended" }, { waitMs: 50 });
+      expect(busy.ok).toBe(false);
+      // the try, then the wait's attempts (the first one subscribes, then asks once more)
+      expect(sent().slice(0, 2)).toEqual(["try", "acquire"]);
+      await holder.release();
+
+      const next = await locks.acquire({ kind: "order", id: "contended" }, { waitMs: 5000 });
+      if (!next.ok) throw new Error("must acquire");
+      expect(sent()).toEqual(["acquire"]); // no try: straight into line, and the lock was free
+      await next.lease.release();
+      sent();
+
+      const again = await locks.acquire({ kind: "order", id: "contended" }, { waitMs: 5000 });
+      if (!again.ok) throw new Error("must acquire");
+      expect(sent()).toEqual(["try"]); // free at the first ask: no longer taken for contended
+      await again.lease.release();
+    } finally {
+      await close();
+    }
+  });
+
+  it("with waitMs 0, a taken key is tried plainly every time: nothing is remembered and nobody queued", async () => {
+    const { locks, sent, close } = await scriptRecordingManager();
+    try {
+      const holder = await hold("busy-once");
+      for (let i = 0; i < 2; i++) {
+        expect((await locks.acquire({ kind: "order", id: "busy-once" }, { waitMs: 0 })).ok).toBe(false);
+        expect(sent()).toEqual(["try"]);
+      }
+      expect(await lineOf(holder.key)).toBe(0);
+      await holder.release();
+    } finally {
+      await close();
+    }
+  });
+});
 
 describe("waiters on one key", () => {
   it("16 waiters in 16 processes all acquire, in the order they arrived", async () => {
@@ -353,8 +446,10 @@ describe("giving up", () => {
   it("a lock handed over while the last attempt's reply was on its way is taken, though the wait ran out", async () => {
     const { locks, replies, close } = await slowManager(fx, 150); // Redis runs each script at once; its reply comes 150 ms later
     try {
-      const warm = await hold("handed-late-warm");
-      await locks.acquire({ kind: "order", id: "handed-late-warm" }, { waitMs: 30 }); // subscribes
+      // A first wait finds the key taken: it subscribes, and the key counts as contended, so the
+      // next wait for it joins the line with its first attempt.
+      const warm = await hold("handed-late");
+      await locks.acquire({ kind: "order", id: "handed-late" }, { waitMs: 30 });
       expect(locks.stats().subscriptions).toBe(1);
       await warm.release();
 

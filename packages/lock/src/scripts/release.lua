@@ -4,14 +4,14 @@
 -- Entries whose ticket is gone or whose waiter's deadline has passed are dropped on the way.
 --   KEYS[1] lock   KEYS[2] fence   KEYS[3] line   KEYS[4] tickets (see acquire.lua)
 --   ARGV[1] token   ARGV[2] channel prefix (manager id appended)   ARGV[3] fence retention ms
---   ARGV[4] a manager id to take out of line first ('' for none): a manager whose last waiter
---           gave up calls this with that waiter's token, passing on a lock handed to it meanwhile
+--   ARGV[4] (optional) a manager id to take out of line first: a manager whose last waiter gave
+--           up calls this with that waiter's token, passing on a lock handed to it meanwhile
 -- Returns 1 when released, 0 when the lock is not ours (expired, or another holder's): then the
 -- lock is left unchanged. Reading, comparing and writing in one script leaves no gap in which the
 -- lock could expire and be taken by someone else between our check and our write.
 -- The message is "token fence ttl server-ms lock-key" (keys and tokens contain no spaces).
 -- nextFence: fence.lua, sent in front of this script.
-if ARGV[4] ~= '' then
+if ARGV[4] then
   redis.call('ZREM', KEYS[3], ARGV[4])
   redis.call('HDEL', KEYS[4], ARGV[4])
 end
