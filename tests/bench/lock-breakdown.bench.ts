@@ -22,7 +22,12 @@ import { CircuitBreaker } from "../../packages/lock/src/breaker.ts";
 import { CommandRunner } from "../../packages/lock/src/commands.ts";
 import { lockKeys } from "../../packages/lock/src/keys.ts";
 import { createLockMetrics } from "../../packages/lock/src/metrics.ts";
-import { acquireScript, releaseScript } from "../../packages/lock/src/scripts.ts";
+import {
+  type LuaScript,
+  releaseScript,
+  type ScriptClient,
+  tryScript,
+} from "../../packages/lock/src/scripts.ts";
 import { newToken } from "../../packages/lock/src/tokens.ts";
 import {
   connect,
@@ -55,8 +60,8 @@ const raw = libraries.find((library) => library.name.startsWith("raw"))!;
 /** A Redis that answers every script at once: only the lock's JavaScript is left to measure. */
 class StubRedis extends EventEmitter {
   #fence = 0;
-  evalsha(_sha: string, keys: number, ...args: unknown[]): Promise<unknown> {
-    return Promise.resolve(args.length - keys === 7 ? [1, ++this.#fence] : 1); // acquire : release
+  evalsha(sha: string): Promise<unknown> {
+    return Promise.resolve(sha === releaseScript.sha ? 1 : [1, ++this.#fence]); // release : an acquire
   }
   eval(): Promise<unknown> {
     return Promise.resolve(1);
@@ -100,19 +105,27 @@ const busyFor = (microseconds: number) => {
 };
 
 /** How a bare variant sends a script: straight through ioredis, or through the module's command runner. */
-type Send = (command: "acquire" | "release", run: () => Promise<unknown>) => Promise<unknown>;
+type Send = (
+  command: "acquire" | "release",
+  script: LuaScript,
+  keysAndArgs: (string | number)[],
+) => Promise<unknown>;
 
 /** The module's command runner with its defaults (1 s timeout, breaker after 5 failures) and a latency histogram. */
-function runnerSend(): Send {
-  const runner = new CommandRunner(new CircuitBreaker({ failureThreshold: 5, coolDownMs: 2000 }), 1000);
+function runnerSend(redis: ScriptClient): Send {
+  const runner = new CommandRunner(
+    new CircuitBreaker({ failureThreshold: 5, coolDownMs: 2000 }),
+    1000,
+    redis,
+  );
   const metrics = createLockMetrics(new Registry())("bench");
-  return (command, run) => runner.run(command, metrics, "bench", run);
+  return (command, script, keysAndArgs) => runner.script(command, metrics, "bench", script, keysAndArgs);
 }
 
 /**
- * The module's acquire and release scripts, called straight through ioredis (or, `throughRunner`,
- * through the module's command runner); with `busyUs` of busy JavaScript added, or (`withStub`) a
- * lock+unlock of the module on a stub Redis.
+ * The module's scripts for a free lock (the try and the release), with the module's arguments,
+ * called straight through ioredis (or, `throughRunner`, through the module's command runner); with
+ * `busyUs` of busy JavaScript added, or (`withStub`) a lock+unlock of the module on a stub Redis.
  */
 function bareScripts(busyUs: number, { withStub = false, throughRunner = false } = {}): Library {
   const name = withStub
@@ -127,22 +140,32 @@ function bareScripts(busyUs: number, { withStub = false, throughRunner = false }
     async client(url): Promise<Client> {
       const redis = await connect(url);
       const stub = withStub ? stubManager(WAIT_MS) : undefined;
-      const send: Send = throughRunner ? runnerSend() : (_command, run) => run();
+      const send: Send = throughRunner
+        ? runnerSend(redis)
+        : (_command, script, keysAndArgs) =>
+            script.run(
+              redis,
+              keysAndArgs.slice(0, script.keyCount) as string[],
+              keysAndArgs.slice(script.keyCount),
+            );
       return {
         async lock(key) {
           const keys = lockKeys("bench", "bench", key);
-          const keyList = [keys.lock, keys.fence, keys.queue, keys.tickets];
           const token = newToken();
           busyFor(busyUs / 2);
           if (stub) await stubLockUnlock(stub, key);
-          await send("acquire", () =>
-            acquireScript.run(redis, keyList, [token, TTL_MS, 3_600_000, "m", WAIT_MS, 310_000, 0]),
-          );
+          await send("acquire", tryScript, [keys.lock, keys.fence, token, TTL_MS, 3_600_000]);
           return async () => {
             busyFor(busyUs / 2);
-            return send("release", () =>
-              releaseScript.run(redis, keyList, [token, "bench:inbox:", 3_600_000, ""]),
-            );
+            return send("release", releaseScript, [
+              keys.lock,
+              keys.fence,
+              keys.queue,
+              keys.tickets,
+              token,
+              "bench:inbox:",
+              3_600_000,
+            ]);
           };
         },
         async close() {

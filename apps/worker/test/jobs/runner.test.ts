@@ -170,10 +170,13 @@ describe("job runner", () => {
     const a = await runnerFor("a", [{ ...probe, keepLeadership: true }], { lockTtlMs: 300 });
     a.runner.start();
     await sleep(2_500); // some 25 renewals of a 300 ms lease
+    const stoppedAt = performance.now();
     await a.runner.stop();
     expect(records.length).toBeGreaterThan(20);
     expect(new Set(records.map((r) => r.fence)).size).toBe(1); // one term: the lease never read as lost
-    expect(records.every((r) => r.stepsAfterAbort === 0)).toBe(true);
+    // No run was cut short while the leader ran; stop() may cut the one in progress (its step ends after).
+    expect(records.filter((r) => r.stepsAfterAbort > 0 && r.end < stoppedAt)).toEqual([]);
+    expect(records.filter((r) => r.stepsAfterAbort > 0).length).toBeLessThanOrEqual(1);
   });
 
   describe("when Redis is down", () => {
