@@ -2,10 +2,11 @@
 // SET NX PX + EVALSHA loop of bench:lock:
 //
 //   1. its own JavaScript per lock+unlock, on a stub Redis that answers at once;
-//   2. a ladder from the raw loop to the module, one layer at a time: the module's two scripts
-//      called bare (no manager), the same through the module's command runner (timeout, breaker,
-//      latency histogram), the module trying once (plus input checks, the lease, its metrics), the
-//      module waiting (plus the waiter a hand-off could find); then the bare scripts plus two
+//   2. a ladder from the raw loop to the module, one layer at a time: the two scripts the module
+//      sends for a free lock (try, release) called bare (no manager), the same through the module's
+//      command runner (timeout, breaker, latency histogram), the module trying once (plus input
+//      checks, the lease, its metrics), the module waiting (plus the check whether to join the
+//      line at once); then the bare scripts plus two
 //      microseconds of busy JavaScript per lock+unlock, and the bare scripts plus the module's own
 //      JavaScript (a lock+unlock on a stub Redis) — what client code costs once real sockets are
 //      involved. Interleaved in rounds on one redis-server, with the CPU each side spent per
@@ -301,14 +302,15 @@ async function main(): Promise<void> {
       environmentLine({ ioredis: packageVersion("ioredis", `${ROOT}/packages/lock`) }),
       "",
       `The lock's own JavaScript per lock+unlock, on a stub Redis that answers at once (32 callers, each with a manager`,
-      `of its own as in bench:lock): **${js.waiting.toFixed(2)} µs** when the kind waits (a waiter is registered, so that a`,
-      `hand-off can find it), ${js.once.toFixed(2)} µs when it tries once.`,
+      `of its own as in bench:lock): **${js.waiting.toFixed(2)} µs** when the kind waits, ${js.once.toFixed(2)} µs when it tries once`,
+      "(on a free lock both send the same try script; a kind that waits also checks whether it must join the line).",
       "",
       `Then, on one redis-server, ${ROUNDS} interleaved rounds of ${ROUND_MS} ms per variant on distinct keys. First a ladder`,
-      "from the raw loop of bench:lock to the module, one layer at a time: the module's two scripts called bare (no",
-      "manager, no metrics, no lease); the same through the module's command runner (its own timeout, the breaker, the",
-      "latency histogram); the module on a kind that tries once (adds the input checks, the lease and its metrics); the",
-      "module as bench:lock runs it, on a kind that waits (adds the waiter a hand-off could find). Then the bare scripts",
+      "from the raw loop of bench:lock to the module, one layer at a time: the two scripts the module sends for a free",
+      "lock (try.lua and release.lua, with its arguments) called bare (no manager, no metrics, no lease); the same through",
+      "the module's command runner (its own timeout, the breaker, the latency histogram); the module on a kind that tries",
+      "once (adds the input checks, the lease and its metrics); the module as bench:lock runs it, on a kind that waits",
+      "(adds the check whether the caller must join the line at once). Then the bare scripts",
       "with 2 µs of busy JavaScript added per lock+unlock, and the bare scripts with the module's JavaScript added (a",
       "lock+unlock on a stub Redis: the module minus its commands). CPU per lock+unlock: this process (node) and the",
       "redis-server (`INFO cpu`); writes: the process's write system calls per lock+unlock (what is above 2.00 is not",

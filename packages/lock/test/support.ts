@@ -169,13 +169,12 @@ export function slowReplies<T extends object>(client: T, delayMs: number): { cli
   return handle;
 }
 
-/** A manager on a client of its own whose script replies come `delayMs` late while `replies.slow` is set. */
-export async function slowManager(fx: SharedRedisFixture, delayMs: number) {
+/** A manager on a client of its own, seen through `wrap` (a proxy that delays or records commands). */
+export async function wrappedManager(fx: SharedRedisFixture, wrap: (redis: Redis) => Redis) {
   const redis = fastClient(fx.test.url);
   await ready(redis);
-  const replies = slowReplies(redis, delayMs);
   const locks = createLockManager({
-    redis: replies.client,
+    redis: wrap(redis),
     namespace: fx.test.namespace,
     hashKey: HASH_KEY,
     kinds: KINDS,
@@ -183,12 +182,34 @@ export async function slowManager(fx: SharedRedisFixture, delayMs: number) {
   });
   return {
     locks,
-    replies,
     async close() {
       await locks.close();
       redis.disconnect();
     },
   };
+}
+
+/** A manager on a client of its own whose script replies come `delayMs` late while `replies.slow` is set. */
+export async function slowManager(fx: SharedRedisFixture, delayMs: number) {
+  let replies!: { client: Redis; slow: boolean };
+  const manager = await wrappedManager(fx, (redis) => (replies = slowReplies(redis, delayMs)).client);
+  return { ...manager, replies };
+}
+
+/** `client`, calling `onScript` with the SHA of every EVALSHA it sends. */
+export function recordingScripts<T extends object>(client: T, onScript: (sha: string) => void): T {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property !== "evalsha") return method;
+      return (sha: string, ...rest: unknown[]) => {
+        onScript(sha);
+        return method(sha, ...rest);
+      };
+    },
+  });
 }
 
 /** A subscriber that subscribes but never delivers a message: every hand-off message is lost. */

@@ -3,7 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Registry } from "prom-client";
-import { createLockManager, LOCK_METRICS, LockUnavailableError, type Lease } from "../src/index.ts";
+import {
+  createLockManager,
+  LOCK_METRICS,
+  LockUnavailableError,
+  type Lease,
+  type LockManager,
+} from "../src/index.ts";
 import { inboxPrefix, siblingKeys } from "../src/keys.ts";
 import { acquireScript, releaseScript, tryScript } from "../src/scripts.ts";
 import {
@@ -15,8 +21,10 @@ import {
   ready,
   recordingLogger,
   deafSubscriber,
+  recordingScripts,
   sharedRedis,
   slowManager,
+  wrappedManager,
   type SharedRedisFixture,
 } from "./support.ts";
 
@@ -34,46 +42,28 @@ async function hold(id: string, ttlMs = 5000): Promise<Lease> {
   return result.lease;
 }
 
-/** A manager whose client records which script each EVALSHA runs, by name. */
-async function scriptRecordingManager() {
+/**
+ * Runs `test` with a manager whose client records which script each EVALSHA runs, by name;
+ * `sent()` returns the scripts sent since its last call.
+ */
+async function withScriptsRecorded(
+  test: (manager: { locks: LockManager; sent: () => string[] }) => Promise<void>,
+): Promise<void> {
   const names = new Map([tryScript, acquireScript, releaseScript].map((script) => [script.sha, script.name]));
   const scripts: string[] = [];
-  const redis = fastClient(fx.test.url);
-  await ready(redis);
-  const client = new Proxy(redis, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if (typeof value !== "function") return value;
-      const method = (value as (...args: unknown[]) => unknown).bind(target);
-      if (property !== "evalsha") return method;
-      return (sha: string, ...rest: unknown[]) => {
-        scripts.push(names.get(sha) ?? sha);
-        return method(sha, ...rest);
-      };
-    },
-  });
-  const locks = createLockManager({
-    redis: client,
-    namespace: fx.test.namespace,
-    hashKey: HASH_KEY,
-    kinds: KINDS,
-    registry: new Registry(),
-  });
-  return {
-    locks,
-    /** The scripts sent since the last call. */
-    sent: () => scripts.splice(0),
-    close: async () => {
-      await locks.close();
-      redis.disconnect();
-    },
-  };
+  const { locks, close } = await wrappedManager(fx, (redis) =>
+    recordingScripts(redis, (sha) => scripts.push(names.get(sha) ?? sha)),
+  );
+  try {
+    await test({ locks, sent: () => scripts.splice(0) });
+  } finally {
+    await close();
+  }
 }
 
 describe("the first attempt", () => {
-  it("takes a free lock with one plain try, even for a caller that may wait: nobody is put in line", async () => {
-    const { locks, sent, close } = await scriptRecordingManager();
-    try {
+  it("takes a free lock with one plain try, even for a caller that may wait: nobody is put in line", () =>
+    withScriptsRecorded(async ({ locks, sent }) => {
       const result = await locks.acquire({ kind: "order", id: "free" }, { waitMs: 5000 });
       if (!result.ok) throw new Error("must acquire");
       expect(sent()).toEqual(["try"]);
@@ -81,14 +71,10 @@ describe("the first attempt", () => {
       expect(locks.stats()).toMatchObject({ waiters: 0, subscriptions: 0 });
       expect(await result.lease.release()).toBe("released");
       expect(sent()).toEqual(["release"]);
-    } finally {
-      await close();
-    }
-  });
+    }));
 
-  it("joins the line at once for a key its last wait found taken, and tries plainly again once it is free at the first ask", async () => {
-    const { locks, sent, close } = await scriptRecordingManager();
-    try {
+  it("joins the line at once for a key its last wait found taken, and tries plainly again once it is free at the first ask", () =>
+    withScriptsRecorded(async ({ locks, sent }) => {
       const holder = await hold("contended");
       const busy = await locks.acquire({ kind: "order", id: "contended" }, { waitMs: 50 });
       expect(busy.ok).toBe(false);
@@ -106,14 +92,10 @@ describe("the first attempt", () => {
       if (!again.ok) throw new Error("must acquire");
       expect(sent()).toEqual(["try"]); // free at the first ask: no longer taken for contended
       await again.lease.release();
-    } finally {
-      await close();
-    }
-  });
+    }));
 
-  it("with waitMs 0, a taken key is tried plainly every time: nothing is remembered and nobody queued", async () => {
-    const { locks, sent, close } = await scriptRecordingManager();
-    try {
+  it("with waitMs 0, a taken key is tried plainly every time: nothing is remembered and nobody queued", () =>
+    withScriptsRecorded(async ({ locks, sent }) => {
       const holder = await hold("busy-once");
       for (let i = 0; i < 2; i++) {
         expect((await locks.acquire({ kind: "order", id: "busy-once" }, { waitMs: 0 })).ok).toBe(false);
@@ -121,10 +103,7 @@ describe("the first attempt", () => {
       }
       expect(await lineOf(holder.key)).toBe(0);
       await holder.release();
-    } finally {
-      await close();
-    }
-  });
+    }));
 });
 
 describe("waiters on one key", () => {
