@@ -140,15 +140,11 @@ function bareScripts(busyUs: number, { withStub = false, throughRunner = false }
     name,
     async client(url): Promise<Client> {
       const redis = await connect(url);
+      for (const script of [tryScript, releaseScript]) await redis.script("LOAD", script.source);
       const stub = withStub ? stubManager(WAIT_MS) : undefined;
       const send: Send = throughRunner
         ? runnerSend(redis)
-        : (_command, script, keysAndArgs) =>
-            script.run(
-              redis,
-              keysAndArgs.slice(0, script.keyCount) as string[],
-              keysAndArgs.slice(script.keyCount),
-            );
+        : (_command, script, keysAndArgs) => script.send(redis, keysAndArgs); // scripts loaded in client()
       return {
         async lock(key) {
           const keys = lockKeys("bench", "bench", key);

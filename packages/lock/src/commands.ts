@@ -8,7 +8,7 @@
 import type { CircuitBreaker } from "./breaker.ts";
 import { LockUnavailableError } from "./errors.ts";
 import type { KindMetrics, LockCommand } from "./metrics.ts";
-import { isNoScript, type LuaScript, type ScriptClient } from "./scripts.ts";
+import type { LuaScript, ScriptClient } from "./scripts.ts";
 import type { TimerHandle } from "./timers.ts";
 
 /**
@@ -102,9 +102,8 @@ export class CommandRunner {
 
   /**
    * Runs a Lua script by SHA, as `run` runs a command (no closure to build: the lock's own
-   * commands take this path). A server that does not know the script yet (fresh start, failover,
-   * SCRIPT FLUSH) answers NOSCRIPT: it is then sent once with EVAL, under the same timeout, which
-   * also caches it there.
+   * commands take this path). On NOSCRIPT (fresh start, failover, SCRIPT FLUSH) the script's
+   * `resend` is sent once, under the same timeout; the success path pays for nothing extra.
    */
   script(
     command: LockCommand,
@@ -115,7 +114,7 @@ export class CommandRunner {
   ): Promise<unknown> {
     if (!this.breaker.allow()) return this.#refused(kind);
     const started = performance.now();
-    const sent = script.evalsha(this.redis, keysAndArgs);
+    const sent = script.send(this.redis, keysAndArgs);
     return this.#track(command, metrics, kind, started, this.timeoutMs, sent, script, keysAndArgs);
   }
 
@@ -170,11 +169,9 @@ export class CommandRunner {
 
   #failed(entry: InFlight, error: unknown): void {
     if (!entry.linked) return; // it had timed out already
-    if (entry.script && isNoScript(error)) {
-      const script = entry.script;
-      entry.script = undefined; // once: a second NOSCRIPT is an answer like any other
-      return this.#watch(entry, script.eval(this.redis, entry.keysAndArgs!));
-    }
+    const resent = entry.script?.resend(error, this.redis, entry.keysAndArgs!);
+    entry.script = undefined; // once: a second NOSCRIPT is an answer like any other
+    if (resent) return this.#watch(entry, resent);
     this.#unlink(entry);
     this.#fail(entry, error, isClientTimeout(error));
   }

@@ -198,12 +198,8 @@ class RedisLockManager implements LockManager {
     return request.signal !== undefined || this.#queues.waiting(key) || this.#contended.has(key);
   }
 
-  /** Remembers (or forgets) that a wait for `key` found it taken, keeping the last CONTENDED_KEYS. */
-  #noteContended(key: string, contended: boolean): void {
-    if (!contended) {
-      this.#contended.delete(key);
-      return;
-    }
+  /** Remembers that a wait for `key` found it taken, keeping the last CONTENDED_KEYS keys. */
+  #rememberContended(key: string): void {
     if (this.#contended.has(key)) return;
     if (this.#contended.size >= CONTENDED_KEYS)
       this.#contended.delete(this.#contended.values().next().value!);
@@ -242,10 +238,10 @@ class RedisLockManager implements LockManager {
             throw error;
           }
           if (result.lease) {
-            if (!waiter.inLine) this.#noteContended(request.keys.lock, false); // free at the first ask
+            if (!waiter.inLine) this.#contended.delete(request.keys.lock); // free at the first ask
             return (lease = result.lease);
           }
-          this.#noteContended(request.keys.lock, true);
+          this.#rememberContended(request.keys.lock);
           waiter.inLine = true; // busy: the script put this manager in line, with our ticket
           if (!this.#queues.listening && !waiter.subscribed) {
             // The first wait of this manager: subscribe its channel, then ask once more, since

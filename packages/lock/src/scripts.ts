@@ -12,7 +12,7 @@ export interface ScriptClient {
  * A Lua script called with EVALSHA. The first call on a server that does not know the script yet
  * (fresh start, failover, SCRIPT FLUSH) answers NOSCRIPT; the script is then sent once with EVAL,
  * which also caches it on the server, so later calls go by SHA again. The lock's own commands go
- * through CommandRunner.script, which does the same under the command's timeout.
+ * through CommandRunner.script, which sends it the same way under the command's timeout.
  */
 export class LuaScript {
   readonly sha: string;
@@ -26,10 +26,11 @@ export class LuaScript {
   }
 
   /**
-   * EVALSHA with `keysAndArgs` (the keys first); may answer NOSCRIPT (see `run`). Always a
-   * promise: a client that throws instead of rejecting still rejects here.
+   * EVALSHA with `keysAndArgs` (the keys first). Always a promise: a client that throws instead of
+   * rejecting still rejects here. A server that does not know the script answers NOSCRIPT: see
+   * `resend`.
    */
-  evalsha(redis: ScriptClient, keysAndArgs: (string | number)[]): Promise<unknown> {
+  send(redis: ScriptClient, keysAndArgs: (string | number)[]): Promise<unknown> {
     try {
       return redis.evalsha(this.sha, this.keyCount, ...keysAndArgs);
     } catch (error) {
@@ -37,30 +38,38 @@ export class LuaScript {
     }
   }
 
-  /** EVAL with the whole source, after a NOSCRIPT; a promise like `evalsha`. */
-  eval(redis: ScriptClient, keysAndArgs: (string | number)[]): Promise<unknown> {
+  /**
+   * What to do after `send` failed with `error`: when the server did not know the script
+   * (NOSCRIPT), the EVAL that answers in its place (and caches the script there); otherwise
+   * undefined, the failure being real. The one place of the rule: `run` and the command runner use it.
+   */
+  resend(
+    error: unknown,
+    redis: ScriptClient,
+    keysAndArgs: (string | number)[],
+  ): Promise<unknown> | undefined {
+    if (!isNoScript(error)) return undefined;
     try {
       return redis.eval(this.source, this.keyCount, ...keysAndArgs);
-    } catch (error) {
-      return Promise.reject(error);
+    } catch (thrown) {
+      return Promise.reject(thrown);
     }
   }
 
-  /** EVALSHA, then EVAL once on NOSCRIPT. */
-  async run(redis: ScriptClient, keys: string[], args: (string | number)[]): Promise<unknown> {
+  /** `send`, then `resend` on NOSCRIPT, with the keys and the arguments apart. */
+  run(redis: ScriptClient, keys: string[], args: (string | number)[]): Promise<unknown> {
     if (keys.length !== this.keyCount)
-      throw new TypeError(`${this.name}.lua takes ${this.keyCount} keys, got ${keys.length}`);
+      return Promise.reject(
+        new TypeError(`${this.name}.lua takes ${this.keyCount} keys, got ${keys.length}`),
+      );
     const keysAndArgs = [...keys, ...args];
-    try {
-      return await this.evalsha(redis, keysAndArgs);
-    } catch (error) {
-      if (!isNoScript(error)) throw error;
-      return this.eval(redis, keysAndArgs);
-    }
+    return this.send(redis, keysAndArgs).catch(
+      (error: unknown) => this.resend(error, redis, keysAndArgs) ?? Promise.reject(error),
+    );
   }
 }
 
-export function isNoScript(error: unknown): boolean {
+function isNoScript(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith("NOSCRIPT");
 }
 
