@@ -44,16 +44,34 @@ async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
   } while (cursor !== "0");
 }
 
-/** A free TCP port on the loopback interface. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed out below the kernel's ephemeral range (32768-60999 on Linux), which outgoing
+ * connections and `listen(0)` draw from. A port is chosen here, then bound later by another
+ * process; one from the ephemeral range could be taken meanwhile by any connection the tests open
+ * (a bot's PORT once failed with EADDRINUSE that way). Down here only explicit choices compete.
+ */
+const PORT_RANGE = { from: 20_000, to: 32_000 };
+/** Ports this process handed out already: never twice, so two callers never share one. */
+const handedOut = new Set<number>();
+
+/** Whether `port` can be bound on the loopback interface right now. */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
+}
+
+/** A free TCP port on the loopback interface, outside the ephemeral range, new to this process. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port between ${PORT_RANGE.from} and ${PORT_RANGE.to}`);
 }
 
 async function portAnswers(port: number): Promise<boolean> {
