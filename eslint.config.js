@@ -16,16 +16,33 @@ export default tseslint.config(
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": "error",
       "@typescript-eslint/await-thenable": "error",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
       "no-restricted-properties": [
         "error",
-        { object: "process", property: "env", message: "Read the environment only in an app's config.ts." },
+        {
+          object: "process",
+          property: "env",
+          message: "Read the environment only in an app's config.ts.",
+        },
       ],
     },
   },
   {
     // The places allowed to read the environment: each app's config, scripts and test bootstrap.
-    files: ["**/config.ts", "**/config/*.ts", "scripts/**", "tests/**", "**/test/**", "packages/testkit/src/**", "packages/db/src/cli/**", "**/vitest.config.ts", "prisma.config.ts"],
+    files: [
+      "**/config.ts",
+      "**/config/*.ts",
+      "scripts/**",
+      "tests/**",
+      "**/test/**",
+      "packages/testkit/src/**",
+      "packages/db/src/cli/**",
+      "**/vitest.config.ts",
+      "prisma.config.ts",
+    ],
     rules: { "no-restricted-properties": "off" },
   },
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },

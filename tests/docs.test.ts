@@ -9,7 +9,12 @@ const read = (file: string) => readFileSync(path.join(PROJECT_ROOT, file), "utf8
 
 /** Keys of the zod config shapes: `  NAME: z....` lines in the config modules. */
 function configKeys(): Set<string> {
-  const files = ["packages/platform/src/config.ts", "packages/platform/src/redis.ts", "apps/bot/src/config.ts", "apps/worker/src/config.ts"];
+  const files = [
+    "packages/platform/src/config.ts",
+    "packages/platform/src/redis.ts",
+    "apps/bot/src/config.ts",
+    "apps/worker/src/config.ts",
+  ];
   const keys = new Set<string>();
   for (const file of files) {
     for (const match of read(file).matchAll(/^\s+([A-Z][A-Z0-9_]+):\s/gm)) keys.add(match[1]!);
@@ -18,7 +23,9 @@ function configKeys(): Set<string> {
 }
 
 function envExampleKeys(): Set<string> {
-  return new Set([...read(".env.example").matchAll(/^#?\s?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]!));
+  return new Set(
+    [...read(".env.example").matchAll(/^#?\s?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]!),
+  );
 }
 
 describe("documentation", () => {
@@ -37,11 +44,18 @@ describe("documentation", () => {
 
   it("links only to documents that exist", () => {
     const readme = read("README.md");
-    const links = [...readme.matchAll(/\]\(((?:docs|packages|apps)\/[^)#]+|[A-Z]+\.md)\)/g)].map((m) => m[1]!);
+    const links = [...readme.matchAll(/\]\(((?:docs|packages|apps)\/[^)#]+|[A-Z]+\.md)\)/g)].map(
+      (m) => m[1]!,
+    );
     expect(links.length).toBeGreaterThan(5);
     const missing = links.filter((link) => {
       try {
-        readFileSync(path.join(PROJECT_ROOT, link.endsWith("/") || !link.includes(".") ? path.join(link, "README.md") : link));
+        readFileSync(
+          path.join(
+            PROJECT_ROOT,
+            link.endsWith("/") || !link.includes(".") ? path.join(link, "README.md") : link,
+          ),
+        );
         return false;
       } catch {
         return true;

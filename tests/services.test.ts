@@ -21,7 +21,9 @@ const env = {
 
 async function services(command: string) {
   try {
-    const { stdout, stderr } = await run(path.join(PROJECT_ROOT, "scripts/services"), [command], { env });
+    const { stdout, stderr } = await run(path.join(PROJECT_ROOT, "scripts/services"), [command], {
+      env,
+    });
     return { code: 0, out: stdout + stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -31,7 +33,12 @@ async function services(command: string) {
 
 async function processesUsing(dir: string): Promise<string[]> {
   const { stdout } = await run("ps", ["-eo", "args"]);
-  return stdout.split("\n").filter((line) => line.includes(dir) || line.includes(`:${redisPort}`) || line.includes(`-p ${pgPort}`));
+  return stdout
+    .split("\n")
+    .filter(
+      (line) =>
+        line.includes(dir) || line.includes(`:${redisPort}`) || line.includes(`-p ${pgPort}`),
+    );
 }
 
 afterAll(async () => {
@@ -53,8 +60,12 @@ describe("npm run services", () => {
 
     const status = await services("status");
     expect(status.code).toBe(0);
-    expect(status.out).toMatch(new RegExp(`postgres\\s+running\\s+port ${pgPort}\\s+\\(project-local`));
-    expect(status.out).toMatch(new RegExp(`redis\\s+running\\s+port ${redisPort}\\s+\\(project-local`));
+    expect(status.out).toMatch(
+      new RegExp(`postgres\\s+running\\s+port ${pgPort}\\s+\\(project-local`),
+    );
+    expect(status.out).toMatch(
+      new RegExp(`redis\\s+running\\s+port ${redisPort}\\s+\\(project-local`),
+    );
 
     const stop = await services("stop");
     expect(stop.code, stop.out).toBe(0);
@@ -67,13 +78,21 @@ describe("npm run services", () => {
 
   it("uses, and never stops, a server it did not start", async () => {
     // The suite's own services (from .env) are running and were not started with this data dir.
-    const shared = { ...env, DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: process.env.REDIS_URL! };
-    const start = await run(path.join(PROJECT_ROOT, "scripts/services"), ["start"], { env: shared });
+    const shared = {
+      ...env,
+      DATABASE_URL: process.env.DATABASE_URL!,
+      REDIS_URL: process.env.REDIS_URL!,
+    };
+    const start = await run(path.join(PROJECT_ROOT, "scripts/services"), ["start"], {
+      env: shared,
+    });
     expect(start.stdout).toMatch(/postgres: using the server already on/);
     expect(start.stdout).toMatch(/redis: using the server already on/);
     const stop = await run(path.join(PROJECT_ROOT, "scripts/services"), ["stop"], { env: shared });
     expect(stop.stdout).toContain("nothing of ours running");
-    const status = await run(path.join(PROJECT_ROOT, "scripts/services"), ["status"], { env: shared });
+    const status = await run(path.join(PROJECT_ROOT, "scripts/services"), ["status"], {
+      env: shared,
+    });
     expect(status.stdout).toMatch(/postgres\s+running.*\(provided/);
   });
 

@@ -120,7 +120,8 @@ function runnerSend(redis: ScriptClient): Send {
     redis,
   );
   const metrics = createLockMetrics(new Registry())("bench");
-  return (command, script, keysAndArgs) => runner.script(command, metrics, "bench", script, keysAndArgs);
+  return (command, script, keysAndArgs) =>
+    runner.script(command, metrics, "bench", script, keysAndArgs);
 }
 
 /**
@@ -197,14 +198,25 @@ const redisCpuSeconds = async (url: string) => {
 
 /** Write system calls of this process so far (Linux), or NaN elsewhere. */
 const writeCalls = () =>
-  existsSync("/proc/self/io") ? Number(/syscw: (\d+)/.exec(readFileSync("/proc/self/io", "utf8"))?.[1]) : NaN;
+  existsSync("/proc/self/io")
+    ? Number(/syscw: (\d+)/.exec(readFileSync("/proc/self/io", "utf8"))?.[1])
+    : NaN;
 
-async function interleaved(url: string, clients: number, variants: Library[]): Promise<Map<string, Tally>> {
+async function interleaved(
+  url: string,
+  clients: number,
+  variants: Library[],
+): Promise<Map<string, Tally>> {
   const sets = new Map<Library, Client[]>();
   for (const variant of variants) {
-    sets.set(variant, await Promise.all(Array.from({ length: clients }, () => variant.client(url))));
+    sets.set(
+      variant,
+      await Promise.all(Array.from({ length: clients }, () => variant.client(url))),
+    );
   }
-  const tallies = new Map(variants.map((v) => [v.name, { ops: 0, ms: 0, nodeUs: 0, redisUs: 0, writes: 0 }]));
+  const tallies = new Map(
+    variants.map((v) => [v.name, { ops: 0, ms: 0, nodeUs: 0, redisUs: 0, writes: 0 }]),
+  );
   const cell = async (variant: Library, ms: number, record: boolean) => {
     let stop = false;
     let ops = 0;
@@ -244,7 +256,8 @@ async function interleaved(url: string, clients: number, variants: Library[]): P
     }
     return tallies;
   } finally {
-    for (const clientsOf of sets.values()) await Promise.all(clientsOf.map((client) => client.close()));
+    for (const clientsOf of sets.values())
+      await Promise.all(clientsOf.map((client) => client.close()));
   }
 }
 
@@ -288,7 +301,15 @@ async function main(): Promise<void> {
     await server.dispose();
   }
 
-  const header = ["clients", "variant", "lock+unlock", "vs raw", "node µs/op", "Redis µs/op", "writes/op"];
+  const header = [
+    "clients",
+    "variant",
+    "lock+unlock",
+    "vs raw",
+    "node µs/op",
+    "Redis µs/op",
+    "writes/op",
+  ];
   console.log(`\n${formatTable(header, rows)}\n`);
   writeSection(
     "lock-breakdown",

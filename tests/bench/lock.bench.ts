@@ -8,7 +8,14 @@
 // would have. Each cell runs BENCH_CELL_MS (default 3500 ms) after a short warm-up.
 // Results: printed, and written to docs/benchmarks.md between the bench:lock markers.
 import { startRedisServer } from "@orderbot/testkit";
-import { type Client, type Library, libraries, RETRY_MS, sleep, TTL_MS } from "./support/lock-clients.ts";
+import {
+  type Client,
+  type Library,
+  libraries,
+  RETRY_MS,
+  sleep,
+  TTL_MS,
+} from "./support/lock-clients.ts";
 import {
   environmentLine,
   formatMs,
@@ -115,7 +122,9 @@ class Cell {
 async function runScenario(url: string, scenario: Scenario): Promise<Result[]> {
   const cells: Cell[] = [];
   for (const [index, library] of libraries.entries()) {
-    const clients = await Promise.all(Array.from({ length: scenario.clients }, () => library.client(url)));
+    const clients = await Promise.all(
+      Array.from({ length: scenario.clients }, () => library.client(url)),
+    );
     cells.push(new Cell(library, scenario, clients, `${scenario.id}:${index}`));
   }
   try {
@@ -146,9 +155,20 @@ async function main(): Promise<void> {
     await server.dispose();
   }
 
-  const header = ["scenario", "library", "lock+unlock", "p50", "p99", "max", "fairness", "vs best peer"];
+  const header = [
+    "scenario",
+    "library",
+    "lock+unlock",
+    "p50",
+    "p99",
+    "max",
+    "fairness",
+    "vs best peer",
+  ];
   const rows = results.map((r) => {
-    const peers = results.filter((o) => o.scenario === r.scenario && o.library !== libraries[0]!.name);
+    const peers = results.filter(
+      (o) => o.scenario === r.scenario && o.library !== libraries[0]!.name,
+    );
     const best = Math.max(...peers.map((o) => o.perSecond));
     return [
       `(${r.scenario.id}) ${r.scenario.title}`,
@@ -163,7 +183,8 @@ async function main(): Promise<void> {
   });
   console.log(`\n${formatTable(header, rows)}\n`);
 
-  const ours = (id: string) => results.find((r) => r.scenario.id === id && r.library === libraries[0]!.name)!;
+  const ours = (id: string) =>
+    results.find((r) => r.scenario.id === id && r.library === libraries[0]!.name)!;
   const bestPeer = (id: string) =>
     Math.max(
       ...results

@@ -19,7 +19,13 @@ import { createDatabase, type Database } from "@orderbot/db";
 import { createLockManager, type LockManager } from "@orderbot/lock";
 import { createRedis, Registry, waitForRedis, type Redis } from "@orderbot/platform";
 import { createTestDatabase, prepareTemplateDatabase, startRedisServer } from "@orderbot/testkit";
-import { createShop, LOCK_KINDS, reserveOrder, type PlaceOrderResult, type Shop } from "@orderbot/core";
+import {
+  createShop,
+  LOCK_KINDS,
+  reserveOrder,
+  type PlaceOrderResult,
+  type Shop,
+} from "@orderbot/core";
 import {
   environmentLine,
   formatMs,
@@ -184,7 +190,10 @@ async function seedProducts(db: Database): Promise<{ hot: string; spread: string
   await db.$executeRaw`
     INSERT INTO stock_movements (product_id, batch_id, delta, reason, actor)
     SELECT id, 'seed', stock, 'SEED', 'seed' FROM products`;
-  return { hot: `SKU-${SPREAD_SKUS}`, spread: Array.from({ length: SPREAD_SKUS }, (_, n) => `SKU-${n}`) };
+  return {
+    hot: `SKU-${SPREAD_SKUS}`,
+    spread: Array.from({ length: SPREAD_SKUS }, (_, n) => `SKU-${n}`),
+  };
 }
 
 async function main(): Promise<void> {
@@ -249,12 +258,25 @@ async function main(): Promise<void> {
     }
 
     const ratio = (r: CellResult) => {
-      const baseline = results.find((b) => b.scenario === r.scenario && b.design === designs[1]!.name)!;
+      const baseline = results.find(
+        (b) => b.scenario === r.scenario && b.design === designs[1]!.name,
+      )!;
       return `${(r.rate / baseline.rate).toFixed(2)}x`;
     };
-    const header = ["scenario", "design", "orders", "p50", "p99", "max", "vs global lock", "other outcomes"];
+    const header = [
+      "scenario",
+      "design",
+      "orders",
+      "p50",
+      "p99",
+      "max",
+      "vs global lock",
+      "other outcomes",
+    ];
     const rows = results.map((r) => {
-      const baseline = results.find((b) => b.scenario === r.scenario && b.design === designs[1]!.name)!;
+      const baseline = results.find(
+        (b) => b.scenario === r.scenario && b.design === designs[1]!.name,
+      )!;
       return [
         r.scenario,
         r.design,
@@ -306,7 +328,9 @@ packages/core/test/orders/concurrency.test.ts, "without any Redis lock").`,
     const summary: SummaryRow[] = results
       .filter((r) => r.design === designs[0]!.name)
       .map((r) => {
-        const baseline = results.find((b) => b.scenario === r.scenario && b.design === designs[1]!.name)!;
+        const baseline = results.find(
+          (b) => b.scenario === r.scenario && b.design === designs[1]!.name,
+        )!;
         return {
           scenario: `placeOrder, ${r.scenario}`,
           subject: "per-user checkout lock",

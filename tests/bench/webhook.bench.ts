@@ -61,7 +61,10 @@ async function drive(target: Target, ms: number, record: boolean): Promise<void>
       const started = performance.now();
       const response = await fetch(target.url, {
         method: "POST",
-        headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": WEBHOOK_SECRET },
+        headers: {
+          "content-type": "application/json",
+          "x-telegram-bot-api-secret-token": WEBHOOK_SECRET,
+        },
         body,
       });
       await response.arrayBuffer();

@@ -9,10 +9,17 @@ describe("chaos (quick)", () => {
     "keeps every invariant in every scenario, and every fault really happens",
     async () => {
       const log: string[] = [];
-      const suite = await runChaosSuite({ quick: true, stream: { write: (text: string) => log.push(text) } });
-      console.log(`${formatTable(suite.results)}\n${suite.results.flatMap((r) => r.notes.map((n) => `  ${r.name}: ${n}`)).join("\n")}`);
+      const suite = await runChaosSuite({
+        quick: true,
+        stream: { write: (text: string) => log.push(text) },
+      });
+      console.log(
+        `${formatTable(suite.results)}\n${suite.results.flatMap((r) => r.notes.map((n) => `  ${r.name}: ${n}`)).join("\n")}`,
+      );
       const failures = suite.results.flatMap((r) =>
-        r.invariants.filter((i) => !i.ok).map((i) => `${r.name}: ${i.name}: ${i.examples.join("; ")}`),
+        r.invariants
+          .filter((i) => !i.ok)
+          .map((i) => `${r.name}: ${i.name}: ${i.examples.join("; ")}`),
       );
       expect(failures).toEqual([]);
       expect(suite.results.map((r) => r.name)).toEqual([
@@ -25,13 +32,19 @@ describe("chaos (quick)", () => {
         "kill -9 worker",
         "all combined",
       ]);
-      const total = (key: keyof (typeof suite.results)[number]["counts"]) => suite.results.reduce((sum, r) => sum + r.counts[key], 0);
+      const total = (key: keyof (typeof suite.results)[number]["counts"]) =>
+        suite.results.reduce((sum, r) => sum + r.counts[key], 0);
       expect(total("botKills")).toBeGreaterThanOrEqual(2);
       expect(total("workerKills")).toBeGreaterThanOrEqual(2);
       expect(total("orderLocksExpiredWhilePaused")).toBeGreaterThanOrEqual(2);
       expect(total("redisRestarts")).toBeGreaterThanOrEqual(2);
       expect(total("postgresRestarts")).toBeGreaterThanOrEqual(2);
-      expect(total("telegram429") * total("telegram500") * total("duplicateDeliveries") * total("droppedResponses")).toBeGreaterThan(0);
+      expect(
+        total("telegram429") *
+          total("telegram500") *
+          total("duplicateDeliveries") *
+          total("droppedResponses"),
+      ).toBeGreaterThan(0);
       expect(suite.ok).toBe(true);
     },
     20 * 60_000,

@@ -1,11 +1,22 @@
 // The invariant checker of a chaos run: the database's invariants, the updates' effects against
 // the kit's records, and the lock audit from Redis's append-only file.
-import { checkEffects, checkInvariants, checkOrdersHadLocks, type CustomerResult, type InvariantResult, type OrderPress } from "@orderbot/testkit";
+import {
+  checkEffects,
+  checkInvariants,
+  checkOrdersHadLocks,
+  type CustomerResult,
+  type InvariantResult,
+  type OrderPress,
+} from "@orderbot/testkit";
 import { CHECKOUT_TTL_MS, HASH_KEY, NAMESPACE, type ChaosEnvironment } from "./environment.ts";
 import type { OutageRecord } from "./fault.ts";
 import type { Sizes } from "./sizes.ts";
 
-export async function checkAll(env: ChaosEnvironment, presses: OrderPress[], _sizes: Sizes): Promise<InvariantResult[]> {
+export async function checkAll(
+  env: ChaosEnvironment,
+  presses: OrderPress[],
+  _sizes: Sizes,
+): Promise<InvariantResult[]> {
   const kit = env.shop.kit;
   const refunded = kit
     .callsTo("refundStarPayment")
@@ -19,8 +30,17 @@ export async function checkAll(env: ChaosEnvironment, presses: OrderPress[], _si
     telegram: { chargeIds: kit.charges.map((c) => c.chargeId), refundedChargeIds: refunded },
     outboxDrained: true,
   });
-  const effects = await checkEffects(env.db, { kit, presses, stockCommands: env.shop.operator.commands });
-  const locks = await checkOrdersHadLocks(env.db, { aofDir: env.aofDir, namespace: NAMESPACE, hashKey: HASH_KEY, checkoutTtlMs: CHECKOUT_TTL_MS });
+  const effects = await checkEffects(env.db, {
+    kit,
+    presses,
+    stockCommands: env.shop.operator.commands,
+  });
+  const locks = await checkOrdersHadLocks(env.db, {
+    aofDir: env.aofDir,
+    namespace: NAMESPACE,
+    hashKey: HASH_KEY,
+    checkoutTtlMs: CHECKOUT_TTL_MS,
+  });
   return [...database, ...effects, locks];
 }
 
@@ -28,13 +48,21 @@ export async function checkAll(env: ChaosEnvironment, presses: OrderPress[], _si
  * During a Redis outage: placing an order is refused with the message that says nothing was
  * reserved, and payments still go through on the database's guarantees. Both must be seen.
  */
-export async function outageBehaviour(env: ChaosEnvironment, results: CustomerResult[], outages: OutageRecord[]): Promise<InvariantResult> {
-  const refusals = results.filter((r) => r.press?.outcome === "unavailable" && /nothing was reserved/.test(r.press.answer ?? "")).length;
+export async function outageBehaviour(
+  env: ChaosEnvironment,
+  results: CustomerResult[],
+  outages: OutageRecord[],
+): Promise<InvariantResult> {
+  const refusals = results.filter(
+    (r) => r.press?.outcome === "unavailable" && /nothing was reserved/.test(r.press.answer ?? ""),
+  ).length;
   // Payment rows are written inside confirmPayment's transaction: created while Redis was down
   // means confirmed without any lock, on the database's guarantees alone.
   let recorded = 0;
   for (const o of outages) {
-    recorded += await env.db.payment.count({ where: { createdAt: { gte: new Date(o.start), lte: new Date(o.end) } } });
+    recorded += await env.db.payment.count({
+      where: { createdAt: { gte: new Date(o.start), lte: new Date(o.end) } },
+    });
   }
   const problems: string[] = [];
   if (refusals === 0) problems.push("no placement was refused with the outage message");

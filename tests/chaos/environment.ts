@@ -5,7 +5,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { LOCK_KINDS } from "@orderbot/core";
-import { createDatabase, migrate, seedCatalog, type Database, type SeedProduct } from "@orderbot/db";
+import {
+  createDatabase,
+  migrate,
+  seedCatalog,
+  type Database,
+  type SeedProduct,
+} from "@orderbot/db";
 import { Redis } from "ioredis";
 import {
   archiveAof,
@@ -28,11 +34,41 @@ export const ORDER_TTL_MS = LOCK_KINDS.order.ttlMs;
 /** Five products; each scenario's sale starts with `stockPerProduct` of each. */
 export function chaosCatalog(stockPerProduct: number): SeedProduct[] {
   return [
-    { sku: "CHAOS-TEA", titleEn: "Chaos tea", titleZh: "混沌茶", priceMinor: 20, stock: stockPerProduct },
-    { sku: "CHAOS-CUP", titleEn: "Chaos cup", titleZh: "混沌杯", priceMinor: 15, stock: stockPerProduct },
-    { sku: "CHAOS-POT", titleEn: "Chaos pot", titleZh: "混沌壶", priceMinor: 90, stock: stockPerProduct },
-    { sku: "CHAOS-FAN", titleEn: "Chaos fan", titleZh: "混沌扇", priceMinor: 30, stock: stockPerProduct },
-    { sku: "CHAOS-MUG", titleEn: "Chaos mug", titleZh: "混沌杯子", priceMinor: 12, stock: stockPerProduct },
+    {
+      sku: "CHAOS-TEA",
+      titleEn: "Chaos tea",
+      titleZh: "混沌茶",
+      priceMinor: 20,
+      stock: stockPerProduct,
+    },
+    {
+      sku: "CHAOS-CUP",
+      titleEn: "Chaos cup",
+      titleZh: "混沌杯",
+      priceMinor: 15,
+      stock: stockPerProduct,
+    },
+    {
+      sku: "CHAOS-POT",
+      titleEn: "Chaos pot",
+      titleZh: "混沌壶",
+      priceMinor: 90,
+      stock: stockPerProduct,
+    },
+    {
+      sku: "CHAOS-FAN",
+      titleEn: "Chaos fan",
+      titleZh: "混沌扇",
+      priceMinor: 30,
+      stock: stockPerProduct,
+    },
+    {
+      sku: "CHAOS-MUG",
+      titleEn: "Chaos mug",
+      titleZh: "混沌杯子",
+      priceMinor: 12,
+      stock: stockPerProduct,
+    },
   ];
 }
 
@@ -51,7 +87,10 @@ export interface ChaosEnvironment {
   dispose(): Promise<void>;
 }
 
-export async function startChaosEnvironment(sizes: Sizes, say: (line: string) => void): Promise<ChaosEnvironment> {
+export async function startChaosEnvironment(
+  sizes: Sizes,
+  say: (line: string) => void,
+): Promise<ChaosEnvironment> {
   const cleanup: (() => Promise<unknown>)[] = [];
   const dispose = async () => {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
@@ -64,8 +103,14 @@ export async function startChaosEnvironment(sizes: Sizes, say: (line: string) =>
     cleanup.push(() => rm(aofDir, { recursive: true, force: true }));
     const redis = await startRedisServer({ args: auditRedisArgs(aofDir) });
     cleanup.push(() => redis.dispose());
-    say(`redis: a server of this run's own on port ${redis.port} (append-only file audited for locks)`);
-    const probe = new Redis(redis.url, { maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 200 });
+    say(
+      `redis: a server of this run's own on port ${redis.port} (append-only file audited for locks)`,
+    );
+    const probe = new Redis(redis.url, {
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => 200,
+    });
     probe.on("error", () => undefined);
     cleanup.push(async () => probe.disconnect());
 
@@ -91,7 +136,10 @@ export async function startChaosEnvironment(sizes: Sizes, say: (line: string) =>
       // A request the kit gives up on after 5 s is re-delivered (to another bot, most likely).
       kit: { webhook: { timeoutMs: 5_000, retryBaseMs: 200, retryMaxMs: 2_000, maxAttempts: 60 } },
       env: { LOG_LEVEL: "warn", DATABASE_POOL_MAX: "8", DATABASE_CONNECT_TIMEOUT_MS: "3000" },
-      botEnv: { RESERVATION_SECONDS: String(sizes.reservationSeconds), RATE_LIMIT_PER_WINDOW: "60" },
+      botEnv: {
+        RESERVATION_SECONDS: String(sizes.reservationSeconds),
+        RATE_LIMIT_PER_WINDOW: "60",
+      },
       workerEnv: {
         EXPIRE_INTERVAL_MS: "500",
         OUTBOX_INTERVAL_MS: "200",
@@ -107,10 +155,24 @@ export async function startChaosEnvironment(sizes: Sizes, say: (line: string) =>
       },
     });
     cleanup.push(() => shop.stop());
-    say(`processes: ${[...shop.bots, ...shop.workers].map((a) => `${a.name} (pid ${a.process.pid})`).join(", ")}; logs in ${logDir}`);
-    if (!(await shop.operator.mutePaidOrderNotices())) throw new Error("the operator could not turn paid-order notices off");
+    say(
+      `processes: ${[...shop.bots, ...shop.workers].map((a) => `${a.name} (pid ${a.process.pid})`).join(", ")}; logs in ${logDir}`,
+    );
+    if (!(await shop.operator.mutePaidOrderNotices()))
+      throw new Error("the operator could not turn paid-order notices off");
 
-    const env: ChaosEnvironment = { pg, redis, probe, aofDir, redisLives: 1, db, shop, catalog, logDir, dispose };
+    const env: ChaosEnvironment = {
+      pg,
+      redis,
+      probe,
+      aofDir,
+      redisLives: 1,
+      db,
+      shop,
+      catalog,
+      logDir,
+      dispose,
+    };
     return env;
   } catch (error) {
     await dispose();
@@ -119,7 +181,11 @@ export async function startChaosEnvironment(sizes: Sizes, say: (line: string) =>
 }
 
 /** Restarts Redis empty, as a crash of a cache without persistence would leave it; the old life's AOF is kept. */
-export async function restartRedis(env: ChaosEnvironment, downMs: number, whileDown?: () => Promise<void>): Promise<void> {
+export async function restartRedis(
+  env: ChaosEnvironment,
+  downMs: number,
+  whileDown?: () => Promise<void>,
+): Promise<void> {
   await env.redis.stop();
   await archiveAof(env.aofDir, env.redisLives);
   env.redisLives++;

@@ -52,7 +52,11 @@ export interface FaultContext {
 }
 
 /** One fault: runs beside the load, returns when it has done its damage and the shop may recover. */
-export type Fault = { label: string; run: (ctx: FaultContext) => Promise<void>; happened: (counts: FaultCounts) => boolean };
+export type Fault = {
+  label: string;
+  run: (ctx: FaultContext) => Promise<void>;
+  happened: (counts: FaultCounts) => boolean;
+};
 
 export function emptyCounts(): FaultCounts {
   return {
@@ -99,14 +103,20 @@ export class Gates {
     if (!this.armed.has(step)) return;
     this.waiting.set(step, this.waitingAt(step) + 1);
     const controller = new AbortController();
-    await Promise.race([this.released, sleep(maxWaitMs, undefined, { signal: controller.signal }).catch(() => undefined)]);
+    await Promise.race([
+      this.released,
+      sleep(maxWaitMs, undefined, { signal: controller.signal }).catch(() => undefined),
+    ]);
     controller.abort();
     this.waiting.set(step, this.waitingAt(step) - 1);
   }
 }
 
 /** Polls `check` every 50 ms until it holds or `timeoutMs` passes; true if it held. */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return true;

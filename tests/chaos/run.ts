@@ -20,10 +20,16 @@ try {
   for (const result of suite.results) {
     for (const note of result.notes) process.stdout.write(`  ${result.name}: ${note}\n`);
   }
-  const verdict = suite.ok ? "every invariant held in every scenario" : "INVARIANTS VIOLATED (see above)";
-  process.stdout.write(`\nchaos ${quick ? "--quick" : "(full)"}: ${suite.results.length} scenarios in ${suite.seconds.toFixed(0)} s; ${verdict}\n`);
+  const verdict = suite.ok
+    ? "every invariant held in every scenario"
+    : "INVARIANTS VIOLATED (see above)";
+  process.stdout.write(
+    `\nchaos ${quick ? "--quick" : "(full)"}: ${suite.results.length} scenarios in ${suite.seconds.toFixed(0)} s; ${verdict}\n`,
+  );
   process.exitCode = suite.ok ? 0 : 1;
 } catch (error) {
-  process.stderr.write(`chaos: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `chaos: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 }

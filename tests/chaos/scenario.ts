@@ -2,9 +2,26 @@
 // restocking in the group, the scenario's faults strike mid-load, the shop settles, and every
 // invariant is checked on the whole database and the kit's whole record.
 import { setTimeout as sleep } from "node:timers/promises";
-import { runCustomer, seededRandom, settle, startFlashSale, type CustomerResult, type FlashSaleStats, type InvariantResult, type OrderPress, type Progress, type SettleResult } from "@orderbot/testkit";
+import {
+  runCustomer,
+  seededRandom,
+  settle,
+  startFlashSale,
+  type CustomerResult,
+  type FlashSaleStats,
+  type InvariantResult,
+  type OrderPress,
+  type Progress,
+  type SettleResult,
+} from "@orderbot/testkit";
 import type { ChaosEnvironment } from "./environment.ts";
-import { emptyCounts, Gates, type FaultContext, type FaultCounts, type OutageRecord } from "./fault.ts";
+import {
+  emptyCounts,
+  Gates,
+  type FaultContext,
+  type FaultCounts,
+  type OutageRecord,
+} from "./fault.ts";
 import { checkAll, outageBehaviour } from "./checks.ts";
 import type { Scenario } from "./scenarios.ts";
 import type { Sizes } from "./sizes.ts";
@@ -43,14 +60,17 @@ export async function runScenario(
   const kit = env.shop.kit;
   const firstUpdate = kit.deliveries.length;
   const firstCall = kit.calls.length;
-  const [before] = await env.db.$queryRaw<{ maxId: number }[]>`SELECT COALESCE(max(id), 0)::int AS "maxId" FROM orders`;
+  const [before] = await env.db.$queryRaw<
+    { maxId: number }[]
+  >`SELECT COALESCE(max(id), 0)::int AS "maxId" FROM orders`;
   const maxId = before?.maxId ?? 0;
   const notes: string[] = [];
   const note = (line: string) => {
     notes.push(line);
     progress.log(`  [${scenario.name}] ${line}`);
   };
-  for (const product of env.catalog) await env.shop.operator.stock(product.sku, `=${sizes.stockPerProduct}`);
+  for (const product of env.catalog)
+    await env.shop.operator.stock(product.sku, `=${sizes.stockPerProduct}`);
 
   const random = seededRandom(hash(scenario.name)); // a scenario's choices repeat from run to run
   const gates = new Gates();
@@ -63,7 +83,12 @@ export async function runScenario(
     thinkMs: sizes.thinkMs,
     random,
   };
-  const sale = startFlashSale({ ...shopping, users: sizes.users, seconds: sizes.seconds, gate: (step) => gates.pass(step) });
+  const sale = startFlashSale({
+    ...shopping,
+    users: sizes.users,
+    seconds: sizes.seconds,
+    gate: (step) => gates.pass(step),
+  });
   const extraResults: CustomerResult[] = [];
   onSale?.(sale.stats);
   let done = false;
@@ -82,11 +107,18 @@ export async function runScenario(
     async shopper(intent) {
       const product = env.catalog[Math.floor(random() * env.catalog.length)]!;
       await env.shop.operator.stock(product.sku, "+1");
-      const user = kit.createUser({ firstName: `Extra${extraResults.length + 1}`, languageCode: "en" });
+      const user = kit.createUser({
+        firstName: `Extra${extraResults.length + 1}`,
+        languageCode: "en",
+      });
       const result = await runCustomer(user, {
         ...shopping,
         products: [product.titleEn],
-        intents: { pay: intent === "pay" ? 1 : 0, cancel: 0, abandon: intent === "abandon" ? 1 : 0 },
+        intents: {
+          pay: intent === "pay" ? 1 : 0,
+          cancel: 0,
+          abandon: intent === "abandon" ? 1 : 0,
+        },
         maxQuantity: 1,
         gate: (step) => gates.pass(step),
       });
@@ -98,7 +130,13 @@ export async function runScenario(
     },
   };
   const restock = new AbortController();
-  const restocking = env.shop.operator.restockWhile({ skus: env.catalog.map((p) => p.sku), everyMs: 2_500, units: [2, 5], random, signal: restock.signal });
+  const restocking = env.shop.operator.restockWhile({
+    skus: env.catalog.map((p) => p.sku),
+    everyMs: 2_500,
+    units: [2, 5],
+    random,
+    signal: restock.signal,
+  });
   const faults = Promise.allSettled(scenario.faults.map((fault) => fault.run(ctx)));
   const results = await sale.finished;
   done = true;
@@ -107,12 +145,14 @@ export async function runScenario(
   await restocking;
   const outcomes = await faults;
   for (const [i, outcome] of outcomes.entries()) {
-    if (outcome.status === "rejected") note(`fault "${scenario.faults[i]!.label}" failed: ${String(outcome.reason).split("\n")[0]}`);
+    if (outcome.status === "rejected")
+      note(`fault "${scenario.faults[i]!.label}" failed: ${String(outcome.reason).split("\n")[0]}`);
   }
   for (const r of [...results, ...extraResults]) if (r.press) allPresses.push(r.press);
 
   const settled = await settle({ kit, db: env.db, timeoutMs: sizes.settleMs });
-  if (!settled.settled) note(`did not settle within ${sizes.settleMs / 1000} s: ${settled.pending.join(", ")}`);
+  if (!settled.settled)
+    note(`did not settle within ${sizes.settleMs / 1000} s: ${settled.pending.join(", ")}`);
   countTelegramFaults(env, counts, firstUpdate, firstCall);
 
   const invariants = await checkAll(env, allPresses, sizes);
@@ -129,7 +169,9 @@ export async function runScenario(
     note(outage.name);
   }
 
-  const [placed] = await env.db.$queryRaw<{ orders: number }[]>`SELECT count(*)::int AS orders FROM orders WHERE id > ${maxId}`;
+  const [placed] = await env.db.$queryRaw<
+    { orders: number }[]
+  >`SELECT count(*)::int AS orders FROM orders WHERE id > ${maxId}`;
   return {
     name: scenario.name,
     seconds: (Date.now() - started) / 1000,
@@ -145,7 +187,12 @@ export async function runScenario(
 }
 
 /** What the kit really injected during the scenario, from its own logs. */
-function countTelegramFaults(env: ChaosEnvironment, counts: FaultCounts, firstUpdate: number, firstCall: number): void {
+function countTelegramFaults(
+  env: ChaosEnvironment,
+  counts: FaultCounts,
+  firstUpdate: number,
+  firstCall: number,
+): void {
   for (const call of env.shop.kit.calls.slice(firstCall)) {
     if (call.fault === "429") counts.telegram429++;
     if (call.fault === "500") counts.telegram500++;

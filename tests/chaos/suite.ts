@@ -1,7 +1,14 @@
 // The chaos suite: one environment (own PostgreSQL, own Redis, 3 bots, 2 workers), then every
 // scenario in turn on it, the invariants checked after each one.
 import { rm } from "node:fs/promises";
-import { formatInvariants, startProgress, summarizeLocks, scrapeAll, type Progress, type ProgressStream } from "@orderbot/testkit";
+import {
+  formatInvariants,
+  startProgress,
+  summarizeLocks,
+  scrapeAll,
+  type Progress,
+  type ProgressStream,
+} from "@orderbot/testkit";
 import { startChaosEnvironment, type ChaosEnvironment } from "./environment.ts";
 import { runScenario, type ScenarioResult } from "./scenario.ts";
 import { scenarios } from "./scenarios.ts";
@@ -23,7 +30,12 @@ export interface SuiteResult {
   sizes: Sizes;
 }
 
-function statusLine(env: ChaosEnvironment | undefined, current: () => { name: string; result?: Partial<ScenarioResult> } | undefined, sizes: Sizes, started: number): string {
+function statusLine(
+  env: ChaosEnvironment | undefined,
+  current: () => { name: string; result?: Partial<ScenarioResult> } | undefined,
+  sizes: Sizes,
+  started: number,
+): string {
   const running = current();
   const elapsed = `${Math.round((Date.now() - started) / 1000)}s`;
   if (!env || !running) return `chaos ${elapsed}: starting`;
@@ -40,19 +52,32 @@ function statusLine(env: ChaosEnvironment | undefined, current: () => { name: st
 export async function runChaosSuite(options: SuiteOptions): Promise<SuiteResult> {
   const sizes = options.quick ? QUICK : FULL;
   const started = Date.now();
-  const list = scenarios({ baseline: !options.quick }).filter((s) => !options.only?.length || options.only.some((o) => s.name.includes(o)));
+  const list = scenarios({ baseline: !options.quick }).filter(
+    (s) => !options.only?.length || options.only.some((o) => s.name.includes(o)),
+  );
   let env: ChaosEnvironment | undefined;
   let current: { name: string; result?: Partial<ScenarioResult> } | undefined;
-  const progress: Progress = startProgress({ stream: options.stream, render: () => statusLine(env, () => current, sizes, started) });
+  const progress: Progress = startProgress({
+    stream: options.stream,
+    render: () => statusLine(env, () => current, sizes, started),
+  });
   const results: ScenarioResult[] = [];
   try {
-    progress.log(`chaos: ${options.quick ? "quick" : "full"} run, ${list.length} scenarios, ${sizes.users} users each, stock ${sizes.stockPerProduct * 5} over 5 products`);
+    progress.log(
+      `chaos: ${options.quick ? "quick" : "full"} run, ${list.length} scenarios, ${sizes.users} users each, stock ${sizes.stockPerProduct * 5} over 5 products`,
+    );
     env = await startChaosEnvironment(sizes, (line) => progress.log(`  ${line}`));
     for (const scenario of list) {
       if (options.signal?.aborted) break;
       current = { name: scenario.name };
       progress.log(`scenario: ${scenario.name}`);
-      const running = runScenario(env, scenario, sizes, progress, (stats) => (current!.result = { stats }));
+      const running = runScenario(
+        env,
+        scenario,
+        sizes,
+        progress,
+        (stats) => (current!.result = { stats }),
+      );
       const result = await running;
       results.push(result);
       progress.log(
@@ -60,7 +85,9 @@ export async function runChaosSuite(options: SuiteOptions): Promise<SuiteResult>
       );
       if (!result.ok) progress.log(formatInvariants(result.invariants.filter((i) => !i.ok)));
     }
-    const locks = summarizeLocks(await scrapeAll([...env.shop.bots, ...env.shop.workers].map((a) => a.metricsUrl)));
+    const locks = summarizeLocks(
+      await scrapeAll([...env.shop.bots, ...env.shop.workers].map((a) => a.metricsUrl)),
+    );
     progress.log(
       `locks (live processes): ${locks.attempts} acquisitions, ${(locks.successRate * 100).toFixed(1)}% acquired, ` +
         `p99 wait ${locks.p99WaitMs} ms, leases lost ${locks.leasesLost}`,
@@ -75,5 +102,10 @@ export async function runChaosSuite(options: SuiteOptions): Promise<SuiteResult>
       else (options.stream ?? process.stdout).write(`process logs kept in ${env.logDir}\n`);
     }
   }
-  return { results, ok: results.length === list.length && results.every((r) => r.ok), seconds: (Date.now() - started) / 1000, sizes };
+  return {
+    results,
+    ok: results.length === list.length && results.every((r) => r.ok),
+    seconds: (Date.now() - started) / 1000,
+    sizes,
+  };
 }

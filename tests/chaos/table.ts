@@ -33,9 +33,11 @@ export function describeFaults(c: FaultCounts): string {
   if (c.pauses) parts.push(`${c.pauses} SIGSTOP (${c.orderLocksExpiredWhilePaused} lock expired)`);
   if (c.redisRestarts) parts.push(`${c.redisRestarts} Redis restart`);
   if (c.postgresRestarts) parts.push(`${c.postgresRestarts} PG restart`);
-  if (c.workerKills) parts.push(`${c.workerKills} worker kill (${c.workerKillsMidBatch} mid-batch)`);
+  if (c.workerKills)
+    parts.push(`${c.workerKills} worker kill (${c.workerKillsMidBatch} mid-batch)`);
   if (c.telegram429 || c.telegram500) parts.push(`${c.telegram429}×429 ${c.telegram500}×500`);
-  if (c.duplicateDeliveries || c.droppedResponses) parts.push(`${c.duplicateDeliveries} dup ${c.droppedResponses} lost 2xx`);
+  if (c.duplicateDeliveries || c.droppedResponses)
+    parts.push(`${c.duplicateDeliveries} dup ${c.droppedResponses} lost 2xx`);
   return parts.join(", ") || "none";
 }
 
@@ -63,7 +65,9 @@ export function formatTable(results: ScenarioResult[]): string {
     });
     return [r.name, String(r.updates), String(r.orders), describeFaults(r.counts), ...cells];
   });
-  const widths = header.map((h, i) => Math.max([...h].length, ...rows.map((row) => [...row[i]!].length)));
+  const widths = header.map((h, i) =>
+    Math.max([...h].length, ...rows.map((row) => [...row[i]!].length)),
+  );
   const line = (cells: string[]) => `| ${cells.map((c, i) => pad(c, widths[i]!)).join(" | ")} |`;
   const rule = `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`;
   const legend = labels.map((label) => `  ${pad(label, 10)} ${names.get(label)}`);

@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => shop?.stop());
 
-const stockOf = async (sku: string) => (await shop.db.product.findUniqueOrThrow({ where: { sku } })).stock;
+const stockOf = async (sku: string) =>
+  (await shop.db.product.findUniqueOrThrow({ where: { sku } })).stock;
 
 describe("cancel and expiry", () => {
   it("cancel returns the stock; a stale Pay on the cancelled order is refused clearly", async () => {
@@ -28,7 +29,10 @@ describe("cancel and expiry", () => {
     expect(await stockOf("SET-TRAVEL")).toBe(before);
     expect(
       (
-        await shop.db.stockMovement.findMany({ where: { order: { publicId: id } }, orderBy: { id: "asc" } })
+        await shop.db.stockMovement.findMany({
+          where: { order: { publicId: id } },
+          orderBy: { id: "asc" },
+        })
       ).map((m) => [m.reason, m.delta]),
     ).toEqual([
       ["RESERVE", -3],

@@ -85,7 +85,9 @@ describe("webhook mode, two replicas", () => {
 
     // The notice goes through the outbox (it must survive a crash); the worker's relay sends it.
     const queued = await shop.db.outboxMessage.findMany({ where: { chatId: BigInt(group.id) } });
-    expect(queued.map((m) => (m.payload as { template: string }).template)).toContain("operator-order-paid");
+    expect(queued.map((m) => (m.payload as { template: string }).template)).toContain(
+      "operator-order-paid",
+    );
     await shop.relayOutbox();
     await group.waitForMessage(`Order ${id} was paid`);
     // Both replicas took part.

@@ -11,8 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => shop?.stop());
 
-const ordersOf = (user: SimulatedUser) => shop.db.order.findMany({ where: { userId: BigInt(user.id) } });
-const stockOf = async (sku: string) => (await shop.db.product.findUniqueOrThrow({ where: { sku } })).stock;
+const ordersOf = (user: SimulatedUser) =>
+  shop.db.order.findMany({ where: { userId: BigInt(user.id) } });
+const stockOf = async (sku: string) =>
+  (await shop.db.product.findUniqueOrThrow({ where: { sku } })).stock;
 
 describe("duplicates", () => {
   it("a double tap on Order creates one order", async () => {
@@ -31,7 +33,9 @@ describe("duplicates", () => {
     await allDelivered(shop.kit);
     shop.kit.faults.delivery({ dropNextResponses: 1 });
     const id = await pressOrder(user);
-    const press = shop.kit.deliveries.findLast((d) => d.update.callback_query?.from.id === user.id)!;
+    const press = shop.kit.deliveries.findLast(
+      (d) => d.update.callback_query?.from.id === user.id,
+    )!;
     await press.settled;
     expect(press.attempts.length).toBeGreaterThanOrEqual(2);
     expect((await ordersOf(user)).map((o) => o.publicId)).toEqual([id]);
@@ -58,7 +62,9 @@ describe("duplicates", () => {
     await delivery.settled;
     expect(delivery.attempts.length).toBeGreaterThanOrEqual(2);
 
-    const confirmations = user.view().botMessages.filter((m) => m.text?.startsWith("Payment received"));
+    const confirmations = user
+      .view()
+      .botMessages.filter((m) => m.text?.startsWith("Payment received"));
     expect(confirmations).toHaveLength(1);
     expect(await shop.db.payment.count({ where: { order: { publicId: id } } })).toBe(1);
     expect(

@@ -81,7 +81,11 @@ describe("fuzzing the webhook", () => {
   it(`${RUNS} random and mutated updates: no unexplained 5xx, no crash, no change to the shop's data`, async () => {
     const before = await domainDigest();
     const targets: FuzzTargets = {
-      people: [stranger.user, member.user, { id: 9_900_000_001, is_bot: false, first_name: "Nobody" }],
+      people: [
+        stranger.user,
+        member.user,
+        { id: 9_900_000_001, is_bot: false, first_name: "Nobody" },
+      ],
       chats: [
         { id: stranger.chatId, type: "private", first_name: "S" },
         { id: member.chatId, type: "private", first_name: "M" },
@@ -99,7 +103,8 @@ describe("fuzzing the webhook", () => {
         const index = next++;
         // A mangled or missing update_id stays (and must get 400); the placeholder becomes a fresh id.
         const sample = samples[index]!;
-        const body = sample.update_id === FRESH_ID ? { ...sample, update_id: 700_000_000 + index } : sample;
+        const body =
+          sample.update_id === FRESH_ID ? { ...sample, update_id: 700_000_000 + index } : sample;
         const response = await shop.post(body);
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
         if (response.status !== 200 && response.status !== 400 && response.status < 500) {
@@ -109,7 +114,9 @@ describe("fuzzing the webhook", () => {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 
-    const serverErrors = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
+    const serverErrors = [...statuses]
+      .filter(([status]) => status >= 500)
+      .reduce((sum, [, n]) => sum + n, 0);
     expect(unexpected, `seed ${SEED}`).toEqual([]);
     expect(
       serverErrors,
@@ -120,10 +127,11 @@ describe("fuzzing the webhook", () => {
 
     // Nothing crashed: both replicas still answer, and the shop's data is as it was.
     for (const bot of shop.bots)
-      expect(await Promise.race([bot.exited.then(() => "exited"), Promise.resolve("running")])).toBe(
-        "running",
-      );
-    for (const replica of shop.replicaUrls) expect((await fetch(`${replica}/healthz`)).status).toBe(200);
+      expect(
+        await Promise.race([bot.exited.then(() => "exited"), Promise.resolve("running")]),
+      ).toBe("running");
+    for (const replica of shop.replicaUrls)
+      expect((await fetch(`${replica}/healthz`)).status).toBe(200);
     expect(await domainDigest()).toEqual(before);
   }, 300_000);
 });

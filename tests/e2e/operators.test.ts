@@ -31,7 +31,8 @@ async function say(user: SimulatedUser, text: string): Promise<string> {
   return (await group.waitForMessage(undefined, { timeoutMs: 10_000 })).text ?? "";
 }
 
-const stockOf = async (sku: string) => (await shop.db.product.findUniqueOrThrow({ where: { sku } })).stock;
+const stockOf = async (sku: string) =>
+  (await shop.db.product.findUniqueOrThrow({ where: { sku } })).stock;
 
 describe("operators", () => {
   it("a non-admin cannot change stock; an admin can", async () => {
@@ -49,9 +50,12 @@ describe("operators", () => {
   it("stock taken down to the threshold is reported to the group, through the outbox", async () => {
     expect(await say(admin, "/stock MOONCAKE-BOX =2")).toMatch(/^MOONCAKE-BOX: stock \d+ → 2\.$/);
     await shop.relayOutbox();
-    await group.waitForMessage("Low stock: Mooncakes, box of 6 (MOONCAKE-BOX), 2 left (threshold 3).", {
-      timeoutMs: 10_000,
-    });
+    await group.waitForMessage(
+      "Low stock: Mooncakes, box of 6 (MOONCAKE-BOX), 2 left (threshold 3).",
+      {
+        timeoutMs: 10_000,
+      },
+    );
   });
 
   it("two admins editing settings at once: one wins, the other is told about the conflict", async () => {
@@ -66,9 +70,13 @@ describe("operators", () => {
       "Saved.",
       "Someone else changed the settings a moment ago; nothing was saved. Here are the current settings.",
     ]);
-    const stored = await shop.db.operatorGroup.findUniqueOrThrow({ where: { chatId: BigInt(group.id) } });
+    const stored = await shop.db.operatorGroup.findUniqueOrThrow({
+      where: { chatId: BigInt(group.id) },
+    });
     expect(stored.version).toBe(1);
     const settings = stored.settings as { notifyPaidOrders: boolean; language: string };
-    expect([settings.notifyPaidOrders === false, settings.language === "zh"].filter(Boolean)).toHaveLength(1);
+    expect(
+      [settings.notifyPaidOrders === false, settings.language === "zh"].filter(Boolean),
+    ).toHaveLength(1);
   });
 });

@@ -28,7 +28,9 @@ describe("SIGTERM under load", () => {
     // Every reply takes a while, so that updates are in flight when the signal comes.
     const slow = kit.faults.set({ method: "sendMessage", latencyMs: { min: 50, max: 150 } });
 
-    const sends = users.flatMap((user) => Array.from({ length: perUser }, () => user.send("/help")));
+    const sends = users.flatMap((user) =>
+      Array.from({ length: perUser }, () => user.send("/help")),
+    );
     await Promise.all(sends);
     // Mid-stream: a quarter of the replies are out.
     while (kit.callsTo("sendMessage").length < (users.length * perUser) / 4)
@@ -40,11 +42,15 @@ describe("SIGTERM under load", () => {
 
     expect(exitCode).toBe(0);
     expect(first!.output.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
-    const updates = kit.deliveries.filter((d) => users.some((u) => u.id === d.update.message?.from?.id));
+    const updates = kit.deliveries.filter((d) =>
+      users.some((u) => u.id === d.update.message?.from?.id),
+    );
     expect(updates).toHaveLength(users.length * perUser);
     expect(updates.filter((d) => d.status !== "delivered")).toEqual([]);
     for (const user of users) {
-      const replies = user.view().botMessages.filter((m) => m.text?.startsWith("/catalog: products"));
+      const replies = user
+        .view()
+        .botMessages.filter((m) => m.text?.startsWith("/catalog: products"));
       expect(replies, `replies to user ${user.id}`).toHaveLength(perUser);
     }
     // The signal did land mid-stream: some updates had to be delivered again.
@@ -81,7 +87,9 @@ describe("npm start", () => {
       let output = "";
       child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      const exited = new Promise<number | null>((resolve) =>
+        child.once("exit", (code) => resolve(code)),
+      );
 
       const ready = async (url: string) => {
         for (let i = 0; i < 300; i++) {

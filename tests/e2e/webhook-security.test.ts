@@ -50,7 +50,10 @@ describe("the webhook", () => {
 
   it("answers 413 to a 2 MB body", async () => {
     const before = await footprint();
-    const huge = JSON.stringify({ update_id: 881_000_000, message: { text: "x".repeat(2 * 1024 * 1024) } });
+    const huge = JSON.stringify({
+      update_id: 881_000_000,
+      message: { text: "x".repeat(2 * 1024 * 1024) },
+    });
     // To each replica directly: the body limit is the bot's, whatever sits in front of it.
     for (const replica of shop.replicaUrls) {
       expect((await shop.post(huge, undefined, replica)).status).toBe(413);
@@ -60,7 +63,13 @@ describe("the webhook", () => {
 
   it("answers 400 to malformed JSON and to bodies without an integer update_id", async () => {
     const before = await footprint();
-    for (const body of ['{"update_id": 1,', "not json", '{"update_id": "12"}', '{"update_id": 1.5}', "[]"]) {
+    for (const body of [
+      '{"update_id": 1,',
+      "not json",
+      '{"update_id": "12"}',
+      '{"update_id": 1.5}',
+      "[]",
+    ]) {
       expect((await shop.post(body)).status, body).toBe(400);
     }
     expect(await footprint()).toEqual(before);

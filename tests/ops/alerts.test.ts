@@ -39,13 +39,17 @@ describe("Prometheus configuration", () => {
   });
 
   it("promtool check rules accepts alerts.yml", async () => {
-    const result = await run(tool("promtool"), ["check", "rules", "alerts.yml"], { cwd: PROMETHEUS_DIR });
+    const result = await run(tool("promtool"), ["check", "rules", "alerts.yml"], {
+      cwd: PROMETHEUS_DIR,
+    });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(alerts.size).toBeGreaterThanOrEqual(9);
   });
 
   it("promtool test rules passes every alert unit test", async () => {
-    const result = await run(tool("promtool"), ["test", "rules", "alerts.test.yml"], { cwd: PROMETHEUS_DIR });
+    const result = await run(tool("promtool"), ["test", "rules", "alerts.test.yml"], {
+      cwd: PROMETHEUS_DIR,
+    });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain("SUCCESS");
   });
@@ -68,22 +72,28 @@ describe("alert rules", () => {
     }
   });
 
-  it.each([...alerts.keys()])("%s fires on a synthetic series and stays quiet on a healthy one", (name) => {
-    const mine = expectations.filter((e) => e.alert === name);
-    expect(
-      mine.some((e) => e.fires),
-      `${name} has no test where it fires`,
-    ).toBe(true);
-    expect(
-      mine.some((e) => !e.fires),
-      `${name} has no test where it stays quiet`,
-    ).toBe(true);
-  });
+  it.each([...alerts.keys()])(
+    "%s fires on a synthetic series and stays quiet on a healthy one",
+    (name) => {
+      const mine = expectations.filter((e) => e.alert === name);
+      expect(
+        mine.some((e) => e.fires),
+        `${name} has no test where it fires`,
+      ).toBe(true);
+      expect(
+        mine.some((e) => !e.fires),
+        `${name} has no test where it stays quiet`,
+      ).toBe(true);
+    },
+  );
 
-  it.each([...alerts.keys()])("%s has a severity and a runbook entry in docs/operations.md", (name) => {
-    const block = alerts.get(name)!;
-    expect(block).toMatch(/severity: (warning|critical)\n/);
-    expect(block).toContain(`runbook_url: docs/operations.md#${name.toLowerCase()}\n`);
-    expect(operations).toMatch(new RegExp(`^#+ ${name}$`, "m"));
-  });
+  it.each([...alerts.keys()])(
+    "%s has a severity and a runbook entry in docs/operations.md",
+    (name) => {
+      const block = alerts.get(name)!;
+      expect(block).toMatch(/severity: (warning|critical)\n/);
+      expect(block).toContain(`runbook_url: docs/operations.md#${name.toLowerCase()}\n`);
+      expect(operations).toMatch(new RegExp(`^#+ ${name}$`, "m"));
+    },
+  );
 });

@@ -42,7 +42,16 @@ function serviceBlock(config: string, service: string): string {
 }
 
 const STACKS = {
-  "compose.yaml": ["bot", "grafana", "migrate", "postgres", "prometheus", "proxy", "redis", "worker"],
+  "compose.yaml": [
+    "bot",
+    "grafana",
+    "migrate",
+    "postgres",
+    "prometheus",
+    "proxy",
+    "redis",
+    "worker",
+  ],
   "compose.sentinel.yaml": [
     "bot",
     "grafana",
@@ -106,10 +115,18 @@ describe("compose files", () => {
   );
 
   it("the Sentinel and Cluster stacks point the apps at their topology", async () => {
-    const sentinel = serviceBlock((await compose("compose.sentinel.yaml", ["config"])).stdout, "bot");
-    expect(sentinel).toContain("REDIS_SENTINELS: sentinel-1:26379,sentinel-2:26379,sentinel-3:26379");
+    const sentinel = serviceBlock(
+      (await compose("compose.sentinel.yaml", ["config"])).stdout,
+      "bot",
+    );
+    expect(sentinel).toContain(
+      "REDIS_SENTINELS: sentinel-1:26379,sentinel-2:26379,sentinel-3:26379",
+    );
     expect(sentinel).toContain("REDIS_SENTINEL_MASTER: orderbot");
-    const cluster = serviceBlock((await compose("compose.cluster.yaml", ["config"])).stdout, "worker");
+    const cluster = serviceBlock(
+      (await compose("compose.cluster.yaml", ["config"])).stdout,
+      "worker",
+    );
     expect(cluster).toContain("REDIS_CLUSTER_NODES: redis:6379,redis-2:6379,redis-3:6379");
   });
 

@@ -21,19 +21,25 @@ const stages = instructions
 
 /** The instructions of one stage, from its FROM to the next. */
 function stage(name: string): string[] {
-  const start = instructions.findIndex((line) => new RegExp(`^FROM .* AS ${name}$`, "i").test(line));
+  const start = instructions.findIndex((line) =>
+    new RegExp(`^FROM .* AS ${name}$`, "i").test(line),
+  );
   const next = instructions.findIndex((line, i) => i > start && line.startsWith("FROM "));
   return instructions.slice(start, next < 0 ? undefined : next);
 }
 
 describe("docker/Dockerfile", () => {
   it("builds the targets compose uses, the bot being the default (last) stage", () => {
-    expect(stages).toEqual(expect.arrayContaining(["build", "prod-deps", "runtime", "migrate", "app"]));
+    expect(stages).toEqual(
+      expect.arrayContaining(["build", "prod-deps", "runtime", "migrate", "app"]),
+    );
     expect(stages.at(-1)).toBe("app");
     expect(stage("migrate").join("\n")).toContain(
       'CMD ["node", "--import", "tsx", "packages/db/src/cli/migrate.ts"]',
     );
-    expect(stage("app").join("\n")).toContain('CMD ["node", "--import", "tsx", "apps/bot/src/main.ts"]');
+    expect(stage("app").join("\n")).toContain(
+      'CMD ["node", "--import", "tsx", "apps/bot/src/main.ts"]',
+    );
   });
 
   it("runs as a non-root user in every stage that ships", () => {
@@ -54,7 +60,9 @@ describe("docker/Dockerfile", () => {
   });
 
   it("brings the dependencies npm nests under a workspace (another version is hoisted to the root)", async () => {
-    const lock = JSON.parse(await readFile(path.join(PROJECT_ROOT, "package-lock.json"), "utf8")) as {
+    const lock = JSON.parse(
+      await readFile(path.join(PROJECT_ROOT, "package-lock.json"), "utf8"),
+    ) as {
       packages: Record<string, { dev?: boolean }>;
     };
     const nested = Object.entries(lock.packages).filter(
@@ -80,7 +88,8 @@ describe("docker/Dockerfile", () => {
           .filter((arg) => !arg.startsWith("--")),
       );
     expect(sources.length).toBeGreaterThan(3);
-    for (const source of sources) expect(existsSync(path.join(PROJECT_ROOT, source)), source).toBe(true);
+    for (const source of sources)
+      expect(existsSync(path.join(PROJECT_ROOT, source)), source).toBe(true);
   });
 
   it("names workspaces that exist", async () => {
@@ -91,7 +100,9 @@ describe("docker/Dockerfile", () => {
   });
 
   it("brings every package tsx needs at runtime (tsx is a dev dependency, copied from the build stage)", async () => {
-    const lock = JSON.parse(await readFile(path.join(PROJECT_ROOT, "package-lock.json"), "utf8")) as {
+    const lock = JSON.parse(
+      await readFile(path.join(PROJECT_ROOT, "package-lock.json"), "utf8"),
+    ) as {
       packages: Record<
         string,
         { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }
@@ -102,8 +113,11 @@ describe("docker/Dockerfile", () => {
     const copied = [...dockerfile.matchAll(/COPY --from=build \/app\/node_modules\/(\S+) /g)].map(
       (m) => m[1],
     );
-    for (const dependency of Object.keys(tsx!.dependencies ?? {})) expect(copied).toContain(dependency);
-    const esbuildPlatforms = Object.keys(lock.packages["node_modules/esbuild"]?.optionalDependencies ?? {});
+    for (const dependency of Object.keys(tsx!.dependencies ?? {}))
+      expect(copied).toContain(dependency);
+    const esbuildPlatforms = Object.keys(
+      lock.packages["node_modules/esbuild"]?.optionalDependencies ?? {},
+    );
     expect(esbuildPlatforms.every((p) => p.startsWith("@esbuild/"))).toBe(true);
     expect(copied).toEqual(expect.arrayContaining(["tsx", "esbuild", "@esbuild"]));
   });
@@ -120,7 +134,10 @@ async function workspaceManifests(): Promise<Workspace[]> {
     for (const name of await readdir(path.join(PROJECT_ROOT, group))) {
       const dir = path.join(PROJECT_ROOT, group, name);
       if (!existsSync(path.join(dir, "package.json"))) continue;
-      workspaces.push({ dir, manifest: JSON.parse(await readFile(path.join(dir, "package.json"), "utf8")) });
+      workspaces.push({
+        dir,
+        manifest: JSON.parse(await readFile(path.join(dir, "package.json"), "utf8")),
+      });
     }
   }
   return workspaces;
@@ -145,7 +162,9 @@ describe("production dependencies", () => {
 
   it("every package production code imports is a dependency (not a dev dependency) of its workspace", async () => {
     const problems: string[] = [];
-    const workspaces = (await workspaceManifests()).filter((w) => w.manifest.name !== "@orderbot/testkit");
+    const workspaces = (await workspaceManifests()).filter(
+      (w) => w.manifest.name !== "@orderbot/testkit",
+    );
     for (const { dir, manifest } of workspaces) {
       const declared = new Set(Object.keys(manifest.dependencies ?? {}));
       const files = (await readdir(path.join(dir, "src"), { recursive: true, withFileTypes: true }))

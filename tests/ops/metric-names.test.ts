@@ -37,7 +37,8 @@ async function declaredMetrics(): Promise<Set<string>> {
   for (const root of roots) {
     for (const file of await sourceFiles(root).catch(() => [])) {
       const text = await readFile(file, "utf8");
-      for (const m of text.matchAll(/\bname:\s*["'`](orderbot_[a-z0-9_]+)["'`]/g)) declared.add(m[1]!);
+      for (const m of text.matchAll(/\bname:\s*["'`](orderbot_[a-z0-9_]+)["'`]/g))
+        declared.add(m[1]!);
       for (const block of text.matchAll(/const\s+\w*METRICS\w*\s*=\s*\{([\s\S]*?)\}\s*as const/g)) {
         for (const m of block[1]!.matchAll(/["'`](orderbot_[a-z0-9_]+)["'`]/g)) declared.add(m[1]!);
       }
@@ -143,7 +144,9 @@ describe("Grafana dashboard", () => {
       .map((q) => q.replaceAll("$kind", ".*").replaceAll("$__rate_interval", "5m"));
     const file = path.join(await dir, "dashboard-rules.yml");
     const body = expressions
-      .map((expr, i) => `      - record: dashboard:query_${i}\n        expr: ${JSON.stringify(expr)}`)
+      .map(
+        (expr, i) => `      - record: dashboard:query_${i}\n        expr: ${JSON.stringify(expr)}`,
+      )
       .join("\n");
     await writeFile(file, `groups:\n  - name: dashboard\n    rules:\n${body}\n`);
     const result = await run(tool("promtool"), ["check", "rules", file]);
@@ -170,6 +173,8 @@ describe("Grafana dashboard", () => {
         ?.map((m) => m.split('"')[3]),
     );
     expect(used).toContain(uid);
-    expect([...used].filter((u) => u !== uid && u !== "-- Grafana --" && u !== dashboard.uid)).toEqual([]);
+    expect(
+      [...used].filter((u) => u !== uid && u !== "-- Grafana --" && u !== dashboard.uid),
+    ).toEqual([]);
   });
 });

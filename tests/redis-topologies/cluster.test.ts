@@ -28,7 +28,9 @@ async function instance(name: string) {
   const redis = createRedisFromConfig(cluster.config, { connectionName: name });
   const subscriber = createRedisFromConfig(cluster.config, { connectionName: `${name}-sub` });
   for (const client of [redis, subscriber]) client.on("error", () => {});
-  const locks = lockManager(redis, { subscriber: subscriber as unknown as LockManagerOptions["subscriber"] });
+  const locks = lockManager(redis, {
+    subscriber: subscriber as unknown as LockManagerOptions["subscriber"],
+  });
   cleanups.push(async () => {
     await locks.close();
     redis.disconnect();
@@ -53,7 +55,9 @@ describe("Redis Cluster", () => {
     // One resource whose lock lands on each master.
     const idOnNode = new Map<ClusterNode, number>();
     for (let id = 1; idOnNode.size < cluster.nodes.length; id++) {
-      const node = await cluster.ownerOf(await cluster.slotOf(a.locks.keyFor({ kind: "order", id })));
+      const node = await cluster.ownerOf(
+        await cluster.slotOf(a.locks.keyFor({ kind: "order", id })),
+      );
       if (!idOnNode.has(node)) idOnNode.set(node, id);
     }
 
@@ -67,7 +71,10 @@ describe("Redis Cluster", () => {
       expect(beside).toContain(result.lease.key);
       expect(beside.length).toBeGreaterThanOrEqual(2);
       expect(beside.every((key) => key.startsWith(result.lease.key))).toBe(true);
-      expect(await b.locks.acquire({ kind: "order", id })).toMatchObject({ ok: false, reason: "busy" });
+      expect(await b.locks.acquire({ kind: "order", id })).toMatchObject({
+        ok: false,
+        reason: "busy",
+      });
     }
     expect(new Set(await Promise.all(leases.map((l) => cluster.slotOf(l.key)))).size).toBe(3);
 
@@ -75,7 +82,9 @@ describe("Redis Cluster", () => {
     for (const id of idOnNode.values()) {
       const again = await b.locks.acquire({ kind: "order", id });
       if (!again.ok) throw new Error(`order ${id} should be free again`);
-      expect(again.lease.fence).toBeGreaterThan(leases.find((l) => l.key === again.lease.key)!.fence);
+      expect(again.lease.fence).toBeGreaterThan(
+        leases.find((l) => l.key === again.lease.key)!.fence,
+      );
       await again.lease.release();
     }
   });
@@ -87,7 +96,9 @@ describe("Redis Cluster", () => {
     const held = await a.locks.acquire(resource);
     if (!held.ok) throw new Error("should be free");
     const waiting = b.locks.acquire(resource, { waitMs: 10_000 });
-    await eventually("B to be in line", async () => (b.locks.stats().waiters === 1 ? true : undefined));
+    await eventually("B to be in line", async () =>
+      b.locks.stats().waiters === 1 ? true : undefined,
+    );
     expect(await held.lease.release()).toBe("released");
     const handed = await waiting;
     expect(handed.ok).toBe(true);
@@ -105,7 +116,9 @@ describe("Redis Cluster", () => {
     // Two more resources whose locks hash to the same slot.
     const inSlot = async (base: number) => ({
       kind: "order",
-      id: base + (await cluster.findKeyInSlot(slot, (i) => a.locks.keyFor({ kind: "order", id: base + i }))),
+      id:
+        base +
+        (await cluster.findKeyInSlot(slot, (i) => a.locks.keyFor({ kind: "order", id: base + i }))),
     });
     const other = await inSlot(2000);
     const third = await inSlot(100_000);

@@ -46,7 +46,11 @@ async function topology(): Promise<SentinelTopology> {
 }
 
 /** One app instance: the Redis client the apps build from REDIS_SENTINELS, and a lock manager on it. */
-async function instance(sentinel: SentinelTopology, name: string, options: Partial<LockManagerOptions> = {}) {
+async function instance(
+  sentinel: SentinelTopology,
+  name: string,
+  options: Partial<LockManagerOptions> = {},
+) {
   const redis = createRedisFromConfig(sentinel.config, { connectionName: name });
   redis.on("error", () => {}); // reconnects are expected during a failover
   const locks = lockManager(redis, options);
@@ -86,7 +90,8 @@ describe("Sentinel failover", () => {
     await connectedTo(b.redis, sentinel.replica.port);
 
     const second = await acquireWhenReachable(b.locks, resource);
-    if (!second.ok) throw new Error("without strict mode the lost lock is free on the promoted replica");
+    if (!second.ok)
+      throw new Error("without strict mode the lost lock is free on the promoted replica");
     // Granted twice: A's lease still had most of its 30 s to run.
     expect(Date.now()).toBeLessThan(leaseA.expiresAt - 10_000);
     expect(second.lease.token).not.toBe(leaseA.token);
@@ -138,12 +143,17 @@ describe("Sentinel failover", () => {
       name: "LockUnavailableError",
       reason: "replication",
     });
-    expect(await sentinel.direct(sentinel.master.port).exists(a.locks.keyFor(otherResource))).toBe(0);
+    expect(await sentinel.direct(sentinel.master.port).exists(a.locks.keyFor(otherResource))).toBe(
+      0,
+    );
 
     // The master dies; the confirmed lock is on the promoted replica, so it is not granted again.
     await sentinel.failover();
     await connectedTo(b.redis, sentinel.replica.port);
-    expect(await acquireWhenReachable(b.locks, resource)).toMatchObject({ ok: false, reason: "busy" });
+    expect(await acquireWhenReachable(b.locks, resource)).toMatchObject({
+      ok: false,
+      reason: "busy",
+    });
     // The cost: with its only replica gone, the new master cannot confirm anything either.
     await expect(acquireWhenReachable(b.locks, otherResource)).rejects.toMatchObject({
       reason: "replication",

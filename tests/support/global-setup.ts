@@ -7,12 +7,18 @@ import { prepareTemplateDatabase, serviceUrls } from "@orderbot/testkit";
 export default async function setup(): Promise<void> {
   process.env.ORDERBOT_TEST_RUN = String(process.pid);
   const { redisUrl } = serviceUrls();
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     await redis.ping();
   } catch {
-    throw new Error(`Redis does not answer at ${redisUrl}: run 'npm run services -- start' (npm test does it for you)`);
+    throw new Error(
+      `Redis does not answer at ${redisUrl}: run 'npm run services -- start' (npm test does it for you)`,
+    );
   } finally {
     redis.disconnect();
   }

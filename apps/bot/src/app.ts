@@ -115,7 +115,8 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     bodyLimit: config.WEBHOOK_BODY_LIMIT,
     metricsToken: config.METRICS_PORT === undefined ? (config.METRICS_TOKEN ?? null) : null,
   });
-  const metricsServer = config.METRICS_PORT === undefined ? null : createMetricsServer(deps.registry, logger);
+  const metricsServer =
+    config.METRICS_PORT === undefined ? null : createMetricsServer(deps.registry, logger);
   let poller: ReturnType<typeof startPolling> | null = null;
 
   return {
@@ -127,7 +128,8 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       await bot.init();
       await publishCommands(bot.api);
       const address = await server.listen({ host: config.HOST, port: config.PORT });
-      if (metricsServer) await metricsServer.listen({ host: config.HOST, port: config.METRICS_PORT });
+      if (metricsServer)
+        await metricsServer.listen({ host: config.HOST, port: config.METRICS_PORT });
       if (config.BOT_MODE === "webhook") {
         // Appended, not resolved: a PUBLIC_URL with a path prefix (behind a proxy) keeps it.
         const url = `${(config.PUBLIC_URL ?? "").replace(/\/+$/, "")}${WEBHOOK_PATH}`;
@@ -137,7 +139,12 @@ export function createBotApp(deps: BotAppDeps): BotApp {
         });
       } else {
         await bot.api.deleteWebhook();
-        poller = startPolling({ api: bot.api, processUpdate, logger, allowedUpdates: HANDLED_UPDATE_TYPES });
+        poller = startPolling({
+          api: bot.api,
+          processUpdate,
+          logger,
+          allowedUpdates: HANDLED_UPDATE_TYPES,
+        });
       }
       logger.info({ mode: config.BOT_MODE, bot: bot.botInfo.username, address }, "bot started");
       return { address };

@@ -2,7 +2,14 @@
 // passed down explicitly. Invalid configuration stops the process with one line per problem.
 import path from "node:path";
 import { z } from "zod";
-import { loadEnvFiles, parseConfig, port, redisTopologyShape, sharedConfigShape, telegramIds } from "@orderbot/platform";
+import {
+  loadEnvFiles,
+  parseConfig,
+  port,
+  redisTopologyShape,
+  sharedConfigShape,
+  telegramIds,
+} from "@orderbot/platform";
 
 /** The variables the cross-field checks below compare. */
 const CROSS_CHECKED = new Set([
@@ -101,7 +108,8 @@ const schema = z
     {
       // Also when other variables are invalid, so that every problem is reported in one go; only
       // not when the variables compared here are themselves invalid.
-      when: (payload) => !payload.issues.some((issue) => CROSS_CHECKED.has(String(issue.path?.[0]))),
+      when: (payload) =>
+        !payload.issues.some((issue) => CROSS_CHECKED.has(String(issue.path?.[0]))),
     },
   );
 

@@ -6,5 +6,9 @@ export { createBot, type CreateBotDeps } from "./bot/create-bot.ts";
 export type { BotContext } from "./bot/context.ts";
 export { callbacks } from "./callbacks/index.ts";
 export { createServer, WEBHOOK_PATH, type BotServer, type ServerDeps } from "./server.ts";
-export { createUpdatePipeline, type ProcessUpdate, type UpdateOutcome } from "./updates/pipeline.ts";
+export {
+  createUpdatePipeline,
+  type ProcessUpdate,
+  type UpdateOutcome,
+} from "./updates/pipeline.ts";
 export { HANDLED_UPDATE_TYPES } from "./updates/schema.ts";

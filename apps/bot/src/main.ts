@@ -23,7 +23,8 @@ function loadConfigOrExit(): BotConfig {
     return loadBotConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    for (const problem of error.problems) process.stderr.write(`bot: invalid configuration: ${problem}\n`);
+    for (const problem of error.problems)
+      process.stderr.write(`bot: invalid configuration: ${problem}\n`);
     process.exit(1);
   }
 }
@@ -50,7 +51,11 @@ async function main(): Promise<void> {
   const logger = createProcessLogger(config);
   const registry = createMetricsRegistry({ defaultMetrics: true });
 
-  const { db, redis, locks, close } = connectInfrastructure(config, { name: "bot", logger, registry });
+  const { db, redis, locks, close } = connectInfrastructure(config, {
+    name: "bot",
+    logger,
+    registry,
+  });
   const shop = createShop({
     db,
     locks,
@@ -59,7 +64,9 @@ async function main(): Promise<void> {
     config: {
       maskKey: config.LOCK_HASH_KEY,
       reservationTtlMs: (config.RESERVATION_SECONDS ?? config.RESERVATION_MINUTES * 60) * 1000,
-      ...(config.OPERATOR_GROUP_ID === undefined ? {} : { fallbackOperatorChatId: config.OPERATOR_GROUP_ID }),
+      ...(config.OPERATOR_GROUP_ID === undefined
+        ? {}
+        : { fallbackOperatorChatId: config.OPERATOR_GROUP_ID }),
     },
   });
   const app = createBotApp({ config, logger, db, redis, locks, shop, registry });
@@ -67,7 +74,9 @@ async function main(): Promise<void> {
   closeWithGrace(
     {
       delay: SHUTDOWN_GRACE_MS,
-      logger: { error: (message: unknown) => logger.error({ err: loggableError(message) }, "shutdown") },
+      logger: {
+        error: (message: unknown) => logger.error({ err: loggableError(message) }, "shutdown"),
+      },
     },
     async ({ signal, err }) => {
       if (err) logger.error({ err: loggableError(err) }, "stopping after an unexpected error");
@@ -85,6 +94,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bot: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `bot: failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -57,14 +57,17 @@ export function createServer(deps: ServerDeps) {
     const results = await Promise.allSettled([deps.checks.database(), deps.checks.redis()]);
     const [database, redis] = results.map((r) => (r.status === "fulfilled" ? "ok" : "down"));
     const ready = database === "ok";
-    return reply.code(ready ? 200 : 503).send({ ok: ready, database, redis, degraded: redis !== "ok" });
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ ok: ready, database, redis, degraded: redis !== "ok" });
   });
 
   if (deps.metricsToken !== null) {
     const token = deps.metricsToken;
     app.get("/metrics", async (request, reply) => {
       const header = request.headers.authorization ?? "";
-      if (!secretMatches(header.replace(/^Bearer /, ""), token)) return reply.code(401).send({ ok: false });
+      if (!secretMatches(header.replace(/^Bearer /, ""), token))
+        return reply.code(401).send({ ok: false });
       return reply.type(deps.registry.contentType).send(await deps.registry.metrics());
     });
   }
@@ -72,10 +75,13 @@ export function createServer(deps: ServerDeps) {
   // Fastify answers malformed JSON with 400 and oversized bodies with 413; keep the bodies terse.
   app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
     const status =
-      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode
+        : 500;
     void reply.code(status).send({
       ok: false,
-      error: status === 413 ? "body too large" : status === 400 ? "malformed request" : "internal error",
+      error:
+        status === 413 ? "body too large" : status === 400 ? "malformed request" : "internal error",
     });
   });
 
@@ -100,11 +106,16 @@ const webhook: FastifyPluginAsync<{ processUpdate: ProcessUpdate; secret: string
     handler: async (request, reply) => {
       const update = parseUpdate(request.body);
       if (!update)
-        return reply.code(400).send({ ok: false, error: "expected an update with an integer update_id" });
+        return reply
+          .code(400)
+          .send({ ok: false, error: "expected an update with an integer update_id" });
       try {
         const outcome = await processUpdate(update);
         if (outcome === "in-progress")
-          return reply.code(503).header("retry-after", "5").send({ ok: false, error: "in progress" });
+          return reply
+            .code(503)
+            .header("retry-after", "5")
+            .send({ ok: false, error: "in progress" });
         return reply.code(200).send({ ok: true });
       } catch {
         // Already logged once, with the update id, by the pipeline.

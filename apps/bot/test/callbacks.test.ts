@@ -4,7 +4,9 @@ import { CALLBACK_DATA_MAX_BYTES, callbacks } from "../src/callbacks/index.ts";
 
 describe("callback data codecs", () => {
   it("round-trips every kind of button", () => {
-    expect(callbacks.catalogPage.decode(callbacks.catalogPage.encode({ page: 3 }))).toEqual({ page: 3 });
+    expect(callbacks.catalogPage.decode(callbacks.catalogPage.encode({ page: 3 }))).toEqual({
+      page: 3,
+    });
     expect(callbacks.product.encode({ productId: 7, qty: 2, page: 1 })).toBe("p:7:2:1");
     expect(callbacks.product.decode("p:7:2:1")).toEqual({ productId: 7, qty: 2, page: 1 });
     expect(callbacks.order.decode("o:12:5:2")).toEqual({ productId: 12, qty: 5, page: 2 });

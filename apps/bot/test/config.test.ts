@@ -74,7 +74,9 @@ describe("bot configuration", () => {
     expect(problems({ ...VALID, PAYMENT_CURRENCY: "USD" })).toEqual([
       "PROVIDER_TOKEN: is required for PAYMENT_CURRENCY=USD",
     ]);
-    expect(problems({ ...VALID, PAYMENT_CURRENCY: "USD", PROVIDER_TOKEN: "provider:token" })).toEqual([]);
+    expect(
+      problems({ ...VALID, PAYMENT_CURRENCY: "USD", PROVIDER_TOKEN: "provider:token" }),
+    ).toEqual([]);
   });
 
   it("refuses a webhook secret Telegram would refuse", () => {

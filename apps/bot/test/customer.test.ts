@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-const stockOf = async (sku: string) => (await h.db.product.findUniqueOrThrow({ where: { sku } })).stock;
+const stockOf = async (sku: string) =>
+  (await h.db.product.findUniqueOrThrow({ where: { sku } })).stock;
 
 describe("a customer", () => {
   it("goes from /start to a paid order, and sees it paid in /orders", async () => {
@@ -29,7 +30,10 @@ describe("a customer", () => {
     await alice.press("+");
     await alice.waitForMessage(/Quantity: 2, total 50 ⭐/, { edits: true });
     const order = await alice.press("Order 2 for 50 ⭐");
-    const placed = await alice.waitForMessage(/Order [2-9A-Z]{8}/, { edits: true, after: undefined });
+    const placed = await alice.waitForMessage(/Order [2-9A-Z]{8}/, {
+      edits: true,
+      after: undefined,
+    });
     expect((await order.answered()).showAlert).toBe(false);
     const id = /Order ([2-9A-Z]{8})/.exec(placed.text!)![1]!;
     expect(placed.text).toContain("Longjing green tea, 100 g × 2: 50 ⭐");
@@ -39,7 +43,11 @@ describe("a customer", () => {
 
     await alice.press("Pay 50 ⭐");
     const invoice = await alice.waitForMessage((m) => m.invoice !== undefined);
-    expect(invoice.invoice).toMatchObject({ currency: "XTR", total_amount: 50, title: `Order ${id}` });
+    expect(invoice.invoice).toMatchObject({
+      currency: "XTR",
+      total_amount: 50,
+      title: `Order ${id}`,
+    });
     const payment = await alice.pay();
     expect(payment.status).toBe("paid");
     await alice.waitForMessage(`Payment received: order ${id} is paid.`);

@@ -26,7 +26,9 @@ function keysUsedInCode(): Set<string> {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
-      else for (const m of readFileSync(file, "utf8").matchAll(/\bt\("([a-z][\w-]*)"/g)) keys.add(m[1]!);
+      else
+        for (const m of readFileSync(file, "utf8").matchAll(/\bt\("([a-z][\w-]*)"/g))
+          keys.add(m[1]!);
     }
   };
   walk(path.resolve(import.meta.dirname, "../src"));
@@ -41,7 +43,8 @@ describe("translations", () => {
     (locale) => {
       const other = messages(locale);
       expect([...other.keys()].sort()).toEqual([...en.keys()].sort());
-      for (const [id, variables] of en) expect([...other.get(id)!].sort(), id).toEqual([...variables].sort());
+      for (const [id, variables] of en)
+        expect([...other.get(id)!].sort(), id).toEqual([...variables].sort());
     },
   );
 
@@ -65,17 +68,29 @@ describe("translations", () => {
     expect(missing).toEqual([]);
   });
 
-  it.each(LOCALES)("renders every %s message without Fluent errors or isolation marks", (locale) => {
-    const i18n = createI18n();
-    for (const [id, variables] of messages(locale)) {
-      const text = i18n.t(locale, id, Object.fromEntries([...variables].map((v) => [v, `<${v}>`])));
-      expect(text, id).not.toMatch(/[\u2068\u2069]|\{\$|Unknown variable/);
-      for (const v of variables) expect(text, id).toContain(`<${v}>`);
-    }
-  });
+  it.each(LOCALES)(
+    "renders every %s message without Fluent errors or isolation marks",
+    (locale) => {
+      const i18n = createI18n();
+      for (const [id, variables] of messages(locale)) {
+        const text = i18n.t(
+          locale,
+          id,
+          Object.fromEntries([...variables].map((v) => [v, `<${v}>`])),
+        );
+        expect(text, id).not.toMatch(/[\u2068\u2069]|\{\$|Unknown variable/);
+        for (const v of variables) expect(text, id).toContain(`<${v}>`);
+      }
+    },
+  );
 
   it("picks Chinese for any Chinese language_code and English otherwise", () => {
-    expect(["zh", "zh-hans", "zh-TW", "ZH-CN"].map(localeFromLanguageCode)).toEqual(["zh", "zh", "zh", "zh"]);
+    expect(["zh", "zh-hans", "zh-TW", "ZH-CN"].map(localeFromLanguageCode)).toEqual([
+      "zh",
+      "zh",
+      "zh",
+      "zh",
+    ]);
     expect(["en", "en-US", "de", "ru", undefined].map(localeFromLanguageCode)).toEqual([
       "en",
       "en",

@@ -9,19 +9,24 @@ import { startBotHarness, type BotHarness } from "./support/harness.ts";
 describe("with the shared Redis", () => {
   let h: BotHarness;
   beforeAll(async () => {
-    h = await startBotHarness({ env: { RATE_LIMIT_PER_WINDOW: "6", RATE_LIMIT_WINDOW_MS: "60000" } });
+    h = await startBotHarness({
+      env: { RATE_LIMIT_PER_WINDOW: "6", RATE_LIMIT_WINDOW_MS: "60000" },
+    });
   });
   afterAll(() => h?.close());
 
   it("publishes the command menus for private chats and groups, in English and Chinese", () => {
-    const calls = h.kit
-      .callsTo("setMyCommands")
-      .map(
-        (c) =>
-          c.params as { scope: { type: string }; language_code?: string; commands: { command: string }[] },
-      );
+    const calls = h.kit.callsTo("setMyCommands").map(
+      (c) =>
+        c.params as {
+          scope: { type: string };
+          language_code?: string;
+          commands: { command: string }[];
+        },
+    );
     const menus = calls.map(
-      (c) => `${c.scope.type}/${c.language_code ?? "default"}: ${c.commands.map((x) => x.command).join(",")}`,
+      (c) =>
+        `${c.scope.type}/${c.language_code ?? "default"}: ${c.commands.map((x) => x.command).join(",")}`,
     );
     expect(menus.sort()).toEqual([
       "all_group_chats/default: products,stock,price,orders,order,refund,report,settings,bind",
@@ -38,7 +43,10 @@ describe("with the shared Redis", () => {
     await user.press("Panda mug");
     await user.waitForMessage("Quantity: 1,", { edits: true });
     // Another checkout of this user holds the lock (another device, say).
-    const held = await h.locks.acquire({ kind: "checkout", id: BigInt(user.id) }, { ttlMs: 10_000 });
+    const held = await h.locks.acquire(
+      { kind: "checkout", id: BigInt(user.id) },
+      { ttlMs: 10_000 },
+    );
     if (!held.ok) throw new Error("checkout lock not acquired");
     try {
       const press = await user.press(/^Order 1 for/);
@@ -96,7 +104,9 @@ describe("with Redis down", () => {
       showAlert: true,
     });
     expect(await h.db.order.count()).toBe(0);
-    expect((await h.db.product.findUniqueOrThrow({ where: { sku: "MUG-PANDA" } })).stock).toBe(stock);
+    expect((await h.db.product.findUniqueOrThrow({ where: { sku: "MUG-PANDA" } })).stock).toBe(
+      stock,
+    );
     // Browsing goes on without Redis: only what needs a lock is refused.
     await user.send("/help");
     await user.waitForMessage("/catalog: products");

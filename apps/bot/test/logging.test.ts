@@ -43,8 +43,12 @@ describe("errors as they are logged", () => {
   });
 
   it("keep a network failure's summary, not the request URL that holds the token", () => {
-    const cause = new Error("request to https://api.telegram.org/bot123456:SECRET-TOKEN-VALUE/getMe failed");
-    const logged = JSON.stringify(loggableError(new HttpError("Network request for 'getMe' failed!", cause)));
+    const cause = new Error(
+      "request to https://api.telegram.org/bot123456:SECRET-TOKEN-VALUE/getMe failed",
+    );
+    const logged = JSON.stringify(
+      loggableError(new HttpError("Network request for 'getMe' failed!", cause)),
+    );
     expect(logged).toContain("getMe");
     expect(logged).not.toContain("SECRET-TOKEN-VALUE");
   });

@@ -28,7 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-const stockOf = async (sku: string) => (await h.db.product.findUniqueOrThrow({ where: { sku } })).stock;
+const stockOf = async (sku: string) =>
+  (await h.db.product.findUniqueOrThrow({ where: { sku } })).stock;
 
 /** Sends a command in the group and returns the bot's reply. */
 async function say(user: SimulatedUser, text: string): Promise<string> {
@@ -47,7 +48,9 @@ describe("binding", () => {
 
   it("binds the group when an owner asks", async () => {
     expect(await say(owner, "/bind")).toContain("This group is now the shop's operator group");
-    expect(await h.db.operatorGroup.findUnique({ where: { chatId: BigInt(group.id) } })).toMatchObject({
+    expect(
+      await h.db.operatorGroup.findUnique({ where: { chatId: BigInt(group.id) } }),
+    ).toMatchObject({
       title: "Shop operators",
     });
   });
@@ -63,23 +66,33 @@ describe("stock and prices", () => {
     expect(await sent.handled()).toMatchObject({ status: "delivered" });
     failReply.remove();
     expect(failReply.injected).toBe(1);
-    const replies = group.view().botMessages.filter((m) => m.reply_to_message?.message_id === sent.message.message_id);
+    const replies = group
+      .view()
+      .botMessages.filter((m) => m.reply_to_message?.message_id === sent.message.message_id);
     // Orders may take units between the two runs: the answer does not guess the level before.
     expect(replies.map((m) => m.text)).toEqual([
       `TEA-PUER: +2 was applied already (this command came again); stock now ${before + 2}.`,
     ]);
     expect(await stockOf("TEA-PUER")).toBe(before + 2);
-    const rows = await h.db.stockMovement.count({ where: { batchId: `stock:${group.id}:${sent.message.message_id}` } });
+    const rows = await h.db.stockMovement.count({
+      where: { batchId: `stock:${group.id}:${sent.message.message_id}` },
+    });
     expect(rows).toBe(1);
   });
 
   it("a plain member cannot change stock; an admin can", async () => {
     const before = await stockOf("TEA-PUER");
-    expect(await say(member, "/stock TEA-PUER +5")).toBe("Only this group's administrators can do that.");
+    expect(await say(member, "/stock TEA-PUER +5")).toBe(
+      "Only this group's administrators can do that.",
+    );
     expect(await stockOf("TEA-PUER")).toBe(before);
-    expect(await say(admin, "/stock TEA-PUER +5")).toBe(`TEA-PUER: stock ${before} → ${before + 5}.`);
+    expect(await say(admin, "/stock TEA-PUER +5")).toBe(
+      `TEA-PUER: stock ${before} → ${before + 5}.`,
+    );
     expect(await say(admin, "/stock TEA-PUER =3")).toBe(`TEA-PUER: stock ${before + 5} → 3.`);
-    expect(await say(admin, "/stock TEA-PUER -4")).toBe("TEA-PUER: cannot remove 4; only 3 are unreserved.");
+    expect(await say(admin, "/stock TEA-PUER -4")).toBe(
+      "TEA-PUER: cannot remove 4; only 3 are unreserved.",
+    );
     expect(await say(admin, "/stock NOPE +1")).toBe("There is no product with SKU NOPE.");
     expect(await say(admin, "/stock TEA-PUER five")).toBe("Usage: /stock SKU +N | -N | =N");
     expect(await stockOf("TEA-PUER")).toBe(3);
@@ -96,10 +109,14 @@ describe("stock and prices", () => {
   });
 
   it("an admin sets a price; a member cannot", async () => {
-    expect(await say(member, "/price CUP-CELADON 18")).toBe("Only this group's administrators can do that.");
+    expect(await say(member, "/price CUP-CELADON 18")).toBe(
+      "Only this group's administrators can do that.",
+    );
     expect(await say(admin, "/price CUP-CELADON 18")).toBe("CUP-CELADON: price 15 ⭐ → 18 ⭐.");
     expect(await say(admin, "/price CUP-CELADON -1")).toBe("Usage: /price SKU AMOUNT");
-    expect((await h.db.product.findUniqueOrThrow({ where: { sku: "CUP-CELADON" } })).priceMinor).toBe(18);
+    expect(
+      (await h.db.product.findUniqueOrThrow({ where: { sku: "CUP-CELADON" } })).priceMinor,
+    ).toBe(18);
   });
 
   it("lists the products", async () => {
@@ -120,8 +137,12 @@ describe("orders", () => {
     });
     if (placed.status !== "ok") throw new Error(placed.status);
     const id = placed.order.id;
-    expect(await say(admin, "/orders reserved")).toContain(`${id} · reserved, awaiting payment · 24 ⭐`);
-    expect(await say(admin, "/orders nonsense")).toMatch(/^Usage: \/orders \[RESERVED\|PAYING\|PAID/);
+    expect(await say(admin, "/orders reserved")).toContain(
+      `${id} · reserved, awaiting payment · 24 ⭐`,
+    );
+    expect(await say(admin, "/orders nonsense")).toMatch(
+      /^Usage: \/orders \[RESERVED\|PAYING\|PAID/,
+    );
     const detail = await say(admin, `/order ${id}`);
     expect(detail).toContain(`Order ${id} · reserved, awaiting payment`);
     expect(detail).toContain("Panda mug × 2: 24 ⭐");
@@ -137,11 +158,15 @@ describe("orders", () => {
       currency: "XTR",
     });
     expect(paid.status).toBe("ok");
-    expect(await say(member, `/refund ${id}`)).toBe("Only this group's administrators can do that.");
+    expect(await say(member, `/refund ${id}`)).toBe(
+      "Only this group's administrators can do that.",
+    );
     expect(await say(admin, `/refund ${id}`)).toBe(
       `Order ${id} is refunded; the customer's payment is being returned.`,
     );
-    expect((await h.db.order.findUniqueOrThrow({ where: { publicId: id } })).status).toBe("REFUNDED");
+    expect((await h.db.order.findUniqueOrThrow({ where: { publicId: id } })).status).toBe(
+      "REFUNDED",
+    );
   });
 
   it("reports today's figures", async () => {
@@ -168,10 +193,14 @@ describe("settings", () => {
       "Someone else changed the settings a moment ago; nothing was saved. Here are the current settings.",
     ]);
 
-    const stored = await h.db.operatorGroup.findUniqueOrThrow({ where: { chatId: BigInt(group.id) } });
+    const stored = await h.db.operatorGroup.findUniqueOrThrow({
+      where: { chatId: BigInt(group.id) },
+    });
     expect(stored.version).toBe(1);
     const settings = stored.settings as { notifyPaidOrders: boolean; lowStockThreshold: number };
-    const changes = [settings.notifyPaidOrders === false, settings.lowStockThreshold === 4].filter(Boolean);
+    const changes = [settings.notifyPaidOrders === false, settings.lowStockThreshold === 4].filter(
+      Boolean,
+    );
     expect(changes).toHaveLength(1);
     expect(group.lastMessage()!.text).toBe("Group settings (version 1):");
   });
@@ -193,7 +222,9 @@ describe("the admin list", () => {
   it("follows promotions and demotions at once, not when the cached list expires", async () => {
     expect(await say(admin2, "/stock FAN-SILK +1")).toMatch(/^FAN-SILK: stock/);
     await group.demote(admin2).handled();
-    expect(await say(admin2, "/stock FAN-SILK +1")).toBe("Only this group's administrators can do that.");
+    expect(await say(admin2, "/stock FAN-SILK +1")).toBe(
+      "Only this group's administrators can do that.",
+    );
     await group.promote(member).handled();
     expect(await say(member, "/stock FAN-SILK +1")).toMatch(/^FAN-SILK: stock/);
   });

@@ -15,8 +15,10 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-const stockOf = async (sku: string) => (await h.db.product.findUniqueOrThrow({ where: { sku } })).stock;
-const ordersOf = (user: SimulatedUser) => h.db.order.findMany({ where: { userId: BigInt(user.id) } });
+const stockOf = async (sku: string) =>
+  (await h.db.product.findUniqueOrThrow({ where: { sku } })).stock;
+const ordersOf = (user: SimulatedUser) =>
+  h.db.order.findMany({ where: { userId: BigInt(user.id) } });
 
 /** Opens a product card at `qty` the way a user does, and returns its Order button's data (not pressed yet). */
 async function openCard(user: SimulatedUser, sku: string, qty = 1): Promise<string> {
@@ -73,7 +75,9 @@ describe("ordering", () => {
     const orderMessage = user.lastMessage()!;
 
     const cancel = await user.press("Cancel order");
-    expect((await cancel.answered()).text).toBe(`Order ${id} is cancelled and its items are back on sale.`);
+    expect((await cancel.answered()).text).toBe(
+      `Order ${id} is cancelled and its items are back on sale.`,
+    );
     expect(await stockOf("FAN-SILK")).toBe(before);
 
     // The Pay button of an older copy of the order (a message the user still has on screen).
@@ -95,11 +99,19 @@ describe("ordering", () => {
     const id = await placeOrder(owner, "MUG-PANDA");
     await intruder.send("/start");
     await intruder.waitForMessage("Welcome");
-    for (const data of [callbacks.cancel.encode({ orderId: id }), callbacks.pay.encode({ orderId: id })]) {
+    for (const data of [
+      callbacks.cancel.encode({ orderId: id }),
+      callbacks.pay.encode({ orderId: id }),
+    ]) {
       const press = await intruder.pressData(data, { force: true });
-      expect(await press.answered()).toMatchObject({ showAlert: true, text: "That order is not yours." });
+      expect(await press.answered()).toMatchObject({
+        showAlert: true,
+        text: "That order is not yours.",
+      });
     }
-    expect((await h.db.order.findUniqueOrThrow({ where: { publicId: id } })).status).toBe("RESERVED");
+    expect((await h.db.order.findUniqueOrThrow({ where: { publicId: id } })).status).toBe(
+      "RESERVED",
+    );
   });
 
   it("answers malformed button data without acting on it", async () => {
@@ -131,7 +143,10 @@ describe("paying", () => {
   it("declines the pre-checkout of an order that has expired, inside Telegram's deadline", async () => {
     const user = kit.createUser({ languageCode: "en" });
     const id = await placeOrderToInvoice(user, "SET-TRAVEL");
-    await h.db.order.update({ where: { publicId: id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await h.db.order.update({
+      where: { publicId: id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const payment = await user.pay();
     expect(payment).toMatchObject({
       status: "declined",
@@ -150,17 +165,19 @@ describe("paying", () => {
 
     // The same update again (a re-delivery), and the same payment in a new update.
     expect(await h.postUpdate(payment.update)).toBe(200);
-    expect(await h.postUpdate({ ...payment.update, update_id: payment.update.update_id + 1_000_000 })).toBe(
-      200,
-    );
+    expect(
+      await h.postUpdate({ ...payment.update, update_id: payment.update.update_id + 1_000_000 }),
+    ).toBe(200);
 
-    const confirmations = user.view().botMessages.filter((m) => m.text?.startsWith("Payment received"));
+    const confirmations = user
+      .view()
+      .botMessages.filter((m) => m.text?.startsWith("Payment received"));
     expect(confirmations).toHaveLength(1);
     expect(await h.db.payment.count({ where: { order: { publicId: id } } })).toBe(1);
     // The copy queued with the payment is settled by the reply: the worker will not send it again.
-    expect(await h.db.outboxMessage.findMany({ where: { dedupeKey: paymentNoticeKey(id) } })).toMatchObject([
-      { status: "SENT", attempts: 0 },
-    ]);
+    expect(
+      await h.db.outboxMessage.findMany({ where: { dedupeKey: paymentNoticeKey(id) } }),
+    ).toMatchObject([{ status: "SENT", attempts: 0 }]);
   });
 });
 
@@ -175,8 +192,12 @@ describe("a payment confirmation that fails to send", () => {
     expect(await payment.handled()).toMatchObject({ status: "delivered" });
     refuse.remove();
     expect(refuse.injected).toBe(1);
-    expect(user.view().botMessages.filter((m) => m.text?.startsWith("Payment received"))).toEqual([]);
-    const queued = await h.db.outboxMessage.findMany({ where: { dedupeKey: paymentNoticeKey(id) } });
+    expect(user.view().botMessages.filter((m) => m.text?.startsWith("Payment received"))).toEqual(
+      [],
+    );
+    const queued = await h.db.outboxMessage.findMany({
+      where: { dedupeKey: paymentNoticeKey(id) },
+    });
     expect(queued).toHaveLength(1);
     expect(queued[0]).toMatchObject({
       chatId: BigInt(user.id),

@@ -56,7 +56,8 @@ describe("polling", () => {
       await other.send("locked");
       await other.send("after-locked");
       const deadline = Date.now() + 10_000;
-      while (handled.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (handled.length < 3 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       expect([...handled].sort()).toEqual(["after-locked", "locked", "pay"]);
       expect([failures, busy]).toEqual([7, 3]);
       // The chat's order held: "after-locked" ran only once "locked" was handled.
@@ -95,7 +96,8 @@ describe("polling", () => {
         await new Promise((r) => setTimeout(r, 20));
       expect(handled).toEqual(["urgent"]); // while "slow" still runs, and "after-slow" waits for it
       release();
-      while (handled.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (handled.length < 3 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       expect(handled).toEqual(["urgent", "slow", "after-slow"]);
     } finally {
       release();

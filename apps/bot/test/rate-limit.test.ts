@@ -15,7 +15,12 @@ afterAll(() => t.cleanup());
 /** A message from user 42 through the middleware: whether it got through. */
 async function send(middleware: ReturnType<typeof rateLimit>): Promise<boolean> {
   let passed = false;
-  const ctx = { from: { id: 42 }, msg: { text: "hi" }, logger: silentLogger, t: (key: string) => key };
+  const ctx = {
+    from: { id: 42 },
+    msg: { text: "hi" },
+    logger: silentLogger,
+    t: (key: string) => key,
+  };
   await middleware(ctx as unknown as BotContext, async () => {
     passed = true;
   });
@@ -29,12 +34,18 @@ describe("rate limit", () => {
       get(target, property, receiver) {
         if (property === "pexpire") return () => Promise.reject(new Error("connection reset"));
         const value = Reflect.get(target, property, receiver) as unknown;
-        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        return typeof value === "function"
+          ? (value as (...a: unknown[]) => unknown).bind(target)
+          : value;
       },
     }) as unknown as Redis;
     const prefix = `${t.namespace}:ratelimit:`;
     const middleware = rateLimit({ redis, prefix, mask: () => "user-42", limit: 2, windowMs: 300 });
-    expect([await send(middleware), await send(middleware), await send(middleware)]).toEqual([true, true, false]);
+    expect([await send(middleware), await send(middleware), await send(middleware)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
     const ttl = await t.redis.pttl(`${prefix}user-42`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(300);

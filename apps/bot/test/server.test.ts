@@ -7,7 +7,13 @@ import { createDatabase, createProcessedUpdates } from "@orderbot/db";
 import { createLockManager, type LockManager } from "@orderbot/lock";
 import { LOCK_KINDS } from "@orderbot/core";
 import { createMetricsRegistry, Redis, silentLogger } from "@orderbot/platform";
-import { createTestDatabase, createTestRedis, freePort, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import {
+  createTestDatabase,
+  createTestRedis,
+  freePort,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
 import { createBotMetrics } from "../src/metrics.ts";
 import { createServer, WEBHOOK_PATH } from "../src/server.ts";
 import { createUpdatePipeline } from "../src/updates/pipeline.ts";
@@ -195,13 +201,32 @@ describe("health, readiness and metrics", () => {
 
   it("stays ready, degraded, while Redis is unreachable, and is not ready without PostgreSQL", async () => {
     const port = await freePort(); // nothing listens there
-    const deadRedis = new Redis({ port, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
-    const deadDb = createDatabase({ url: `postgresql://orderbot@127.0.0.1:${port}/none`, connectTimeoutMs: 500 });
+    const deadRedis = new Redis({
+      port,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    });
+    const deadDb = createDatabase({
+      url: `postgresql://orderbot@127.0.0.1:${port}/none`,
+      connectTimeoutMs: 500,
+    });
     const probe = (checks: Parameters<typeof createServer>[0]["checks"]) =>
-      createServer({ processUpdate: () => Promise.reject(new Error("no updates here")), checks, registry: createMetricsRegistry(), logger: silentLogger, webhookSecret: SECRET, bodyLimit: 1024, metricsToken: null });
+      createServer({
+        processUpdate: () => Promise.reject(new Error("no updates here")),
+        checks,
+        registry: createMetricsRegistry(),
+        logger: silentLogger,
+        webhookSecret: SECRET,
+        bodyLimit: 1024,
+        metricsToken: null,
+      });
     const liveDb = () => testDb.db.$queryRaw`SELECT 1`;
     const withoutRedis = probe({ database: liveDb, redis: () => deadRedis.ping() });
-    const withoutDb = probe({ database: () => deadDb.$queryRaw`SELECT 1`, redis: () => testRedis.redis.ping() });
+    const withoutDb = probe({
+      database: () => deadDb.$queryRaw`SELECT 1`,
+      redis: () => testRedis.redis.ping(),
+    });
     try {
       const degraded = await withoutRedis.inject({ url: "/readyz" });
       expect(degraded.statusCode).toBe(200);

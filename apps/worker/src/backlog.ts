@@ -8,15 +8,25 @@ import type { WorkerMetrics } from "./metrics.ts";
  * the same current figures, whichever of them leads the jobs. A failed read keeps the last values
  * (and is logged); the scrape itself still answers.
  */
-export function createBacklogCollector(deps: { db: Database; metrics: WorkerMetrics; logger: Logger }) {
+export function createBacklogCollector(deps: {
+  db: Database;
+  metrics: WorkerMetrics;
+  logger: Logger;
+}) {
   return async function refreshBacklog(): Promise<void> {
     try {
-      const [outbox, refundAge] = await Promise.all([outboxStats(deps.db), oldestRefundPendingAgeSeconds(deps.db)]);
+      const [outbox, refundAge] = await Promise.all([
+        outboxStats(deps.db),
+        oldestRefundPendingAgeSeconds(deps.db),
+      ]);
       deps.metrics.outboxPending.set(outbox.pending);
       deps.metrics.outboxOldestAge.set(outbox.oldestPendingAgeSeconds);
       deps.metrics.refundPendingOldestAge.set(refundAge);
     } catch (error) {
-      deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "backlog metrics not refreshed");
+      deps.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        "backlog metrics not refreshed",
+      );
     }
   };
 }

@@ -3,7 +3,13 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { loadEnvFiles, parseConfig, port, redisTopologyShape, sharedConfigShape } from "@orderbot/platform";
+import {
+  loadEnvFiles,
+  parseConfig,
+  port,
+  redisTopologyShape,
+  sharedConfigShape,
+} from "@orderbot/platform";
 
 const ms = (min: number) => z.coerce.number().int().min(min);
 
@@ -11,7 +17,9 @@ const schema = z
   .object({
     ...sharedConfigShape,
     ...redisTopologyShape,
-    BOT_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)"),
+    BOT_TOKEN: z
+      .string()
+      .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)"),
     /** Another Bot API server (a local one, or the test kit's fake); Telegram's when unset. */
     TELEGRAM_API_ROOT: z.url().optional(),
     OPERATOR_GROUP_ID: z
@@ -24,7 +32,10 @@ const schema = z
     /** When set, /metrics needs `Authorization: Bearer <token>`. */
     METRICS_TOKEN: z.string().min(16).optional(),
     /** Shown in logs and metrics to tell the replicas apart. */
-    WORKER_ID: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/).default(`${os.hostname()}:${process.pid}`),
+    WORKER_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,64}$/)
+      .default(`${os.hostname()}:${process.pid}`),
     /** Language of notifications whose recipient's language is unknown. */
     NOTIFY_LOCALE: z.enum(["en", "zh"]).default("en"),
     /**
@@ -82,13 +93,21 @@ const schema = z
   })
   .superRefine((c, ctx) => {
     if (c.OUTBOX_RETRY_BASE_MS > c.OUTBOX_RETRY_MAX_MS) {
-      ctx.addIssue({ code: "custom", path: ["OUTBOX_RETRY_BASE_MS"], message: "must not exceed OUTBOX_RETRY_MAX_MS" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["OUTBOX_RETRY_BASE_MS"],
+        message: "must not exceed OUTBOX_RETRY_MAX_MS",
+      });
     }
     // A claim must outlast the wait for a pacing slot plus the call, or a slow send would race the
     // next claim of the same message.
     const needed = c.OUTBOX_HORIZON_MS + c.OUTBOX_SEND_TIMEOUT_MS + 1000;
     if (c.OUTBOX_CLAIM_MS < needed) {
-      ctx.addIssue({ code: "custom", path: ["OUTBOX_CLAIM_MS"], message: `must be at least OUTBOX_HORIZON_MS + OUTBOX_SEND_TIMEOUT_MS + 1000 (${needed})` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["OUTBOX_CLAIM_MS"],
+        message: `must be at least OUTBOX_HORIZON_MS + OUTBOX_SEND_TIMEOUT_MS + 1000 (${needed})`,
+      });
     }
   });
 

@@ -3,7 +3,10 @@
  * idle_in_transaction_session_timeout: PostgreSQL then ends a session that holds a transaction
  * open and idle, releasing its row locks, whatever happened to the client.
  */
-export function withSessionSettings(url: string, settings: Record<string, string | number>): string {
+export function withSessionSettings(
+  url: string,
+  settings: Record<string, string | number>,
+): string {
   const entries = Object.entries(settings);
   if (entries.length === 0) return url;
   const parsed = new URL(url);

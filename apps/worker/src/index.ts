@@ -2,7 +2,18 @@
 export { createWorker, type Worker, type WorkerDeps, type WorkerSettings } from "./worker.ts";
 export { parseWorkerConfig, loadWorkerConfig, type WorkerConfig } from "./config.ts";
 export { createWorkerMetrics, WORKER_METRICS, type WorkerMetrics } from "./metrics.ts";
-export { createJobRunner, UnknownJobError, type JobRunner, type TickOutcome } from "./jobs/runner.ts";
+export {
+  createJobRunner,
+  UnknownJobError,
+  type JobRunner,
+  type TickOutcome,
+} from "./jobs/runner.ts";
 export type { Job, JobContext } from "./jobs/job.ts";
 export { createPacer, TELEGRAM_LIMITS, type Pacer, type PacingLimits } from "./outbox/pacer.ts";
-export { decide, backoffMs, type RetryPolicy, type SendResult, type Decision } from "./outbox/retry.ts";
+export {
+  decide,
+  backoffMs,
+  type RetryPolicy,
+  type SendResult,
+  type Decision,
+} from "./outbox/retry.ts";

@@ -46,7 +46,9 @@ const shop = createShop({
   config: {
     maskKey: config.LOCK_HASH_KEY,
     paymentGraceMs: config.PAYMENT_GRACE_MS,
-    ...(config.OPERATOR_GROUP_ID !== undefined ? { fallbackOperatorChatId: config.OPERATOR_GROUP_ID } : {}),
+    ...(config.OPERATOR_GROUP_ID !== undefined
+      ? { fallbackOperatorChatId: config.OPERATOR_GROUP_ID }
+      : {}),
   },
   logger,
   registry,
@@ -85,7 +87,9 @@ try {
   await db.$queryRaw`SELECT 1`;
   // Without Redis the worker still starts: its jobs pause until Redis answers (the `job` lock
   // kind's outage policy), and /readyz says why.
-  await waitForRedis(redis, 5_000).catch(() => logger.warn("Redis is not reachable yet; jobs wait for it"));
+  await waitForRedis(redis, 5_000).catch(() =>
+    logger.warn("Redis is not reachable yet; jobs wait for it"),
+  );
   await worker.start({ listen: true });
   logger.info(
     { host: config.HOST, port: config.WORKER_PORT, expireMode: config.EXPIRE_MODE },

@@ -42,8 +42,12 @@ export function createHealthServer(deps: HealthServerDeps): FastifyInstance {
 
   app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
     const status =
-      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    void reply.code(status).send({ ok: false, error: status === 500 ? "internal error" : "bad request" });
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode
+        : 500;
+    void reply
+      .code(status)
+      .send({ ok: false, error: status === 500 ? "internal error" : "bad request" });
   });
 
   return app;

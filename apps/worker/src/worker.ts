@@ -22,7 +22,10 @@ import { createOutboxRelay, type OutboxRelay } from "./outbox/relay.ts";
 import { createHealthServer } from "./server.ts";
 
 /** The settings createWorker reads; a WorkerConfig has them all. */
-export type WorkerSettings = Omit<WorkerConfig, "DATABASE_URL" | "REDIS_URL" | "LOCK_HASH_KEY" | "BOT_TOKEN" | "NODE_ENV" | "LOG_LEVEL">;
+export type WorkerSettings = Omit<
+  WorkerConfig,
+  "DATABASE_URL" | "REDIS_URL" | "LOCK_HASH_KEY" | "BOT_TOKEN" | "NODE_ENV" | "LOG_LEVEL"
+>;
 
 export interface WorkerDeps {
   config: WorkerSettings;
@@ -80,7 +83,11 @@ export function createWorker(deps: WorkerDeps): Worker {
       globalPerSecond: config.OUTBOX_GLOBAL_PER_SECOND,
       marginMs: config.OUTBOX_PACING_MARGIN_MS,
     }),
-    policy: { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, baseMs: config.OUTBOX_RETRY_BASE_MS, maxMs: config.OUTBOX_RETRY_MAX_MS },
+    policy: {
+      maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+      baseMs: config.OUTBOX_RETRY_BASE_MS,
+      maxMs: config.OUTBOX_RETRY_MAX_MS,
+    },
     options: {
       batchSize: config.OUTBOX_BATCH_SIZE,
       claimMs: config.OUTBOX_CLAIM_MS,
@@ -116,10 +123,19 @@ export function createWorker(deps: WorkerDeps): Worker {
       hourUtc: config.REPORT_HOUR_UTC,
       lowStockThreshold: config.LOW_STOCK_THRESHOLD,
     }),
-    pruneProcessedUpdatesJob({ processed: createProcessedUpdates(db), intervalMs: config.PRUNE_INTERVAL_MS }),
+    pruneProcessedUpdatesJob({
+      processed: createProcessedUpdates(db),
+      intervalMs: config.PRUNE_INTERVAL_MS,
+    }),
   ];
 
-  const runner = createJobRunner({ locks, jobs, logger, metrics, ...(config.JOB_LOCK_TTL_MS ? { lockTtlMs: config.JOB_LOCK_TTL_MS } : {}) });
+  const runner = createJobRunner({
+    locks,
+    jobs,
+    logger,
+    metrics,
+    ...(config.JOB_LOCK_TTL_MS ? { lockTtlMs: config.JOB_LOCK_TTL_MS } : {}),
+  });
   const server = createHealthServer({
     checks: { database: () => db.$queryRaw`SELECT 1`, redis: () => deps.redis.ping() },
     registry,

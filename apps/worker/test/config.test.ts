@@ -23,13 +23,26 @@ function problems(env: Record<string, string>): string[] {
 describe("worker config", () => {
   it("fills in defaults that follow Telegram's limits", () => {
     const config = parseWorkerConfig(minimal);
-    expect(config).toMatchObject({ EXPIRE_MODE: "leader", OUTBOX_GLOBAL_PER_SECOND: 25, OUTBOX_MAX_ATTEMPTS: 8, WORKER_PORT: 8090, NOTIFY_LOCALE: "en" });
+    expect(config).toMatchObject({
+      EXPIRE_MODE: "leader",
+      OUTBOX_GLOBAL_PER_SECOND: 25,
+      OUTBOX_MAX_ATTEMPTS: 8,
+      WORKER_PORT: 8090,
+      NOTIFY_LOCALE: "en",
+    });
     expect(config.OPERATOR_GROUP_ID).toBeUndefined();
-    expect(parseWorkerConfig({ ...minimal, OPERATOR_GROUP_ID: "-1001234567890" }).OPERATOR_GROUP_ID).toBe(-1001234567890n);
+    expect(
+      parseWorkerConfig({ ...minimal, OPERATOR_GROUP_ID: "-1001234567890" }).OPERATOR_GROUP_ID,
+    ).toBe(-1001234567890n);
   });
 
   it("lists every problem, one line each", () => {
-    const found = problems({ BOT_TOKEN: "nope", OPERATOR_GROUP_ID: "12345", EXPIRE_MODE: "everyone", OUTBOX_GLOBAL_PER_SECOND: "100" });
+    const found = problems({
+      BOT_TOKEN: "nope",
+      OPERATOR_GROUP_ID: "12345",
+      EXPIRE_MODE: "everyone",
+      OUTBOX_GLOBAL_PER_SECOND: "100",
+    });
     expect(found).toHaveLength(4);
     expect(found.join("\n")).toMatch(/BOT_TOKEN: must look like/);
     expect(found.join("\n")).toMatch(/OPERATOR_GROUP_ID: must be a group chat id/);
@@ -38,10 +51,18 @@ describe("worker config", () => {
   });
 
   it("refuses an outbox claim shorter than the wait for a slot plus the call", () => {
-    expect(problems({ OUTBOX_CLAIM_MS: "5000", OUTBOX_HORIZON_MS: "5000", OUTBOX_SEND_TIMEOUT_MS: "10000" })).toEqual([
+    expect(
+      problems({
+        OUTBOX_CLAIM_MS: "5000",
+        OUTBOX_HORIZON_MS: "5000",
+        OUTBOX_SEND_TIMEOUT_MS: "10000",
+      }),
+    ).toEqual([
       "OUTBOX_CLAIM_MS: must be at least OUTBOX_HORIZON_MS + OUTBOX_SEND_TIMEOUT_MS + 1000 (16000)",
     ]);
-    expect(problems({ OUTBOX_RETRY_BASE_MS: "10000", OUTBOX_RETRY_MAX_MS: "5000" })).toEqual(["OUTBOX_RETRY_BASE_MS: must not exceed OUTBOX_RETRY_MAX_MS"]);
+    expect(problems({ OUTBOX_RETRY_BASE_MS: "10000", OUTBOX_RETRY_MAX_MS: "5000" })).toEqual([
+      "OUTBOX_RETRY_BASE_MS: must not exceed OUTBOX_RETRY_MAX_MS",
+    ]);
   });
 });
 
@@ -55,7 +76,9 @@ describe("the worker process with a bad configuration", () => {
     expect(await app.exited).toBe(1);
     const output = app.output.join("\n");
     expect(output).toContain("invalid configuration:");
-    expect(app.output.filter((line) => /^\s+- (BOT_TOKEN|EXPIRE_BATCH_SIZE):/.test(line))).toHaveLength(2);
+    expect(
+      app.output.filter((line) => /^\s+- (BOT_TOKEN|EXPIRE_BATCH_SIZE):/.test(line)),
+    ).toHaveLength(2);
     expect(output).not.toContain("not-a-token");
   }, 30_000);
 });

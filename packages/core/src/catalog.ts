@@ -38,7 +38,13 @@ export function createCatalogService(deps: CoreDeps): CatalogService {
           take: pageSize,
         }),
       ]);
-      return { items: rows.map(productView), page, pageSize, total, hasMore: page * pageSize < total };
+      return {
+        items: rows.map(productView),
+        page,
+        pageSize,
+        total,
+        hasMore: page * pageSize < total,
+      };
     },
     async get(ref) {
       const row =

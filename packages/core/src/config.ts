@@ -46,5 +46,7 @@ export type CoreConfigInput = z.input<typeof coreConfigSchema>;
 export function resolveCoreConfig(input: CoreConfigInput): CoreConfig {
   const parsed = coreConfigSchema.safeParse(input);
   if (parsed.success) return parsed.data;
-  throw new ConfigError(parsed.error.issues.map((issue) => `core.${issue.path.join(".")}: ${issue.message}`));
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => `core.${issue.path.join(".")}: ${issue.message}`),
+  );
 }

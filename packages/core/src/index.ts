@@ -7,7 +7,12 @@ export {
   type InfrastructureConfig,
   type ConnectOptions,
 } from "./infrastructure.ts";
-export { coreConfigSchema, resolveCoreConfig, type CoreConfig, type CoreConfigInput } from "./config.ts";
+export {
+  coreConfigSchema,
+  resolveCoreConfig,
+  type CoreConfig,
+  type CoreConfigInput,
+} from "./config.ts";
 export { buildDeps, systemClock, type Clock, type CoreDeps, type CoreDepsInput } from "./deps.ts";
 export { CORE_METRICS, createCoreMetrics, type CoreMetrics } from "./metrics.ts";
 export type { Busy, Unavailable, Invalid, NotFound, NotYours } from "./results.ts";
@@ -23,7 +28,11 @@ export { LEGAL_TRANSITIONS, OPEN_STATUSES, isLegalTransition } from "./orders/tr
 export { PUBLIC_ID_ALPHABET, PUBLIC_ID_PATTERN } from "./support/public-id.ts";
 
 export { createPaymentService, type PaymentService } from "./payments/service.ts";
-export type { CheckPayableInput, CheckPayableResult, PayRefusal } from "./payments/check-payable.ts";
+export type {
+  CheckPayableInput,
+  CheckPayableResult,
+  PayRefusal,
+} from "./payments/check-payable.ts";
 export type { ConfirmPaymentInput, ConfirmPaymentResult } from "./payments/confirm-payment.ts";
 export { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "./payments/confirm-payment.ts";
 export type { RefundOrderResult } from "./payments/refund-order.ts";
@@ -43,7 +52,11 @@ export {
   type FetchAdmins,
 } from "./groups/service.ts";
 export { humanAdminIds, type ChatAdministrator } from "./groups/admins.ts";
-export { groupSettingsSchema, type GroupSettings, type GroupSettingsPatch } from "./groups/settings.ts";
+export {
+  groupSettingsSchema,
+  type GroupSettings,
+  type GroupSettingsPatch,
+} from "./groups/settings.ts";
 
 export { createOutboxService, type OutboxService } from "./outbox/service.ts";
 export {

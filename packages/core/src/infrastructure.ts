@@ -59,7 +59,10 @@ export interface ConnectOptions {
  * // on shutdown:
  * await infra.close();
  */
-export function connectInfrastructure(config: InfrastructureConfig, options: ConnectOptions): Infrastructure {
+export function connectInfrastructure(
+  config: InfrastructureConfig,
+  options: ConnectOptions,
+): Infrastructure {
   const { logger, name } = options;
   const db = createDatabase({
     url: options.databaseUrl ?? config.DATABASE_URL,

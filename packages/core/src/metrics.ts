@@ -28,7 +28,11 @@ export interface CoreMetrics {
  * registry (tests, the benchmark) share the same metric objects instead of failing to register.
  */
 export function createCoreMetrics(registry: Registry = new Registry()): CoreMetrics {
-  function counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+  function counter<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+  ): Counter<L> {
     const existing = registry.getSingleMetric(name);
     if (existing) return existing as Counter<L>;
     return new Counter({ name, help, labelNames, registers: [registry] });
@@ -46,20 +50,25 @@ export function createCoreMetrics(registry: Registry = new Registry()): CoreMetr
         buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
         registers: [registry],
       }),
-    operations: counter(CORE_METRICS.operations, "order, payment, stock and group operations by outcome", [
-      "op",
-      "outcome",
-    ]),
+    operations: counter(
+      CORE_METRICS.operations,
+      "order, payment, stock and group operations by outcome",
+      ["op", "outcome"],
+    ),
     stockConflicts: counter(
       CORE_METRICS.stockConflicts,
       "conditional stock or version updates that lost a race",
       ["op"],
     ),
-    payments: counter(CORE_METRICS.payments, "successful payments recorded, by outcome", ["outcome"]),
+    payments: counter(CORE_METRICS.payments, "successful payments recorded, by outcome", [
+      "outcome",
+    ]),
     refunds: counter(CORE_METRICS.refunds, "payments put up for refund, by reason", ["reason"]),
     expiries: counter(CORE_METRICS.expiries, "reservations expired by expireDue", []),
-    releasedUnits: counter(CORE_METRICS.releasedUnits, "stock units returned to sale, by ledger reason", [
-      "reason",
-    ]),
+    releasedUnits: counter(
+      CORE_METRICS.releasedUnits,
+      "stock units returned to sale, by ledger reason",
+      ["reason"],
+    ),
   };
 }

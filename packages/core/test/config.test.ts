@@ -58,7 +58,10 @@ describe("LOCK_KINDS", () => {
   });
 
   it("is accepted by the lock manager as it is", async () => {
-    const redis = createRedis({ url: "redis://127.0.0.1:1", connectTimeoutMs: 10 }, { lazyConnect: true });
+    const redis = createRedis(
+      { url: "redis://127.0.0.1:1", connectTimeoutMs: 10 },
+      { lazyConnect: true },
+    );
     const locks = createLockManager({
       redis,
       namespace: "test:kinds",

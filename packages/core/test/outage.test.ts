@@ -22,7 +22,10 @@ async function snapshot() {
     h.db.payment.count(),
     h.db.outboxMessage.count(),
     h.db.stockBatch.count(),
-    h.db.product.findMany({ orderBy: { id: "asc" }, select: { id: true, stock: true, version: true } }),
+    h.db.product.findMany({
+      orderBy: { id: "asc" },
+      select: { id: true, stock: true, version: true },
+    }),
   ]);
   return { orders, items, movements, payments, outbox, batches, products };
 }
@@ -61,7 +64,9 @@ describe("Redis stopped", () => {
       });
     expect(await place()).toEqual({ status: "unavailable" });
     expect(await shop.shop.orders.cancelOrder(a.id, user(1))).toEqual({ status: "unavailable" });
-    expect(await shop.shop.payments.refundOrder(a.id, user(900))).toEqual({ status: "unavailable" });
+    expect(await shop.shop.payments.refundOrder(a.id, user(900))).toEqual({
+      status: "unavailable",
+    });
     expect(
       await shop.shop.stock.importBatch({
         batchId: unique("batch"),
@@ -92,7 +97,10 @@ describe("Redis stopped", () => {
       duplicate: false,
       order: { status: "PAID" },
     });
-    expect(await shop.shop.payments.confirmPayment(payA)).toMatchObject({ status: "ok", duplicate: true });
+    expect(await shop.shop.payments.confirmPayment(payA)).toMatchObject({
+      status: "ok",
+      duplicate: true,
+    });
     // Telegram re-delivering one payment to several replicas at once, still without Redis.
     const payB = paymentFor(b);
     const others = await Promise.all([
@@ -113,13 +121,17 @@ describe("Redis stopped", () => {
     // Admin lists while Redis is down: a list never fetched is fetched directly (no lock needed
     // for a read from Telegram); a stale one is used as it is.
     await h.shop.groups.bind({ chatId: -1_003_000_000_001n, title: "Ops", boundBy: user(900) });
-    expect(await shop.shop.groups.refreshAdmins(-1_003_000_000_001n, async () => [user(900)])).toEqual({
+    expect(
+      await shop.shop.groups.refreshAdmins(-1_003_000_000_001n, async () => [user(900)]),
+    ).toEqual({
       status: "ok",
       adminIds: [user(900)],
       source: "fetched",
     });
     h.clock.advance(11 * 60_000);
-    expect(await shop.shop.groups.refreshAdmins(-1_003_000_000_001n, async () => [user(901)])).toEqual({
+    expect(
+      await shop.shop.groups.refreshAdmins(-1_003_000_000_001n, async () => [user(901)]),
+    ).toEqual({
       status: "ok",
       adminIds: [user(900)],
       source: "stale-cache",
@@ -175,7 +187,9 @@ describe("lease lost mid-transaction", () => {
   async function leasesLost(): Promise<number> {
     const metric = await shop.registry.getSingleMetric("orderbot_lock_renewals_total")?.get();
     return (
-      metric?.values.filter((v) => v.labels.outcome === "lost").reduce((sum, v) => sum + v.value, 0) ?? 0
+      metric?.values
+        .filter((v) => v.labels.outcome === "lost")
+        .reduce((sum, v) => sum + v.value, 0) ?? 0
     );
   }
 
@@ -220,7 +234,9 @@ describe("lease lost mid-transaction", () => {
       () => shop.shop.payments.confirmPayment(payment),
     );
     expect(result).toMatchObject({ status: "ok", duplicate: false, order: { status: "PAID" } });
-    expect(await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } })).toBe(1);
+    expect(
+      await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } }),
+    ).toBe(1);
     await expectInvariants(h.db);
   });
 });

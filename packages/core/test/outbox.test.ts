@@ -22,9 +22,13 @@ describe("outbox", () => {
   it("queues a message once per dedupe key, inside a transaction or not", async () => {
     const key = unique("dk");
     expect(await h.shop.outbox.enqueue([notify(key)])).toBe(1);
-    expect(await runTransaction(h.db, (tx) => enqueueOutbox(tx, [notify(key), notify(`${key}-2`)]))).toBe(1);
     expect(
-      await Promise.all(Array.from({ length: 5 }, () => h.shop.outbox.enqueue([notify(`${key}-3`)]))),
+      await runTransaction(h.db, (tx) => enqueueOutbox(tx, [notify(key), notify(`${key}-2`)])),
+    ).toBe(1);
+    expect(
+      await Promise.all(
+        Array.from({ length: 5 }, () => h.shop.outbox.enqueue([notify(`${key}-3`)])),
+      ),
     ).toEqual(expect.arrayContaining([1, 0]));
     expect(await h.db.outboxMessage.count({ where: { dedupeKey: { startsWith: key } } })).toBe(3);
   });
@@ -47,7 +51,9 @@ describe("outbox", () => {
     try {
       const key = unique("alert");
       await runTransaction(h.db, (tx) =>
-        enqueueOperatorAlert(tx, h.shop.deps, `${key}-paid`, "operator-order-paid", { orderId: "ABC" }),
+        enqueueOperatorAlert(tx, h.shop.deps, `${key}-paid`, "operator-order-paid", {
+          orderId: "ABC",
+        }),
       );
       await runTransaction(h.db, (tx) =>
         enqueueOperatorAlert(tx, h.shop.deps, `${key}-low`, "operator-low-stock", { sku: "X" }),
@@ -80,7 +86,10 @@ describe("outbox", () => {
   it("settles a message the bot said itself, once, unless a relay has taken it already", async () => {
     const key = unique("inline");
     const inAMinute = new Date(Date.now() + 60_000);
-    await h.shop.outbox.enqueue([{ ...notify(`${key}-said`), notBefore: inAMinute }, notify(`${key}-taken`)]);
+    await h.shop.outbox.enqueue([
+      { ...notify(`${key}-said`), notBefore: inAMinute },
+      notify(`${key}-taken`),
+    ]);
     const [claimed] = await claimDueOutbox(h.db, { limit: 100, claimMs: 30_000 }).then((all) =>
       all.filter((m) => m.dedupeKey === `${key}-taken`),
     );

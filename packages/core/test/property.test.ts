@@ -49,7 +49,12 @@ const op = fc.oneof(
   },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant("cancel" as const), client, order: ref, byOwner: fc.boolean() }),
+    arbitrary: fc.record({
+      kind: fc.constant("cancel" as const),
+      client,
+      order: ref,
+      byOwner: fc.boolean(),
+    }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("check" as const), client, order: ref }) },
   {
@@ -62,7 +67,11 @@ const op = fc.oneof(
       wrongAmount: fc.boolean(),
     }),
   },
-  fc.record({ kind: fc.constant("expire" as const), client, advanceMinutes: fc.constantFrom(0, 6, 16, 25) }),
+  fc.record({
+    kind: fc.constant("expire" as const),
+    client,
+    advanceMinutes: fc.constantFrom(0, 6, 16, 25),
+  }),
   fc.record({
     kind: fc.constant("adjust" as const),
     client,
@@ -82,7 +91,10 @@ const op = fc.oneof(
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
 /** Steps run one after another; the ops of a step run at once, on different instances. */
-const scenario = fc.array(fc.array(op, { minLength: 1, maxLength: 4 }), { minLength: 3, maxLength: 15 });
+const scenario = fc.array(fc.array(op, { minLength: 1, maxLength: 4 }), {
+  minLength: 3,
+  maxLength: 15,
+});
 
 interface World {
   orders: OrderView[];

@@ -62,7 +62,9 @@ describe("payment vs expiry, 200 random interleavings", () => {
       ]);
 
       const final = (await h.shop.orders.get(order.id))!;
-      const payments = await h.db.payment.findMany({ where: { telegramChargeId: payment.telegramChargeId } });
+      const payments = await h.db.payment.findMany({
+        where: { telegramChargeId: payment.telegramChargeId },
+      });
       expect(payments).toHaveLength(1);
       if (final.status === "PAID") {
         expect(paid.status).toBe("ok");

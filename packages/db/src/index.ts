@@ -9,7 +9,14 @@ export {
   type TransactionOptions,
   type IsolationLevel,
 } from "./transaction.ts";
-export { migrate, readMigrations, MigrationError, PRISMA_MIGRATE_LOCK_ID, type Migration, type MigrateResult } from "./migrate.ts";
+export {
+  migrate,
+  readMigrations,
+  MigrationError,
+  PRISMA_MIGRATE_LOCK_ID,
+  type Migration,
+  type MigrateResult,
+} from "./migrate.ts";
 export { createProcessedUpdates, type ProcessedUpdates } from "./processed-updates.ts";
 export { seedCatalog, DEMO_CATALOG, type SeedProduct } from "./seed.ts";
 export { Prisma } from "./generated/client.ts";

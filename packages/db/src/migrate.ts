@@ -75,7 +75,11 @@ interface AppliedRow {
  * @example
  * const { applied } = await migrate({ url: process.env.DATABASE_URL!, dir: "prisma/migrations" });
  */
-export async function migrate(options: { url: string; dir: string; log?: (line: string) => void }): Promise<MigrateResult> {
+export async function migrate(options: {
+  url: string;
+  dir: string;
+  log?: (line: string) => void;
+}): Promise<MigrateResult> {
   const log = options.log ?? (() => {});
   const migrations = await readMigrations(options.dir);
   const client = new pg.Client({ connectionString: options.url });
@@ -89,7 +93,9 @@ export async function migrate(options: { url: string; dir: string; log?: (line: 
       );
       const result: MigrateResult = { applied: [], alreadyApplied: [] };
       for (const migration of migrations) {
-        const records = rows.filter((r) => r.migration_name === migration.name && r.rolled_back_at === null);
+        const records = rows.filter(
+          (r) => r.migration_name === migration.name && r.rolled_back_at === null,
+        );
         const done = records.find((r) => r.finished_at !== null);
         if (done) {
           if (done.checksum !== migration.checksum) {
@@ -133,8 +139,12 @@ async function applyOne(client: pg.Client, migration: Migration): Promise<void> 
   } catch (error) {
     await client.query("ROLLBACK");
     const reason = error instanceof Error ? error.message : String(error);
-    throw new MigrationError(`migration ${migration.name} failed and was rolled back: ${reason}`, migration.name, {
-      cause: error,
-    });
+    throw new MigrationError(
+      `migration ${migration.name} failed and was rolled back: ${reason}`,
+      migration.name,
+      {
+        cause: error,
+      },
+    );
   }
 }

@@ -28,7 +28,10 @@ export function createProcessedUpdates(db: Database): ProcessedUpdates {
       return row !== null;
     },
     async mark(botId, updateId) {
-      await db.processedUpdate.createMany({ data: [{ botId, updateId: BigInt(updateId) }], skipDuplicates: true });
+      await db.processedUpdate.createMany({
+        data: [{ botId, updateId: BigInt(updateId) }],
+        skipDuplicates: true,
+      });
     },
     async prune(keepMs, limit) {
       return db.$executeRaw`

@@ -23,7 +23,8 @@ const RETRYABLE_SQLSTATES = new Set(["40001", "40P01"]);
 /** The SQLSTATE behind a Prisma error raised by the pg driver adapter, when there is one. */
 export function sqlStateOf(error: unknown): string | undefined {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return undefined;
-  const meta = error.meta as { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } } | undefined;
+  const meta = error.meta as
+    { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } } | undefined;
   return meta?.driverAdapterError?.cause?.originalCode ?? meta?.code;
 }
 

@@ -9,7 +9,9 @@ import { PROJECT_ROOT, serviceUrls, withDatabase } from "@orderbot/testkit";
 
 // These tests need an empty database (not the migrated template), and a copy of the migrations
 // they can edit.
-const admin = new pg.Client({ connectionString: withDatabase(serviceUrls().databaseUrl, "postgres") });
+const admin = new pg.Client({
+  connectionString: withDatabase(serviceUrls().databaseUrl, "postgres"),
+});
 const created: string[] = [];
 let dir: string;
 
@@ -25,7 +27,9 @@ async function rowsOf(url: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query(`SELECT * FROM "_prisma_migrations" ORDER BY migration_name`);
+    const { rows } = await client.query(
+      `SELECT * FROM "_prisma_migrations" ORDER BY migration_name`,
+    );
     return rows;
   } finally {
     await client.end();
@@ -62,7 +66,9 @@ describe("migration runner", () => {
     for (const [i, row] of rows.entries()) {
       const sql = await readFile(path.join(dir, applied[i]!, "migration.sql"));
       expect(row.migration_name).toBe(applied[i]);
-      expect(row.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(row.id).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
       expect(row.checksum).toBe(createHash("sha256").update(sql).digest("hex"));
       expect(row.finished_at).toBeInstanceOf(Date);
       expect(row.rolled_back_at).toBeNull();
@@ -81,17 +87,26 @@ describe("migration runner", () => {
     const error = await migrate({ url, dir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MigrationError);
     expect((error as MigrationError).migration).toBe(name);
-    expect((error as Error).message).toContain(`migration ${name} was modified after it was applied`);
+    expect((error as Error).message).toContain(
+      `migration ${name} was modified after it was applied`,
+    );
   });
 
   it("rolls a failing migration back entirely and reports it", async () => {
     const url = await emptyDatabase();
     await migrate({ url, dir });
     const bad = path.join(dir, "29991231000000_bad");
-    await cp(path.join(dir, (await migrate({ url, dir })).alreadyApplied[0]!), bad, { recursive: true });
-    await writeFile(path.join(bad, "migration.sql"), `CREATE TABLE "half_done" (id int);\nSELECT no_such_function();\n`);
+    await cp(path.join(dir, (await migrate({ url, dir })).alreadyApplied[0]!), bad, {
+      recursive: true,
+    });
+    await writeFile(
+      path.join(bad, "migration.sql"),
+      `CREATE TABLE "half_done" (id int);\nSELECT no_such_function();\n`,
+    );
 
-    await expect(migrate({ url, dir })).rejects.toThrow(/migration 29991231000000_bad failed and was rolled back/);
+    await expect(migrate({ url, dir })).rejects.toThrow(
+      /migration 29991231000000_bad failed and was rolled back/,
+    );
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const { rows } = await client.query(`SELECT to_regclass('half_done') AS t`);

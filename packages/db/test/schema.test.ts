@@ -17,7 +17,14 @@ const TELEGRAM_USER = 7_123_456_789n; // above 2^32: Telegram ids need BigInt
 
 async function product(stock = 5) {
   return db.product.create({
-    data: { sku: unique("SKU"), titleEn: "Tea", titleZh: "茶", priceMinor: 10, currency: "XTR", stock },
+    data: {
+      sku: unique("SKU"),
+      titleEn: "Tea",
+      titleZh: "茶",
+      priceMinor: 10,
+      currency: "XTR",
+      stock,
+    },
   });
 }
 
@@ -44,7 +51,8 @@ async function rejection(write: Promise<unknown>): Promise<string> {
     (e: unknown) => e,
   );
   expect(error, "the database accepted a write it must refuse").not.toBeNull();
-  if (error instanceof Prisma.PrismaClientKnownRequestError) return `${error.code} ${JSON.stringify(error.meta)} ${error.message}`;
+  if (error instanceof Prisma.PrismaClientKnownRequestError)
+    return `${error.code} ${JSON.stringify(error.meta)} ${error.message}`;
   return String(error);
 }
 
@@ -52,18 +60,40 @@ describe("schema: every model is writable and readable", () => {
   it("round-trips a product, an order with items, ledger rows, a payment, an update, an outbox message and a group", async () => {
     const p = await product(10);
     const o = await order({ userId: TELEGRAM_USER });
-    await db.orderItem.create({ data: { orderId: o.id, productId: p.id, quantity: 2, unitPriceMinor: 10 } });
-    await db.stockMovement.create({ data: { productId: p.id, orderId: o.id, delta: -2, reason: "RESERVE", actor: "user" } });
+    await db.orderItem.create({
+      data: { orderId: o.id, productId: p.id, quantity: 2, unitPriceMinor: 10 },
+    });
+    await db.stockMovement.create({
+      data: { productId: p.id, orderId: o.id, delta: -2, reason: "RESERVE", actor: "user" },
+    });
     await db.stockBatch.create({ data: { id: unique("batch"), actor: "op", lines: 1 } });
     await db.payment.create({
-      data: { orderId: o.id, userId: TELEGRAM_USER, telegramChargeId: unique("ch"), amountMinor: 20, currency: "XTR", status: "CAPTURED" },
+      data: {
+        orderId: o.id,
+        userId: TELEGRAM_USER,
+        telegramChargeId: unique("ch"),
+        amountMinor: 20,
+        currency: "XTR",
+        status: "CAPTURED",
+      },
     });
     await db.processedUpdate.create({ data: { botId: 1n, updateId: 900_000_000_001n } });
     await db.outboxMessage.create({
-      data: { dedupeKey: unique("dk"), chatId: -1_001_234_567_890n, method: "sendMessage", payload: { text: "hi" } },
+      data: {
+        dedupeKey: unique("dk"),
+        chatId: -1_001_234_567_890n,
+        method: "sendMessage",
+        payload: { text: "hi" },
+      },
     });
     await db.operatorGroup.create({
-      data: { chatId: -1_001_234_567_890n, title: "Ops", boundBy: TELEGRAM_USER, adminIds: [TELEGRAM_USER, 42n], settings: { lowStock: 3 } },
+      data: {
+        chatId: -1_001_234_567_890n,
+        title: "Ops",
+        boundBy: TELEGRAM_USER,
+        adminIds: [TELEGRAM_USER, 42n],
+        settings: { lowStock: 3 },
+      },
     });
 
     const read = await db.order.findUniqueOrThrow({
@@ -76,7 +106,9 @@ describe("schema: every model is writable and readable", () => {
     expect(read.payments).toMatchObject([{ amountMinor: 20, currency: "XTR", status: "CAPTURED" }]);
     expect(await db.processedUpdate.count({ where: { updateId: 900_000_000_001n } })).toBe(1);
     expect((await db.outboxMessage.findFirstOrThrow()).status).toBe("PENDING");
-    const group = await db.operatorGroup.findUniqueOrThrow({ where: { chatId: -1_001_234_567_890n } });
+    const group = await db.operatorGroup.findUniqueOrThrow({
+      where: { chatId: -1_001_234_567_890n },
+    });
     expect(group.adminIds).toEqual([TELEGRAM_USER, 42n]);
     expect(group.settings).toEqual({ lowStock: 3 });
     expect(group.version).toBe(0);
@@ -86,9 +118,11 @@ describe("schema: every model is writable and readable", () => {
 describe("schema: the database refuses what must never happen", () => {
   it("a negative stock (CHECK constraint), even through a raw decrement", async () => {
     const p = await product(2);
-    expect(await rejection(db.product.update({ where: { id: p.id }, data: { stock: { decrement: 3 } } }))).toMatch(
-      /products_stock_non_negative/,
-    );
+    expect(
+      await rejection(
+        db.product.update({ where: { id: p.id }, data: { stock: { decrement: 3 } } }),
+      ),
+    ).toMatch(/products_stock_non_negative/);
     expect((await db.product.findUniqueOrThrow({ where: { id: p.id } })).stock).toBe(2);
   });
 
@@ -101,22 +135,34 @@ describe("schema: the database refuses what must never happen", () => {
   it("a duplicate Telegram charge id", async () => {
     const o = await order();
     const charge = unique("charge");
-    const data = { orderId: o.id, userId: TELEGRAM_USER, amountMinor: 20, currency: "XTR", status: "REFUND_PENDING" as const };
+    const data = {
+      orderId: o.id,
+      userId: TELEGRAM_USER,
+      amountMinor: 20,
+      currency: "XTR",
+      status: "REFUND_PENDING" as const,
+    };
     await db.payment.create({ data: { ...data, telegramChargeId: charge } });
-    expect(await rejection(db.payment.create({ data: { ...data, telegramChargeId: charge } }))).toMatch(
-      /P2002.*telegram_charge_id/s,
-    );
+    expect(
+      await rejection(db.payment.create({ data: { ...data, telegramChargeId: charge } })),
+    ).toMatch(/P2002.*telegram_charge_id/s);
   });
 
   it("a second CAPTURED payment for one order", async () => {
     const o = await order();
     const data = { orderId: o.id, userId: TELEGRAM_USER, amountMinor: 20, currency: "XTR" };
-    await db.payment.create({ data: { ...data, telegramChargeId: unique("c"), status: "CAPTURED" } });
+    await db.payment.create({
+      data: { ...data, telegramChargeId: unique("c"), status: "CAPTURED" },
+    });
     expect(
-      await rejection(db.payment.create({ data: { ...data, telegramChargeId: unique("c"), status: "CAPTURED" } })),
+      await rejection(
+        db.payment.create({ data: { ...data, telegramChargeId: unique("c"), status: "CAPTURED" } }),
+      ),
     ).toMatch(/P2002|payments_one_captured_per_order/);
     // A second payment that is to be refunded is fine: money received is never dropped.
-    await db.payment.create({ data: { ...data, telegramChargeId: unique("c"), status: "REFUND_PENDING" } });
+    await db.payment.create({
+      data: { ...data, telegramChargeId: unique("c"), status: "REFUND_PENDING" },
+    });
   });
 
   it("a second ledger row for the same order, product and reason", async () => {
@@ -138,14 +184,20 @@ describe("schema: the database refuses what must never happen", () => {
     const p = await product();
     const row = { productId: p.id, batchId: unique("b"), delta: 5, reason: "IMPORT" as const };
     await db.stockMovement.create({ data: row });
-    expect(await rejection(db.stockMovement.create({ data: { ...row, delta: 6 } }))).toMatch(/P2002/);
+    expect(await rejection(db.stockMovement.create({ data: { ...row, delta: 6 } }))).toMatch(
+      /P2002/,
+    );
   });
 
   it("a zero or negative quantity on an order line", async () => {
     const p = await product();
     const o = await order();
     expect(
-      await rejection(db.orderItem.create({ data: { orderId: o.id, productId: p.id, quantity: 0, unitPriceMinor: 1 } })),
+      await rejection(
+        db.orderItem.create({
+          data: { orderId: o.id, productId: p.id, quantity: 0, unitPriceMinor: 1 },
+        }),
+      ),
     ).toMatch(/order_items_quantity_positive/);
   });
 });

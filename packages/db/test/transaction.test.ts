@@ -12,7 +12,9 @@ beforeAll(async () => {
 afterAll(() => testDb.drop());
 
 async function newProduct(sku: string, stock: number) {
-  return db.product.create({ data: { sku, titleEn: sku, titleZh: sku, priceMinor: 1, currency: "XTR", stock } });
+  return db.product.create({
+    data: { sku, titleEn: sku, titleZh: sku, priceMinor: 1, currency: "XTR", stock },
+  });
 }
 
 describe("runTransaction", () => {
@@ -56,9 +58,13 @@ describe("runTransaction", () => {
     controller.abort();
     let ran = false;
     await expect(
-      runTransaction(db, async () => {
-        ran = true;
-      }, { signal: controller.signal }),
+      runTransaction(
+        db,
+        async () => {
+          ran = true;
+        },
+        { signal: controller.signal },
+      ),
     ).rejects.toBeInstanceOf(TransactionAbortedError);
     expect(ran).toBe(false);
   });
@@ -68,7 +74,16 @@ describe("runTransaction", () => {
     await expect(
       runTransaction(db, async (tx) => {
         attempts++;
-        await tx.product.create({ data: { sku: "NEG", titleEn: "x", titleZh: "x", priceMinor: 1, currency: "XTR", stock: -1 } });
+        await tx.product.create({
+          data: {
+            sku: "NEG",
+            titleEn: "x",
+            titleZh: "x",
+            priceMinor: 1,
+            currency: "XTR",
+            stock: -1,
+          },
+        });
       }),
     ).rejects.toThrow();
     expect(attempts).toBe(1);

@@ -22,7 +22,8 @@ export class CircuitBreaker {
   ) {}
 
   get state(): BreakerState {
-    if (this.#state === "open" && this.now() - this.#openedAt >= this.options.coolDownMs) return "half-open";
+    if (this.#state === "open" && this.now() - this.#openedAt >= this.options.coolDownMs)
+      return "half-open";
     return this.#state;
   }
 

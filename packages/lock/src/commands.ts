@@ -18,7 +18,11 @@ import type { TimerHandle } from "./timers.ts";
 const UNAVAILABLE_REPLIES = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|NOREPLICAS)\b/;
 
 function isReplyError(error: unknown): boolean {
-  return error instanceof Error && error.name === "ReplyError" && !UNAVAILABLE_REPLIES.test(error.message);
+  return (
+    error instanceof Error &&
+    error.name === "ReplyError" &&
+    !UNAVAILABLE_REPLIES.test(error.message)
+  );
 }
 
 /** The client's own command timeout (ioredis `commandTimeout`), which may fire before ours. */

@@ -30,7 +30,12 @@ export function positiveInt(
   field: string,
   { zero = false, max = Number.MAX_SAFE_INTEGER } = {},
 ): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < (zero ? 0 : 1) || value > max) {
+  if (
+    typeof value !== "number" ||
+    !Number.isInteger(value) ||
+    value < (zero ? 0 : 1) ||
+    value > max
+  ) {
     throw new LockInputError(
       `${field} must be an integer ${zero ? ">= 0" : "> 0"}${max < Number.MAX_SAFE_INTEGER ? ` and <= ${max}` : ""}, got ${String(value)}`,
       field,
@@ -40,7 +45,8 @@ export function positiveInt(
 }
 
 export function resolveConfig(options: LockManagerOptions): ResolvedConfig {
-  if (!options || typeof options !== "object") throw new LockInputError("options are required", "options");
+  if (!options || typeof options !== "object")
+    throw new LockInputError("options are required", "options");
   if (!options.redis) throw new LockInputError("a Redis client is required", "redis");
   const namespace = checkNamespace(options.namespace);
   const ttlBounds = options.ttlBounds ?? { minMs: 100, maxMs: 10 * 60_000 };
@@ -57,7 +63,10 @@ export function resolveConfig(options: LockManagerOptions): ResolvedConfig {
     checkTtl(config.ttlMs, ttlBounds, `${field}.ttlMs`);
     positiveInt(config.waitMs, `${field}.waitMs`, { zero: true, max: MAX_WAIT_MS });
     if (!POLICIES.includes(config.outage))
-      throw new LockInputError(`${field}.outage must be one of ${POLICIES.join(", ")}`, `${field}.outage`);
+      throw new LockInputError(
+        `${field}.outage must be one of ${POLICIES.join(", ")}`,
+        `${field}.outage`,
+      );
     if (config.maxRenewals !== undefined)
       positiveInt(config.maxRenewals, `${field}.maxRenewals`, { zero: true });
     if (config.maxHoldMs !== undefined) positiveInt(config.maxHoldMs, `${field}.maxHoldMs`);
@@ -84,7 +93,8 @@ export function resolveConfig(options: LockManagerOptions): ResolvedConfig {
   positiveInt(backoff.maxMs, "backoff.maxMs", { max: TIMER_MAX_MS });
   const margin = options.safetyMarginMs;
   if (margin !== undefined) positiveInt(margin, "safetyMarginMs", { zero: true });
-  const safetyMarginMs = margin === undefined ? (ttl: number) => Math.ceil(ttl / 10) + 5 : () => margin;
+  const safetyMarginMs =
+    margin === undefined ? (ttl: number) => Math.ceil(ttl / 10) + 5 : () => margin;
   // A lease's signal aborts its margin before the expiry, and the watchdog renews after a third of
   // the TTL: a margin above half the shortest TTL would abort leases before they could be renewed.
   if (safetyMarginMs(ttlBounds.minMs) > ttlBounds.minMs / 2) {
@@ -110,8 +120,17 @@ export function resolveConfig(options: LockManagerOptions): ResolvedConfig {
   };
 }
 
-export function checkTtl(ttlMs: unknown, bounds: { minMs: number; maxMs: number }, field = "ttlMs"): number {
-  if (typeof ttlMs !== "number" || !Number.isInteger(ttlMs) || ttlMs < bounds.minMs || ttlMs > bounds.maxMs) {
+export function checkTtl(
+  ttlMs: unknown,
+  bounds: { minMs: number; maxMs: number },
+  field = "ttlMs",
+): number {
+  if (
+    typeof ttlMs !== "number" ||
+    !Number.isInteger(ttlMs) ||
+    ttlMs < bounds.minMs ||
+    ttlMs > bounds.maxMs
+  ) {
     throw new LockInputError(
       `${field} must be an integer between ${bounds.minMs} and ${bounds.maxMs} ms, got ${String(ttlMs)}`,
       field,

@@ -26,7 +26,8 @@ export class LockInputError extends Error {
  * @example
  * if (error instanceof LockUnavailableError && error.reason === "breaker-open") metrics.fastFailures.inc();
  */
-export type UnavailableReason = "connection" | "timeout" | "breaker-open" | "replication" | "closed";
+export type UnavailableReason =
+  "connection" | "timeout" | "breaker-open" | "replication" | "closed";
 
 /**
  * Redis could not be reached (connection failure, command timeout, circuit breaker open, too few
@@ -43,7 +44,10 @@ export class LockUnavailableError extends Error {
   override name = "LockUnavailableError";
   readonly reason: UnavailableReason;
   readonly kind: string | undefined;
-  constructor(message: string, details: { reason: UnavailableReason; kind?: string; cause?: unknown }) {
+  constructor(
+    message: string,
+    details: { reason: UnavailableReason; kind?: string; cause?: unknown },
+  ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.reason = details.reason;
     this.kind = details.kind;

@@ -51,7 +51,9 @@ abstract class LabelledMetric<S extends { readonly labels: Record<string, string
   /** The series for these label values (in labelNames order); keep it and record on it. */
   labels(...values: string[]): S {
     if (values.length !== this.labelNames.length)
-      throw new Error(`${this.name} takes ${this.labelNames.length} label values, got ${values.length}`);
+      throw new Error(
+        `${this.name} takes ${this.labelNames.length} label values, got ${values.length}`,
+      );
     const key = values.join("\u0000");
     let series = this.series.get(key);
     if (!series) {
@@ -74,7 +76,13 @@ abstract class LabelledMetric<S extends { readonly labels: Record<string, string
     values: MetricSample[];
     aggregator: "sum";
   }> {
-    return { name: this.name, help: this.help, type: this.type, values: this.samples(), aggregator: this.aggregator };
+    return {
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      values: this.samples(),
+      aggregator: this.aggregator,
+    };
   }
 }
 
@@ -140,9 +148,21 @@ export class LockHistogram extends LabelledMetric<HistogramSeries> {
         cumulative += series.counts[i]!;
         values.push({ labels: { ...series.labels, le }, value: cumulative, metricName: bucket });
       });
-      values.push({ labels: { ...series.labels, le: "+Inf" }, value: series.count, metricName: bucket });
-      values.push({ labels: { ...series.labels }, value: series.sum, metricName: `${this.name}_sum` });
-      values.push({ labels: { ...series.labels }, value: series.count, metricName: `${this.name}_count` });
+      values.push({
+        labels: { ...series.labels, le: "+Inf" },
+        value: series.count,
+        metricName: bucket,
+      });
+      values.push({
+        labels: { ...series.labels },
+        value: series.sum,
+        metricName: `${this.name}_sum`,
+      });
+      values.push({
+        labels: { ...series.labels },
+        value: series.count,
+        metricName: `${this.name}_count`,
+      });
     }
     return values;
   }
@@ -195,7 +215,10 @@ export class LockCounter extends LabelledMetric<CounterSeries> {
   }
 
   protected samples(): MetricSample[] {
-    return [...this.series.values()].map((series) => ({ labels: { ...series.labels }, value: series.value }));
+    return [...this.series.values()].map((series) => ({
+      labels: { ...series.labels },
+      value: series.value,
+    }));
   }
 
   reset(): void {

@@ -36,7 +36,10 @@ export function idText(id: LockResource["id"]): string {
   if (typeof id !== "string" || id.length === 0)
     throw new LockInputError("lock id must be a non-empty string, number or bigint", "id");
   if (!SAFE_SEGMENT.test(id))
-    throw new LockInputError("lock id must be 1-200 printable characters without spaces or braces", "id");
+    throw new LockInputError(
+      "lock id must be 1-200 printable characters without spaces or braces",
+      "id",
+    );
   return id;
 }
 

@@ -120,7 +120,11 @@ export class LockLease implements Lease {
 
   #notOwner(): ReleaseOutcome {
     this.metrics.releaseNotOwner();
-    this.host.warn(this, {}, "released a lock that was no longer ours (it had expired or been taken over)");
+    this.host.warn(
+      this,
+      {},
+      "released a lock that was no longer ours (it had expired or been taken over)",
+    );
     return "not-owner";
   }
 

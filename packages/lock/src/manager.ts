@@ -176,7 +176,9 @@ class RedisLockManager implements LockManager {
     if (this.#closed) return;
     this.#closed = true;
     this.#redis.off("close", this.#onConnectionLost);
-    this.#queues.close(new LockUnavailableError("the lock manager was closed", { reason: "closed" }));
+    this.#queues.close(
+      new LockUnavailableError("the lock manager was closed", { reason: "closed" }),
+    );
   }
 
   // ------------------------------------------------------------------ acquiring
@@ -234,7 +236,8 @@ class RedisLockManager implements LockManager {
           } catch (error) {
             // Abandoned or timed out, it may still have run and put us in line.
             waiter.inLine ||=
-              waiter.cancelled || (error instanceof LockUnavailableError && error.reason === "timeout");
+              waiter.cancelled ||
+              (error instanceof LockUnavailableError && error.reason === "timeout");
             throw error;
           }
           if (result.lease) {
@@ -260,7 +263,9 @@ class RedisLockManager implements LockManager {
           return undefined;
         }
         backoff ??= new Backoff(this.#config.backoff);
-        const delay = this.#queues.isFirst(waiter) ? Math.min(backoff.next(), recheckAt - now, left) : left;
+        const delay = this.#queues.isFirst(waiter)
+          ? Math.min(backoff.next(), recheckAt - now, left)
+          : left;
         ask = (await waiter.sleep(delay)) !== "handed";
       }
     } finally {
@@ -291,7 +296,11 @@ class RedisLockManager implements LockManager {
   }
 
   /** The first waiter's attempt. If the wait is cancelled meanwhile, a lock that comes late is given back. */
-  async #attemptWhileWaiting(request: LockRequest, waiter: Waiter, deadline: number): Promise<Attempt> {
+  async #attemptWhileWaiting(
+    request: LockRequest,
+    waiter: Waiter,
+    deadline: number,
+  ): Promise<Attempt> {
     const attempt = this.#attempt(request, waiter, deadline);
     try {
       return await waiter.race(attempt);
@@ -378,7 +387,13 @@ class RedisLockManager implements LockManager {
     return (handed ? this.#confirmHandover(lease) : this.#replicate(lease)).then(() => ({ lease }));
   }
 
-  #newLease(request: LockRequest, token: string, fence: number, startedAt: number, ttlMs: number): LockLease {
+  #newLease(
+    request: LockRequest,
+    token: string,
+    fence: number,
+    startedAt: number,
+    ttlMs: number,
+  ): LockLease {
     const lease = new LockLease(
       request.keys,
       request.kind,
@@ -407,10 +422,13 @@ class RedisLockManager implements LockManager {
       if (!renewed) await lease.release().catch(() => "not-owner");
     }
     if (!renewed) {
-      throw new LockUnavailableError("a lock handed to this waiter could not be confirmed (it was lost)", {
-        reason: "replication",
-        kind: lease.kind,
-      });
+      throw new LockUnavailableError(
+        "a lock handed to this waiter could not be confirmed (it was lost)",
+        {
+          reason: "replication",
+          kind: lease.kind,
+        },
+      );
     }
     await this.#replicate(lease);
   }
@@ -452,7 +470,9 @@ class RedisLockManager implements LockManager {
   ): void {
     const args = [token, this.#inbox, this.#config.fenceRetentionMs];
     if (leaveLine) args.push(this.#id);
-    releaseScript.run(this.#redis, [keys.lock, keys.fence, keys.queue, keys.tickets], args).catch(() => {});
+    releaseScript
+      .run(this.#redis, [keys.lock, keys.fence, keys.queue, keys.tickets], args)
+      .catch(() => {});
   }
 
   /** A lease nobody was given: stop tracking it and give its lock back (owner-checked, so harmless if gone). */

@@ -54,7 +54,10 @@ export function createLockMetrics(registry: Registry): (kind: string) => KindMet
       () => new LockHistogram({ name, help, labelNames, buckets, registers }),
     );
 
-  const acquire = counter(LOCK_METRICS.acquireTotal, "Lock acquisitions by outcome.", ["kind", "outcome"]);
+  const acquire = counter(LOCK_METRICS.acquireTotal, "Lock acquisitions by outcome.", [
+    "kind",
+    "outcome",
+  ]);
   const wait = histogram(
     LOCK_METRICS.waitSeconds,
     "Time from asking for a lock to getting it (or giving up).",
@@ -67,13 +70,20 @@ export function createLockMetrics(registry: Registry): (kind: string) => KindMet
     ["kind"],
     [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
   );
-  const renewals = counter(LOCK_METRICS.renewalsTotal, "Watchdog renewals by outcome.", ["kind", "outcome"]);
-  const lost = counter(LOCK_METRICS.leaseLostTotal, "Leases lost while their work was still running.", [
+  const renewals = counter(LOCK_METRICS.renewalsTotal, "Watchdog renewals by outcome.", [
     "kind",
+    "outcome",
   ]);
-  const notOwner = counter(LOCK_METRICS.releaseNotOwnerTotal, "Releases of a lock that was no longer ours.", [
-    "kind",
-  ]);
+  const lost = counter(
+    LOCK_METRICS.leaseLostTotal,
+    "Leases lost while their work was still running.",
+    ["kind"],
+  );
+  const notOwner = counter(
+    LOCK_METRICS.releaseNotOwnerTotal,
+    "Releases of a lock that was no longer ours.",
+    ["kind"],
+  );
   const latency = histogram(
     LOCK_METRICS.redisLatencySeconds,
     "Latency of the lock's Redis commands.",

@@ -48,7 +48,10 @@ export class Requests {
       keys,
       metrics: this.metricsOf(resource.kind),
       ttlMs: checkTtl(options.ttlMs ?? config.ttlMs, this.config.ttlBounds),
-      waitMs: positiveInt(options.waitMs ?? config.waitMs, "waitMs", { zero: true, max: MAX_WAIT_MS }),
+      waitMs: positiveInt(options.waitMs ?? config.waitMs, "waitMs", {
+        zero: true,
+        max: MAX_WAIT_MS,
+      }),
       signal,
       requestId,
     };
@@ -58,7 +61,10 @@ export class Requests {
     const config = typeof kind === "string" ? this.config.kinds.get(kind) : undefined;
     if (!config) {
       const known = [...this.config.kinds.keys()].join(", ");
-      throw new LockInputError(`unknown lock kind "${String(kind)}" (configured: ${known})`, "kind");
+      throw new LockInputError(
+        `unknown lock kind "${String(kind)}" (configured: ${known})`,
+        "kind",
+      );
     }
     return config;
   }

@@ -73,7 +73,8 @@ function isNoScript(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith("NOSCRIPT");
 }
 
-const read = (file: string) => readFileSync(new URL(`./scripts/${file}.lua`, import.meta.url), "utf8");
+const read = (file: string) =>
+  readFileSync(new URL(`./scripts/${file}.lua`, import.meta.url), "utf8");
 
 /** The script in `name`.lua, taking `keyCount` keys, with the shared `functions` files sent in front of it. */
 function load(name: string, keyCount: number, ...functions: string[]): LuaScript {

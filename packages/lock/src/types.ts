@@ -172,7 +172,10 @@ export interface LockRedisClient {
   eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
   wait(replicas: number, timeoutMs: number): Promise<number>;
   /** Opens the subscriber connection when none is given (ioredis `Redis#duplicate`). */
-  duplicate(override?: { enableOfflineQueue?: boolean; connectionName?: string }): LockSubscriberClient;
+  duplicate(override?: {
+    enableOfflineQueue?: boolean;
+    connectionName?: string;
+  }): LockSubscriberClient;
   /** `close`: the connection dropped, so no lease can be trusted until renewed. */
   on(event: "close", listener: () => void): unknown;
   off(event: "close", listener: () => void): unknown;

@@ -105,7 +105,8 @@ export class WaitQueues {
 
   get waiterCount(): number {
     let count = 0;
-    for (const first of this.#firsts.values()) for (let w: Waiter | undefined = first; w; w = w.next) count++;
+    for (const first of this.#firsts.values())
+      for (let w: Waiter | undefined = first; w; w = w.next) count++;
     return count;
   }
 
@@ -121,7 +122,8 @@ export class WaitQueues {
   close(reason: unknown): void {
     this.#closed = true;
     for (const first of [...this.#firsts.values()]) {
-      for (let waiter: Waiter | undefined = first; waiter; waiter = waiter.next) waiter.cancel(reason);
+      for (let waiter: Waiter | undefined = first; waiter; waiter = waiter.next)
+        waiter.cancel(reason);
     }
     const subscriber = this.#subscriber;
     this.#subscriber = undefined;
@@ -137,7 +139,11 @@ export class WaitQueues {
   #handedOver(message: string): void {
     const [token, fence, ttl, serverMs, lockKey] = message.split(" ");
     if (!token || !lockKey) return;
-    const handover: Handover = { fence: Number(fence), ttlMs: Number(ttl), serverMs: Number(serverMs) };
+    const handover: Handover = {
+      fence: Number(fence),
+      ttlMs: Number(ttl),
+      serverMs: Number(serverMs),
+    };
     let waiter = this.#firsts.get(lockKey);
     while (waiter && waiter.token !== token) waiter = waiter.next;
     if (!waiter?.handOver(handover)) this.options.unclaimed(lockKey, token);

@@ -26,16 +26,17 @@ export interface WithLockDeps {
 type Lockless<T> = () => Promise<T>;
 
 /** What each outage policy does when Redis cannot be reached: data, not scattered ifs. */
-const ON_OUTAGE: { [P in OutagePolicy]: <T>(runLockless: Lockless<T>) => Promise<LockOutcome<T>> } = {
-  refuse: async () => ({ status: "unavailable" }),
-  skip: async () => ({ status: "skipped" }),
-  "proceed-db-only": async (runLockless) => ({
-    status: "ok",
-    value: await runLockless(),
-    fence: null,
-    degraded: true,
-  }),
-};
+const ON_OUTAGE: { [P in OutagePolicy]: <T>(runLockless: Lockless<T>) => Promise<LockOutcome<T>> } =
+  {
+    refuse: async () => ({ status: "unavailable" }),
+    skip: async () => ({ status: "skipped" }),
+    "proceed-db-only": async (runLockless) => ({
+      status: "ok",
+      value: await runLockless(),
+      fence: null,
+      degraded: true,
+    }),
+  };
 
 export async function withLock<T>(
   locks: Pick<LockManager, "acquire">,
@@ -45,7 +46,8 @@ export async function withLock<T>(
   deps: WithLockDeps,
 ): Promise<LockOutcome<T>> {
   const config = deps.kindConfig(resource?.kind);
-  if (typeof fn !== "function") throw new TypeError("withLock needs a function to run under the lock");
+  if (typeof fn !== "function")
+    throw new TypeError("withLock needs a function to run under the lock");
   const maxRenewals = options.maxRenewals ?? config.maxRenewals;
   const maxHoldMs = options.maxHoldMs ?? config.maxHoldMs;
   if (maxRenewals !== undefined) positiveInt(maxRenewals, "maxRenewals", { zero: true });
@@ -115,7 +117,8 @@ function startWatchdog(
   function tick(): void {
     if (stopped || !lease.held) return;
     let ttlMs = lease.ttlMs;
-    if (caps.maxHoldMs !== undefined) ttlMs = Math.min(ttlMs, lease.acquiredAt + caps.maxHoldMs - Date.now());
+    if (caps.maxHoldMs !== undefined)
+      ttlMs = Math.min(ttlMs, lease.acquiredAt + caps.maxHoldMs - Date.now());
     if ((caps.maxRenewals !== undefined && renewals >= caps.maxRenewals) || ttlMs <= 0) {
       lease.markCapped(); // the lease now runs out; its signal aborts before it does
       return;

@@ -43,9 +43,13 @@ it("expiry hands the lock to the next client with a larger fence; the stale hold
 
   const notOwner = await registry.getSingleMetric(LOCK_METRICS.releaseNotOwnerTotal)!.get();
   // One not-owner release, of kind order; every other kind's series is there, at zero.
-  const byKind = Object.fromEntries(notOwner.values.map((sample) => [sample.labels.kind, sample.value]));
+  const byKind = Object.fromEntries(
+    notOwner.values.map((sample) => [sample.labels.kind, sample.value]),
+  );
   expect(byKind).toEqual({ order: 1, checkout: 0, update: 0, job: 0 });
-  const warning = logger.lines.find((line) => line.level === "warn" && line.msg?.includes("no longer ours"));
+  const warning = logger.lines.find(
+    (line) => line.level === "warn" && line.msg?.includes("no longer ours"),
+  );
   expect(warning?.obj).toMatchObject({ kind: "order", id: "o-1", fence: a.lease.fence });
   expect(JSON.stringify(logger.lines)).not.toContain(a.lease.token);
 
@@ -64,7 +68,10 @@ it("releasing twice reports the first outcome and sends nothing more", async () 
 
 it("a signal first looked at after its lease ran out is aborted already", async () => {
   const locks = await fx.make();
-  const result = await locks.acquire({ kind: "order", id: "o-late-look" }, { ttlMs: 200, waitMs: 0 });
+  const result = await locks.acquire(
+    { kind: "order", id: "o-late-look" },
+    { ttlMs: 200, waitMs: 0 },
+  );
   if (!result.ok) throw new Error("must acquire");
   await new Promise((resolve) => setTimeout(resolve, 300)); // nobody looked at the signal meanwhile
   const signal = result.lease.signal;

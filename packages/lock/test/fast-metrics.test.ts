@@ -25,7 +25,12 @@ describe("LockHistogram", () => {
   it("exports the same samples as prom-client's Histogram, in text and from get()", async () => {
     const theirs = new Registry();
     const ours = new Registry();
-    const options = { name: "x_seconds", help: "Test.", labelNames: ["kind", "command"], buckets: BUCKETS };
+    const options = {
+      name: "x_seconds",
+      help: "Test.",
+      labelNames: ["kind", "command"],
+      buckets: BUCKETS,
+    };
     const reference = new Histogram({ ...options, registers: [theirs] });
     const histogram = new LockHistogram({ ...options, registers: [ours] });
     for (const [i, value] of VALUES.entries()) {
@@ -40,7 +45,9 @@ describe("LockHistogram", () => {
     );
 
     const byName = (values: { labels: object; value: number; metricName?: string }[]) =>
-      values.map((v) => JSON.stringify([v.metricName, Object.entries(v.labels).sort(), v.value])).sort();
+      values
+        .map((v) => JSON.stringify([v.metricName, Object.entries(v.labels).sort(), v.value]))
+        .sort();
     expect(byName((await histogram.get()).values)).toEqual(byName((await reference.get()).values));
     expect((await histogram.get()).type).toBe("histogram");
   });
@@ -67,7 +74,9 @@ describe("LockHistogram", () => {
     });
     histogram.labels("order").observe(0.003);
     histogram.reset();
-    expect((await histogram.get()).values.every((sample: { value: number }) => sample.value === 0)).toBe(true);
+    expect(
+      (await histogram.get()).values.every((sample: { value: number }) => sample.value === 0),
+    ).toBe(true);
   });
 });
 
@@ -98,7 +107,12 @@ describe("LockCounter", () => {
   });
 
   it("refuses to go down or by a number that is not finite, and reset zeroes it", async () => {
-    const counter = new LockCounter({ name: "y_total", help: "Test.", labelNames: ["kind"], registers: [] });
+    const counter = new LockCounter({
+      name: "y_total",
+      help: "Test.",
+      labelNames: ["kind"],
+      registers: [],
+    });
     const order = counter.labels("order");
     expect(() => order.inc(-1)).toThrow(/only goes up/);
     expect(() => order.inc(Number.NaN)).toThrow(/only goes up/);

@@ -36,7 +36,11 @@ describe("acquire and withLock", () => {
       "id",
     ],
     ["an id with a space", () => locks.acquire({ kind: "order", id: "a b" }), "id"],
-    ["a fractional or unsafe numeric id", () => locks.acquire({ kind: "order", id: 2 ** 60 }), "id"],
+    [
+      "a fractional or unsafe numeric id",
+      () => locks.acquire({ kind: "order", id: 2 ** 60 }),
+      "id",
+    ],
     ["a TTL below the bounds", () => locks.acquire(order, { ttlMs: 10 }), "ttlMs"],
     ["a TTL above the bounds", () => locks.acquire(order, { ttlMs: 3_600_000 }), "ttlMs"],
     ["a negative wait", () => locks.acquire(order, { waitMs: -1 }), "waitMs"],
@@ -46,7 +50,11 @@ describe("acquire and withLock", () => {
       () => locks.acquire(order, { signal: {} as AbortSignal }),
       "signal",
     ],
-    ["withLock with an unknown kind", () => locks.withLock({ kind: "nope", id: 1 }, async () => 1), "kind"],
+    [
+      "withLock with an unknown kind",
+      () => locks.withLock({ kind: "nope", id: 1 }, async () => 1),
+      "kind",
+    ],
     [
       "withLock with a negative renewal cap",
       () => locks.withLock(order, async () => 1, { maxRenewals: -1 }),
@@ -87,7 +95,11 @@ describe("createLockManager", () => {
       { breaker: { failureThreshold: 0, coolDownMs: 100 } },
       "breaker.failureThreshold",
     ],
-    ["a zero replica count", { replication: { replicas: 0, timeoutMs: 100 } }, "replication.replicas"],
+    [
+      "a zero replica count",
+      { replication: { replicas: 0, timeoutMs: 100 } },
+      "replication.replicas",
+    ],
     // The signal would abort a 1 s lease at once, or before its first renewal.
     [
       "a safety margin as long as the shortest TTL",
@@ -106,7 +118,11 @@ describe("createLockManager", () => {
       { ttlBounds: { minMs: 100, maxMs: 2_500_000_000 } },
       "ttlBounds.maxMs",
     ],
-    ["a command timeout past what a timer can wait", { commandTimeoutMs: 2_500_000_000 }, "commandTimeoutMs"],
+    [
+      "a command timeout past what a timer can wait",
+      { commandTimeoutMs: 2_500_000_000 },
+      "commandTimeoutMs",
+    ],
   ])("rejects %s", (_name, override, field) => {
     let error: unknown;
     try {

@@ -75,7 +75,10 @@ it("writes no raw user id, phone number or token into keys, channels or logs", a
   ) as [ReturnType<typeof createLockManager>, ReturnType<typeof createLockManager>];
 
   // A user's checkout, contended by a second instance; a phone number as a personal id; an order.
-  const held = await a.acquire({ kind: "checkout", id: TELEGRAM_USER_ID }, { requestId: "update-901" });
+  const held = await a.acquire(
+    { kind: "checkout", id: TELEGRAM_USER_ID },
+    { requestId: "update-901" },
+  );
   if (!held.ok) throw new Error("must acquire");
   const waiting = b.withLock({ kind: "checkout", id: TELEGRAM_USER_ID }, async () => "second", {
     requestId: "update-902",
@@ -91,7 +94,9 @@ it("writes no raw user id, phone number or token into keys, channels or logs", a
 
   const written = commands.flatMap(keysOf);
   expect(written.length).toBeGreaterThan(10);
-  const published = commands.filter((args) => args[0]?.toLowerCase() === "publish").map((args) => args[1]);
+  const published = commands
+    .filter((args) => args[0]?.toLowerCase() === "publish")
+    .map((args) => args[1]);
   const logs = JSON.stringify(logger.lines);
   for (const secret of [String(TELEGRAM_USER_ID), PHONE, PHONE.slice(1), BOT_TOKEN, HASH_KEY]) {
     for (const key of written) expect(key).not.toContain(secret);
@@ -100,8 +105,11 @@ it("writes no raw user id, phone number or token into keys, channels or logs", a
   }
   // Every key is under the namespace, hash-tagged; personal ids appear only as an HMAC.
   for (const key of written)
-    expect(key).toMatch(/^\{prod:shopbot:lock:(checkout|contact|order):[^{}]+\}(:fence|:queue|:tickets)?$/);
-  for (const channel of published) expect(channel).toMatch(/^prod:shopbot:lock:inbox:[A-Za-z0-9_-]+$/);
+    expect(key).toMatch(
+      /^\{prod:shopbot:lock:(checkout|contact|order):[^{}]+\}(:fence|:queue|:tickets)?$/,
+    );
+  for (const channel of published)
+    expect(channel).toMatch(/^prod:shopbot:lock:inbox:[A-Za-z0-9_-]+$/);
   expect(a.keyFor({ kind: "checkout", id: TELEGRAM_USER_ID })).toMatch(
     /^\{prod:shopbot:lock:checkout:h\.[A-Za-z0-9_-]{27}\}$/,
   );
@@ -121,15 +129,21 @@ it("writes no raw user id, phone number or token into keys, channels or logs", a
 it("hashes the same person to the same key for a given hash key, and differently per kind and per hash key", () => {
   const redis = new Redis({ lazyConnect: true });
   const make = (hashKey: string) =>
-    createLockManager({ redis, namespace: "prod:shopbot", hashKey, kinds: KINDS, registry: new Registry() });
+    createLockManager({
+      redis,
+      namespace: "prod:shopbot",
+      hashKey,
+      kinds: KINDS,
+      registry: new Registry(),
+    });
   const locks = make(HASH_KEY);
   const checkout = locks.keyFor({ kind: "checkout", id: TELEGRAM_USER_ID });
   expect(locks.keyFor({ kind: "checkout", id: String(TELEGRAM_USER_ID) })).toBe(checkout);
   expect(locks.keyFor({ kind: "contact", id: TELEGRAM_USER_ID }).split(":").at(-1)).not.toBe(
     checkout.split(":").at(-1),
   );
-  expect(make("another-secret-hash-key-0123").keyFor({ kind: "checkout", id: TELEGRAM_USER_ID })).not.toBe(
-    checkout,
-  );
+  expect(
+    make("another-secret-hash-key-0123").keyFor({ kind: "checkout", id: TELEGRAM_USER_ID }),
+  ).not.toBe(checkout);
   redis.disconnect();
 });

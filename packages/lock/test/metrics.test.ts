@@ -24,7 +24,8 @@ const value = (all: Sample[], labels: Record<string, string>, suffix = "") =>
   all
     .filter(
       (s) =>
-        (s.metricName ?? "").endsWith(suffix) && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+        (s.metricName ?? "").endsWith(suffix) &&
+        Object.entries(labels).every(([k, v]) => s.labels[k] === v),
     )
     .reduce((sum, s) => sum + s.value, 0);
 
@@ -40,7 +41,10 @@ it("moves every lock metric, each labelled by kind", async () => {
   expect((await rival.acquire({ kind: "order", id: "m-1" }, { waitMs: 0 })).ok).toBe(false);
   // aborted
   const controller = new AbortController();
-  const waiting = rival.acquire({ kind: "order", id: "m-1" }, { waitMs: 5000, signal: controller.signal });
+  const waiting = rival.acquire(
+    { kind: "order", id: "m-1" },
+    { waitMs: 5000, signal: controller.signal },
+  );
   await sleep(20);
   controller.abort();
   await expect(waiting).rejects.toThrow();
@@ -83,13 +87,19 @@ it("moves every lock metric, each labelled by kind", async () => {
   expect(value(acquire, { kind: "order", outcome: "busy" })).toBe(1);
   expect(value(acquire, { kind: "order", outcome: "aborted" })).toBe(1);
   expect(value(acquire, { kind: "update", outcome: "unavailable" })).toBe(1);
-  expect(value(await samples(registry, LOCK_METRICS.waitSeconds), { kind: "order" }, "_count")).toBe(3);
-  expect(value(await samples(registry, LOCK_METRICS.holdSeconds), { kind: "order" }, "_count")).toBe(2);
+  expect(
+    value(await samples(registry, LOCK_METRICS.waitSeconds), { kind: "order" }, "_count"),
+  ).toBe(3);
+  expect(
+    value(await samples(registry, LOCK_METRICS.holdSeconds), { kind: "order" }, "_count"),
+  ).toBe(2);
   const renewals = await samples(registry, LOCK_METRICS.renewalsTotal);
   expect(value(renewals, { kind: "order", outcome: "ok" })).toBeGreaterThanOrEqual(1);
   expect(value(renewals, { kind: "order", outcome: "lost" })).toBe(1);
   expect(value(await samples(registry, LOCK_METRICS.leaseLostTotal), { kind: "order" })).toBe(1);
-  expect(value(await samples(registry, LOCK_METRICS.releaseNotOwnerTotal), { kind: "order" })).toBe(1);
+  expect(value(await samples(registry, LOCK_METRICS.releaseNotOwnerTotal), { kind: "order" })).toBe(
+    1,
+  );
   const latency = await samples(registry, LOCK_METRICS.redisLatencySeconds);
   for (const command of ["acquire", "release", "extend"]) {
     expect(value(latency, { kind: "order", command }, "_count"), command).toBeGreaterThan(0);

@@ -6,7 +6,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import type { RedisServer } from "@orderbot/testkit";
-import { createLockManager, LOCK_METRICS, LockUnavailableError, type LockManager } from "../src/index.ts";
+import {
+  createLockManager,
+  LOCK_METRICS,
+  LockUnavailableError,
+  type LockManager,
+} from "../src/index.ts";
 import { counting, fastClient, HASH_KEY, KINDS, ownRedis, quiet, ready } from "./support.ts";
 
 let server: RedisServer;
@@ -71,9 +76,11 @@ it("fails fast while Redis is down, opens the breaker, applies each kind's polic
 
   // The outage policy of each kind, as data.
   const ran: string[] = [];
-  expect(await locks.withLock({ kind: "order", id: "o-1" }, async () => ran.push("order"))).toEqual({
-    status: "unavailable",
-  });
+  expect(await locks.withLock({ kind: "order", id: "o-1" }, async () => ran.push("order"))).toEqual(
+    {
+      status: "unavailable",
+    },
+  );
   expect(await locks.withLock({ kind: "job", id: "expire" }, async () => ran.push("job"))).toEqual({
     status: "skipped",
   });
@@ -181,9 +188,13 @@ it("a closed manager is no outage: withLock refuses whatever the kind's policy, 
   const holder = await locks.acquire({ kind: "update", id: "closing" }, { waitMs: 0 });
   if (!holder.ok) throw new Error("expected the lock");
   try {
-    const waiting = manager.withLock({ kind: "update", id: "closing" }, async () => ran.push("waited"), {
-      waitMs: 5_000,
-    });
+    const waiting = manager.withLock(
+      { kind: "update", id: "closing" },
+      async () => ran.push("waited"),
+      {
+        waitMs: 5_000,
+      },
+    );
     await sleep(50);
     const refused = expect(waiting).rejects.toMatchObject(closedError);
     await manager.close();
@@ -192,9 +203,9 @@ it("a closed manager is no outage: withLock refuses whatever the kind's policy, 
     await holder.lease.release();
   }
   for (const kind of ["update", "job", "order"]) {
-    await expect(manager.withLock({ kind, id: 1 }, async () => ran.push(kind))).rejects.toMatchObject(
-      closedError,
-    );
+    await expect(
+      manager.withLock({ kind, id: 1 }, async () => ran.push(kind)),
+    ).rejects.toMatchObject(closedError);
   }
   expect(ran).toEqual([]);
 });
@@ -233,7 +244,9 @@ it("treats a client that throws instead of rejecting like one that cannot reach 
           throw new Error("client gave up synchronously");
         };
       }
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      return typeof value === "function"
+        ? (value as (...a: unknown[]) => unknown).bind(target)
+        : value;
     },
   });
   const manager = createLockManager({
@@ -250,7 +263,9 @@ it("treats a client that throws instead of rejecting like one that cannot reach 
     let released: Promise<unknown> | undefined;
     expect(() => (released = held.lease.release())).not.toThrow();
     expect((await unavailable(released!)).reason).toBe("connection");
-    expect((await unavailable(manager.acquire({ kind: "order", id: "u" }))).reason).toBe("connection");
+    expect((await unavailable(manager.acquire({ kind: "order", id: "u" }))).reason).toBe(
+      "connection",
+    );
     expect(manager.stats()).toMatchObject({ commandsInFlight: 0, leases: 0 });
   } finally {
     broken = false;

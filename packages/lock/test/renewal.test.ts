@@ -25,7 +25,10 @@ async function metricValue(
   labels: Record<string, string>,
 ): Promise<number> {
   const metric = await registry.getSingleMetric(name)!.get();
-  return metric.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))?.value ?? 0;
+  return (
+    metric.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))?.value ??
+    0
+  );
 }
 
 describe("on the shared Redis", () => {
@@ -54,9 +57,9 @@ describe("on the shared Redis", () => {
       { ttlMs: 300 },
     );
     expect(outcome).toMatchObject({ status: "ok", value: "done", degraded: false });
-    expect(await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "ok" })).toBeGreaterThanOrEqual(
-      4,
-    );
+    expect(
+      await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "ok" }),
+    ).toBeGreaterThanOrEqual(4);
     expect(await fx.test.redis.exists(locks.keyFor(resource))).toBe(0);
     expect(locks.stats()).toMatchObject({ timers: 0, leases: 0 });
   });
@@ -76,10 +79,14 @@ describe("on the shared Redis", () => {
       { ttlMs: 300 },
     );
     expect(outcome.status).toBe("ok");
-    expect(await fx.test.redis.get(locks.keyFor({ kind: "order", id: "taken-over" }))).toBe("someone-else");
+    expect(await fx.test.redis.get(locks.keyFor({ kind: "order", id: "taken-over" }))).toBe(
+      "someone-else",
+    );
     expect(await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "lost" })).toBe(1);
     expect(await metricValue(registry, LOCK_METRICS.leaseLostTotal, { kind: "order" })).toBe(1);
-    expect(await metricValue(registry, LOCK_METRICS.releaseNotOwnerTotal, { kind: "order" })).toBe(1);
+    expect(await metricValue(registry, LOCK_METRICS.releaseNotOwnerTotal, { kind: "order" })).toBe(
+      1,
+    );
   });
 
   it("stops renewing at maxRenewals: the signal aborts before the lease runs out", async () => {
@@ -184,7 +191,9 @@ describe("on a Redis server of the test's own", () => {
       async ({ signal }) => {
         signal.addEventListener("abort", () => events.push("aborted"));
         await sleep(100); // the first renewal is due at 1000 ms
-        const renewalsBefore = await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "ok" });
+        const renewalsBefore = await metricValue(registry, LOCK_METRICS.renewalsTotal, {
+          outcome: "ok",
+        });
         events.push("killed");
         await admin.client("KILL", "ID", String(id));
         const reason = (await aborted(signal, 1000)) as LeaseLostError; // within one renewal interval
@@ -226,7 +235,10 @@ it("a renewal that shortens the lease moves its signal's deadline before the rep
   const fx = await sharedRedis();
   const { locks, replies, close } = await slowManager(fx, 300); // Redis runs each script at once; its reply comes 300 ms later
   try {
-    const result = await locks.acquire({ kind: "order", id: "shorten" }, { ttlMs: 1000, waitMs: 0 });
+    const result = await locks.acquire(
+      { kind: "order", id: "shorten" },
+      { ttlMs: 1000, waitMs: 0 },
+    );
     if (!result.ok) throw new Error("must acquire");
     const { lease } = result;
     const started = performance.now();

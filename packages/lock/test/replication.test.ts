@@ -83,7 +83,11 @@ it("confirms a lock handed over by another client's release on a replica before 
   const holderClient = fastClient(primary.url);
   await ready(holderClient);
   const options = { namespace: "strict", hashKey: HASH_KEY, kinds: KINDS };
-  const holderLocks = createLockManager({ ...options, redis: holderClient, registry: new Registry() });
+  const holderLocks = createLockManager({
+    ...options,
+    redis: holderClient,
+    registry: new Registry(),
+  });
   const waiterLocks = createLockManager({
     ...options,
     redis,

@@ -2,7 +2,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { createTestRedis, type TestRedis } from "@orderbot/testkit";
-import { acquireScript, extendScript, LuaScript, releaseScript, tryScript } from "../src/scripts.ts";
+import {
+  acquireScript,
+  extendScript,
+  LuaScript,
+  releaseScript,
+  tryScript,
+} from "../src/scripts.ts";
 import { ownRedis } from "./support.ts";
 
 let t: TestRedis;
@@ -20,7 +26,11 @@ const acquire = (k: K, token: string, waiter = "", waitLeft = 10_000, ttl = 1500
     [token, ttl, 60_000, waiter, waitLeft, 300_000, 1],
   ) as Promise<[number, number, number?]>;
 const release = (k: K, token: string, leaving = "") =>
-  releaseScript.run(t.redis, [k.lock, k.fence, k.queue, k.tickets], [token, INBOX, 60_000, leaving]);
+  releaseScript.run(
+    t.redis,
+    [k.lock, k.fence, k.queue, k.tickets],
+    [token, INBOX, 60_000, leaving],
+  );
 
 /** Collects what is published on the given channels. */
 async function listen(...channels: string[]) {
@@ -224,7 +234,12 @@ describe("release.lua", () => {
       const [channel, message] = heard[0]!;
       expect(channel).toBe(`${INBOX}m1`);
       const [token, handedFence, ttl, handedAt, lockKey] = message.split(" ");
-      expect([token, Number(handedFence), Number(ttl), lockKey]).toEqual(["w1", fence + 1, 3000, k.lock]);
+      expect([token, Number(handedFence), Number(ttl), lockKey]).toEqual([
+        "w1",
+        fence + 1,
+        3000,
+        k.lock,
+      ]);
       expect(Number(handedAt)).toBeGreaterThanOrEqual(serverMs!);
       // w1 holds it like any holder: its release hands it on to w2
       expect(await release(k, "w1")).toBe(1);

@@ -4,7 +4,12 @@ import { getEventListeners } from "node:events";
 import { Writable } from "node:stream";
 import { Redis, type RedisOptions } from "ioredis";
 import { Registry } from "prom-client";
-import { createTestRedis, startRedisServer, type RedisServer, type TestRedis } from "@orderbot/testkit";
+import {
+  createTestRedis,
+  startRedisServer,
+  type RedisServer,
+  type TestRedis,
+} from "@orderbot/testkit";
 import {
   createLockManager,
   type LockKindConfig,
@@ -23,7 +28,9 @@ export const KINDS: Record<string, LockKindConfig> = {
 };
 
 /** A logger that keeps every line, to assert on what was (and was not) logged. */
-export function recordingLogger(): LockLogger & { lines: { level: string; obj: object; msg?: string }[] } {
+export function recordingLogger(): LockLogger & {
+  lines: { level: string; obj: object; msg?: string }[];
+} {
   const lines: { level: string; obj: object; msg?: string }[] = [];
   const at = (level: string) => (obj: object, msg?: string) => void lines.push({ level, obj, msg });
   return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
@@ -141,7 +148,9 @@ export function counting<T extends object>(client: T): { client: T; calls: strin
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       }
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      return typeof value === "function"
+        ? (value as (...a: unknown[]) => unknown).bind(target)
+        : value;
     },
   });
   return { client: proxy, calls };
@@ -151,7 +160,10 @@ export function counting<T extends object>(client: T): { client: T; calls: strin
  * `client`, whose script replies (EVALSHA) reach the caller `delayMs` late while `slow` is set:
  * Redis runs each script at once, only its answer is held back.
  */
-export function slowReplies<T extends object>(client: T, delayMs: number): { client: T; slow: boolean } {
+export function slowReplies<T extends object>(
+  client: T,
+  delayMs: number,
+): { client: T; slow: boolean } {
   const handle = { client, slow: false };
   handle.client = new Proxy(client, {
     get(target, property, receiver) {
@@ -192,7 +204,10 @@ export async function wrappedManager(fx: SharedRedisFixture, wrap: (redis: Redis
 /** A manager on a client of its own whose script replies come `delayMs` late while `replies.slow` is set. */
 export async function slowManager(fx: SharedRedisFixture, delayMs: number) {
   let replies!: { client: Redis; slow: boolean };
-  const manager = await wrappedManager(fx, (redis) => (replies = slowReplies(redis, delayMs)).client);
+  const manager = await wrappedManager(
+    fx,
+    (redis) => (replies = slowReplies(redis, delayMs)).client,
+  );
   return { ...manager, replies };
 }
 

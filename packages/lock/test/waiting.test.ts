@@ -49,7 +49,9 @@ async function hold(id: string, ttlMs = 5000): Promise<Lease> {
 async function withScriptsRecorded(
   test: (manager: { locks: LockManager; sent: () => string[] }) => Promise<void>,
 ): Promise<void> {
-  const names = new Map([tryScript, acquireScript, releaseScript].map((script) => [script.sha, script.name]));
+  const names = new Map(
+    [tryScript, acquireScript, releaseScript].map((script) => [script.sha, script.name]),
+  );
   const scripts: string[] = [];
   const { locks, close } = await wrappedManager(fx, (redis) =>
     recordingScripts(redis, (sha) => scripts.push(names.get(sha) ?? sha)),
@@ -98,7 +100,9 @@ describe("the first attempt", () => {
     withScriptsRecorded(async ({ locks, sent }) => {
       const holder = await hold("busy-once");
       for (let i = 0; i < 2; i++) {
-        expect((await locks.acquire({ kind: "order", id: "busy-once" }, { waitMs: 0 })).ok).toBe(false);
+        expect((await locks.acquire({ kind: "order", id: "busy-once" }, { waitMs: 0 })).ok).toBe(
+          false,
+        );
         expect(sent()).toEqual(["try"]);
       }
       expect(await lineOf(holder.key)).toBe(0);
@@ -137,7 +141,9 @@ describe("waiters on one key", () => {
     const locks = await fx.make();
     const order: number[] = [];
     const waits = Array.from({ length: 5 }, (_, i) =>
-      locks.withLock({ kind: "order", id: "local" }, async () => void order.push(i), { waitMs: 10_000 }),
+      locks.withLock({ kind: "order", id: "local" }, async () => void order.push(i), {
+        waitMs: 10_000,
+      }),
     );
     await sleep(50);
     expect(locks.stats()).toMatchObject({ waiters: 5, subscriptions: 1 });
@@ -151,7 +157,9 @@ describe("waiters on one key", () => {
   it("one subscription per manager serves waiters on many keys", async () => {
     const holders = await Promise.all(["k1", "k2", "k3"].map((id) => hold(id)));
     const locks = await fx.make();
-    const waits = ["k1", "k2", "k3"].map((id) => locks.acquire({ kind: "order", id }, { waitMs: 10_000 }));
+    const waits = ["k1", "k2", "k3"].map((id) =>
+      locks.acquire({ kind: "order", id }, { waitMs: 10_000 }),
+    );
     await sleep(50);
     expect(locks.stats()).toMatchObject({ waiters: 3, subscriptions: 1 });
     await Promise.all(holders.map((lease) => lease.release()));
@@ -295,7 +303,10 @@ describe("a lost hand-off message, found late", () => {
       async ({ lease, signal }) => {
         expect(lease!.expiresAt - Date.now()).toBeLessThan(1000); // found with most of its 2 s TTL gone
         await sleep(1200); // past that: only an early renewal keeps it
-        return { aborted: signal.aborted, held: (await fx.test.redis.get(lease!.key)) === lease!.token };
+        return {
+          aborted: signal.aborted,
+          held: (await fx.test.redis.get(lease!.key)) === lease!.token,
+        };
       },
       { waitMs: 5000 },
     );
@@ -334,7 +345,10 @@ describe("hand-off under concurrency", () => {
       managers.flatMap((locks) =>
         Array.from({ length: 3 }, async () => {
           for (let i = 0; i < 10; i++) {
-            const result = await locks.acquire({ kind: "order", id: "stampede" }, { waitMs: 20_000 });
+            const result = await locks.acquire(
+              { kind: "order", id: "stampede" },
+              { waitMs: 20_000 },
+            );
             expect(result.ok).toBe(true);
             if (!result.ok) return;
             inside += 1;
@@ -351,7 +365,8 @@ describe("hand-off under concurrency", () => {
     expect(done).toBe(240);
     expect(overlaps).toBe(0);
     for (let i = 1; i < fences.length; i++) expect(fences[i]).toBeGreaterThan(fences[i - 1]!);
-    for (const locks of managers) expect(locks.stats()).toMatchObject({ waiters: 0, leases: 0, timers: 0 });
+    for (const locks of managers)
+      expect(locks.stats()).toMatchObject({ waiters: 0, leases: 0, timers: 0 });
     const key = managers[0]!.keyFor({ kind: "order", id: "stampede" });
     expect(await fx.test.redis.exists(key, `${key}:queue`, `${key}:tickets`)).toBe(0);
   });
@@ -413,11 +428,13 @@ describe("giving up", () => {
     );
     controller.abort(); // the acquire script is already sent, and the lock is free: it will take it
     await expect(waiting).rejects.toMatchObject({ name: "AbortError" });
-    while (locks.stats().commandsInFlight > 0 || (await fx.test.redis.exists(key)) === 1) await sleep(2);
+    while (locks.stats().commandsInFlight > 0 || (await fx.test.redis.exists(key)) === 1)
+      await sleep(2);
     await sleep(20); // the late reply has been handled
     expect(locks.stats()).toMatchObject({ leases: 0, waiters: 0 });
     // Given back once, not "released" twice: no lease was anybody's, so nothing was "not ours".
-    const notOwner = (await registry.getSingleMetric(LOCK_METRICS.releaseNotOwnerTotal)!.get()).values;
+    const notOwner = (await registry.getSingleMetric(LOCK_METRICS.releaseNotOwnerTotal)!.get())
+      .values;
     expect(notOwner.find((v) => v.labels.kind === "order")?.value).toBe(0);
     expect(logger.lines.filter((line) => line.level === "warn")).toEqual([]);
   });
@@ -461,7 +478,10 @@ describe("giving up", () => {
     });
     const reason = new Error("shutting down");
     await expect(
-      locks.acquire({ kind: "order", id: "x" }, { waitMs: 1000, signal: AbortSignal.abort(reason) }),
+      locks.acquire(
+        { kind: "order", id: "x" },
+        { waitMs: 1000, signal: AbortSignal.abort(reason) },
+      ),
     ).rejects.toBe(reason);
     expect(calls).toEqual([]);
     await locks.close();
@@ -482,9 +502,13 @@ describe("giving up", () => {
   it("closing the manager ends its waits with LockUnavailableError and takes it out of line", async () => {
     const holder = await hold("closing");
     const locks = await fx.make();
-    const waiting = [1, 2].map(() => locks.acquire({ kind: "order", id: "closing" }, { waitMs: 10_000 }));
+    const waiting = [1, 2].map(() =>
+      locks.acquire({ kind: "order", id: "closing" }, { waitMs: 10_000 }),
+    );
     while ((await lineOf(holder.key)) < 1 || locks.stats().subscriptions === 0) await sleep(2);
-    const rejected = waiting.map((wait) => expect(wait).rejects.toBeInstanceOf(LockUnavailableError));
+    const rejected = waiting.map((wait) =>
+      expect(wait).rejects.toBeInstanceOf(LockUnavailableError),
+    );
     await locks.close();
     await Promise.all(rejected);
     expect(locks.stats()).toMatchObject({ waiters: 0, timers: 0, subscriptions: 0 });

@@ -12,7 +12,14 @@ export const csv = z
   );
 
 /** A comma-separated list of Telegram ids (which exceed 32 bits: kept as bigint). */
-export const telegramIds = csv.pipe(z.array(z.string().regex(/^-?\d+$/, "must be a comma-separated list of numeric Telegram ids").transform(BigInt)));
+export const telegramIds = csv.pipe(
+  z.array(
+    z
+      .string()
+      .regex(/^-?\d+$/, "must be a comma-separated list of numeric Telegram ids")
+      .transform(BigInt),
+  ),
+);
 
 export const port = z.coerce.number().int().min(1).max(65_535);
 
@@ -29,7 +36,10 @@ export const sharedConfigShape = {
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL"),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   /** Environment and bot or tenant, so that two shops never share a lock key. */
-  LOCK_NAMESPACE: z.string().regex(/^[a-z0-9][a-z0-9:_-]{0,63}$/, "lowercase letters, digits and : _ - only").default("dev:orderbot"),
+  LOCK_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9:_-]{0,63}$/, "lowercase letters, digits and : _ - only")
+    .default("dev:orderbot"),
   /** HMAC key that turns user and chat ids into opaque lock keys and log fields. */
   LOCK_HASH_KEY: z.string().min(16, "must be at least 16 characters"),
 } as const;

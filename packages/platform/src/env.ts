@@ -16,7 +16,10 @@ export function loadEnvFiles(root: string): void {
 }
 
 /** Parses an environment with a zod schema, or throws a ConfigError listing every problem. */
-export function parseConfig<T extends z.ZodType>(schema: T, env: Record<string, string | undefined>): z.infer<T> {
+export function parseConfig<T extends z.ZodType>(
+  schema: T,
+  env: Record<string, string | undefined>,
+): z.infer<T> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
   throw new ConfigError(

@@ -1,4 +1,11 @@
-export { createLogger, silentLogger, maskSecretsInText, REDACTED_KEYS, type Logger, type LoggerConfig } from "./logger.ts";
+export {
+  createLogger,
+  silentLogger,
+  maskSecretsInText,
+  REDACTED_KEYS,
+  type Logger,
+  type LoggerConfig,
+} from "./logger.ts";
 export { createMetricsRegistry, Registry } from "./metrics.ts";
 export {
   createRedis,

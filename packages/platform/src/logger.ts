@@ -59,7 +59,8 @@ function scrub(value: unknown, depth: number, seen: WeakSet<object>, parentKey =
   seen.add(value);
   if (value instanceof Error) return scrub(pino.stdSerializers.err(value), depth, seen, parentKey);
   if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1, seen, parentKey));
-  if (typeof (value as { toJSON?: unknown }).toJSON === "function" || ArrayBuffer.isView(value)) return value;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function" || ArrayBuffer.isView(value))
+    return value;
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     copy[key] = isSensitive(key, parentKey) ? CENSOR : scrub(item, depth + 1, seen, key);
@@ -85,7 +86,9 @@ const URL_PASSWORD_PATTERN = /(\/\/[^/\s:@"]*:)[^@\s/"]+@/g;
 
 /** Replaces bot tokens and URL passwords inside free text: messages, error messages, stacks, any string field. */
 export function maskSecretsInText(text: string): string {
-  return text.replace(BOT_TOKEN_PATTERN, "[redacted-token]").replace(URL_PASSWORD_PATTERN, "$1[redacted]@");
+  return text
+    .replace(BOT_TOKEN_PATTERN, "[redacted-token]")
+    .replace(URL_PASSWORD_PATTERN, "$1[redacted]@");
 }
 
 export interface LoggerConfig {
@@ -123,7 +126,10 @@ export function createLogger(config: LoggerConfig): Logger {
   if (config.destination) logger = pino(options, config.destination as pino.DestinationStream);
   // Development only: pino-pretty turns the (already scrubbed) lines into readable text.
   else if (config.pretty)
-    logger = pino({ ...options, transport: { target: "pino-pretty", options: { colorize: true } } });
+    logger = pino({
+      ...options,
+      transport: { target: "pino-pretty", options: { colorize: true } },
+    });
   else logger = pino(options);
   return scrubbingChildren(logger);
 }

@@ -122,13 +122,19 @@ export function redisTopology(config: RedisTopologyConfig): RedisTopology {
     problems.push("REDIS_URL: Redis Cluster has only database 0; remove the database number");
   }
   const parsed = [...sentinels, ...nodes].map((entry) => [entry, parseHostPort(entry)] as const);
-  for (const [entry, hostPort] of parsed) if (!hostPort) problems.push(`${entry}: must be host:port`);
+  for (const [entry, hostPort] of parsed)
+    if (!hostPort) problems.push(`${entry}: must be host:port`);
   if (problems.length > 0 || !credentials) throw new ConfigError(problems);
 
   const toHostPort = (list: readonly string[]) => list.map((entry) => parseHostPort(entry)!);
   if (nodes.length > 0) return { kind: "cluster", nodes: toHostPort(nodes), ...credentials };
   if (sentinels.length > 0)
-    return { kind: "sentinel", sentinels: toHostPort(sentinels), masterName: master, ...credentials };
+    return {
+      kind: "sentinel",
+      sentinels: toHostPort(sentinels),
+      masterName: master,
+      ...credentials,
+    };
   return { kind: "single", url: config.REDIS_URL };
 }
 
@@ -141,7 +147,8 @@ function parseHostPort(entry: string): HostPort | undefined {
 
 function credentialsOf(url: string): Credentials {
   const parsed = new URL(url);
-  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") throw new Error("not a redis URL");
+  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:")
+    throw new Error("not a redis URL");
   const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0;
   if (!Number.isInteger(db) || db < 0) throw new Error("bad database number");
   return {

@@ -49,7 +49,10 @@ describe("createLogger redaction", () => {
     const { logger, output, lines } = capture();
     const url = `https://api.telegram.org/bot${BOT_TOKEN}/sendMessage`;
     logger.info(`calling ${url}`);
-    logger.error({ err: new Error(`request to ${url} failed, reason: ECONNRESET`) }, "Bot API call failed");
+    logger.error(
+      { err: new Error(`request to ${url} failed, reason: ECONNRESET`) },
+      "Bot API call failed",
+    );
     logger.warn({ request: { url } }, "slow call");
     expectAbsent(output(), BOT_TOKEN);
     expect(output()).toContain("https://api.telegram.org/bot[redacted-token]/sendMessage");
@@ -58,7 +61,10 @@ describe("createLogger redaction", () => {
 
   it("removes the webhook secret header from a logged request and keeps the other headers", () => {
     const { logger, output, lines } = capture();
-    const headers = { "x-telegram-bot-api-secret-token": WEBHOOK_SECRET, "content-type": "application/json" };
+    const headers = {
+      "x-telegram-bot-api-secret-token": WEBHOOK_SECRET,
+      "content-type": "application/json",
+    };
     logger.info({ req: { method: "POST", url: "/telegram/webhook", headers } }, "request");
     logger.info({ headers }, "headers alone");
     logger.info(
@@ -68,7 +74,10 @@ describe("createLogger redaction", () => {
     expectAbsent(output(), WEBHOOK_SECRET);
     expect(lines()[0]).toMatchObject({
       req: {
-        headers: { "x-telegram-bot-api-secret-token": "[redacted]", "content-type": "application/json" },
+        headers: {
+          "x-telegram-bot-api-secret-token": "[redacted]",
+          "content-type": "application/json",
+        },
       },
     });
   });
@@ -86,7 +95,11 @@ describe("createLogger redaction", () => {
           invoice_payload: INVOICE_PAYLOAD,
           telegram_payment_charge_id: "tg-charge-1",
           provider_payment_charge_id: PROVIDER_CHARGE_ID,
-          order_info: { name: "Ann", phone_number: PHONE, shipping_address: { street_line1: "1 High St" } },
+          order_info: {
+            name: "Ann",
+            phone_number: PHONE,
+            shipping_address: { street_line1: "1 High St" },
+          },
         },
       },
     };
@@ -168,12 +181,17 @@ describe("createLogger, around redaction", () => {
 
   it("leaves the logged object untouched and survives circular references", () => {
     const { logger, output } = capture();
-    const update: Record<string, unknown> = { update_id: 1, message: { contact: { phone_number: PHONE } } };
+    const update: Record<string, unknown> = {
+      update_id: 1,
+      message: { contact: { phone_number: PHONE } },
+    };
     update.self = update;
     logger.info({ update }, "circular");
     expectAbsent(output(), PHONE);
     expect(output()).toContain("[Circular]");
-    expect((update.message as { contact: { phone_number: string } }).contact.phone_number).toBe(PHONE);
+    expect((update.message as { contact: { phone_number: string } }).contact.phone_number).toBe(
+      PHONE,
+    );
   });
 });
 

@@ -30,7 +30,11 @@ function problemsOf(fn: () => unknown): string[] {
 
 describe("redisTopology", () => {
   it("is a single server when only REDIS_URL is set (empty topology variables count as unset)", () => {
-    const config = parse({ REDIS_SENTINELS: "", REDIS_SENTINEL_MASTER: "", REDIS_CLUSTER_NODES: "" });
+    const config = parse({
+      REDIS_SENTINELS: "",
+      REDIS_SENTINEL_MASTER: "",
+      REDIS_CLUSTER_NODES: "",
+    });
     expect(redisTopology(config)).toEqual({ kind: "single", url: "redis://127.0.0.1:6379" });
   });
 
@@ -61,7 +65,10 @@ describe("redisTopology", () => {
 
   it("uses a cluster when REDIS_CLUSTER_NODES is set", () => {
     const topology = redisTopology(
-      parse({ REDIS_URL: "redis://:secret@x:6379", REDIS_CLUSTER_NODES: "10.0.0.1:7000,10.0.0.2:7000" }),
+      parse({
+        REDIS_URL: "redis://:secret@x:6379",
+        REDIS_CLUSTER_NODES: "10.0.0.1:7000,10.0.0.2:7000",
+      }),
     );
     expect(topology).toMatchObject({
       kind: "cluster",
@@ -77,7 +84,11 @@ describe("redisTopology", () => {
   it("lists every contradiction at once", () => {
     const problems = problemsOf(() =>
       redisTopology(
-        parse({ REDIS_URL: "redis://x:6379/3", REDIS_SENTINELS: "s:26379", REDIS_CLUSTER_NODES: "n:7000" }),
+        parse({
+          REDIS_URL: "redis://x:6379/3",
+          REDIS_SENTINELS: "s:26379",
+          REDIS_CLUSTER_NODES: "n:7000",
+        }),
       ),
     );
     expect(problems).toEqual([
@@ -103,7 +114,9 @@ describe("redisTopology", () => {
 describe("replicationFromConfig", () => {
   it("turns strict mode on only when replicas are required", () => {
     expect(replicationFromConfig(parse({}))).toBeUndefined();
-    expect(replicationFromConfig(parse({ REDIS_WAIT_REPLICAS: "1", REDIS_WAIT_TIMEOUT_MS: "80" }))).toEqual({
+    expect(
+      replicationFromConfig(parse({ REDIS_WAIT_REPLICAS: "1", REDIS_WAIT_TIMEOUT_MS: "80" })),
+    ).toEqual({
       replicas: 1,
       timeoutMs: 80,
     });
@@ -126,8 +139,8 @@ describe("createRedisFromConfig", () => {
   });
 
   it("throws the configuration problems instead of connecting", () => {
-    expect(() => createRedisFromConfig({ REDIS_URL: "redis://x", REDIS_SENTINEL_MASTER: "m" })).toThrow(
-      ConfigError,
-    );
+    expect(() =>
+      createRedisFromConfig({ REDIS_URL: "redis://x", REDIS_SENTINEL_MASTER: "m" }),
+    ).toThrow(ConfigError);
   });
 });

@@ -1,17 +1,64 @@
 export { PROJECT_ROOT, serviceUrls, withDatabase, type ServiceUrls } from "./services/env.ts";
-export { createTestDatabase, prepareTemplateDatabase, type TestDatabase } from "./services/database.ts";
-export { createTestRedis, startRedisServer, freePort, type TestRedis, type RedisServer } from "./services/redis.ts";
-export { checkInvariants, formatInvariants, type InvariantResult, type InvariantInputs } from "./harness/invariants.ts";
+export {
+  createTestDatabase,
+  prepareTemplateDatabase,
+  type TestDatabase,
+} from "./services/database.ts";
+export {
+  createTestRedis,
+  startRedisServer,
+  freePort,
+  type TestRedis,
+  type RedisServer,
+} from "./services/redis.ts";
+export {
+  checkInvariants,
+  formatInvariants,
+  type InvariantResult,
+  type InvariantInputs,
+} from "./harness/invariants.ts";
 export { spawnApp, type AppProcess, type SpawnAppOptions } from "./harness/processes.ts";
 export { startRoundRobinProxy, type RoundRobinProxy } from "./harness/proxy.ts";
 export * from "./telegram/index.ts";
 export { startPostgresCluster, type PostgresCluster } from "./harness/pg-cluster.ts";
-export { startShopRun, type ShopRun, type ShopRunOptions, type AppInstance } from "./harness/shop-run.ts";
+export {
+  startShopRun,
+  type ShopRun,
+  type ShopRunOptions,
+  type AppInstance,
+} from "./harness/shop-run.ts";
 export { Operator, type StockCommand } from "./harness/operator.ts";
-export { runCustomer, type CustomerOptions, type CustomerResult, type OrderPress, type PlaceOutcome, type Intent, type Step } from "./harness/customer.ts";
-export { startFlashSale, type FlashSale, type FlashSaleOptions, type FlashSaleStats } from "./harness/flash-sale.ts";
+export {
+  runCustomer,
+  type CustomerOptions,
+  type CustomerResult,
+  type OrderPress,
+  type PlaceOutcome,
+  type Intent,
+  type Step,
+} from "./harness/customer.ts";
+export {
+  startFlashSale,
+  type FlashSale,
+  type FlashSaleOptions,
+  type FlashSaleStats,
+} from "./harness/flash-sale.ts";
 export { checkEffects, pressKey, type EffectInputs } from "./harness/effects.ts";
-export { auditRedisArgs, archiveAof, checkOrdersHadLocks, checkoutLockKey, parseAof, readLeases, type Lease } from "./harness/lock-audit.ts";
+export {
+  auditRedisArgs,
+  archiveAof,
+  checkOrdersHadLocks,
+  checkoutLockKey,
+  parseAof,
+  readLeases,
+  type Lease,
+} from "./harness/lock-audit.ts";
 export { settle, type SettleOptions, type SettleResult } from "./harness/settle.ts";
-export { parseMetrics, scrapeAll, summarizeLocks, type Sample, type LockSummary } from "./harness/metrics.ts";
+export {
+  parseMetrics,
+  scrapeAll,
+  summarizeLocks,
+  type Sample,
+  type LockSummary,
+} from "./harness/metrics.ts";
 export { startProgress, type Progress, type ProgressStream } from "./harness/progress.ts";

@@ -48,14 +48,24 @@ export function formatTable(header: string[], rows: Cell[][]): string {
   const text = [header, ...rows.map((row) => row.map(String))];
   const widths = header.map((_, i) => Math.max(...text.map((row) => (row[i] ?? "").length)));
   const line = (row: string[]) =>
-    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
-  return [line(text[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...text.slice(1).map(line)].join("\n");
+    row
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join("  ");
+  return [
+    line(text[0]!),
+    widths.map((w) => "-".repeat(w)).join("  "),
+    ...text.slice(1).map(line),
+  ].join("\n");
 }
 
 /** The same table as Markdown. */
 export function markdownTable(header: string[], rows: Cell[][]): string {
   const line = (row: Cell[]) => `| ${row.map(String).join(" | ")} |`;
-  return [line(header), line(header.map((_, i) => (i === 0 ? "---" : "---:"))), ...rows.map(line)].join("\n");
+  return [
+    line(header),
+    line(header.map((_, i) => (i === 0 ? "---" : "---:"))),
+    ...rows.map(line),
+  ].join("\n");
 }
 
 export function formatRate(perSecond: number): string {
@@ -80,7 +90,9 @@ export function packageVersion(name: string, from = ROOT): string {
 
 export function redisServerVersion(): string {
   try {
-    return /v=(\S+)/.exec(execFileSync("redis-server", ["--version"], { encoding: "utf8" }))?.[1] ?? "?";
+    return (
+      /v=(\S+)/.exec(execFileSync("redis-server", ["--version"], { encoding: "utf8" }))?.[1] ?? "?"
+    );
   } catch {
     return "?";
   }

@@ -8,7 +8,11 @@ import type { Fault, FaultContext } from "../fault.ts";
 type Forwarded = { bot: AppInstance; update: Record<string, unknown> };
 
 /** Resolves with the next update the proxy forwards that matches, or null after `timeoutMs`. */
-function nextForwarded(ctx: FaultContext, match: (f: Forwarded) => boolean, timeoutMs: number): Promise<Forwarded | null> {
+function nextForwarded(
+  ctx: FaultContext,
+  match: (f: Forwarded) => boolean,
+  timeoutMs: number,
+): Promise<Forwarded | null> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => finish(null), timeoutMs);
     const unsubscribe = ctx.env.shop.onForward((bot, update) => {
@@ -30,7 +34,8 @@ function lockedOrder(update: Record<string, unknown>): string | undefined {
     callback_query?: { data?: string };
   };
   if (u.pre_checkout_query?.invoice_payload) return u.pre_checkout_query.invoice_payload;
-  if (u.message?.successful_payment?.invoice_payload) return u.message.successful_payment.invoice_payload;
+  if (u.message?.successful_payment?.invoice_payload)
+    return u.message.successful_payment.invoice_payload;
   const data = u.callback_query?.data;
   return data?.startsWith("x:") ? data.slice(2) : undefined;
 }
@@ -42,13 +47,22 @@ export function killBot(at: number): Fault {
     happened: (c) => c.botKills > 0,
     async run(ctx) {
       await ctx.at(at);
-      const caught = await nextForwarded(ctx, (f) => String((f.update.callback_query as { data?: string } | undefined)?.data ?? "").startsWith("o:"), 10_000);
+      const caught = await nextForwarded(
+        ctx,
+        (f) =>
+          String((f.update.callback_query as { data?: string } | undefined)?.data ?? "").startsWith(
+            "o:",
+          ),
+        10_000,
+      );
       const victim = caught?.bot ?? ctx.env.shop.bots[1]!;
       await sleep(1 + ctx.random() * 8);
       const pid = victim.process.pid;
       await victim.process.kill();
       ctx.counts.botKills++;
-      ctx.note(`kill -9 ${victim.name} (pid ${pid})${caught ? " with a press of Order in flight" : ""}`);
+      ctx.note(
+        `kill -9 ${victim.name} (pid ${pid})${caught ? " with a press of Order in flight" : ""}`,
+      );
       await sleep(2_000);
       await victim.restart();
       ctx.note(`${victim.name} started again (pid ${victim.process.pid})`);
@@ -68,7 +82,11 @@ export function pauseBot(at: number): Fault {
     async run(ctx) {
       await ctx.at(at);
       const probe = ctx.env.probe;
-      for (let attempt = 0; attempt < ctx.sizes.pauseAttempts && ctx.counts.orderLocksExpiredWhilePaused === 0; attempt++) {
+      for (
+        let attempt = 0;
+        attempt < ctx.sizes.pauseAttempts && ctx.counts.orderLocksExpiredWhilePaused === 0;
+        attempt++
+      ) {
         // While Redis is down (the combined scenario) there are no locks to catch: wait it out.
         if ((await probe.ping().catch(() => null)) === null) {
           attempt--;
@@ -83,7 +101,8 @@ export function pauseBot(at: number): Fault {
         const key = `{${NAMESPACE}:lock:order:${lockedOrder(target.update)}}`;
         let token: string | null = null;
         const deadline = Date.now() + 3_000;
-        while (token === null && Date.now() < deadline) token = await probe.get(key).catch(() => null);
+        while (token === null && Date.now() < deadline)
+          token = await probe.get(key).catch(() => null);
         if (token === null) continue;
         target.bot.process.pause();
         ctx.counts.pauses++;
@@ -95,13 +114,16 @@ export function pauseBot(at: number): Fault {
           const now = await probe.get(key).catch(() => null);
           if (now !== token) {
             ctx.counts.orderLocksExpiredWhilePaused++;
-            ctx.note(`SIGSTOP ${target.bot.name} holding an order lock (${pttl} ms left); lock expired while stopped; SIGCONT after ${((Date.now() - stoppedAt) / 1000).toFixed(1)} s`);
+            ctx.note(
+              `SIGSTOP ${target.bot.name} holding an order lock (${pttl} ms left); lock expired while stopped; SIGCONT after ${((Date.now() - stoppedAt) / 1000).toFixed(1)} s`,
+            );
           }
         } finally {
           target.bot.process.resume();
         }
       }
-      if (ctx.counts.orderLocksExpiredWhilePaused === 0) ctx.note(`${ctx.counts.pauses} SIGSTOPs, none caught an order lock held`);
+      if (ctx.counts.orderLocksExpiredWhilePaused === 0)
+        ctx.note(`${ctx.counts.pauses} SIGSTOPs, none caught an order lock held`);
     },
   };
 }

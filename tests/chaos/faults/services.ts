@@ -24,13 +24,17 @@ export function restartRedisFault(at: number, extraDownMs = 0): Fault {
       const outage = { start: 0, end: 0 };
       await restartRedis(ctx.env, ctx.sizes.redisDownMs + extraDownMs, async () => {
         outage.start = Date.now();
-        ctx.note(`Redis stopped; ${ctx.gates.waitingAt("order")} users about to press Order and ${ctx.gates.waitingAt("pay")} about to pay go ahead`);
+        ctx.note(
+          `Redis stopped; ${ctx.gates.waitingAt("order")} users about to press Order and ${ctx.gates.waitingAt("pay")} about to pay go ahead`,
+        );
         ctx.gates.openAll();
       });
       outage.end = Date.now();
       ctx.outages.push(outage);
       ctx.counts.redisRestarts++;
-      ctx.note(`Redis started again, empty, after ${((outage.end - outage.start) / 1000).toFixed(1)} s`);
+      ctx.note(
+        `Redis started again, empty, after ${((outage.end - outage.start) / 1000).toFixed(1)} s`,
+      );
       await Promise.all(payers);
     },
   };
@@ -47,7 +51,9 @@ export function restartPostgres(at: number): Fault {
       await sleep(ctx.sizes.postgresDownMs);
       await ctx.env.pg.start();
       ctx.counts.postgresRestarts++;
-      ctx.note(`PostgreSQL stopped (immediate: connections cut, crash recovery) and started again after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      ctx.note(
+        `PostgreSQL stopped (immediate: connections cut, crash recovery) and started again after ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
     },
   };
 }
@@ -56,7 +62,12 @@ export function restartPostgres(at: number): Fault {
 async function relayRuns(worker: AppInstance): Promise<number> {
   const samples = await scrapeAll([worker.metricsUrl]);
   return samples
-    .filter((s) => s.name === "orderbot_job_runs_total" && s.labels.job === "outbox-relay" && s.labels.outcome === "ran")
+    .filter(
+      (s) =>
+        s.name === "orderbot_job_runs_total" &&
+        s.labels.job === "outbox-relay" &&
+        s.labels.outcome === "ran",
+    )
     .reduce((total, s) => total + s.value, 0);
 }
 
@@ -108,11 +119,14 @@ export function killWorker(at: number): Fault {
           leader ??= await relayLeader(ctx);
           const chats = await waitingChats(ctx).catch(() => []);
           for (const chat of chats) {
-            if (!slowed.has(chat)) slowed.set(chat, ctx.env.shop.kit.faults.set({ chatId: chat, latencyMs: 1_500 }));
+            if (!slowed.has(chat))
+              slowed.set(chat, ctx.env.shop.kit.faults.set({ chatId: chat, latencyMs: 1_500 }));
           }
           idleSince = chats.length > 0 || !ctx.loadDone() ? undefined : (idleSince ?? Date.now());
           if (idleSince !== undefined && Date.now() - idleSince > 1_000 && !late) {
-            ctx.note("nothing left in the outbox after the load: a late shopper reserves a unit and walks away");
+            ctx.note(
+              "nothing left in the outbox after the load: a late shopper reserves a unit and walks away",
+            );
             late = ctx.shopper("abandon");
           }
           held = leader ? await claimed(ctx).catch(() => 0) : 0;
@@ -126,7 +140,9 @@ export function killWorker(at: number): Fault {
       await victim.process.kill();
       ctx.counts.workerKills++;
       if (leader && held > 0) ctx.counts.workerKillsMidBatch++;
-      ctx.note(`kill -9 ${victim.name} (pid ${pid}), ${leader ? "the outbox relay's leader" : "leader unknown"}, while ${held} outbox messages were claimed (Telegram slowed for ${slowed.size} chats)`);
+      ctx.note(
+        `kill -9 ${victim.name} (pid ${pid}), ${leader ? "the outbox relay's leader" : "leader unknown"}, while ${held} outbox messages were claimed (Telegram slowed for ${slowed.size} chats)`,
+      );
       await sleep(2_000);
       await victim.restart();
       ctx.note(`${victim.name} started again (pid ${victim.process.pid})`);

@@ -4,7 +4,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Fault } from "../fault.ts";
 
-const SENDING = ["sendMessage", "editMessageText", "answerCallbackQuery", "sendInvoice", "answerPreCheckoutQuery"];
+const SENDING = [
+  "sendMessage",
+  "editMessageText",
+  "answerCallbackQuery",
+  "sendInvoice",
+  "answerPreCheckoutQuery",
+];
 
 /** On for 1.5 s, off for 1.5 s, until the load is over: bursts, as Telegram's hiccups come. */
 export function telegramErrorBursts(): Fault {
@@ -14,7 +20,12 @@ export function telegramErrorBursts(): Fault {
     async run(ctx) {
       let bursts = 0;
       while (!ctx.loadDone()) {
-        const rule = ctx.env.shop.kit.faults.set({ method: SENDING, rate429: 0.25, retryAfter: 1, rate500: 0.15 });
+        const rule = ctx.env.shop.kit.faults.set({
+          method: SENDING,
+          rate429: 0.25,
+          retryAfter: 1,
+          rate500: 0.15,
+        });
         bursts++;
         await sleep(1_500);
         rule.remove();
@@ -33,7 +44,9 @@ export function duplicateDeliveries(): Fault {
       ctx.env.shop.kit.faults.delivery({ duplicateRate: 0.15, dropResponseRate: 0.08 });
       while (!ctx.loadDone()) await sleep(200);
       ctx.env.shop.kit.faults.delivery({});
-      ctx.note("15% of delivered updates sent again; 8% of 2xx answers lost (the update comes again)");
+      ctx.note(
+        "15% of delivered updates sent again; 8% of 2xx answers lost (the update comes again)",
+      );
     },
   };
 }

@@ -74,7 +74,10 @@ function hostileUpdates({
     })
     .map((m) =>
       m.text.startsWith("/")
-        ? { ...m, entities: [{ type: "bot_command", offset: 0, length: m.text.split(" ")[0]!.length }] }
+        ? {
+            ...m,
+            entities: [{ type: "bot_command", offset: 0, length: m.text.split(" ")[0]!.length }],
+          }
         : m,
     );
   return fc.oneof(
@@ -136,7 +139,9 @@ function mutated(base: fc.Arbitrary<Record<string, unknown>>) {
 /** Hostile, mutated and garbage updates, 4:4:2. */
 export function fuzzUpdates(targets: FuzzTargets): fc.Arbitrary<Record<string, unknown>> {
   const hostile = hostileUpdates(targets);
-  const garbage = fc.dictionary(fc.string({ maxLength: 20 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
+  const garbage = fc.dictionary(fc.string({ maxLength: 20 }), fc.jsonValue({ maxDepth: 3 }), {
+    maxKeys: 4,
+  });
   return fc.oneof(
     { weight: 4, arbitrary: hostile },
     { weight: 4, arbitrary: mutated(hostile) },

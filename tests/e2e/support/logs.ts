@@ -11,13 +11,17 @@ export function expectCleanLogs(lines: readonly string[], secrets: readonly stri
   const text = lines.join("\n");
   // Not a vacuous scan: the processes did log the updates they handled.
   expect(text).toContain('"updateId"');
-  for (const secret of secrets) expect(text.includes(secret), "a secret appears in the logs").toBe(false);
+  for (const secret of secrets)
+    expect(text.includes(secret), "a secret appears in the logs").toBe(false);
   for (const phone of TEST_PHONE_NUMBERS) {
     expect(
       text.includes(phone) || text.includes(phone.slice(1)),
       `phone number ${phone} appears in the logs`,
     ).toBe(false);
   }
-  expect(text.match(/\d{6,}:[A-Za-z0-9_-]{20,}/g) ?? [], "something shaped like a bot token").toEqual([]);
+  expect(
+    text.match(/\d{6,}:[A-Za-z0-9_-]{20,}/g) ?? [],
+    "something shaped like a bot token",
+  ).toEqual([]);
   expect(text.match(/\+\d{10,15}\b/g) ?? [], "something shaped like a phone number").toEqual([]);
 }

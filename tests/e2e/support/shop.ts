@@ -50,7 +50,11 @@ export interface E2eShop {
   /** One pass of the worker's outbox relay, in this process. */
   relayOutbox(): Promise<void>;
   /** POSTs a body to the webhook URL (or another base URL); the secret header unless `headers` replaces it. */
-  post(body: string | object, headers?: Record<string, string>, baseUrl?: string): Promise<Response>;
+  post(
+    body: string | object,
+    headers?: Record<string, string>,
+    baseUrl?: string,
+  ): Promise<Response>;
   /** Stops every process gracefully, checks their logs, and releases everything. */
   stop(): Promise<void>;
 }
@@ -61,12 +65,17 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
   const testDb: TestDatabase = await createTestDatabase({ poolMax: 5 });
   const testRedis: TestRedis = await createTestRedis();
   await seedCatalog(testDb.db);
-  const kit = await startFakeTelegram({ webhook: { retryBaseMs: 100, retryMaxMs: 1_000 }, ...options.kit });
+  const kit = await startFakeTelegram({
+    webhook: { retryBaseMs: 100, retryMaxMs: 1_000 },
+    ...options.kit,
+  });
   const secret = `e2e-secret-${Math.random().toString(36).slice(2)}_${Date.now()}`;
   const hashKey = "e2e-lock-hash-key-0123456789";
   const ports = await Promise.all(Array.from({ length: replicas }, () => freePort()));
   const proxy =
-    mode === "webhook" ? await startRoundRobinProxy(ports.map((p) => `http://127.0.0.1:${p}`)) : null;
+    mode === "webhook"
+      ? await startRoundRobinProxy(ports.map((p) => `http://127.0.0.1:${p}`))
+      : null;
   const publicUrl = proxy?.url ?? `http://127.0.0.1:${ports[0]}`;
 
   const bots = ports.map((port, i) =>
@@ -158,13 +167,18 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
         bots.flatMap((bot) => bot.output),
         [kit.token, secret],
       );
-      for (const code of codes) if (code !== 0) throw new Error(`a bot process exited with ${code}`);
+      for (const code of codes)
+        if (code !== 0) throw new Error(`a bot process exited with ${code}`);
     },
   };
 }
 
 /** Resolves once the process has written a line containing `text`. */
-export async function waitForLine(app: AppProcess, text: string, timeoutMs = 30_000): Promise<void> {
+export async function waitForLine(
+  app: AppProcess,
+  text: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!app.output.some((line) => line.includes(text))) {
     if (Date.now() > deadline)

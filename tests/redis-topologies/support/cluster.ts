@@ -83,7 +83,8 @@ export async function startLocalCluster(): Promise<LocalCluster> {
     throw error;
   }
 
-  const slotOf = async (key: string) => (await nodes[0]!.client.call("CLUSTER", "KEYSLOT", key)) as number;
+  const slotOf = async (key: string) =>
+    (await nodes[0]!.client.call("CLUSTER", "KEYSLOT", key)) as number;
   const ownerOf = async (slot: number) => {
     const ranges = (await nodes[0]!.client.call("CLUSTER", "SLOTS")) as [
       number,
@@ -95,10 +96,20 @@ export async function startLocalCluster(): Promise<LocalCluster> {
     if (!node) throw new Error(`no node owns slot ${slot}`);
     return node;
   };
-  const setSlot = (node: ClusterNode, ...args: string[]) => node.client.call("CLUSTER", "SETSLOT", ...args);
+  const setSlot = (node: ClusterNode, ...args: string[]) =>
+    node.client.call("CLUSTER", "SETSLOT", ...args);
   const migrateKeys = async (keys: string[], from: ClusterNode, to: ClusterNode) => {
     if (keys.length > 0)
-      await from.client.call("MIGRATE", "127.0.0.1", String(to.port), "", "0", "5000", "KEYS", ...keys);
+      await from.client.call(
+        "MIGRATE",
+        "127.0.0.1",
+        String(to.port),
+        "",
+        "0",
+        "5000",
+        "KEYS",
+        ...keys,
+      );
   };
 
   return {
@@ -133,7 +144,12 @@ export async function startLocalCluster(): Promise<LocalCluster> {
       return Number(stats?.[1] ?? 0);
     },
     async finishMigration(slot, from, to) {
-      const left = (await from.client.call("CLUSTER", "GETKEYSINSLOT", String(slot), "1000")) as string[];
+      const left = (await from.client.call(
+        "CLUSTER",
+        "GETKEYSINSLOT",
+        String(slot),
+        "1000",
+      )) as string[];
       await migrateKeys(left, from, to);
       for (const node of [to, from, ...nodes.filter((n) => n !== to && n !== from)])
         await setSlot(node, String(slot), "NODE", to.id);

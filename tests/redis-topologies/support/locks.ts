@@ -23,7 +23,10 @@ const NAMESPACE = `test:topology:${randomBytes(4).toString("hex")}`;
  * `duplicate(options)` differs from `Cluster#duplicate(nodes, options)`), so a Cluster client is
  * passed through a cast, with its own `subscriber`: the scripts and WAIT are what it uses.
  */
-export function lockManager(redis: RedisClient, options: Partial<LockManagerOptions> = {}): LockManager {
+export function lockManager(
+  redis: RedisClient,
+  options: Partial<LockManagerOptions> = {},
+): LockManager {
   return createLockManager({
     redis: redis as unknown as LockManagerOptions["redis"],
     namespace: NAMESPACE,

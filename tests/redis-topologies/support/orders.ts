@@ -82,9 +82,17 @@ export function cancelOrder(db: Database, order: ReservedOrder): Promise<Outcome
       data: { status: "CANCELLED", version: { increment: 1 } },
     });
     if (count === 0) return "lost";
-    await tx.product.update({ where: { id: order.productId }, data: { stock: { increment: QUANTITY } } });
+    await tx.product.update({
+      where: { id: order.productId },
+      data: { stock: { increment: QUANTITY } },
+    });
     await tx.stockMovement.create({
-      data: { productId: order.productId, orderId: order.orderId, delta: QUANTITY, reason: "RELEASE" },
+      data: {
+        productId: order.productId,
+        orderId: order.orderId,
+        delta: QUANTITY,
+        reason: "RELEASE",
+      },
     });
     return "won";
   });

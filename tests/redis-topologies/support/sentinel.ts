@@ -39,7 +39,10 @@ export async function startSentinelTopology(): Promise<SentinelTopology> {
 
   const direct = (port: number) => {
     // Reconnects: a promoted replica drops its clients (Sentinel sends CLIENT KILL TYPE normal).
-    const client = new Redis(port, "127.0.0.1", { maxRetriesPerRequest: 1, retryStrategy: () => 100 });
+    const client = new Redis(port, "127.0.0.1", {
+      maxRetriesPerRequest: 1,
+      retryStrategy: () => 100,
+    });
     client.on("error", () => {});
     clients.push(client);
     return client;
@@ -77,14 +80,18 @@ export async function startSentinelTopology(): Promise<SentinelTopology> {
     const replicaClient = direct(replica.port);
     // Ready when the replica is in sync and every sentinel knows it and the two other sentinels.
     await eventually("the replica to sync and the sentinels to find each other", async () => {
-      if (!(await replicaClient.info("replication")).includes("master_link_status:up")) return undefined;
+      if (!(await replicaClient.info("replication")).includes("master_link_status:up"))
+        return undefined;
       for (const watcher of watchers) {
         const known = (await watcher.call("SENTINEL", "SENTINELS", MASTER_NAME)) as SentinelReply;
-        const replicas = ((await watcher.call("SENTINEL", "REPLICAS", MASTER_NAME)) as SentinelReply).map(
-          fields,
-        );
+        const replicas = (
+          (await watcher.call("SENTINEL", "REPLICAS", MASTER_NAME)) as SentinelReply
+        ).map(fields);
         const healthy = replicas.some(
-          (r) => r.port === String(replica.port) && r["master-link-status"] === "ok" && r.flags === "slave",
+          (r) =>
+            r.port === String(replica.port) &&
+            r["master-link-status"] === "ok" &&
+            r.flags === "slave",
         );
         if (known.length !== 2 || !healthy) return undefined;
       }
@@ -106,13 +113,16 @@ export async function startSentinelTopology(): Promise<SentinelTopology> {
         await master.kill();
         await eventually("the sentinels to promote the replica", async () => {
           for (const watcher of watchers) {
-            const [, port] = (await watcher.call("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME)) as [
-              string,
-              string,
-            ];
+            const [, port] = (await watcher.call(
+              "SENTINEL",
+              "GET-MASTER-ADDR-BY-NAME",
+              MASTER_NAME,
+            )) as [string, string];
             if (port !== String(replica.port)) return undefined;
           }
-          return (await replicaClient.info("replication")).includes("role:master") ? true : undefined;
+          return (await replicaClient.info("replication")).includes("role:master")
+            ? true
+            : undefined;
         });
       },
       dispose,

@@ -52,7 +52,12 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
     }),
     myOrdersFeature(shop.orders),
     cancelFeature(shop.orders),
-    paymentsFeature({ orders: shop.orders, payments: shop.payments, outbox: shop.outbox, invoice: deps.payments }),
+    paymentsFeature({
+      orders: shop.orders,
+      payments: shop.payments,
+      outbox: shop.outbox,
+      invoice: deps.payments,
+    }),
     operatorFeature({
       shop,
       lowStock: deps.lowStock,

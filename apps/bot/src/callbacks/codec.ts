@@ -33,7 +33,10 @@ export interface CallbackCodec<T> {
   decode(data: string): T | null;
 }
 
-export function defineCallback<F extends Fields>(prefix: string, fields: F): CallbackCodec<Values<F>> {
+export function defineCallback<F extends Fields>(
+  prefix: string,
+  fields: F,
+): CallbackCodec<Values<F>> {
   const names = Object.keys(fields) as (keyof F & string)[];
   const schema = z.object(fields);
   return {
@@ -45,7 +48,8 @@ export function defineCallback<F extends Fields>(prefix: string, fields: F): Cal
       if (Buffer.byteLength(data) > CALLBACK_DATA_MAX_BYTES)
         throw new RangeError(`callback data over ${CALLBACK_DATA_MAX_BYTES} bytes: ${prefix}`);
       const roundTrip = this.decode(data);
-      if (roundTrip === null) throw new RangeError(`callback data does not match its own schema: ${prefix}`);
+      if (roundTrip === null)
+        throw new RangeError(`callback data does not match its own schema: ${prefix}`);
       return data;
     },
     decode(data) {

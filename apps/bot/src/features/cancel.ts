@@ -18,7 +18,11 @@ export function cancelFeature(orders: OrderService): Composer<BotContext> {
     await tellOutcome(ctx, data.orderId, result);
   });
 
-  async function tellOutcome(ctx: BotContext, id: string, result: CancelOrderResult): Promise<void> {
+  async function tellOutcome(
+    ctx: BotContext,
+    id: string,
+    result: CancelOrderResult,
+  ): Promise<void> {
     switch (result.status) {
       case "ok":
         await ctx.answerCallbackQuery({ text: ctx.t("order-cancelled", { id }) });
@@ -29,7 +33,10 @@ export function cancelFeature(orders: OrderService): Composer<BotContext> {
         await rerender(ctx, id);
         break;
       case "conflict":
-        await alert(ctx, ctx.t("order-cancel-closed", { id, status: ctx.t(`status-${result.current}`) }));
+        await alert(
+          ctx,
+          ctx.t("order-cancel-closed", { id, status: ctx.t(`status-${result.current}`) }),
+        );
         await rerender(ctx, id);
         break;
       case "not-found":

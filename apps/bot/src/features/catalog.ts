@@ -6,7 +6,10 @@ import { catalogKeyboard } from "../keyboards/catalog.ts";
 import { showInPlace } from "./support.ts";
 
 /** /catalog: active products with price and stock, a page at a time, each a button to its card. */
-export function catalogFeature(deps: { catalog: CatalogService; pageSize: number }): Composer<BotContext> {
+export function catalogFeature(deps: {
+  catalog: CatalogService;
+  pageSize: number;
+}): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   const privateChats = feature.chatType("private");
 

@@ -26,7 +26,10 @@ export function myOrdersFeature(orders: OrderService): Composer<BotContext> {
     for (const order of mine.filter(isOpen)) {
       const total = formatMoney(order.totalMinor, order.currency);
       keyboard
-        .text(`${order.id}: ${ctx.t("btn-pay", { total })}`, callbacks.pay.encode({ orderId: order.id }))
+        .text(
+          `${order.id}: ${ctx.t("btn-pay", { total })}`,
+          callbacks.pay.encode({ orderId: order.id }),
+        )
         .text(ctx.t("btn-cancel"), callbacks.cancel.encode({ orderId: order.id }))
         .row();
     }

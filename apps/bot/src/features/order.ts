@@ -88,7 +88,10 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
         return;
       case "out-of-stock": {
         const items = result.short.map((line) =>
-          ctx.t("out-of-stock-item", { title: product.title[ctx.locale], available: line.available }),
+          ctx.t("out-of-stock-item", {
+            title: product.title[ctx.locale],
+            available: line.available,
+          }),
         );
         await alert(ctx, ctx.t("out-of-stock", { items: items.join(", ") }));
         // Show the card again with what is left, so the next press can succeed.

@@ -118,7 +118,9 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       return;
     }
     ctx.logger.info({ reason: result.reason }, "pre-checkout declined");
-    await ctx.answerPreCheckoutQuery(false, { error_message: ctx.t(REFUSAL_MESSAGES[result.reason]) });
+    await ctx.answerPreCheckoutQuery(false, {
+      error_message: ctx.t(REFUSAL_MESSAGES[result.reason]),
+    });
   });
 
   privateChats.on("message:successful_payment", async (ctx) => {

@@ -41,7 +41,8 @@ export function productFeature(deps: {
     const data = callbacks.product.decode(ctx.callbackQuery.data);
     if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
     const product = await deps.catalog.get({ id: data.productId });
-    if (!product?.active) return ctx.answerCallbackQuery({ text: ctx.t("product-gone"), show_alert: true });
+    if (!product?.active)
+      return ctx.answerCallbackQuery({ text: ctx.t("product-gone"), show_alert: true });
     const { text, keyboard } = productCard(ctx, product, data.qty, data.page, deps.maxUnitsPerLine);
     await ctx.answerCallbackQuery();
     await showInPlace(ctx, text, keyboard);

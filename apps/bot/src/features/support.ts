@@ -6,11 +6,16 @@ import type { BotContext } from "../bot/context.ts";
  * re-delivered update renders the same state again, which Telegram reports as "message is not
  * modified" — that is success here, not an error.
  */
-export async function showInPlace(ctx: BotContext, text: string, keyboard?: InlineKeyboard): Promise<void> {
+export async function showInPlace(
+  ctx: BotContext,
+  text: string,
+  keyboard?: InlineKeyboard,
+): Promise<void> {
   try {
     await ctx.editMessageText(text, { reply_markup: keyboard ?? { inline_keyboard: [] } });
   } catch (error) {
-    if (error instanceof GrammyError && error.description.includes("message is not modified")) return;
+    if (error instanceof GrammyError && error.description.includes("message is not modified"))
+      return;
     throw error;
   }
 }

@@ -16,7 +16,9 @@ export function catalogKeyboard(
 ): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   for (const entry of entries)
-    keyboard.text(entry.label, callbacks.product.encode({ productId: entry.productId, qty: 1, page })).row();
+    keyboard
+      .text(entry.label, callbacks.product.encode({ productId: entry.productId, qty: 1, page }))
+      .row();
   if (page > 1) keyboard.text(t("btn-previous"), callbacks.catalogPage.encode({ page: page - 1 }));
   if (page < pages) keyboard.text(t("btn-next"), callbacks.catalogPage.encode({ page: page + 1 }));
   return keyboard;

@@ -8,6 +8,9 @@ const NAMES: Record<Locale, string> = { en: "English", zh: "中文" };
 export function languageKeyboard(current: string): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   for (const locale of LOCALES)
-    keyboard.text(`${locale === current ? "✓ " : ""}${NAMES[locale]}`, callbacks.language.encode({ locale }));
+    keyboard.text(
+      `${locale === current ? "✓ " : ""}${NAMES[locale]}`,
+      callbacks.language.encode({ locale }),
+    );
   return keyboard;
 }

@@ -16,13 +16,19 @@ export interface ProductCardState {
 export function productKeyboard(t: Translate, s: ProductCardState): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   if (s.qty > 1)
-    keyboard.text("−", callbacks.product.encode({ productId: s.productId, qty: s.qty - 1, page: s.page }));
+    keyboard.text(
+      "−",
+      callbacks.product.encode({ productId: s.productId, qty: s.qty - 1, page: s.page }),
+    );
   keyboard.text(
     String(s.qty),
     callbacks.product.encode({ productId: s.productId, qty: s.qty, page: s.page }),
   );
   if (s.qty < s.maxQty)
-    keyboard.text("+", callbacks.product.encode({ productId: s.productId, qty: s.qty + 1, page: s.page }));
+    keyboard.text(
+      "+",
+      callbacks.product.encode({ productId: s.productId, qty: s.qty + 1, page: s.page }),
+    );
   keyboard.row();
   if (s.maxQty >= 1)
     keyboard

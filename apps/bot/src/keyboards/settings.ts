@@ -9,9 +9,15 @@ const LANGUAGE_NAMES = { en: "English", zh: "中文" } as const;
  * One row per setting; every button carries the settings version it was drawn from, so a press
  * based on settings someone else has changed since is refused as a conflict.
  */
-export function settingsKeyboard(t: Translate, settings: GroupSettings, version: number): InlineKeyboard {
-  const set = (key: "notifyPaidOrders" | "lowStockThreshold" | "language", value: string | number) =>
-    callbacks.setting.encode({ key, value: String(value), version });
+export function settingsKeyboard(
+  t: Translate,
+  settings: GroupSettings,
+  version: number,
+): InlineKeyboard {
+  const set = (
+    key: "notifyPaidOrders" | "lowStockThreshold" | "language",
+    value: string | number,
+  ) => callbacks.setting.encode({ key, value: String(value), version });
   const threshold = settings.lowStockThreshold;
   const keyboard = new InlineKeyboard()
     .text(

@@ -68,7 +68,10 @@ export function createUpdatePipeline(deps: UpdatePipelineDeps) {
       return outcome;
     } catch (error) {
       metrics.updates.inc({ type, outcome: "failed" });
-      log.error({ err: loggableError(error), seconds: end() }, "update failed; Telegram will re-deliver it");
+      log.error(
+        { err: loggableError(error), seconds: end() },
+        "update failed; Telegram will re-deliver it",
+      );
       throw error;
     }
   };

@@ -49,7 +49,10 @@ interface Pending {
  * a webhook that answered 500 or 503; its chat's later updates wait for it. Only failures count
  * towards giving up.
  */
-export function startPolling(options: PollerOptions): { stop(): Promise<void>; done: Promise<void> } {
+export function startPolling(options: PollerOptions): {
+  stop(): Promise<void>;
+  done: Promise<void>;
+} {
   const { api, processUpdate, logger } = options;
   const maxAttempts = options.maxAttempts ?? 12;
   const retryBaseMs = options.retryBaseMs ?? 500;
@@ -66,7 +69,9 @@ export function startPolling(options: PollerOptions): { stop(): Promise<void>; d
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms).unref();
-      controller.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+      controller.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), {
+        once: true,
+      });
     });
 
   /** Whether an earlier update of the same chat is unfinished: this one must wait for it. */
@@ -94,7 +99,10 @@ export function startPolling(options: PollerOptions): { stop(): Promise<void>; d
         p.notBefore = performance.now() + Math.min(retryMaxMs, retryBaseMs * 2 ** (p.failures - 1));
         return;
       }
-      logger.error({ updateId: id, attempts: p.failures }, "update skipped after repeated failures");
+      logger.error(
+        { updateId: id, attempts: p.failures },
+        "update skipped after repeated failures",
+      );
       finish(id);
     } finally {
       p.running = false;

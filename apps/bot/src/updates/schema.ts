@@ -40,7 +40,9 @@ const message = z.looseObject({
   text: z.string().max(4096).optional(),
   entities: z.array(entity).max(100).optional(),
   successful_payment: successfulPayment.optional(),
-  contact: z.looseObject({ phone_number: z.string().max(64), first_name: z.string().max(256) }).optional(),
+  contact: z
+    .looseObject({ phone_number: z.string().max(64), first_name: z.string().max(256) })
+    .optional(),
 });
 
 const callbackQuery = z.looseObject({
@@ -95,6 +97,7 @@ export function isActionable(update: Update): boolean {
   const type = keys[0] as keyof typeof payloads;
   const schema = payloads[type] as z.ZodType | undefined;
   return (
-    schema !== undefined && schema.safeParse((update as unknown as Record<string, unknown>)[type]).success
+    schema !== undefined &&
+    schema.safeParse((update as unknown as Record<string, unknown>)[type]).success
   );
 }

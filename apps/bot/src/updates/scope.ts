@@ -7,7 +7,11 @@ const current = new AsyncLocalStorage<{ updateId: number; receivedAt: number }>(
  * Runs `fn` as the handling of one update, received at `receivedAt` (`performance.now()`): whatever
  * it logs, in any module, names the update.
  */
-export function inUpdateScope<T>(updateId: number, receivedAt: number, fn: () => Promise<T>): Promise<T> {
+export function inUpdateScope<T>(
+  updateId: number,
+  receivedAt: number,
+  fn: () => Promise<T>,
+): Promise<T> {
   return current.run({ updateId, receivedAt }, fn);
 }
 

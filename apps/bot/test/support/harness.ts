@@ -73,7 +73,10 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     db: testDb.db,
     locks,
     registry,
-    config: { maskKey: config.LOCK_HASH_KEY, reservationTtlMs: config.RESERVATION_MINUTES * 60_000 },
+    config: {
+      maskKey: config.LOCK_HASH_KEY,
+      reservationTtlMs: config.RESERVATION_MINUTES * 60_000,
+    },
   });
   const app = createBotApp({
     config,
@@ -95,7 +98,10 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     async postUpdate(update) {
       const response = await fetch(new URL("/telegram/webhook", config.PUBLIC_URL), {
         method: "POST",
-        headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": WEBHOOK_SECRET },
+        headers: {
+          "content-type": "application/json",
+          "x-telegram-bot-api-secret-token": WEBHOOK_SECRET,
+        },
         body: JSON.stringify(update),
       });
       return response.status;

@@ -30,16 +30,22 @@ export function adminRefreshJob(deps: AdminRefreshDeps): Job {
       for (const group of await deps.groups.list()) {
         if (signal.aborted) break;
         try {
-          const fetchAdmins = async () => humanAdminIds(await deps.getAdministrators(Number(group.chatId)));
+          const fetchAdmins = async () =>
+            humanAdminIds(await deps.getAdministrators(Number(group.chatId)));
           // The group as just read: no second read; a fresh list comes back as "cache", untouched.
-          const result = await deps.groups.refreshAdmins(group, fetchAdmins, { maxAgeMs: deps.staleMs });
+          const result = await deps.groups.refreshAdmins(group, fetchAdmins, {
+            maxAgeMs: deps.staleMs,
+          });
           if (result.status !== "ok") continue;
           if (result.source === "fetched") summary.refreshed++;
           else if (result.source === "stale-cache") summary.busy++;
         } catch (error) {
           // A group that removed the bot answers 400/403; the others still get refreshed.
           summary.failed++;
-          logger.warn({ err: error instanceof Error ? error.message : String(error) }, "admin list refresh failed for a group");
+          logger.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            "admin list refresh failed for a group",
+          );
         }
       }
       return summary;

@@ -37,7 +37,10 @@ export function expireReservationsJob(deps: ExpireJobDeps): Job {
       const total = { expired: 0, releasedUnits: 0, batches: 0 };
       try {
         while (!signal.aborted) {
-          const batch = await deps.expireDue(now, deps.batchSize, { signal: leaseSignal, maxBatches: 1 });
+          const batch = await deps.expireDue(now, deps.batchSize, {
+            signal: leaseSignal,
+            maxBatches: 1,
+          });
           total.batches += batch.batches;
           total.expired += batch.expired;
           total.releasedUnits += batch.releasedUnits;

@@ -13,14 +13,21 @@ const abortedOf = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborte
  * window down to the instant between the check and the COMMIT reaching the database; the
  * database's own guarantees (SKIP LOCKED, conditional updates) cover what remains.
  */
-export function leaseGuardedSignal(sources: readonly AbortSignal[], lease: Pick<Lease, "abortsAt" | "expiresAt"> | null): GuardedSignal {
+export function leaseGuardedSignal(
+  sources: readonly AbortSignal[],
+  lease: Pick<Lease, "abortsAt" | "expiresAt"> | null,
+): GuardedSignal {
   const controller = new AbortController();
   const signal = controller.signal;
   // Removes the listeners from the sources, which outlive this signal (the worker's shutdown signal).
   const detach = new AbortController();
   for (const source of sources) {
     if (source.aborted) controller.abort(source.reason);
-    else source.addEventListener("abort", () => controller.abort(source.reason), { once: true, signal: detach.signal });
+    else
+      source.addEventListener("abort", () => controller.abort(source.reason), {
+        once: true,
+        signal: detach.signal,
+      });
   }
   const dispose = () => detach.abort();
   if (!lease) return { signal, dispose };

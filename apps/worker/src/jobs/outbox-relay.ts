@@ -16,7 +16,14 @@ export function outboxRelayJob(deps: { relay: OutboxRelay; intervalMs: number })
     async run({ signal, leaseSignal, firstRun }) {
       const learned = firstRun ? await deps.relay.warmUp() : 0;
       const s = await deps.relay.drain({ signal, leaseSignal });
-      return { learned, sent: s.sent, retried: s.retried, deferred: s.deferred, dead: s.dead, claimLost: s.claimLost };
+      return {
+        learned,
+        sent: s.sent,
+        retried: s.retried,
+        deferred: s.deferred,
+        dead: s.dead,
+        claimLost: s.claimLost,
+      };
     },
   };
 }

@@ -20,7 +20,12 @@ import type { Job } from "./job.ts";
  * - Other currencies: the provider refunds them, by hand. Operators get one alert per payment
  *   (dedupe key `refund-alert:<charge>:<chat>`, the key core uses when it alerts them itself).
  */
-export function refundsJob(deps: { db: Database; operatorChats: OperatorChats; intervalMs: number; batchSize?: number }): Job {
+export function refundsJob(deps: {
+  db: Database;
+  operatorChats: OperatorChats;
+  intervalMs: number;
+  batchSize?: number;
+}): Job {
   const limit = deps.batchSize ?? 100;
   return {
     name: "refunds",
@@ -50,7 +55,13 @@ export function refundsJob(deps: { db: Database; operatorChats: OperatorChats; i
             method: "notify",
             payload: {
               template: "operator-refund-needed",
-              params: { orderId: r.orderPublicId, amountMinor: r.amountMinor, currency: r.currency, telegramChargeId: r.telegramChargeId, automatic: 0 },
+              params: {
+                orderId: r.orderPublicId,
+                amountMinor: r.amountMinor,
+                currency: r.currency,
+                telegramChargeId: r.telegramChargeId,
+                automatic: 0,
+              },
             },
           })),
         );

@@ -22,7 +22,12 @@ type HeldLease = { fence: number; expiresAt: number; abortsAt: number };
 /** An error that only says the run was cut short by its lease or the shutdown. */
 function isStop(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof LeaseLostError || e instanceof LeaseDeadlinePassedError || e instanceof TransactionAbortedError) return true;
+    if (
+      e instanceof LeaseLostError ||
+      e instanceof LeaseDeadlinePassedError ||
+      e instanceof TransactionAbortedError
+    )
+      return true;
   }
   return false;
 }
@@ -48,7 +53,13 @@ export function createJobRunner(deps: JobRunnerDeps) {
   const ttlMs = deps.lockTtlMs;
 
   /** One run of the job's body. Throws what the job threw, unless it only reports the stop. */
-  async function runBody(job: Job, log: Logger, lease: HeldLease | null, leaseSignal: AbortSignal, firstRun: boolean): Promise<TickOutcome> {
+  async function runBody(
+    job: Job,
+    log: Logger,
+    lease: HeldLease | null,
+    leaseSignal: AbortSignal,
+    firstRun: boolean,
+  ): Promise<TickOutcome> {
     const guardedLease = leaseGuardedSignal([leaseSignal], lease);
     const guardedStop = leaseGuardedSignal([guardedLease.signal, shutdown.signal], lease);
     const ctx: JobContext = {
@@ -77,14 +88,24 @@ export function createJobRunner(deps: JobRunnerDeps) {
       end();
       guardedStop.dispose();
       guardedLease.dispose();
-      log.debug({ fence: ctx.fence, outcome, ms: Date.now() - started, ...summary }, "job run finished");
+      log.debug(
+        { fence: ctx.fence, outcome, ms: Date.now() - started, ...summary },
+        "job run finished",
+      );
     }
-    if (summary && Object.values(summary).some((n) => n > 0)) log.info({ fence: ctx.fence, ...summary }, "job ran");
+    if (summary && Object.values(summary).some((n) => n > 0))
+      log.info({ fence: ctx.fence, ...summary }, "job ran");
     return outcome;
   }
 
   /** Runs as the leader: once, or (keepLeadership) every interval while the lease holds. */
-  async function lead(job: Job, log: Logger, lease: HeldLease | null, leaseSignal: AbortSignal, once: boolean): Promise<TickOutcome> {
+  async function lead(
+    job: Job,
+    log: Logger,
+    lease: HeldLease | null,
+    leaseSignal: AbortSignal,
+    once: boolean,
+  ): Promise<TickOutcome> {
     let outcome = await runBody(job, log, lease, leaseSignal, true);
     while (job.keepLeadership && !once && outcome === "ran") {
       metrics.jobRuns.inc({ job: job.name, outcome: "ran" });
@@ -113,7 +134,12 @@ export function createJobRunner(deps: JobRunnerDeps) {
           ({ lease, signal }) => lead(job, log, lease, signal, once),
           ttlMs ? { ttlMs } : {},
         );
-        result = outcome.status === "ok" ? outcome.value : outcome.status === "busy" ? "not-leader" : "paused";
+        result =
+          outcome.status === "ok"
+            ? outcome.value
+            : outcome.status === "busy"
+              ? "not-leader"
+              : "paused";
       }
     } catch (error) {
       log.error({ err: error }, "job failed");

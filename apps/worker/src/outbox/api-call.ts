@@ -12,17 +12,29 @@ export interface ApiCall {
 export type CallApi = (call: ApiCall, signal?: AbortSignal) => Promise<unknown>;
 
 export function grammyCaller(api: Api): CallApi {
-  const raw = api.raw as unknown as Record<string, (payload: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>>;
+  const raw = api.raw as unknown as Record<
+    string,
+    (payload: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>
+  >;
   return (call, signal) => raw[call.method]!(call.payload, signal);
 }
 
 /** Methods whose payload goes to the Bot API as it is (chat_id added from the row). */
-const CHAT_METHODS = new Set(["sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage"]);
+const CHAT_METHODS = new Set([
+  "sendMessage",
+  "editMessageText",
+  "editMessageReplyMarkup",
+  "deleteMessage",
+]);
 
 /** A row that cannot become a Bot API call: retrying cannot help, so it goes to the dead letters. */
 export class InvalidOutboxMessageError extends Error {
   override name = "InvalidOutboxMessageError";
-  constructor(readonly messageId: number, reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly messageId: number,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`outbox message #${messageId}: ${reason}`, options);
   }
 }
@@ -30,7 +42,8 @@ export class InvalidOutboxMessageError extends Error {
 /** Telegram ids stay below 2^52, so a JSON number carries them exactly. */
 const chatIdValue = (chatId: bigint): number => Number(chatId);
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Turns an outbox row into its Bot API call. `notify` rows are rendered here, in the recipient's
@@ -38,27 +51,55 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  */
 export function toApiCall(message: ClaimedMessage, defaultLocale: Locale): ApiCall {
   const payload = message.payload;
-  if (!isRecord(payload)) throw new InvalidOutboxMessageError(message.id, "payload is not an object");
+  if (!isRecord(payload))
+    throw new InvalidOutboxMessageError(message.id, "payload is not an object");
   if (message.method === "notify") {
     const template = payload.template;
     const params = isRecord(payload.params) ? (payload.params as Params) : {};
-    const locale = payload.locale === "zh" || payload.locale === "en" ? payload.locale : defaultLocale;
-    if (typeof template !== "string") throw new InvalidOutboxMessageError(message.id, "notify without a template");
+    const locale =
+      payload.locale === "zh" || payload.locale === "en" ? payload.locale : defaultLocale;
+    if (typeof template !== "string")
+      throw new InvalidOutboxMessageError(message.id, "notify without a template");
     try {
-      return { method: "sendMessage", payload: { chat_id: chatIdValue(message.chatId), text: renderTemplate(template, params, locale) } };
+      return {
+        method: "sendMessage",
+        payload: {
+          chat_id: chatIdValue(message.chatId),
+          text: renderTemplate(template, params, locale),
+        },
+      };
     } catch (error) {
-      if (error instanceof UnknownTemplateError) throw new InvalidOutboxMessageError(message.id, error.message, { cause: error });
+      if (error instanceof UnknownTemplateError)
+        throw new InvalidOutboxMessageError(message.id, error.message, { cause: error });
       throw error;
     }
   }
   if (message.method === "refundStarPayment") {
-    if (typeof payload.telegram_payment_charge_id !== "string" || typeof payload.user_id !== "number") {
-      throw new InvalidOutboxMessageError(message.id, "refundStarPayment needs user_id and telegram_payment_charge_id");
+    if (
+      typeof payload.telegram_payment_charge_id !== "string" ||
+      typeof payload.user_id !== "number"
+    ) {
+      throw new InvalidOutboxMessageError(
+        message.id,
+        "refundStarPayment needs user_id and telegram_payment_charge_id",
+      );
     }
-    return { method: "refundStarPayment", payload: { user_id: payload.user_id, telegram_payment_charge_id: payload.telegram_payment_charge_id } };
+    return {
+      method: "refundStarPayment",
+      payload: {
+        user_id: payload.user_id,
+        telegram_payment_charge_id: payload.telegram_payment_charge_id,
+      },
+    };
   }
   if (CHAT_METHODS.has(message.method)) {
-    return { method: message.method, payload: { ...payload, chat_id: chatIdValue(message.chatId) } };
+    return {
+      method: message.method,
+      payload: { ...payload, chat_id: chatIdValue(message.chatId) },
+    };
   }
-  throw new InvalidOutboxMessageError(message.id, `method ${message.method} is not one the relay sends`);
+  throw new InvalidOutboxMessageError(
+    message.id,
+    `method ${message.method} is not one the relay sends`,
+  );
 }

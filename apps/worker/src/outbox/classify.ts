@@ -17,16 +17,24 @@ export function classify(error: unknown): SendResult {
     const description = `${error.error_code}: ${error.description}`.slice(0, 300);
     if (error.error_code === 429) {
       const seconds = error.parameters.retry_after ?? 1;
-      return { kind: "rate-limited", retryAfterMs: Math.max(1, seconds) * 1000, error: description };
+      return {
+        kind: "rate-limited",
+        retryAfterMs: Math.max(1, seconds) * 1000,
+        error: description,
+      };
     }
     if (error.error_code >= 500) return { kind: "transient", error: description };
     // A bad token fails every call alike; dead-lettering would lose every message on the way.
-    if (error.error_code === 401 || (error.error_code === 404 && /^Not Found$/i.test(error.description)))
+    if (
+      error.error_code === 401 ||
+      (error.error_code === 404 && /^Not Found$/i.test(error.description))
+    )
       return { kind: "unauthorized", error: description };
     if (error.error_code === 400 && ALREADY_DONE.test(error.description)) return { kind: "ok" };
     return { kind: "permanent", code: error.error_code, error: description };
   }
-  if (error instanceof InvalidOutboxMessageError) return { kind: "permanent", code: 0, error: error.message.slice(0, 300) };
+  if (error instanceof InvalidOutboxMessageError)
+    return { kind: "permanent", code: 0, error: error.message.slice(0, 300) };
   if (error instanceof HttpError) {
     const inner = error.error instanceof Error ? error.error.name : "network error";
     return { kind: "transient", error: `network: ${inner}` };

@@ -96,7 +96,8 @@ export function createPacer(limits: PacingLimits): Pacer {
     if (!s) return now;
     let t = Math.max(now, s.blockedUntil);
     t = Math.max(t, after(s.calls.at(-1), chatInterval, t));
-    if (isGroupChat(chatId)) t = Math.max(t, after(s.calls.at(-limits.groupPerWindow), groupWindow, t));
+    if (isGroupChat(chatId))
+      t = Math.max(t, after(s.calls.at(-limits.groupPerWindow), groupWindow, t));
     return t;
   };
 
@@ -118,7 +119,9 @@ export function createPacer(limits: PacingLimits): Pacer {
       global.splice(i, 0, call);
     },
     answered(chatId, bookedAt, at) {
-      const call = chats.get(chatId)?.calls.findLast((c) => c.sentAt === bookedAt && c.answeredAt === null);
+      const call = chats
+        .get(chatId)
+        ?.calls.findLast((c) => c.sentAt === bookedAt && c.answeredAt === null);
       if (call) call.answeredAt = Math.max(at, bookedAt);
     },
     blockUntil(chatId, until) {
@@ -145,13 +148,24 @@ export function createPacer(limits: PacingLimits): Pacer {
       }
     },
     prune(now) {
-      const done = (call: Call, keepMs: number) => call.answeredAt !== null && call.answeredAt + keepMs <= now;
+      const done = (call: Call, keepMs: number) =>
+        call.answeredAt !== null && call.answeredAt + keepMs <= now;
       // Only the last `globalLimit` calls can hold the next one back, and only until their window passed.
-      while (global.length > 0 && (global.length > globalLimit || done(global[0]!, globalWindow)) && global[0]!.answeredAt !== null) global.shift();
+      while (
+        global.length > 0 &&
+        (global.length > globalLimit || done(global[0]!, globalWindow)) &&
+        global[0]!.answeredAt !== null
+      )
+        global.shift();
       for (const [chatId, s] of chats) {
         const keep = isGroupChat(chatId) ? groupWindow : chatInterval;
         const limit = isGroupChat(chatId) ? limits.groupPerWindow : 1;
-        while (s.calls.length > 0 && (s.calls.length > limit || done(s.calls[0]!, keep)) && s.calls[0]!.answeredAt !== null) s.calls.shift();
+        while (
+          s.calls.length > 0 &&
+          (s.calls.length > limit || done(s.calls[0]!, keep)) &&
+          s.calls[0]!.answeredAt !== null
+        )
+          s.calls.shift();
         if (s.calls.length === 0 && s.blockedUntil <= now) chats.delete(chatId);
       }
     },

@@ -57,7 +57,8 @@ export interface RelayRunContext {
   leaseSignal: AbortSignal;
 }
 
-type SlotWait = { go: true; at: number } | { go: false; delayMs: number; reason: "paced" | "stopped" };
+type SlotWait =
+  { go: true; at: number } | { go: false; delayMs: number; reason: "paced" | "stopped" };
 
 /** Users who blocked the bot (403) are not the operators' business; they are counted, not reported. */
 const FORBIDDEN = 403;
@@ -77,7 +78,11 @@ export function createOutboxRelay(deps: RelayDeps) {
   const random = deps.random ?? Math.random;
 
   /** Waits for the chat's next slot and books it: checking and booking with no await between. */
-  async function takeSlot(chatId: bigint, deadline: number, ctx: RelayRunContext): Promise<SlotWait> {
+  async function takeSlot(
+    chatId: bigint,
+    deadline: number,
+    ctx: RelayRunContext,
+  ): Promise<SlotWait> {
     for (;;) {
       if (ctx.signal.aborted) return { go: false, delayMs: 0, reason: "stopped" };
       const t = now();
@@ -95,9 +100,14 @@ export function createOutboxRelay(deps: RelayDeps) {
     }
   }
 
-  function deadLetterAlert(message: ClaimedMessage, result: SendResult, error: string): OutboxMessageInput | null {
+  function deadLetterAlert(
+    message: ClaimedMessage,
+    result: SendResult,
+    error: string,
+  ): OutboxMessageInput | null {
     if (options.operatorChatId === null) return null;
-    if (message.chatId === options.operatorChatId || message.dedupeKey.startsWith("alert:")) return null; // no alert about an alert
+    if (message.chatId === options.operatorChatId || message.dedupeKey.startsWith("alert:"))
+      return null; // no alert about an alert
     if (result.kind === "permanent" && result.code === FORBIDDEN) return null;
     return {
       dedupeKey: `alert:dead:${message.id}`,
@@ -105,18 +115,38 @@ export function createOutboxRelay(deps: RelayDeps) {
       method: "notify",
       payload: {
         template: "operator-dead-letter",
-        params: { id: message.id, method: message.method, dedupeKey: message.dedupeKey, attempts: message.attempts, error },
+        params: {
+          id: message.id,
+          method: message.method,
+          dedupeKey: message.dedupeKey,
+          attempts: message.attempts,
+          error,
+        },
       },
     };
   }
 
-  async function settle(message: ClaimedMessage, call: ApiCall | null, result: SendResult, summary: RelaySummary): Promise<void> {
-    const decision = decide(result, message.attempts, policyFor(message.method, deps.policy), random);
+  async function settle(
+    message: ClaimedMessage,
+    call: ApiCall | null,
+    result: SendResult,
+    summary: RelaySummary,
+  ): Promise<void> {
+    const decision = decide(
+      result,
+      message.attempts,
+      policyFor(message.method, deps.policy),
+      random,
+    );
     const log = logger.child({ outboxId: message.id, method: message.method });
     let kept: boolean;
     if (decision.action === "sent") {
       if (call?.method === "refundStarPayment") {
-        const outcome = await completeStarRefund(db, message, String(call.payload.telegram_payment_charge_id));
+        const outcome = await completeStarRefund(
+          db,
+          message,
+          String(call.payload.telegram_payment_charge_id),
+        );
         kept = outcome !== "claim-lost";
         if (outcome === "refunded") metrics.refundsCompleted.inc();
       } else {
@@ -127,21 +157,45 @@ export function createOutboxRelay(deps: RelayDeps) {
         metrics.outboxSent.inc({ method: message.method });
       }
     } else if (decision.action === "retry") {
-      if (result.kind === "rate-limited") pacer.blockUntil(message.chatId, now() + decision.delayMs);
-      kept = await rescheduleOutbox(db, { id: message.id, claim: message.claim, delayMs: decision.delayMs, counts: decision.counts, error: decision.error });
+      if (result.kind === "rate-limited")
+        pacer.blockUntil(message.chatId, now() + decision.delayMs);
+      kept = await rescheduleOutbox(db, {
+        id: message.id,
+        claim: message.claim,
+        delayMs: decision.delayMs,
+        counts: decision.counts,
+        error: decision.error,
+      });
       if (kept) {
         summary.retried++;
-        metrics.outboxRetries.inc({ reason: result.kind === "rate-limited" ? "rate_limited" : result.kind });
+        metrics.outboxRetries.inc({
+          reason: result.kind === "rate-limited" ? "rate_limited" : result.kind,
+        });
         if (result.kind === "unauthorized")
-          log.error({ error: decision.error }, "Telegram refused the bot token: outbox messages wait until BOT_TOKEN is fixed");
-        else log.debug({ attempts: message.attempts, delayMs: decision.delayMs, error: decision.error }, "outbox message will be retried");
+          log.error(
+            { error: decision.error },
+            "Telegram refused the bot token: outbox messages wait until BOT_TOKEN is fixed",
+          );
+        else
+          log.debug(
+            { attempts: message.attempts, delayMs: decision.delayMs, error: decision.error },
+            "outbox message will be retried",
+          );
       }
     } else {
-      kept = await markOutboxDead(db, { id: message.id, claim: message.claim, error: decision.error, alert: deadLetterAlert(message, result, decision.error) });
+      kept = await markOutboxDead(db, {
+        id: message.id,
+        claim: message.claim,
+        error: decision.error,
+        alert: deadLetterAlert(message, result, decision.error),
+      });
       if (kept) {
         summary.dead++;
         metrics.outboxDead.inc({ method: message.method });
-        log.warn({ attempts: message.attempts, error: decision.error }, "outbox message is dead (dead-letter state)");
+        log.warn(
+          { attempts: message.attempts, error: decision.error },
+          "outbox message is dead (dead-letter state)",
+        );
       }
     }
     if (!kept) {
@@ -152,21 +206,34 @@ export function createOutboxRelay(deps: RelayDeps) {
   }
 
   /** Hands unsent messages back: due after `delayMs`, their claim's attempt not counted. */
-  async function putBack(messages: ClaimedMessage[], delayMs: number, reason: "paced" | "released", summary: RelaySummary): Promise<void> {
+  async function putBack(
+    messages: ClaimedMessage[],
+    delayMs: number,
+    reason: "paced" | "released",
+    summary: RelaySummary,
+  ): Promise<void> {
     for (const message of messages) {
-      if (await rescheduleOutbox(db, { id: message.id, claim: message.claim, delayMs, counts: false })) {
+      if (
+        await rescheduleOutbox(db, { id: message.id, claim: message.claim, delayMs, counts: false })
+      ) {
         summary.deferred++;
         metrics.outboxRetries.inc({ reason });
       }
     }
   }
 
-  async function deliverChat(messages: ClaimedMessage[], deadline: number, ctx: RelayRunContext, summary: RelaySummary): Promise<void> {
+  async function deliverChat(
+    messages: ClaimedMessage[],
+    deadline: number,
+    ctx: RelayRunContext,
+    summary: RelaySummary,
+  ): Promise<void> {
     for (const [i, message] of messages.entries()) {
       const wait = await takeSlot(message.chatId, deadline, ctx);
       if (!wait.go) {
         // A lost lease writes nothing more: its claims simply run out. A shutdown hands them back.
-        if (wait.reason === "paced") await putBack(messages.slice(i), wait.delayMs, "paced", summary);
+        if (wait.reason === "paced")
+          await putBack(messages.slice(i), wait.delayMs, "paced", summary);
         else if (!ctx.leaseSignal.aborted) await putBack(messages.slice(i), 0, "released", summary);
         return;
       }
@@ -196,8 +263,11 @@ export function createOutboxRelay(deps: RelayDeps) {
     });
     summary.claimed += claimed.length;
     const byChat = new Map<bigint, ClaimedMessage[]>();
-    for (const message of claimed) byChat.set(message.chatId, [...(byChat.get(message.chatId) ?? []), message]);
-    const results = await Promise.allSettled([...byChat.values()].map((messages) => deliverChat(messages, deadline, ctx, summary)));
+    for (const message of claimed)
+      byChat.set(message.chatId, [...(byChat.get(message.chatId) ?? []), message]);
+    const results = await Promise.allSettled(
+      [...byChat.values()].map((messages) => deliverChat(messages, deadline, ctx, summary)),
+    );
     const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
     return claimed.length;
@@ -220,7 +290,14 @@ export function createOutboxRelay(deps: RelayDeps) {
     },
     /** Rounds until nothing is due (for the chats the pacer has room for) or the signal aborts. */
     async drain(ctx: RelayRunContext): Promise<RelaySummary> {
-      const summary: RelaySummary = { claimed: 0, sent: 0, retried: 0, deferred: 0, dead: 0, claimLost: 0 };
+      const summary: RelaySummary = {
+        claimed: 0,
+        sent: 0,
+        retried: 0,
+        deferred: 0,
+        dead: 0,
+        claimLost: 0,
+      };
       while (!ctx.signal.aborted) {
         if ((await round(ctx, summary)) === 0) break;
       }

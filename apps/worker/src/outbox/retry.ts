@@ -51,7 +51,11 @@ export type Decision =
  * "Equal jitter": half the exponential delay is fixed, half random. Fixed half keeps a flapping
  * API from being hammered; the random half keeps many messages from retrying in lockstep.
  */
-export function backoffMs(attempt: number, policy: Pick<RetryPolicy, "baseMs" | "maxMs">, random: () => number = Math.random): number {
+export function backoffMs(
+  attempt: number,
+  policy: Pick<RetryPolicy, "baseMs" | "maxMs">,
+  random: () => number = Math.random,
+): number {
   const exp = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(exp / 2 + random() * (exp / 2));
 }
@@ -59,17 +63,32 @@ export function backoffMs(attempt: number, policy: Pick<RetryPolicy, "baseMs" | 
 /**
  * @param attempts the message's attempts including this one (the claim counted it).
  */
-export function decide(result: SendResult, attempts: number, policy: RetryPolicy, random: () => number = Math.random): Decision {
+export function decide(
+  result: SendResult,
+  attempts: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): Decision {
   switch (result.kind) {
     case "ok":
       return { action: "sent" };
     case "rate-limited":
       return { action: "retry", delayMs: result.retryAfterMs, counts: false, error: result.error };
     case "unauthorized":
-      return { action: "retry", delayMs: UNAUTHORIZED_RETRY_MS, counts: false, error: result.error };
+      return {
+        action: "retry",
+        delayMs: UNAUTHORIZED_RETRY_MS,
+        counts: false,
+        error: result.error,
+      };
     case "transient":
       if (attempts >= policy.maxAttempts) return { action: "dead", error: result.error };
-      return { action: "retry", delayMs: backoffMs(attempts, policy, random), counts: true, error: result.error };
+      return {
+        action: "retry",
+        delayMs: backoffMs(attempts, policy, random),
+        counts: true,
+        error: result.error,
+      };
     case "permanent":
       return { action: "dead", error: result.error };
   }

@@ -8,7 +8,8 @@ import { formatMoney } from "@orderbot/core";
 export type Locale = "en" | "zh";
 export type Params = Record<string, string | number | undefined>;
 
-const str = (v: string | number | undefined): string => (v === undefined || v === "" ? "?" : String(v));
+const str = (v: string | number | undefined): string =>
+  v === undefined || v === "" ? "?" : String(v);
 const money = (p: Params): string => formatMoney(Number(p.amountMinor ?? 0), str(p.currency));
 
 const REASONS: Record<Locale, Record<string, string>> = {
@@ -31,7 +32,8 @@ const REASONS: Record<Locale, Record<string, string>> = {
     duplicate: "重复支付",
   },
 };
-const reason = (locale: Locale, p: Params): string => REASONS[locale][str(p.reason)] ?? str(p.reason);
+const reason = (locale: Locale, p: Params): string =>
+  REASONS[locale][str(p.reason)] ?? str(p.reason);
 
 type Render = (p: Params, locale: Locale) => string;
 
@@ -56,8 +58,10 @@ const TEMPLATES: Record<string, Record<Locale, Render>> = {
       `您${p.orderId ? `为订单 ${str(p.orderId)} ` : ""}支付的 ${money(p)} 无法入账（${reason(l, p)}），将全额退款。`,
   },
   "operator-order-paid": {
-    en: (p) => `Order ${str(p.orderId)} was paid${p.amountMinor !== undefined ? `: ${money(p)}` : ""}.`,
-    zh: (p) => `订单 ${str(p.orderId)} 已支付${p.amountMinor !== undefined ? `：${money(p)}` : ""}。`,
+    en: (p) =>
+      `Order ${str(p.orderId)} was paid${p.amountMinor !== undefined ? `: ${money(p)}` : ""}.`,
+    zh: (p) =>
+      `订单 ${str(p.orderId)} 已支付${p.amountMinor !== undefined ? `：${money(p)}` : ""}。`,
   },
   "operator-refund-needed": {
     en: (p, l) =>

@@ -2,8 +2,20 @@
 // released twice. And the graceful path: SIGTERM lets the current batch commit and frees the lock.
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from "@orderbot/testkit";
-import { checkExpiry, installReleaseAudit, makeDue, releasesBy, seedReservations, withAppName } from "../support/mass.ts";
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
+import {
+  checkExpiry,
+  installReleaseAudit,
+  makeDue,
+  releasesBy,
+  seedReservations,
+  withAppName,
+} from "../support/mass.ts";
 import { spawnWorker, waitUntil, type Services, type WorkerProcess } from "../support/worker.ts";
 
 const ORDERS = 20_000;
@@ -29,7 +41,13 @@ async function fixture(): Promise<{ db: Database; url: string; services: Service
   dbs.push(testDb);
   await seedReservations(testDb.db, { orders: ORDERS, products: 200 });
   await installReleaseAudit(testDb.db);
-  const services = { databaseUrl: testDb.url, redisUrl: t.url, namespace: `${t.namespace}-${dbs.length}`, apiRoot: "http://127.0.0.1:9", token: TOKEN };
+  const services = {
+    databaseUrl: testDb.url,
+    redisUrl: t.url,
+    namespace: `${t.namespace}-${dbs.length}`,
+    apiRoot: "http://127.0.0.1:9",
+    token: TOKEN,
+  };
   return { db: testDb.db, url: testDb.url, services };
 }
 
@@ -44,7 +62,11 @@ async function inTransaction(db: Database, app: string): Promise<boolean> {
 describe("a worker that dies mid-batch", () => {
   it("is killed -9 inside a batch transaction; a new worker finishes the work and releases nothing twice", async () => {
     const { db, url, services } = await fixture();
-    const first = await spawnWorker("crash-1", { ...services, databaseUrl: withAppName(url, "crash-1") }, env);
+    const first = await spawnWorker(
+      "crash-1",
+      { ...services, databaseUrl: withAppName(url, "crash-1") },
+      env,
+    );
     running.push(first);
     await makeDue(db);
 
@@ -60,14 +82,33 @@ describe("a worker that dies mid-batch", () => {
     expect(atCrash.expired).toBeGreaterThan(0);
     expect(atCrash.expired).toBeLessThan(ORDERS);
     // The crashed batch rolled back whole: what is committed is consistent, stock included.
-    await waitUntil("the killed worker's connections gone", async () => !(await inTransaction(db, "crash-1")), 10_000);
+    await waitUntil(
+      "the killed worker's connections gone",
+      async () => !(await inTransaction(db, "crash-1")),
+      10_000,
+    );
     expect((await checkExpiry(db)).releasedTwice).toBe(0);
     expect((await checkExpiry(db)).ledgerMismatch).toBe(0);
 
-    running.push(await spawnWorker("crash-2", { ...services, databaseUrl: withAppName(url, "crash-2") }, env));
-    await waitUntil("all reservations expired", async () => (await checkExpiry(db)).expired === ORDERS, 120_000, 250);
+    running.push(
+      await spawnWorker("crash-2", { ...services, databaseUrl: withAppName(url, "crash-2") }, env),
+    );
+    await waitUntil(
+      "all reservations expired",
+      async () => (await checkExpiry(db)).expired === ORDERS,
+      120_000,
+      250,
+    );
     const check = await checkExpiry(db);
-    expect(check).toMatchObject({ expired: ORDERS, stockNotRestored: 0, ledgerMismatch: 0, releaseRows: ORDERS, releasedTwice: 0, notReleased: 0, notifications: ORDERS });
+    expect(check).toMatchObject({
+      expired: ORDERS,
+      stockNotRestored: 0,
+      ledgerMismatch: 0,
+      releaseRows: ORDERS,
+      releasedTwice: 0,
+      notReleased: 0,
+      notifications: ORDERS,
+    });
     const by = await releasesBy(db);
     expect(by["crash-1"]).toBe(atCrash.expired);
     expect(by["crash-2"]).toBe(ORDERS - atCrash.expired);
@@ -75,17 +116,31 @@ describe("a worker that dies mid-batch", () => {
 
   it("stops gracefully on SIGTERM: the batch under way commits, the job lock is released, exit code 0", async () => {
     const { db, url, services } = await fixture();
-    const worker = await spawnWorker("graceful", { ...services, databaseUrl: withAppName(url, "graceful") }, env);
+    const worker = await spawnWorker(
+      "graceful",
+      { ...services, databaseUrl: withAppName(url, "graceful") },
+      env,
+    );
     running.push(worker);
     await makeDue(db);
-    await waitUntil("the worker inside a batch", async () => (await checkExpiry(db)).expired > 0 && (await inTransaction(db, "graceful")), 60_000, 5);
+    await waitUntil(
+      "the worker inside a batch",
+      async () => (await checkExpiry(db)).expired > 0 && (await inTransaction(db, "graceful")),
+      60_000,
+      5,
+    );
     expect(await worker.app.stop()).toBe(0);
 
     const check = await checkExpiry(db);
     expect(check.expired).toBeGreaterThan(0);
     expect(check.expired).toBeLessThan(ORDERS);
     expect(check.expired % 200).toBe(0); // whole batches only: the one under way finished
-    expect(check).toMatchObject({ releaseRows: check.expired, releasedTwice: 0, notReleased: 0, ledgerMismatch: 0 });
+    expect(check).toMatchObject({
+      releaseRows: check.expired,
+      releasedTwice: 0,
+      notReleased: 0,
+      ledgerMismatch: 0,
+    });
     const lockKeys = await t.redis.keys(`{${services.namespace}:lock:job:*`);
     expect(lockKeys.filter((k) => !k.endsWith(":fence") && !k.endsWith(":queue"))).toEqual([]);
     expect(worker.app.output.some((line) => line.includes("worker stopped"))).toBe(true);

@@ -1,8 +1,20 @@
 // Acceptance: 20,000 expired reservations across 200 products, released by one worker process,
 // then by two at once: all EXPIRED, stock restored exactly, ledger consistent, none released twice.
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from "@orderbot/testkit";
-import { checkExpiry, installReleaseAudit, makeDue, releasesBy, seedReservations, withAppName } from "../support/mass.ts";
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
+import {
+  checkExpiry,
+  installReleaseAudit,
+  makeDue,
+  releasesBy,
+  seedReservations,
+  withAppName,
+} from "../support/mass.ts";
 import { spawnWorker, waitUntil, type Services, type WorkerProcess } from "../support/worker.ts";
 
 const ORDERS = 20_000;
@@ -29,20 +41,41 @@ async function fixture(): Promise<{ testDb: TestDatabase; services: Services }> 
   await seedReservations(testDb.db, { orders: ORDERS, products: PRODUCTS });
   await installReleaseAudit(testDb.db);
   // A namespace per scenario: the job lock of one scenario never holds up the next.
-  const services = { databaseUrl: testDb.url, redisUrl: t.url, namespace: `${t.namespace}-${dbs.length}`, apiRoot: "http://127.0.0.1:9", token: TOKEN };
+  const services = {
+    databaseUrl: testDb.url,
+    redisUrl: t.url,
+    namespace: `${t.namespace}-${dbs.length}`,
+    apiRoot: "http://127.0.0.1:9",
+    token: TOKEN,
+  };
   return { testDb, services };
 }
 
-const expireEnv = (mode: "leader" | "shared") => ({ EXPIRE_INTERVAL_MS: "200", EXPIRE_BATCH_SIZE: "500", EXPIRE_MODE: mode });
+const expireEnv = (mode: "leader" | "shared") => ({
+  EXPIRE_INTERVAL_MS: "200",
+  EXPIRE_BATCH_SIZE: "500",
+  EXPIRE_MODE: mode,
+});
 
 describe("mass expiry", () => {
   it("one worker process releases 20,000 reservations across 200 products exactly once", async () => {
     const { testDb, services } = await fixture();
     const db = testDb.db;
     expect(await makeDue(db)).toBe(ORDERS);
-    running.push(await spawnWorker("expire-1", { ...services, databaseUrl: withAppName(testDb.url, "expire-1") }, expireEnv("leader")));
+    running.push(
+      await spawnWorker(
+        "expire-1",
+        { ...services, databaseUrl: withAppName(testDb.url, "expire-1") },
+        expireEnv("leader"),
+      ),
+    );
 
-    await waitUntil("all reservations expired", async () => (await checkExpiry(db)).expired === ORDERS, 120_000, 250);
+    await waitUntil(
+      "all reservations expired",
+      async () => (await checkExpiry(db)).expired === ORDERS,
+      120_000,
+      250,
+    );
     const check = await checkExpiry(db);
     expect(check).toEqual({
       orders: ORDERS,
@@ -62,13 +95,24 @@ describe("mass expiry", () => {
     const db = testDb.db;
     running.push(
       ...(await Promise.all(
-        ["expire-a", "expire-b"].map((name) => spawnWorker(name, { ...services, databaseUrl: withAppName(testDb.url, name) }, expireEnv("shared"))),
+        ["expire-a", "expire-b"].map((name) =>
+          spawnWorker(
+            name,
+            { ...services, databaseUrl: withAppName(testDb.url, name) },
+            expireEnv("shared"),
+          ),
+        ),
       )),
     );
     // Both are up before anything is due, so both get to the work.
     expect(await makeDue(db)).toBe(ORDERS);
 
-    await waitUntil("all reservations expired", async () => (await checkExpiry(db)).expired === ORDERS, 120_000, 250);
+    await waitUntil(
+      "all reservations expired",
+      async () => (await checkExpiry(db)).expired === ORDERS,
+      120_000,
+      250,
+    );
     const check = await checkExpiry(db);
     expect(check).toEqual({
       orders: ORDERS,

@@ -2,7 +2,12 @@
 // (the `job` lock kind's policy is skip); when Redis comes back the jobs resume without a restart.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, startRedisServer, type RedisServer, type TestDatabase } from "@orderbot/testkit";
+import {
+  createTestDatabase,
+  startRedisServer,
+  type RedisServer,
+  type TestDatabase,
+} from "@orderbot/testkit";
 import { scrapeValue } from "../support/metrics.ts";
 import { checkExpiry, makeDue, seedReservations } from "../support/mass.ts";
 import { spawnWorker, waitUntil, type WorkerProcess } from "../support/worker.ts";
@@ -25,8 +30,17 @@ afterAll(async () => {
 describe("a worker while Redis is down", () => {
   it("starts, reports not ready, expires nothing, and catches up once Redis is back", async () => {
     await redis.stop();
-    const services = { databaseUrl: testDb.url, redisUrl: redis.url, namespace: "test-outage", apiRoot: "http://127.0.0.1:9", token: "123456:TEST-worker-token-abcdefghij" };
-    worker = await spawnWorker("outage", services, { EXPIRE_INTERVAL_MS: "200", REDIS_COMMAND_TIMEOUT_MS: "200" });
+    const services = {
+      databaseUrl: testDb.url,
+      redisUrl: redis.url,
+      namespace: "test-outage",
+      apiRoot: "http://127.0.0.1:9",
+      token: "123456:TEST-worker-token-abcdefghij",
+    };
+    worker = await spawnWorker("outage", services, {
+      EXPIRE_INTERVAL_MS: "200",
+      REDIS_COMMAND_TIMEOUT_MS: "200",
+    });
     const base = `http://127.0.0.1:${worker.port}`;
     await makeDue(testDb.db);
 
@@ -35,12 +49,26 @@ describe("a worker while Redis is down", () => {
     expect(await readyz.json()).toMatchObject({ database: "ok", redis: "down" });
     await sleep(1500); // several ticks
     expect((await checkExpiry(testDb.db)).expired).toBe(0);
-    const paused = scrapeValue(await (await fetch(`${base}/metrics`)).text(), "orderbot_job_runs_total", { job: "expire-reservations", outcome: "paused" });
+    const paused = scrapeValue(
+      await (await fetch(`${base}/metrics`)).text(),
+      "orderbot_job_runs_total",
+      { job: "expire-reservations", outcome: "paused" },
+    );
     expect(paused).toBeGreaterThan(0);
 
     await redis.start();
-    await waitUntil("all expired after Redis came back", async () => (await checkExpiry(testDb.db)).expired === 300, 60_000, 200);
+    await waitUntil(
+      "all expired after Redis came back",
+      async () => (await checkExpiry(testDb.db)).expired === 300,
+      60_000,
+      200,
+    );
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
-    expect(await checkExpiry(testDb.db)).toMatchObject({ releaseRows: 300, releasedTwice: 0, stockNotRestored: 0, ledgerMismatch: 0 });
+    expect(await checkExpiry(testDb.db)).toMatchObject({
+      releaseRows: 300,
+      releasedTwice: 0,
+      stockNotRestored: 0,
+      ledgerMismatch: 0,
+    });
   }, 120_000);
 });

@@ -4,9 +4,21 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
 import { journal, type JournalRun } from "../support/journal.ts";
-import { checkExpiry, installReleaseAudit, makeDue, releasesBy, seedReservations, withAppName } from "../support/mass.ts";
+import {
+  checkExpiry,
+  installReleaseAudit,
+  makeDue,
+  releasesBy,
+  seedReservations,
+  withAppName,
+} from "../support/mass.ts";
 import { scrapeValue } from "../support/metrics.ts";
 import { spawnWorker, waitUntil, type WorkerProcess } from "../support/worker.ts";
 
@@ -25,7 +37,13 @@ beforeAll(async () => {
   t = await createTestRedis();
   await seedReservations(db, { orders: ORDERS, products: 100 });
   await installReleaseAudit(db);
-  const services = { databaseUrl: testDb.url, redisUrl: t.url, namespace: t.namespace, apiRoot: "http://127.0.0.1:9", token: "123456:TEST-worker-token-abcdefghij" };
+  const services = {
+    databaseUrl: testDb.url,
+    redisUrl: t.url,
+    namespace: t.namespace,
+    apiRoot: "http://127.0.0.1:9",
+    token: "123456:TEST-worker-token-abcdefghij",
+  };
   const env = {
     LOG_LEVEL: "debug",
     EXPIRE_MODE: "leader",
@@ -35,7 +53,11 @@ beforeAll(async () => {
     DATABASE_IDLE_TX_TIMEOUT_MS: "3000",
   };
   for (const name of ["lead-a", "lead-b"]) {
-    workers[name] = await spawnWorker(name, { ...services, databaseUrl: withAppName(testDb.url, name) }, env);
+    workers[name] = await spawnWorker(
+      name,
+      { ...services, databaseUrl: withAppName(testDb.url, name) },
+      env,
+    );
   }
 }, 120_000);
 afterAll(async () => {
@@ -45,7 +67,9 @@ afterAll(async () => {
 });
 
 const runsOf = (names = Object.keys(workers)): JournalRun[] =>
-  names.flatMap((name) => journal(name, workers[name]!.app.output, JOB)).sort((x, y) => x.start - y.start);
+  names
+    .flatMap((name) => journal(name, workers[name]!.app.output, JOB))
+    .sort((x, y) => x.start - y.start);
 
 describe("job leadership across two worker processes", () => {
   it("runs each job body on one worker at a time: no two runs overlap, fences only grow", async () => {
@@ -54,14 +78,21 @@ describe("job leadership across two worker processes", () => {
     expect(runs.length).toBeGreaterThan(10);
     expect(new Set(runs.map((r) => r.worker)).size).toBe(2);
     for (let i = 1; i < runs.length; i++) {
-      expect(runs[i]!.start, `run ${i} starts before run ${i - 1} ended`).toBeGreaterThanOrEqual(runs[i - 1]!.end!);
+      expect(runs[i]!.start, `run ${i} starts before run ${i - 1} ended`).toBeGreaterThanOrEqual(
+        runs[i - 1]!.end!,
+      );
       expect(runs[i]!.fence!).toBeGreaterThan(runs[i - 1]!.fence!);
     }
   });
 
   it("replaces a leader paused past its TTL; the resumed one has lost its lease and writes nothing more", async () => {
     expect(await makeDue(db)).toBe(ORDERS);
-    await waitUntil("expiry under way", async () => (await checkExpiry(db)).expired >= 200, 60_000, 20);
+    await waitUntil(
+      "expiry under way",
+      async () => (await checkExpiry(db)).expired >= 200,
+      60_000,
+      20,
+    );
     const writers = await releasesBy(db);
     const leader = Object.keys(writers).find((app) => app in workers)!;
     const other = leader === "lead-a" ? "lead-b" : "lead-a";
@@ -74,7 +105,12 @@ describe("job leadership across two worker processes", () => {
     expect((await checkExpiry(db)).expired).toBeLessThan(ORDERS);
 
     // The other one takes over once the paused leader's lease has run out, and finishes the work.
-    await waitUntil("all expired by the new leader", async () => (await checkExpiry(db)).expired === ORDERS, 120_000, 250);
+    await waitUntil(
+      "all expired by the new leader",
+      async () => (await checkExpiry(db)).expired === ORDERS,
+      120_000,
+      250,
+    );
     const takeover = runsOf([other]).find((r) => r.start > pausedAt && r.fence! > leaderRun.fence!);
     expect(takeover).toBeDefined();
     // Not before the paused leader's lease ran out: it was last renewed at most a third of the TTL
@@ -97,7 +133,13 @@ describe("job leadership across two worker processes", () => {
     expect(scrapeValue(metrics, "orderbot_job_lease_lost_total", { job: JOB })).toBe(1);
     // And it wrote nothing more: the database holds exactly what it held while the leader was stopped.
     expect(await releasesBy(db)).toEqual(whileStopped);
-    expect(await checkExpiry(db)).toMatchObject({ expired: ORDERS, releaseRows: ORDERS, releasedTwice: 0, stockNotRestored: 0, ledgerMismatch: 0 });
+    expect(await checkExpiry(db)).toMatchObject({
+      expired: ORDERS,
+      releaseRows: ORDERS,
+      releasedTwice: 0,
+      stockNotRestored: 0,
+      ledgerMismatch: 0,
+    });
     expect(whileStopped[leader]! + whileStopped[other]!).toBe(ORDERS);
   }, 240_000);
 });

@@ -40,7 +40,9 @@ describe("leaseGuardedSignal", () => {
 
   it("keeps a transaction from committing when its process was paused past the lease", async () => {
     const db = testDb.db;
-    const product = await db.product.create({ data: { sku: "PAUSE", titleEn: "p", titleZh: "p", priceMinor: 1, currency: "XTR", stock: 5 } });
+    const product = await db.product.create({
+      data: { sku: "PAUSE", titleEn: "p", titleZh: "p", priceMinor: 1, currency: "XTR", stock: 5 },
+    });
     const lease = leaseExpiringAt(Date.now() + 60_000);
     const { signal } = leaseGuardedSignal([new AbortController().signal], lease);
     const attempt = runTransaction(

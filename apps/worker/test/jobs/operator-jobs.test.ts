@@ -2,7 +2,14 @@
 // under the group-admins lock, one daily report per group and day, refunds queued or alerted once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
-import { createTestDatabase, createTestRedis, startFakeTelegram, type FakeTelegram, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import {
+  createTestDatabase,
+  createTestRedis,
+  startFakeTelegram,
+  type FakeTelegram,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
 import { saveGroupAdmins } from "../../src/store.ts";
 import { reportDay } from "../../src/jobs/daily-report.ts";
 import { startedUser } from "../support/kit.ts";
@@ -20,8 +27,17 @@ beforeAll(async () => {
   db = testDb.db;
   t = await createTestRedis();
   tg = await startFakeTelegram();
-  const services = { databaseUrl: testDb.url, redisUrl: t.url, namespace: t.namespace, apiRoot: tg.apiRoot, token: tg.token };
-  workers.push(await startWorker(db, services, {}, { start: false }), await startWorker(db, services, {}, { start: false }));
+  const services = {
+    databaseUrl: testDb.url,
+    redisUrl: t.url,
+    namespace: t.namespace,
+    apiRoot: tg.apiRoot,
+    token: tg.token,
+  };
+  workers.push(
+    await startWorker(db, services, {}, { start: false }),
+    await startWorker(db, services, {}, { start: false }),
+  );
 });
 afterAll(async () => {
   for (const w of workers) await w.close();
@@ -38,7 +54,9 @@ async function bindGroup(title: string) {
   const second = await startedUser(tg);
   const member = await startedUser(tg);
   const group = tg.createGroup({ title, admins: [admin, second], members: [member] });
-  await db.operatorGroup.create({ data: { chatId: BigInt(group.id), title, adminIds: [], boundBy: BigInt(admin.id) } });
+  await db.operatorGroup.create({
+    data: { chatId: BigInt(group.id), title, adminIds: [], boundBy: BigInt(admin.id) },
+  });
   return { group, admins: [admin, second], member };
 }
 
@@ -57,9 +75,12 @@ describe("admin-refresh", () => {
       expect(row.adminIds.map(Number)).not.toContain(tg.botInfo.id);
       expect(row.adminIds.map(Number)).not.toContain(member.id);
       expect(row.adminsRefreshedAt).not.toBeNull();
-      expect(tg.callsTo("getChatAdministrators").filter((c) => c.chatId === group.id)).toHaveLength(1);
+      expect(tg.callsTo("getChatAdministrators").filter((c) => c.chatId === group.id)).toHaveLength(
+        1,
+      );
       // Telegram's answer did list the bot: it was dropped, not absent.
-      const answer = tg.callsTo("getChatAdministrators").find((c) => c.chatId === group.id)?.result as { user: { id: number } }[];
+      const answer = tg.callsTo("getChatAdministrators").find((c) => c.chatId === group.id)
+        ?.result as { user: { id: number } }[];
       expect(answer.map((m) => m.user.id)).toContain(tg.botInfo.id);
     }
   });
@@ -68,9 +89,16 @@ describe("admin-refresh", () => {
     const { group } = await bindGroup("Ops three");
     const chatId = BigInt(group.id);
     const now = Date.now();
-    expect(await saveGroupAdmins(db, { chatId, adminIds: [1n, 2n], fetchedAt: new Date(now) })).toBe(true);
-    expect(await saveGroupAdmins(db, { chatId, adminIds: [9n], fetchedAt: new Date(now - 5000) })).toBe(false);
-    expect((await db.operatorGroup.findUniqueOrThrow({ where: { chatId } })).adminIds).toEqual([1n, 2n]);
+    expect(
+      await saveGroupAdmins(db, { chatId, adminIds: [1n, 2n], fetchedAt: new Date(now) }),
+    ).toBe(true);
+    expect(
+      await saveGroupAdmins(db, { chatId, adminIds: [9n], fetchedAt: new Date(now - 5000) }),
+    ).toBe(false);
+    expect((await db.operatorGroup.findUniqueOrThrow({ where: { chatId } })).adminIds).toEqual([
+      1n,
+      2n,
+    ]);
   });
 });
 
@@ -87,12 +115,23 @@ describe("daily-report", () => {
 
     await both("daily-report");
     await both("daily-report");
-    const reports = await db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: "report:" } } });
-    expect(reports.map((r) => r.dedupeKey).sort()).toEqual(groups.map((g) => `report:${g}:${day}`).sort());
+    const reports = await db.outboxMessage.findMany({
+      where: { dedupeKey: { startsWith: "report:" } },
+    });
+    expect(reports.map((r) => r.dedupeKey).sort()).toEqual(
+      groups.map((g) => `report:${g}:${day}`).sort(),
+    );
 
     await relay();
     for (const chatId of groups) {
-      const sent = tg.callsTo("sendMessage").filter((c) => c.ok && c.chatId === Number(chatId) && String(c.params.text).startsWith(`Daily report ${day}`));
+      const sent = tg
+        .callsTo("sendMessage")
+        .filter(
+          (c) =>
+            c.ok &&
+            c.chatId === Number(chatId) &&
+            String(c.params.text).startsWith(`Daily report ${day}`),
+        );
       expect(sent).toHaveLength(1);
       expect(String(sent[0]!.params.text)).toContain("Orders placed: 3");
       expect(String(sent[0]!.params.text)).toContain(`${product.sku}: 0`); // low stock
@@ -103,32 +142,72 @@ describe("daily-report", () => {
 describe("refunds", () => {
   it("queues the refund call of a Stars payment that has none, once", async () => {
     const product = await createProduct(db, 5);
-    const order = await createOrder(db, { productId: product.id, userId: 6001n, status: "EXPIRED" });
-    const payment = await createPayment(db, { orderId: order.id, userId: 6001n, status: "REFUND_PENDING" });
+    const order = await createOrder(db, {
+      productId: product.id,
+      userId: 6001n,
+      status: "EXPIRED",
+    });
+    const payment = await createPayment(db, {
+      orderId: order.id,
+      userId: 6001n,
+      status: "REFUND_PENDING",
+    });
     await both("refunds");
     await both("refunds");
-    const calls = await db.outboxMessage.findMany({ where: { dedupeKey: `refund:${payment.telegramChargeId}` } });
+    const calls = await db.outboxMessage.findMany({
+      where: { dedupeKey: `refund:${payment.telegramChargeId}` },
+    });
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ method: "refundStarPayment", chatId: 6001n, payload: { user_id: 6001, telegram_payment_charge_id: payment.telegramChargeId } });
+    expect(calls[0]).toMatchObject({
+      method: "refundStarPayment",
+      chatId: 6001n,
+      payload: { user_id: 6001, telegram_payment_charge_id: payment.telegramChargeId },
+    });
   });
 
   it("alerts the operators once about a refund in another currency, and leaves the refund to them", async () => {
     const product = await createProduct(db, 5, "USD");
-    const order = await createOrder(db, { productId: product.id, userId: 6002n, status: "EXPIRED", currency: "USD" });
-    const payment = await createPayment(db, { orderId: order.id, userId: 6002n, status: "REFUND_PENDING", currency: "USD", amountMinor: 1250 });
+    const order = await createOrder(db, {
+      productId: product.id,
+      userId: 6002n,
+      status: "EXPIRED",
+      currency: "USD",
+    });
+    const payment = await createPayment(db, {
+      orderId: order.id,
+      userId: 6002n,
+      status: "REFUND_PENDING",
+      currency: "USD",
+      amountMinor: 1250,
+    });
     await both("refunds");
     await both("refunds");
     const groups = await db.operatorGroup.count();
-    const alerts = await db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: `refund-alert:${payment.telegramChargeId}:` } } });
+    const alerts = await db.outboxMessage.findMany({
+      where: { dedupeKey: { startsWith: `refund-alert:${payment.telegramChargeId}:` } },
+    });
     expect(alerts).toHaveLength(groups);
-    expect(await db.outboxMessage.count({ where: { dedupeKey: `refund:${payment.telegramChargeId}` } })).toBe(0);
+    expect(
+      await db.outboxMessage.count({ where: { dedupeKey: `refund:${payment.telegramChargeId}` } }),
+    ).toBe(0);
 
     await relay();
-    await waitUntil("the alerts sent", async () => (await db.outboxMessage.count({ where: { id: { in: alerts.map((a) => a.id) }, status: "SENT" } })) === groups, 20_000);
-    const texts = tg.callsTo("sendMessage").filter((c) => c.ok && String(c.params.text).startsWith("Refund needed: 12.50 USD"));
+    await waitUntil(
+      "the alerts sent",
+      async () =>
+        (await db.outboxMessage.count({
+          where: { id: { in: alerts.map((a) => a.id) }, status: "SENT" },
+        })) === groups,
+      20_000,
+    );
+    const texts = tg
+      .callsTo("sendMessage")
+      .filter((c) => c.ok && String(c.params.text).startsWith("Refund needed: 12.50 USD"));
     expect(texts).toHaveLength(groups);
     expect(String(texts[0]!.params.text)).toContain("by hand");
-    expect((await db.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("REFUND_PENDING");
+    expect((await db.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe(
+      "REFUND_PENDING",
+    );
   });
 });
 
@@ -140,7 +219,12 @@ describe("prune-processed-updates", () => {
       SELECT ${bot}, i, timezone('UTC', now()) - CASE WHEN i <= 30 THEN interval '3 days' ELSE interval '1 hour' END
         FROM generate_series(1, 40) AS i`;
     await both("prune-processed-updates");
-    const left = await db.processedUpdate.findMany({ where: { botId: bot }, select: { updateId: true } });
-    expect(left.map((r) => Number(r.updateId)).sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => 31 + i));
+    const left = await db.processedUpdate.findMany({
+      where: { botId: bot },
+      select: { updateId: true },
+    });
+    expect(left.map((r) => Number(r.updateId)).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 10 }, (_, i) => 31 + i),
+    );
   });
 });

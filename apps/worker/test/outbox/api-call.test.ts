@@ -26,9 +26,21 @@ describe("toApiCall", () => {
   });
 
   it("formats money by currency in refund notices", () => {
-    const call = toApiCall(row("notify", { template: "payment-refunded", params: { orderId: "X", reason: "late-out-of-stock", amountMinor: 250, currency: "XTR" } }), "en");
+    const call = toApiCall(
+      row("notify", {
+        template: "payment-refunded",
+        params: { orderId: "X", reason: "late-out-of-stock", amountMinor: 250, currency: "XTR" },
+      }),
+      "en",
+    );
     expect(call.payload.text).toContain("250 ⭐");
-    const usd = toApiCall(row("notify", { template: "order-refunded", params: { orderId: "X", amountMinor: 1250, currency: "USD" } }), "en");
+    const usd = toApiCall(
+      row("notify", {
+        template: "order-refunded",
+        params: { orderId: "X", amountMinor: 1250, currency: "USD" },
+      }),
+      "en",
+    );
     expect(usd.payload.text).toContain("12.50 USD");
   });
 
@@ -38,11 +50,28 @@ describe("toApiCall", () => {
       "order-expired": { orderId: "A1" },
       "payment-received": { orderId: "A1" },
       "order-refunded": { orderId: "A1", amountMinor: 5, currency: "XTR" },
-      "payment-refunded": { orderId: "A1", reason: "already-paid", amountMinor: 5, currency: "XTR" },
+      "payment-refunded": {
+        orderId: "A1",
+        reason: "already-paid",
+        amountMinor: 5,
+        currency: "XTR",
+      },
       "operator-order-paid": { orderId: "A1", amountMinor: 5, currency: "XTR" },
-      "operator-refund-needed": { orderId: "A1", reason: "late-out-of-stock", amountMinor: 5, currency: "XTR", automatic: 1 },
+      "operator-refund-needed": {
+        orderId: "A1",
+        reason: "late-out-of-stock",
+        amountMinor: 5,
+        currency: "XTR",
+        automatic: 1,
+      },
       "operator-low-stock": { sku: "TEA", titleEn: "Tea", titleZh: "茶", stock: 2, threshold: 5 },
-      "operator-dead-letter": { id: 1, method: "notify", dedupeKey: "k", attempts: 3, error: "500: oops" },
+      "operator-dead-letter": {
+        id: 1,
+        method: "notify",
+        dedupeKey: "k",
+        attempts: 3,
+        error: "500: oops",
+      },
       "operator-daily-report": {
         day: "2026-01-01",
         placed: 3,
@@ -63,13 +92,21 @@ describe("toApiCall", () => {
         expect(text, `${payload.template} ${locale}`).not.toContain("?");
       }
     }
-    expect(toApiCall(row("notify", { template: "operator-low-stock", params: { sku: "TEA", titleEn: "Tea", titleZh: "茶", stock: 0, threshold: 5 } }), "en").payload.text).toBe(
-      "Out of stock: Tea (TEA).",
-    );
+    expect(
+      toApiCall(
+        row("notify", {
+          template: "operator-low-stock",
+          params: { sku: "TEA", titleEn: "Tea", titleZh: "茶", stock: 0, threshold: 5 },
+        }),
+        "en",
+      ).payload.text,
+    ).toBe("Out of stock: Tea (TEA).");
   });
 
   it("passes refundStarPayment and chat methods through, with the row's chat id", () => {
-    expect(toApiCall(row("refundStarPayment", { user_id: 5, telegram_payment_charge_id: "c1" }), "en")).toEqual({
+    expect(
+      toApiCall(row("refundStarPayment", { user_id: 5, telegram_payment_charge_id: "c1" }), "en"),
+    ).toEqual({
       method: "refundStarPayment",
       payload: { user_id: 5, telegram_payment_charge_id: "c1" },
     });
@@ -80,9 +117,15 @@ describe("toApiCall", () => {
   });
 
   it("refuses rows it cannot send: unknown method or template, malformed payload", () => {
-    expect(() => toApiCall(row("sendPoll", { question: "?" }), "en")).toThrow(InvalidOutboxMessageError);
-    expect(() => toApiCall(row("notify", { template: "no-such-template" }), "en")).toThrow(InvalidOutboxMessageError);
+    expect(() => toApiCall(row("sendPoll", { question: "?" }), "en")).toThrow(
+      InvalidOutboxMessageError,
+    );
+    expect(() => toApiCall(row("notify", { template: "no-such-template" }), "en")).toThrow(
+      InvalidOutboxMessageError,
+    );
     expect(() => toApiCall(row("notify", "text"), "en")).toThrow(InvalidOutboxMessageError);
-    expect(() => toApiCall(row("refundStarPayment", { user_id: "5" }), "en")).toThrow(InvalidOutboxMessageError);
+    expect(() => toApiCall(row("refundStarPayment", { user_id: "5" }), "en")).toThrow(
+      InvalidOutboxMessageError,
+    );
   });
 });

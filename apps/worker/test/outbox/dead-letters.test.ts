@@ -2,7 +2,15 @@
 // dead-letter state and operators are alerted through the outbox (never about an alert itself).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
-import { createTestDatabase, createTestRedis, startFakeTelegram, type FakeTelegram, type SimulatedGroup, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import {
+  createTestDatabase,
+  createTestRedis,
+  startFakeTelegram,
+  type FakeTelegram,
+  type SimulatedGroup,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
 import { payOnTelegram, startedUser } from "../support/kit.ts";
 import { metricValue } from "../support/metrics.ts";
 import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
@@ -20,8 +28,24 @@ beforeAll(async () => {
   t = await createTestRedis();
   tg = await startFakeTelegram();
   ops = tg.createGroup({ title: "Operators", admins: [await startedUser(tg)] });
-  const services = { databaseUrl: testDb.url, redisUrl: t.url, namespace: t.namespace, apiRoot: tg.apiRoot, token: tg.token };
-  w = await startWorker(db, services, { OPERATOR_GROUP_ID: String(ops.id), OUTBOX_MAX_ATTEMPTS: "3", OUTBOX_RETRY_BASE_MS: "20", OUTBOX_RETRY_MAX_MS: "50" }, { start: false });
+  const services = {
+    databaseUrl: testDb.url,
+    redisUrl: t.url,
+    namespace: t.namespace,
+    apiRoot: tg.apiRoot,
+    token: tg.token,
+  };
+  w = await startWorker(
+    db,
+    services,
+    {
+      OPERATOR_GROUP_ID: String(ops.id),
+      OUTBOX_MAX_ATTEMPTS: "3",
+      OUTBOX_RETRY_BASE_MS: "20",
+      OUTBOX_RETRY_MAX_MS: "50",
+    },
+    { start: false },
+  );
 });
 afterAll(async () => {
   await w.close();
@@ -32,14 +56,21 @@ afterAll(async () => {
 
 /** Relays until nothing is pending (retries come due within ms here). */
 async function relayAll(): Promise<void> {
-  await waitUntil("the outbox settled", async () => {
-    await w.worker.runOnce("outbox-relay");
-    return (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0;
-  }, 60_000, 20);
+  await waitUntil(
+    "the outbox settled",
+    async () => {
+      await w.worker.runOnce("outbox-relay");
+      return (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0;
+    },
+    60_000,
+    20,
+  );
 }
 
 const send = (dedupeKey: string, chatId: number, text: string) =>
-  db.outboxMessage.create({ data: { dedupeKey, chatId: BigInt(chatId), method: "sendMessage", payload: { text } } });
+  db.outboxMessage.create({
+    data: { dedupeKey, chatId: BigInt(chatId), method: "sendMessage", payload: { text } },
+  });
 
 describe("dead letters", () => {
   it("gives up after the last attempt on a 5xx that never ends, and alerts the operators", async () => {
@@ -50,11 +81,21 @@ describe("dead letters", () => {
     fault.remove();
 
     const row = await db.outboxMessage.findUniqueOrThrow({ where: { id: message.id } });
-    expect([row.status, row.attempts, row.lastError]).toEqual(["DEAD", 3, "500: Internal Server Error"]);
-    expect(tg.calls.filter((c) => c.chatId === user.id && c.method === "sendMessage")).toHaveLength(3);
-    const alert = tg.callsTo("sendMessage").find((c) => c.ok && c.chatId === ops.id && String(c.params.text).includes(`#${message.id}`));
+    expect([row.status, row.attempts, row.lastError]).toEqual([
+      "DEAD",
+      3,
+      "500: Internal Server Error",
+    ]);
+    expect(tg.calls.filter((c) => c.chatId === user.id && c.method === "sendMessage")).toHaveLength(
+      3,
+    );
+    const alert = tg
+      .callsTo("sendMessage")
+      .find((c) => c.ok && c.chatId === ops.id && String(c.params.text).includes(`#${message.id}`));
     expect(String(alert?.params.text)).toContain("after 3 attempt(s)");
-    expect(await metricValue(w.registry, "orderbot_outbox_dead_total", { method: "sendMessage" })).toBe(1);
+    expect(
+      await metricValue(w.registry, "orderbot_outbox_dead_total", { method: "sendMessage" }),
+    ).toBe(1);
   });
 
   it("never gives up a refund owed on a 5xx: it retries past the attempt limit until Telegram answers", async () => {
@@ -62,7 +103,12 @@ describe("dead letters", () => {
     const chargeId = await payOnTelegram(tg, user, "refund-retries", 50);
     const fault = tg.faults.set({ method: "refundStarPayment", rate500: 1, times: 5 }); // more than OUTBOX_MAX_ATTEMPTS (3)
     const message = await db.outboxMessage.create({
-      data: { dedupeKey: `refund:${chargeId}`, chatId: BigInt(user.id), method: "refundStarPayment", payload: { user_id: user.id, telegram_payment_charge_id: chargeId } },
+      data: {
+        dedupeKey: `refund:${chargeId}`,
+        chatId: BigInt(user.id),
+        method: "refundStarPayment",
+        payload: { user_id: user.id, telegram_payment_charge_id: chargeId },
+      },
     });
     await relayAll();
     expect(fault.injected).toBe(5);
@@ -71,7 +117,9 @@ describe("dead letters", () => {
     const row = await db.outboxMessage.findUniqueOrThrow({ where: { id: message.id } });
     expect([row.status, row.attempts]).toEqual(["SENT", 6]);
     expect(tg.charges.find((c) => c.chargeId === chargeId)?.refundedAt).toBeDefined();
-    expect(await metricValue(w.registry, "orderbot_outbox_dead_total", { method: "refundStarPayment" })).toBe(0);
+    expect(
+      await metricValue(w.registry, "orderbot_outbox_dead_total", { method: "refundStarPayment" }),
+    ).toBe(0);
   });
 
   it("dead-letters at once what Telegram refuses for good, alerting for a bad request but not for a user who blocked the bot", async () => {
@@ -80,11 +128,19 @@ describe("dead letters", () => {
     const blocked = await send("blocked", stranger.id, "unwanted");
     await relayAll();
 
-    expect((await db.outboxMessage.findUniqueOrThrow({ where: { id: missing.id } })).status).toBe("DEAD");
-    expect((await db.outboxMessage.findUniqueOrThrow({ where: { id: blocked.id } })).status).toBe("DEAD");
+    expect((await db.outboxMessage.findUniqueOrThrow({ where: { id: missing.id } })).status).toBe(
+      "DEAD",
+    );
+    expect((await db.outboxMessage.findUniqueOrThrow({ where: { id: blocked.id } })).status).toBe(
+      "DEAD",
+    );
     expect(tg.calls.filter((c) => c.params.text === "to nobody")).toHaveLength(1);
-    expect(await db.outboxMessage.count({ where: { dedupeKey: `alert:dead:${missing.id}` } })).toBe(1);
-    expect(await db.outboxMessage.count({ where: { dedupeKey: `alert:dead:${blocked.id}` } })).toBe(0);
+    expect(await db.outboxMessage.count({ where: { dedupeKey: `alert:dead:${missing.id}` } })).toBe(
+      1,
+    );
+    expect(await db.outboxMessage.count({ where: { dedupeKey: `alert:dead:${blocked.id}` } })).toBe(
+      0,
+    );
   });
 
   it("does not alert about a dead alert: no loop when the operators' chat itself fails", async () => {
@@ -93,8 +149,12 @@ describe("dead letters", () => {
     await relayAll();
     fault.remove();
 
-    const alert = await db.outboxMessage.findUniqueOrThrow({ where: { dedupeKey: `alert:dead:${message.id}` } });
+    const alert = await db.outboxMessage.findUniqueOrThrow({
+      where: { dedupeKey: `alert:dead:${message.id}` },
+    });
     expect(alert.status).toBe("DEAD");
-    expect(await db.outboxMessage.count({ where: { dedupeKey: `alert:dead:${alert.id}` } })).toBe(0);
+    expect(await db.outboxMessage.count({ where: { dedupeKey: `alert:dead:${alert.id}` } })).toBe(
+      0,
+    );
   });
 });

@@ -68,7 +68,12 @@ const messagesArb = fc
   )
   .map((items) => {
     let t = 0;
-    return items.map(({ chat, gap, latency, receivedAt }) => ({ chat, arrival: (t += gap), latency, receivedAt }));
+    return items.map(({ chat, gap, latency, receivedAt }) => ({
+      chat,
+      arrival: (t += gap),
+      latency,
+      receivedAt,
+    }));
   });
 
 describe("pacer", () => {
@@ -79,10 +84,16 @@ describe("pacer", () => {
         expect(received).toHaveLength(messages.length);
         for (const chat of [...PRIVATE, ...GROUPS]) {
           const times = received.filter((r) => r.chat === chat).map((r) => r.received);
-          for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(1000);
+          for (let i = 1; i < times.length; i++)
+            expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(1000);
           if (chat < 0n) expect(maxInWindow(times, 60_000)).toBeLessThanOrEqual(20);
         }
-        expect(maxInWindow(received.map((r) => r.received), 1000)).toBeLessThanOrEqual(GLOBAL);
+        expect(
+          maxInWindow(
+            received.map((r) => r.received),
+            1000,
+          ),
+        ).toBeLessThanOrEqual(GLOBAL);
       }),
       { numRuns: 200 },
     );

@@ -2,7 +2,15 @@
 // once and at most twice, and the pacing limits hold, measured from the kit's recording.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
-import { createTestDatabase, createTestRedis, maxInWindow, startFakeTelegram, type FakeTelegram, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import {
+  createTestDatabase,
+  createTestRedis,
+  maxInWindow,
+  startFakeTelegram,
+  type FakeTelegram,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
 import { metricValue } from "../support/metrics.ts";
 import { startWorker, waitUntil, type InProcessWorker, type Services } from "../support/worker.ts";
 
@@ -18,7 +26,13 @@ beforeAll(async () => {
   db = testDb.db;
   t = await createTestRedis();
   tg = await startFakeTelegram({ seed: 7 });
-  services = { databaseUrl: testDb.url, redisUrl: t.url, namespace: t.namespace, apiRoot: tg.apiRoot, token: tg.token };
+  services = {
+    databaseUrl: testDb.url,
+    redisUrl: t.url,
+    namespace: t.namespace,
+    apiRoot: tg.apiRoot,
+    token: tg.token,
+  };
 });
 afterAll(async () => {
   for (const w of workers) await w.close();
@@ -43,19 +57,41 @@ describe("outbox relay under injected faults", () => {
 
     const rows: { dedupeKey: string; chatId: bigint; method: string; payload: object }[] = [];
     users.forEach((user, u) => {
-      for (let i = 0; i < 5; i++) rows.push({ dedupeKey: `u${u}-${i}`, chatId: BigInt(user.id), method: "sendMessage", payload: { text: `private ${u}-${i}` } });
+      for (let i = 0; i < 5; i++)
+        rows.push({
+          dedupeKey: `u${u}-${i}`,
+          chatId: BigInt(user.id),
+          method: "sendMessage",
+          payload: { text: `private ${u}-${i}` },
+        });
     });
-    for (let i = 0; i < 24; i++) rows.push({ dedupeKey: `g-${i}`, chatId: BigInt(group.id), method: "sendMessage", payload: { text: `group ${i}` } });
+    for (let i = 0; i < 24; i++)
+      rows.push({
+        dedupeKey: `g-${i}`,
+        chatId: BigInt(group.id),
+        method: "sendMessage",
+        payload: { text: `group ${i}` },
+      });
     await db.outboxMessage.createMany({ data: rows });
 
     const rate429 = tg.faults.set({ method: "sendMessage", rate429: 0.15, retryAfter: 1 });
     const rate500 = tg.faults.set({ method: "sendMessage", rate500: 0.15 });
 
     // Two workers contend for the relay's leadership, as two replicas would.
-    const env = { OUTBOX_INTERVAL_MS: "200", OUTBOX_GLOBAL_PER_SECOND: String(GLOBAL_PER_SECOND), OUTBOX_RETRY_BASE_MS: "200", OUTBOX_MAX_ATTEMPTS: "12" };
+    const env = {
+      OUTBOX_INTERVAL_MS: "200",
+      OUTBOX_GLOBAL_PER_SECOND: String(GLOBAL_PER_SECOND),
+      OUTBOX_RETRY_BASE_MS: "200",
+      OUTBOX_MAX_ATTEMPTS: "12",
+    };
     workers.push(await startWorker(db, services, env), await startWorker(db, services, env));
 
-    await waitUntil("every outbox message sent", async () => (await db.outboxMessage.count({ where: { status: "SENT" } })) === rows.length, 150_000, 500);
+    await waitUntil(
+      "every outbox message sent",
+      async () => (await db.outboxMessage.count({ where: { status: "SENT" } })) === rows.length,
+      150_000,
+      500,
+    );
 
     // Faults really happened, of both kinds.
     expect(rate429.injected).toBeGreaterThan(0);
@@ -76,21 +112,36 @@ describe("outbox relay under injected faults", () => {
     // Pacing, from the kit's recording, counting every call that reached it (failed ones too).
     const all = { includeFailed: true };
     for (const user of users) {
-      const times = tg.calls.filter((c) => c.chatId === user.id && c.method === "sendMessage").map((c) => c.at);
-      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(1000);
+      const times = tg.calls
+        .filter((c) => c.chatId === user.id && c.method === "sendMessage")
+        .map((c) => c.at);
+      for (let i = 1; i < times.length; i++)
+        expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(1000);
       expect(tg.pacing(user.id, all).maxPerSecond).toBe(1);
     }
-    const groupTimes = tg.calls.filter((c) => c.chatId === group.id && c.method === "sendMessage").map((c) => c.at);
+    const groupTimes = tg.calls
+      .filter((c) => c.chatId === group.id && c.method === "sendMessage")
+      .map((c) => c.at);
     expect(maxInWindow(groupTimes, 60_000)).toBeLessThanOrEqual(20);
     expect(tg.pacing(undefined, all).maxPerSecond).toBeLessThanOrEqual(GLOBAL_PER_SECOND);
     // The group had more than a minute's allowance, so the relay really waited on that limit.
     expect(groupTimes.length).toBeGreaterThan(20);
     expect(groupTimes.at(-1)! - groupTimes[0]!).toBeGreaterThanOrEqual(60_000);
 
-    const sent = (await Promise.all(workers.map((w) => metricValue(w.registry, "orderbot_outbox_sent_total", { method: "sendMessage" })))).reduce((a, b) => a + b);
+    const sent = (
+      await Promise.all(
+        workers.map((w) =>
+          metricValue(w.registry, "orderbot_outbox_sent_total", { method: "sendMessage" }),
+        ),
+      )
+    ).reduce((a, b) => a + b);
     expect(sent).toBe(rows.length);
     const retries = async (reason: string) =>
-      (await Promise.all(workers.map((w) => metricValue(w.registry, "orderbot_outbox_retries_total", { reason })))).reduce((a, b) => a + b);
+      (
+        await Promise.all(
+          workers.map((w) => metricValue(w.registry, "orderbot_outbox_retries_total", { reason })),
+        )
+      ).reduce((a, b) => a + b);
     expect(await retries("rate_limited")).toBeGreaterThan(0);
     expect(await retries("transient")).toBeGreaterThan(0);
     expect(await db.outboxMessage.count({ where: { status: "DEAD" } })).toBe(0);

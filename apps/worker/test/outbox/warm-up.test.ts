@@ -37,7 +37,13 @@ describe("warming up a relay's pacer", () => {
       },
       pacer,
       policy: { maxAttempts: 3, baseMs: 100, maxMs: 1000 },
-      options: { batchSize: 10, claimMs: 30_000, horizonMs: 1000, locale: "en", operatorChatId: null },
+      options: {
+        batchSize: 10,
+        claimMs: 30_000,
+        horizonMs: 1000,
+        locale: "en",
+        operatorChatId: null,
+      },
       metrics: createWorkerMetrics(new Registry()),
       logger: silentLogger,
     });

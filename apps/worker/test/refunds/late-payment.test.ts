@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createShop, type Shop } from "@orderbot/core";
 import type { Database } from "@orderbot/db";
 import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
-import { createTestDatabase, createTestRedis, startFakeTelegram, type FakeTelegram, type SimulatedUser, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import {
+  createTestDatabase,
+  createTestRedis,
+  startFakeTelegram,
+  type FakeTelegram,
+  type SimulatedUser,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
 import { payOnTelegram, startedUser } from "../support/kit.ts";
 import { buildLocks, HASH_KEY } from "../support/locks.ts";
 import { createProduct } from "../support/seed.ts";
@@ -28,8 +36,20 @@ beforeAll(async () => {
   // The bot's side: the order services, with locks of their own.
   const botLocks = await buildLocks(t.url, t.namespace);
   closers.push(botLocks.close);
-  shop = createShop({ db, locks: botLocks.locks, config: { maskKey: HASH_KEY }, logger: silentLogger, registry: createMetricsRegistry() });
-  const services = { databaseUrl: testDb.url, redisUrl: t.url, namespace: t.namespace, apiRoot: tg.apiRoot, token: tg.token };
+  shop = createShop({
+    db,
+    locks: botLocks.locks,
+    config: { maskKey: HASH_KEY },
+    logger: silentLogger,
+    registry: createMetricsRegistry(),
+  });
+  const services = {
+    databaseUrl: testDb.url,
+    redisUrl: t.url,
+    namespace: t.namespace,
+    apiRoot: tg.apiRoot,
+    token: tg.token,
+  };
   const env = { OUTBOX_INTERVAL_MS: "100", REFUND_INTERVAL_MS: "300" };
   workers.push(await startWorker(db, services, env), await startWorker(db, services, env));
 });
@@ -42,7 +62,12 @@ afterAll(async () => {
 });
 
 async function reserve(user: SimulatedUser, sku: string) {
-  const placed = await shop.orders.placeOrder({ userId: user.id, chatId: user.id, items: [{ sku, quantity: 1 }], idempotencyKey: randomUUID() });
+  const placed = await shop.orders.placeOrder({
+    userId: user.id,
+    chatId: user.id,
+    items: [{ sku, quantity: 1 }],
+    idempotencyKey: randomUUID(),
+  });
   if (placed.status !== "ok") throw new Error(`placeOrder: ${placed.status}`);
   return placed.order;
 }
@@ -51,7 +76,9 @@ const makeDue = (publicIds: string[]) =>
   db.$executeRaw`UPDATE orders SET expires_at = timezone('UTC', now()) - interval '1 minute' WHERE public_id = ANY(${publicIds}::text[])`;
 
 const successfulRefundCalls = (chargeId: string) =>
-  tg.callsTo("refundStarPayment").filter((c) => c.ok && c.params.telegram_payment_charge_id === chargeId).length;
+  tg
+    .callsTo("refundStarPayment")
+    .filter((c) => c.ok && c.params.telegram_payment_charge_id === chargeId).length;
 
 describe("a payment that arrives as its reservation expires", () => {
   it("expired first and sold out: REFUND_PENDING, then refunded by the workers with one refundStarPayment", async () => {
@@ -65,19 +92,45 @@ describe("a payment that arrives as its reservation expires", () => {
     expect(await workers[0]!.worker.runOnce("expire-reservations")).toBe("ran");
     await reserve(rival, product.sku); // the stock that came back is gone again
 
-    const confirmed = await shop.payments.confirmPayment({ orderId: order.id, userId: buyer.id, telegramChargeId: chargeId, amount: order.totalMinor, currency: "XTR" });
+    const confirmed = await shop.payments.confirmPayment({
+      orderId: order.id,
+      userId: buyer.id,
+      telegramChargeId: chargeId,
+      amount: order.totalMinor,
+      currency: "XTR",
+    });
     expect(confirmed).toMatchObject({ status: "refund-pending", reason: "late-out-of-stock" });
 
-    await waitUntil("the payment refunded", async () => (await db.payment.findUniqueOrThrow({ where: { telegramChargeId: chargeId } })).status === "REFUNDED", 30_000);
-    await waitUntil("the outbox drained", async () => (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0, 30_000);
+    await waitUntil(
+      "the payment refunded",
+      async () =>
+        (await db.payment.findUniqueOrThrow({ where: { telegramChargeId: chargeId } })).status ===
+        "REFUNDED",
+      30_000,
+    );
+    await waitUntil(
+      "the outbox drained",
+      async () => (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0,
+      30_000,
+    );
     expect(successfulRefundCalls(chargeId)).toBe(1);
-    expect(tg.callsTo("refundStarPayment").filter((c) => c.params.telegram_payment_charge_id === chargeId)).toHaveLength(1);
+    expect(
+      tg
+        .callsTo("refundStarPayment")
+        .filter((c) => c.params.telegram_payment_charge_id === chargeId),
+    ).toHaveLength(1);
     expect(tg.charges.find((c) => c.chargeId === chargeId)!.refundedAt).toBeDefined();
     const payment = await db.payment.findUniqueOrThrow({ where: { telegramChargeId: chargeId } });
     expect(payment.refundedAt).not.toBeNull();
-    expect((await db.order.findUniqueOrThrow({ where: { publicId: order.id } })).status).toBe("EXPIRED");
+    expect((await db.order.findUniqueOrThrow({ where: { publicId: order.id } })).status).toBe(
+      "EXPIRED",
+    );
     // The buyer was told.
-    const notice = tg.callsTo("sendMessage").find((c) => c.ok && c.chatId === buyer.id && String(c.params.text).includes("refunded in full"));
+    const notice = tg
+      .callsTo("sendMessage")
+      .find(
+        (c) => c.ok && c.chatId === buyer.id && String(c.params.text).includes("refunded in full"),
+      );
     expect(notice).toBeDefined();
   });
 
@@ -105,30 +158,53 @@ describe("a payment that arrives as its reservation expires", () => {
     const jitter = () => sleep(Math.random() * 30);
     const confirmations = await Promise.all([
       ...cases.map((c) =>
-        jitter().then(() => shop.payments.confirmPayment({ orderId: c.order.id, userId: c.buyer.id, telegramChargeId: c.chargeId, amount: c.order.totalMinor, currency: "XTR" })),
+        jitter().then(() =>
+          shop.payments.confirmPayment({
+            orderId: c.order.id,
+            userId: c.buyer.id,
+            telegramChargeId: c.chargeId,
+            amount: c.order.totalMinor,
+            currency: "XTR",
+          }),
+        ),
       ),
       workers[0]!.worker.runOnce("expire-reservations"),
       workers[1]!.worker.runOnce("expire-reservations"),
       jitter().then(() => shop.orders.expireDue(new Date(), 3)),
     ]);
-    expect(confirmations.slice(0, cases.length).map((r) => (typeof r === "object" && "status" in r ? r.status : r))).toEqual(
-      cases.map((c) => (c.soldOut ? "refund-pending" : "ok")),
-    );
+    expect(
+      confirmations
+        .slice(0, cases.length)
+        .map((r) => (typeof r === "object" && "status" in r ? r.status : r)),
+    ).toEqual(cases.map((c) => (c.soldOut ? "refund-pending" : "ok")));
 
     const charges = cases.map((c) => c.chargeId);
     await waitUntil(
       "no payment left REFUND_PENDING",
-      async () => (await db.payment.count({ where: { telegramChargeId: { in: charges }, status: "REFUND_PENDING" } })) === 0,
+      async () =>
+        (await db.payment.count({
+          where: { telegramChargeId: { in: charges }, status: "REFUND_PENDING" },
+        })) === 0,
       60_000,
     );
-    await waitUntil("the outbox drained", async () => (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0, 60_000);
+    await waitUntil(
+      "the outbox drained",
+      async () => (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0,
+      60_000,
+    );
 
     for (const c of cases) {
-      const order = await db.order.findUniqueOrThrow({ where: { publicId: c.order.id }, include: { payments: true } });
+      const order = await db.order.findUniqueOrThrow({
+        where: { publicId: c.order.id },
+        include: { payments: true },
+      });
       const product = await db.product.findUniqueOrThrow({ where: { id: c.product.id } });
       expect(order.payments).toHaveLength(1);
       expect(product.stock).toBe(0); // the unit is held: by the paid order, or by the rival
-      const ledger = await db.stockMovement.aggregate({ where: { productId: c.product.id }, _sum: { delta: true } });
+      const ledger = await db.stockMovement.aggregate({
+        where: { productId: c.product.id },
+        _sum: { delta: true },
+      });
       expect(ledger._sum.delta ?? 0).toBe(product.stock);
       if (c.soldOut) {
         expect([order.status, order.payments[0]!.status]).toEqual(["EXPIRED", "REFUNDED"]);
@@ -138,7 +214,9 @@ describe("a payment that arrives as its reservation expires", () => {
         expect(successfulRefundCalls(c.chargeId)).toBe(0);
       }
     }
-    const refundCalls = tg.callsTo("refundStarPayment").filter((c) => charges.includes(String(c.params.telegram_payment_charge_id)));
+    const refundCalls = tg
+      .callsTo("refundStarPayment")
+      .filter((c) => charges.includes(String(c.params.telegram_payment_charge_id)));
     expect(refundCalls).toHaveLength(soldOut.length);
     expect(refundCalls.every((c) => c.ok)).toBe(true);
   }, 120_000);

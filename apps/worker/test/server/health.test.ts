@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
-import { createTestDatabase, freePort, startRedisServer, type RedisServer, type TestDatabase } from "@orderbot/testkit";
+import {
+  createTestDatabase,
+  freePort,
+  startRedisServer,
+  type RedisServer,
+  type TestDatabase,
+} from "@orderbot/testkit";
 import { WORKER_METRICS } from "../../src/metrics.ts";
 import { scrapeValue } from "../support/metrics.ts";
 import { createOrder, createPayment, createProduct } from "../support/seed.ts";
@@ -18,8 +24,19 @@ beforeAll(async () => {
   db = testDb.db;
   redis = await startRedisServer(); // ours to stop
   const port = await freePort();
-  const services = { databaseUrl: testDb.url, redisUrl: redis.url, namespace: "test-health", apiRoot: "http://127.0.0.1:9", token: "123456:TEST-worker-token-abcdefghij" };
-  w = await startWorker(db, services, { WORKER_PORT: String(port), METRICS_TOKEN: TOKEN }, { start: false });
+  const services = {
+    databaseUrl: testDb.url,
+    redisUrl: redis.url,
+    namespace: "test-health",
+    apiRoot: "http://127.0.0.1:9",
+    token: "123456:TEST-worker-token-abcdefghij",
+  };
+  w = await startWorker(
+    db,
+    services,
+    { WORKER_PORT: String(port), METRICS_TOKEN: TOKEN },
+    { start: false },
+  );
   await w.worker.start({ listen: true });
   base = `http://127.0.0.1:${port}`;
 });
@@ -29,7 +46,8 @@ afterAll(async () => {
   await testDb.drop();
 });
 
-const metrics = (token = TOKEN) => fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+const metrics = (token = TOKEN) =>
+  fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
 
 describe("health server", () => {
   it("answers /healthz, and /readyz while PostgreSQL and Redis answer", async () => {
@@ -45,7 +63,11 @@ describe("health server", () => {
     expect(down.status).toBe(503);
     expect(await down.json()).toEqual({ ok: false, database: "ok", redis: "down" });
     await redis.start();
-    await waitUntil("ready again", async () => (await fetch(`${base}/readyz`)).status === 200, 20_000);
+    await waitUntil(
+      "ready again",
+      async () => (await fetch(`${base}/readyz`)).status === 200,
+      20_000,
+    );
   });
 
   it("serves /metrics only with the bearer token", async () => {
@@ -57,14 +79,28 @@ describe("health server", () => {
   it("exports every metric the alert rules use, the backlog gauges read fresh from the database", async () => {
     const product = await createProduct(db, 5);
     const order = await createOrder(db, { productId: product.id, userId: 42n, status: "EXPIRED" });
-    const payment = await createPayment(db, { orderId: order.id, userId: 42n, status: "REFUND_PENDING" });
-    await db.payment.update({ where: { id: payment.id }, data: { createdAt: new Date(Date.now() - 300_000) } });
+    const payment = await createPayment(db, {
+      orderId: order.id,
+      userId: 42n,
+      status: "REFUND_PENDING",
+    });
+    await db.payment.update({
+      where: { id: payment.id },
+      data: { createdAt: new Date(Date.now() - 300_000) },
+    });
     await db.outboxMessage.createMany({
-      data: [1, 2, 3].map((i) => ({ dedupeKey: `m${i}`, chatId: 42n, method: "sendMessage", payload: { text: "x" }, createdAt: new Date(Date.now() - i * 60_000) })),
+      data: [1, 2, 3].map((i) => ({
+        dedupeKey: `m${i}`,
+        chatId: 42n,
+        method: "sendMessage",
+        payload: { text: "x" },
+        createdAt: new Date(Date.now() - i * 60_000),
+      })),
     });
 
     const text = await (await metrics()).text();
-    for (const name of Object.values(WORKER_METRICS)) expect(text, name).toContain(`# TYPE ${name} `);
+    for (const name of Object.values(WORKER_METRICS))
+      expect(text, name).toContain(`# TYPE ${name} `);
     for (const name of [
       "orderbot_outbox_pending",
       "orderbot_outbox_oldest_pending_age_seconds",
@@ -77,9 +113,13 @@ describe("health server", () => {
       expect(text, name).toContain(`# TYPE ${name} `);
     }
     expect(scrapeValue(text, "orderbot_outbox_pending")).toBe(3);
-    expect(scrapeValue(text, "orderbot_outbox_oldest_pending_age_seconds")).toBeGreaterThanOrEqual(180);
+    expect(scrapeValue(text, "orderbot_outbox_oldest_pending_age_seconds")).toBeGreaterThanOrEqual(
+      180,
+    );
     expect(scrapeValue(text, "orderbot_outbox_oldest_pending_age_seconds")).toBeLessThan(240);
-    expect(scrapeValue(text, "orderbot_refund_pending_oldest_age_seconds")).toBeGreaterThanOrEqual(300);
+    expect(scrapeValue(text, "orderbot_refund_pending_oldest_age_seconds")).toBeGreaterThanOrEqual(
+      300,
+    );
     // The lock module's metrics share the registry.
     expect(text).toContain("# TYPE orderbot_lock_acquire_total ");
   });

@@ -33,8 +33,13 @@ describe("outbox store", () => {
 
   it("hands each due message to exactly one of several concurrent claimers", async () => {
     await clearOutbox();
-    await enqueueOutbox(db, Array.from({ length: 300 }, (_, i) => notify(BigInt(1 + (i % 30)), `race-${i}`)));
-    const claims = await Promise.all(Array.from({ length: 8 }, () => claimDueOutbox(db, { limit: 50, claimMs: 60_000 })));
+    await enqueueOutbox(
+      db,
+      Array.from({ length: 300 }, (_, i) => notify(BigInt(1 + (i % 30)), `race-${i}`)),
+    );
+    const claims = await Promise.all(
+      Array.from({ length: 8 }, () => claimDueOutbox(db, { limit: 50, claimMs: 60_000 })),
+    );
     const ids = claims.flat().map((m) => m.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBe(300);
@@ -47,7 +52,10 @@ describe("outbox store", () => {
     await enqueueOutbox(db, [notify(5n, "chat-5")]);
     await enqueueOutbox(db, [notify(6n, "chat-6")]);
     await enqueueOutbox(db, [notify(7n, "later")]);
-    await db.outboxMessage.update({ where: { dedupeKey: "later" }, data: { nextAttemptAt: new Date(Date.now() + 3_600_000) } });
+    await db.outboxMessage.update({
+      where: { dedupeKey: "later" },
+      data: { nextAttemptAt: new Date(Date.now() + 3_600_000) },
+    });
     const claimed = await claimDueOutbox(db, { limit: 10, claimMs: 60_000, excludeChats: [6n] });
     expect(claimed.map((m) => m.dedupeKey)).toEqual(["chat-5"]);
     expect(claimed[0]!.chatId).toBe(5n);
@@ -73,15 +81,33 @@ describe("outbox store", () => {
     await clearOutbox();
     await enqueueOutbox(db, [notify(9n, "retry")]);
     const [m] = await claimDueOutbox(db, { limit: 1, claimMs: 60_000 });
-    expect(await rescheduleOutbox(db, { id: m!.id, claim: m!.claim, delayMs: 0, counts: false, error: "429: slow down" })).toBe(true);
+    expect(
+      await rescheduleOutbox(db, {
+        id: m!.id,
+        claim: m!.claim,
+        delayMs: 0,
+        counts: false,
+        error: "429: slow down",
+      }),
+    ).toBe(true);
     let row = await db.outboxMessage.findUniqueOrThrow({ where: { id: m!.id } });
     expect([row.attempts, row.lastError, row.status]).toEqual([0, "429: slow down", "PENDING"]);
     const [again] = await claimDueOutbox(db, { limit: 1, claimMs: 60_000 });
-    expect(await rescheduleOutbox(db, { id: again!.id, claim: again!.claim, delayMs: 60_000, counts: true, error: "500" })).toBe(true);
+    expect(
+      await rescheduleOutbox(db, {
+        id: again!.id,
+        claim: again!.claim,
+        delayMs: 60_000,
+        counts: true,
+        error: "500",
+      }),
+    ).toBe(true);
     row = await db.outboxMessage.findUniqueOrThrow({ where: { id: m!.id } });
     expect(row.attempts).toBe(1);
     expect(row.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
-    expect(await rescheduleOutbox(db, { id: again!.id, claim: again!.claim, delayMs: 0, counts: false })).toBe(false); // claim used up
+    expect(
+      await rescheduleOutbox(db, { id: again!.id, claim: again!.claim, delayMs: 0, counts: false }),
+    ).toBe(false); // claim used up
   });
 
   it("never leaves a used claim valid, even when a retry lands on the claim's own millisecond", async () => {
@@ -90,8 +116,12 @@ describe("outbox store", () => {
     await db.$transaction(async (tx) => {
       // now() is the transaction's start: the claim and a retry as long as the claim compute one time.
       const [m] = await claimDueOutbox(tx, { limit: 1, claimMs: 30_000 });
-      expect(await rescheduleOutbox(tx, { id: m!.id, claim: m!.claim, delayMs: 30_000, counts: true })).toBe(true);
-      expect(await rescheduleOutbox(tx, { id: m!.id, claim: m!.claim, delayMs: 30_000, counts: true })).toBe(false);
+      expect(
+        await rescheduleOutbox(tx, { id: m!.id, claim: m!.claim, delayMs: 30_000, counts: true }),
+      ).toBe(true);
+      expect(
+        await rescheduleOutbox(tx, { id: m!.id, claim: m!.claim, delayMs: 30_000, counts: true }),
+      ).toBe(false);
     });
   });
 
@@ -100,8 +130,12 @@ describe("outbox store", () => {
     await enqueueOutbox(db, [notify(10n, "doomed")]);
     const [m] = await claimDueOutbox(db, { limit: 1, claimMs: 60_000 });
     const alert = notify(-100500n, `alert:dead:${m!.id}`, "operator-dead-letter");
-    expect(await markOutboxDead(db, { id: m!.id, claim: m!.claim, error: "400: chat not found", alert })).toBe(true);
-    expect(await markOutboxDead(db, { id: m!.id, claim: m!.claim, error: "again", alert })).toBe(false);
+    expect(
+      await markOutboxDead(db, { id: m!.id, claim: m!.claim, error: "400: chat not found", alert }),
+    ).toBe(true);
+    expect(await markOutboxDead(db, { id: m!.id, claim: m!.claim, error: "again", alert })).toBe(
+      false,
+    );
     const rows = await db.outboxMessage.findMany({ orderBy: { id: "asc" } });
     expect(rows.map((r) => [r.dedupeKey, r.status])).toEqual([
       ["doomed", "DEAD"],
@@ -115,7 +149,10 @@ describe("outbox store", () => {
   it("reports the age of the oldest pending message", async () => {
     await clearOutbox();
     await enqueueOutbox(db, [notify(11n, "old")]);
-    await db.outboxMessage.update({ where: { dedupeKey: "old" }, data: { createdAt: new Date(Date.now() - 120_000) } });
+    await db.outboxMessage.update({
+      where: { dedupeKey: "old" },
+      data: { createdAt: new Date(Date.now() - 120_000) },
+    });
     const stats = await outboxStats(db);
     expect(stats.oldestPendingAgeSeconds).toBeGreaterThan(110);
     expect(stats.oldestPendingAgeSeconds).toBeLessThan(200);
@@ -125,7 +162,11 @@ describe("outbox store", () => {
     await clearOutbox();
     const product = await createProduct(db, 5);
     const order = await createOrder(db, { productId: product.id, userId: 77n, status: "EXPIRED" });
-    const payment = await createPayment(db, { orderId: order.id, userId: 77n, status: "REFUND_PENDING" });
+    const payment = await createPayment(db, {
+      orderId: order.id,
+      userId: 77n,
+      status: "REFUND_PENDING",
+    });
     await enqueueOutbox(db, [
       {
         dedupeKey: `refund:${payment.telegramChargeId}`,

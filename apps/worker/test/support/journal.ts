@@ -29,7 +29,14 @@ export function journal(worker: string, lines: readonly string[], job: string): 
     }
     if (entry.job !== job || typeof entry.time !== "number") continue;
     if (entry.msg === "job run started") {
-      open = { worker, job, fence: entry.fence ?? null, start: entry.time, end: null, outcome: null };
+      open = {
+        worker,
+        job,
+        fence: entry.fence ?? null,
+        start: entry.time,
+        end: null,
+        outcome: null,
+      };
       runs.push(open);
     } else if (entry.msg === "job run finished" && open) {
       open.end = entry.time;

@@ -13,7 +13,12 @@ export async function startedUser(tg: FakeTelegram): Promise<SimulatedUser> {
  * (answered ok, as the bot would), the charge. Returns the charge id; the bot has not recorded the
  * payment yet: the successful_payment is "in flight".
  */
-export async function payOnTelegram(tg: FakeTelegram, user: SimulatedUser, orderId: string, amount: number): Promise<string> {
+export async function payOnTelegram(
+  tg: FakeTelegram,
+  user: SimulatedUser,
+  orderId: string,
+  amount: number,
+): Promise<string> {
   await tg.call("sendInvoice", {
     chat_id: user.id,
     title: `Order ${orderId}`,
@@ -25,11 +30,17 @@ export async function payOnTelegram(tg: FakeTelegram, user: SimulatedUser, order
   });
   const paying = user.pay();
   let queryId = "";
-  await waitUntil("the pre-checkout query", async () => {
-    const query = tg.pendingUpdates.find((u) => u.update.pre_checkout_query?.from.id === user.id)?.update.pre_checkout_query;
-    queryId = query?.id ?? "";
-    return queryId !== "";
-  }, 10_000, 10);
+  await waitUntil(
+    "the pre-checkout query",
+    async () => {
+      const query = tg.pendingUpdates.find((u) => u.update.pre_checkout_query?.from.id === user.id)
+        ?.update.pre_checkout_query;
+      queryId = query?.id ?? "";
+      return queryId !== "";
+    },
+    10_000,
+    10,
+  );
   await tg.call("answerPreCheckoutQuery", { pre_checkout_query_id: queryId, ok: true });
   const result = await paying;
   if (result.status !== "paid") throw new Error(`payment did not go through: ${result.status}`);

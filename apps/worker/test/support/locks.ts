@@ -9,8 +9,16 @@ export const HASH_KEY = "worker-test-hash-key-0123456789";
  * A lock manager with connections of its own, as a separate worker process would have: two
  * managers built here contend for locks exactly as two processes do.
  */
-export async function buildLocks(url: string, namespace: string, registry?: Registry): Promise<{ locks: LockManager; redis: Redis; close(): Promise<void> }> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 100 });
+export async function buildLocks(
+  url: string,
+  namespace: string,
+  registry?: Registry,
+): Promise<{ locks: LockManager; redis: Redis; close(): Promise<void> }> {
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => 100,
+  });
   const subscriber = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => 100 });
   // Tests stop Redis on purpose; the clients reconnect by themselves.
   for (const client of [redis, subscriber]) client.on("error", () => undefined);

@@ -7,7 +7,10 @@ export const INITIAL_STOCK = 1000;
  * way core would have left them: each order holds 1-3 units of one product, with its RESERVE
  * ledger row, and the product's stock is what the ledger says. Not due until `makeDue`.
  */
-export async function seedReservations(db: Database, options: { orders: number; products: number; prefix?: string }): Promise<void> {
+export async function seedReservations(
+  db: Database,
+  options: { orders: number; products: number; prefix?: string },
+): Promise<void> {
   const prefix = options.prefix ?? "MASS";
   await db.$executeRawUnsafe(
     `INSERT INTO products (sku, title_en, title_zh, price_minor, currency, stock, updated_at)
@@ -91,7 +94,9 @@ export async function checkExpiry(db: Database): Promise<ExpiryCheck> {
  * that rolled back vanish with it. Give each worker process its own application_name in DATABASE_URL.
  */
 export async function installReleaseAudit(db: Database): Promise<void> {
-  await db.$executeRawUnsafe(`CREATE TABLE release_audit (app text NOT NULL, order_id int, at timestamptz NOT NULL DEFAULT clock_timestamp())`);
+  await db.$executeRawUnsafe(
+    `CREATE TABLE release_audit (app text NOT NULL, order_id int, at timestamptz NOT NULL DEFAULT clock_timestamp())`,
+  );
   await db.$executeRawUnsafe(
     `CREATE FUNCTION audit_release() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN
@@ -105,7 +110,9 @@ export async function installReleaseAudit(db: Database): Promise<void> {
 }
 
 export async function releasesBy(db: Database): Promise<Record<string, number>> {
-  const rows = await db.$queryRawUnsafe<{ app: string; n: number }[]>(`SELECT app, count(*)::int AS n FROM release_audit GROUP BY app`);
+  const rows = await db.$queryRawUnsafe<{ app: string; n: number }[]>(
+    `SELECT app, count(*)::int AS n FROM release_audit GROUP BY app`,
+  );
   return Object.fromEntries(rows.map((r) => [r.app, r.n]));
 }
 

@@ -9,17 +9,35 @@ export async function createProduct(db: Database, stock: number, currency = "XTR
   const sku = `P-${uid()}`;
   // The ledger starts with the initial stock, so stock == sum(delta) from the first row on.
   return db.product.create({
-    data: { sku, titleEn: sku, titleZh: sku, priceMinor: 10, currency, stock, movements: stock > 0 ? { create: [{ delta: stock, reason: "SEED", actor: "test" }] } : {} },
+    data: {
+      sku,
+      titleEn: sku,
+      titleZh: sku,
+      priceMinor: 10,
+      currency,
+      stock,
+      movements: stock > 0 ? { create: [{ delta: stock, reason: "SEED", actor: "test" }] } : {},
+    },
   });
 }
 
 /** An order with one line, as core would leave it: its RESERVE ledger row, the stock taken. */
 export async function createOrder(
   db: Database,
-  options: { productId: number; userId: bigint; status?: "RESERVED" | "PAID" | "EXPIRED"; quantity?: number; expiresAt?: Date; currency?: string },
+  options: {
+    productId: number;
+    userId: bigint;
+    status?: "RESERVED" | "PAID" | "EXPIRED";
+    quantity?: number;
+    expiresAt?: Date;
+    currency?: string;
+  },
 ) {
   const quantity = options.quantity ?? 1;
-  await db.product.update({ where: { id: options.productId }, data: { stock: { decrement: quantity } } });
+  await db.product.update({
+    where: { id: options.productId },
+    data: { stock: { decrement: quantity } },
+  });
   return db.order.create({
     data: {
       publicId: uid().replace(/-/g, "").slice(0, 12).toUpperCase(),
@@ -31,14 +49,25 @@ export async function createOrder(
       expiresAt: options.expiresAt ?? new Date(Date.now() + 600_000),
       idempotencyKey: `idem-${uid()}`,
       items: { create: [{ productId: options.productId, quantity, unitPriceMinor: 10 }] },
-      movements: { create: [{ productId: options.productId, delta: -quantity, reason: "RESERVE", actor: "user" }] },
+      movements: {
+        create: [
+          { productId: options.productId, delta: -quantity, reason: "RESERVE", actor: "user" },
+        ],
+      },
     },
   });
 }
 
 export async function createPayment(
   db: Database,
-  options: { orderId: number; userId: bigint; status: "CAPTURED" | "REFUND_PENDING" | "REFUNDED"; currency?: string; chargeId?: string; amountMinor?: number },
+  options: {
+    orderId: number;
+    userId: bigint;
+    status: "CAPTURED" | "REFUND_PENDING" | "REFUNDED";
+    currency?: string;
+    chargeId?: string;
+    amountMinor?: number;
+  },
 ) {
   return db.payment.create({
     data: {
@@ -52,7 +81,11 @@ export async function createPayment(
   });
 }
 
-export const notify = (chatId: bigint, key: string, template: NotificationTemplate = "order-expired"): OutboxMessageInput => ({
+export const notify = (
+  chatId: bigint,
+  key: string,
+  template: NotificationTemplate = "order-expired",
+): OutboxMessageInput => ({
   dedupeKey: key,
   chatId,
   method: "notify",

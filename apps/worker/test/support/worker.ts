@@ -1,7 +1,12 @@
 import { Api } from "grammy";
 import { createShop } from "@orderbot/core";
 import type { Database } from "@orderbot/db";
-import { createMetricsRegistry, silentLogger, type Logger, type Registry } from "@orderbot/platform";
+import {
+  createMetricsRegistry,
+  silentLogger,
+  type Logger,
+  type Registry,
+} from "@orderbot/platform";
 import { freePort, spawnApp, type AppProcess } from "@orderbot/testkit";
 import { parseWorkerConfig, type WorkerConfig } from "../../src/config.ts";
 import { createWorker, type Worker } from "../../src/worker.ts";
@@ -26,7 +31,10 @@ const QUIET = {
 };
 
 /** The environment a worker process gets: the test's database, Redis namespace and fake Telegram. */
-export function workerEnv(services: Services, overrides: Record<string, string> = {}): Record<string, string> {
+export function workerEnv(
+  services: Services,
+  overrides: Record<string, string> = {},
+): Record<string, string> {
   return {
     NODE_ENV: "test",
     LOG_LEVEL: "info",
@@ -60,9 +68,25 @@ export async function startWorker(
   const registry = createMetricsRegistry();
   const { locks, redis, close } = await buildLocks(services.redisUrl, services.namespace, registry);
   const logger = options.logger ?? silentLogger;
-  const shop = createShop({ db, locks, config: { maskKey: HASH_KEY, paymentGraceMs: config.PAYMENT_GRACE_MS }, logger, registry });
+  const shop = createShop({
+    db,
+    locks,
+    config: { maskKey: HASH_KEY, paymentGraceMs: config.PAYMENT_GRACE_MS },
+    logger,
+    registry,
+  });
   const api = new Api(config.BOT_TOKEN, { apiRoot: services.apiRoot, timeoutSeconds: 10 });
-  const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, groups: shop.groups, api, logger, registry });
+  const worker = createWorker({
+    config,
+    db,
+    redis,
+    locks,
+    expireDue: shop.orders.expireDue,
+    groups: shop.groups,
+    api,
+    logger,
+    registry,
+  });
   if (options.start !== false) await worker.start();
   return {
     worker,
@@ -82,7 +106,11 @@ export interface WorkerProcess {
 }
 
 /** `tsx apps/worker/src/main.ts` as a real process. */
-export async function spawnWorker(name: string, services: Services, overrides: Record<string, string> = {}): Promise<WorkerProcess> {
+export async function spawnWorker(
+  name: string,
+  services: Services,
+  overrides: Record<string, string> = {},
+): Promise<WorkerProcess> {
   const port = await freePort();
   const app = spawnApp({
     name,
@@ -94,7 +122,12 @@ export async function spawnWorker(name: string, services: Services, overrides: R
 }
 
 /** Polls until `check` resolves true; throws with `what` after `timeoutMs`. */
-export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 60_000, everyMs = 100): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 60_000,
+  everyMs = 100,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;

@@ -21,12 +21,14 @@ export function createLowStockAlerts(deps: {
 }): LowStockAlerts {
   return {
     async afterSale(skus) {
-      const groups = (await deps.shop.groups.list()).filter((g) => g.settings.lowStockThreshold > 0);
+      const groups = (await deps.shop.groups.list()).filter(
+        (g) => g.settings.lowStockThreshold > 0,
+      );
       if (groups.length === 0 || skus.length === 0) return 0;
       const day = deps.clock.now().toISOString().slice(0, 10);
-      const products = (await Promise.all(skus.map((sku) => deps.shop.catalog.get({ sku })))).filter(
-        (p) => p !== null,
-      );
+      const products = (
+        await Promise.all(skus.map((sku) => deps.shop.catalog.get({ sku })))
+      ).filter((p) => p !== null);
       const messages = groups.flatMap((group) =>
         products
           .filter((p) => p.active && p.stock <= group.settings.lowStockThreshold)

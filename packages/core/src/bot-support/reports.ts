@@ -11,7 +11,10 @@ export interface Reports {
 export function createReports(deps: { db: Database; clock: Clock }): Reports {
   return {
     today: ({ lowStockThreshold }) =>
-      buildDailyReport(deps.db, { day: deps.clock.now().toISOString().slice(0, 10), lowStockThreshold }),
+      buildDailyReport(deps.db, {
+        day: deps.clock.now().toISOString().slice(0, 10),
+        lowStockThreshold,
+      }),
   };
 }
 

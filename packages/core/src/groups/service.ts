@@ -132,8 +132,10 @@ export function createGroupService(deps: CoreDeps): GroupService {
     const outcome = await deps.locks.withLock({ kind: "group-admins", id: chatId }, ({ signal }) =>
       fetchAndStore(signal),
     );
-    if (outcome.status === "ok") return { status: "ok", adminIds: outcome.value, source: "fetched" };
-    if (cached.adminsRefreshedAt === null) return { status: "ok", adminIds: await fetchAndStore(), source: "fetched" };
+    if (outcome.status === "ok")
+      return { status: "ok", adminIds: outcome.value, source: "fetched" };
+    if (cached.adminsRefreshedAt === null)
+      return { status: "ok", adminIds: await fetchAndStore(), source: "fetched" };
     return { status: "ok", adminIds: cached.adminIds, source: "stale-cache" };
   }
 
@@ -206,7 +208,10 @@ export function createGroupService(deps: CoreDeps): GroupService {
     async forgetAdmins(chatIdRaw) {
       const chatId = toId(chatIdRaw);
       if (!chatId.success) return;
-      await db.operatorGroup.updateMany({ where: { chatId: chatId.data }, data: { adminsRefreshedAt: null } });
+      await db.operatorGroup.updateMany({
+        where: { chatId: chatId.data },
+        data: { adminsRefreshedAt: null },
+      });
     },
   };
   return service;

@@ -62,7 +62,12 @@ export function createCancelOrder(deps: CoreDeps) {
 }
 
 /** The cancellation itself, in the caller's transaction. */
-async function cancel(tx: Tx, deps: CoreDeps, publicId: string, userId: bigint): Promise<CancelOrderResult> {
+async function cancel(
+  tx: Tx,
+  deps: CoreDeps,
+  publicId: string,
+  userId: bigint,
+): Promise<CancelOrderResult> {
   for (;;) {
     const order = await tx.order.findUnique({
       where: { publicId },
@@ -79,7 +84,8 @@ async function cancel(tx: Tx, deps: CoreDeps, publicId: string, userId: bigint):
       return { status: "conflict", current: order.status };
     // Conditional on the version read: a payment or the expiry job that got there first wins,
     // and the loop reads what it did.
-    if (!(await transition(tx, order.id, OPEN_STATUSES, "CANCELLED", { version: order.version }))) continue;
+    if (!(await transition(tx, order.id, OPEN_STATUSES, "CANCELLED", { version: order.version })))
+      continue;
     await lockProductsOfOrders(tx, [order.id]);
     const moved = await moveOrderStock(tx, [order.id], "RELEASE", "user");
     deps.metrics.releasedUnits.inc(

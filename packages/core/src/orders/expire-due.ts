@@ -49,11 +49,15 @@ export function createExpireDue(deps: CoreDeps) {
         (options.maxBatches !== undefined && total.batches >= options.maxBatches)
       )
         break;
-      const batch = await runTransaction(deps.db, (tx) => expireBatch(tx, now, payingDueBefore, batchSize), {
-        signal: options.signal,
-        timeoutMs: deps.config.transactionTimeoutMs,
-        maxWaitMs: deps.config.transactionMaxWaitMs,
-      });
+      const batch = await runTransaction(
+        deps.db,
+        (tx) => expireBatch(tx, now, payingDueBefore, batchSize),
+        {
+          signal: options.signal,
+          timeoutMs: deps.config.transactionTimeoutMs,
+          maxWaitMs: deps.config.transactionMaxWaitMs,
+        },
+      );
       total.batches++;
       total.expired += batch.expired;
       total.releasedUnits += batch.releasedUnits;
@@ -100,5 +104,9 @@ async function expireBatch(
            jsonb_build_object('template', 'order-expired', 'params', jsonb_build_object('orderId', e.public_id))
     FROM unnest(${expired.map((o) => o.publicId)}::text[], ${expired.map((o) => o.chatId)}::bigint[]) AS e(public_id, chat_id)
     ON CONFLICT (dedupe_key) DO NOTHING`;
-  return { expired: expired.length, releasedUnits: moved.reduce((sum, m) => sum + m.delta, 0), notified };
+  return {
+    expired: expired.length,
+    releasedUnits: moved.reduce((sum, m) => sum + m.delta, 0),
+    notified,
+  };
 }

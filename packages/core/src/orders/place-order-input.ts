@@ -17,14 +17,20 @@ export function placeOrderSchema(config: Pick<CoreConfig, "maxLines" | "maxUnits
     userId: telegramId,
     chatId: telegramId,
     items: z
-      .array(z.object({ sku: skuSchema, quantity: z.number().int().min(1).max(config.maxUnitsPerLine) }))
+      .array(
+        z.object({ sku: skuSchema, quantity: z.number().int().min(1).max(config.maxUnitsPerLine) }),
+      )
       .min(1)
       .max(config.maxLines)
       .superRefine((items, ctx) => {
         const seen = new Set<string>();
         items.forEach((item, index) => {
           if (seen.has(item.sku))
-            ctx.addIssue({ code: "custom", path: [index, "sku"], message: `${item.sku} appears twice` });
+            ctx.addIssue({
+              code: "custom",
+              path: [index, "sku"],
+              message: `${item.sku} appears twice`,
+            });
           seen.add(item.sku);
         });
       }),

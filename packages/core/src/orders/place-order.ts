@@ -1,7 +1,11 @@
 import type { CoreDeps } from "../deps.ts";
 import { BUSY, invalid, UNAVAILABLE } from "../results.ts";
 import { parseWith } from "../support/validation.ts";
-import { placeOrderSchema, type PlaceOrderInput, type ValidPlaceOrder } from "./place-order-input.ts";
+import {
+  placeOrderSchema,
+  type PlaceOrderInput,
+  type ValidPlaceOrder,
+} from "./place-order-input.ts";
 import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
 import { reserveOrder, type PlaceOrderResult } from "./reserve.ts";
 
@@ -11,7 +15,9 @@ import { reserveOrder, type PlaceOrderResult } from "./reserve.ts";
  * one order per idempotency key — is enforced by `reserveOrder`'s transaction. Redis down → the
  * kind's policy refuses: "unavailable", nothing written.
  */
-export function createPlaceOrder(deps: CoreDeps): (input: PlaceOrderInput) => Promise<PlaceOrderResult> {
+export function createPlaceOrder(
+  deps: CoreDeps,
+): (input: PlaceOrderInput) => Promise<PlaceOrderResult> {
   const schema = placeOrderSchema(deps.config);
 
   async function place(raw: PlaceOrderInput): Promise<PlaceOrderResult> {
@@ -58,12 +64,17 @@ export function createPlaceOrder(deps: CoreDeps): (input: PlaceOrderInput) => Pr
   return async function placeOrder(raw) {
     const started = performance.now();
     const result = await place(raw);
-    const outcome = result.status === "ok" && result.replayed ? "replayed" : result.status.replace(/-/g, "_");
+    const outcome =
+      result.status === "ok" && result.replayed ? "replayed" : result.status.replace(/-/g, "_");
     deps.metrics.orders.inc({ outcome });
     deps.metrics.placeSeconds.observe({ outcome }, (performance.now() - started) / 1000);
     if (result.status === "ok" && !result.replayed) {
       deps.logger.info(
-        { user: deps.mask(result.order.userId), order: result.order.id, total: result.order.totalMinor },
+        {
+          user: deps.mask(result.order.userId),
+          order: result.order.id,
+          total: result.order.totalMinor,
+        },
         "order reserved",
       );
     } else if (result.status !== "ok") {

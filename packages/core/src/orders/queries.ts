@@ -1,13 +1,22 @@
 import type { Database, OrderStatus, Tx } from "@orderbot/db";
 import { ORDER_INCLUDE, orderView, type OrderView } from "../views.ts";
 
-export async function findOrderByPublicId(db: Database | Tx, publicId: string): Promise<OrderView | null> {
+export async function findOrderByPublicId(
+  db: Database | Tx,
+  publicId: string,
+): Promise<OrderView | null> {
   const order = await db.order.findUnique({ where: { publicId }, include: ORDER_INCLUDE });
   return order ? orderView(order) : null;
 }
 
-export async function findOrderByKey(db: Database | Tx, storedKey: string): Promise<OrderView | null> {
-  const order = await db.order.findUnique({ where: { idempotencyKey: storedKey }, include: ORDER_INCLUDE });
+export async function findOrderByKey(
+  db: Database | Tx,
+  storedKey: string,
+): Promise<OrderView | null> {
+  const order = await db.order.findUnique({
+    where: { idempotencyKey: storedKey },
+    include: ORDER_INCLUDE,
+  });
   return order ? orderView(order) : null;
 }
 

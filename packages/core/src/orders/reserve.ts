@@ -1,7 +1,19 @@
 import { runTransaction, TransactionAbortedError, type Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
-import { BUSY, invalid, UNAVAILABLE, type Busy, type Invalid, type Unavailable } from "../results.ts";
-import { isDatabaseOverloaded, Rollback, UNIQUE, violatedUniqueIndex } from "../support/db-errors.ts";
+import {
+  BUSY,
+  invalid,
+  UNAVAILABLE,
+  type Busy,
+  type Invalid,
+  type Unavailable,
+} from "../results.ts";
+import {
+  isDatabaseOverloaded,
+  Rollback,
+  UNIQUE,
+  violatedUniqueIndex,
+} from "../support/db-errors.ts";
 import { newPublicId } from "../support/public-id.ts";
 import { utcTimestamp } from "../support/sql-time.ts";
 import type { OrderView } from "../views.ts";
@@ -90,7 +102,11 @@ export async function reserveOrder(
             lines: priced,
           });
           if (!row || row.orderId === null)
-            throw new Rollback({ status: "limit", open: row?.open ?? 0, max: config.maxOpenOrders } as const);
+            throw new Rollback({
+              status: "limit",
+              open: row?.open ?? 0,
+              max: config.maxOpenOrders,
+            } as const);
           await decrementStock(tx, deps, priced, currency);
           return row;
         },
@@ -144,7 +160,9 @@ type PricedLine = Line & { currency: string; available: number };
 
 /** The order's lines with today's prices, or why the input names products that cannot be sold. */
 async function priceLines(deps: CoreDeps, input: ValidPlaceOrder): Promise<PricedLine[] | Invalid> {
-  const products = await deps.db.product.findMany({ where: { sku: { in: input.items.map((i) => i.sku) } } });
+  const products = await deps.db.product.findMany({
+    where: { sku: { in: input.items.map((i) => i.sku) } },
+  });
   const bySku = new Map(products.map((p) => [p.sku, p]));
   const problems: string[] = [];
   const lines: PricedLine[] = [];
@@ -165,7 +183,9 @@ async function priceLines(deps: CoreDeps, input: ValidPlaceOrder): Promise<Price
   if (new Set(lines.map((l) => l.currency)).size > 1)
     problems.push("items: products in different currencies cannot share an order");
   if (lines.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0) > MAX_TOTAL_MINOR)
-    problems.push(`items: the order's total would exceed ${MAX_TOTAL_MINOR} minor units; order fewer`);
+    problems.push(
+      `items: the order's total would exceed ${MAX_TOTAL_MINOR} minor units; order fewer`,
+    );
   if (problems.length > 0) return invalid(problems);
   return lines.sort((a, b) => a.productId - b.productId);
 }
@@ -216,7 +236,12 @@ function insertOrder(
  * AND price_minor = ? AND active`, in product id order. Any line that does not update rolls the
  * transaction back: with the shortages named, or as "stale" (price or availability changed).
  */
-async function decrementStock(tx: Tx, deps: CoreDeps, lines: PricedLine[], currency: string): Promise<void> {
+async function decrementStock(
+  tx: Tx,
+  deps: CoreDeps,
+  lines: PricedLine[],
+  currency: string,
+): Promise<void> {
   const failed: PricedLine[] = [];
   for (const line of lines) {
     const count = await tx.$executeRaw`
@@ -227,12 +252,18 @@ async function decrementStock(tx: Tx, deps: CoreDeps, lines: PricedLine[], curre
   }
   if (failed.length === 0) return;
   deps.metrics.stockConflicts.inc({ op: "place_order" });
-  const current = await tx.product.findMany({ where: { id: { in: failed.map((l) => l.productId) } } });
+  const current = await tx.product.findMany({
+    where: { id: { in: failed.map((l) => l.productId) } },
+  });
   const byId = new Map(current.map((p) => [p.id, p]));
   const stale = failed.some((l) => {
     const p = byId.get(l.productId);
     return (
-      !p || !p.active || p.priceMinor !== l.unitPriceMinor || p.currency !== currency || p.stock >= l.quantity
+      !p ||
+      !p.active ||
+      p.priceMinor !== l.unitPriceMinor ||
+      p.currency !== currency ||
+      p.stock >= l.quantity
     );
   });
   if (stale) throw new Rollback("stale");

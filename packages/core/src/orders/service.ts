@@ -26,7 +26,9 @@ export interface OrderService {
   /** PAID → FULFILLED (goods handed over); conditional, so a refund and a fulfilment never both win. */
   markFulfilled(
     orderId: string,
-  ): Promise<{ status: "ok"; order: OrderView } | { status: "conflict"; current: OrderStatus } | NotFound>;
+  ): Promise<
+    { status: "ok"; order: OrderView } | { status: "conflict"; current: OrderStatus } | NotFound
+  >;
 }
 
 const limitSchema = z.number().int().min(1).max(100);
@@ -53,7 +55,10 @@ export function createOrderService(deps: CoreDeps): OrderService {
     async markFulfilled(orderId) {
       const id = publicIdSchema.safeParse(orderId);
       const order = id.success
-        ? await db.order.findUnique({ where: { publicId: id.data }, select: { id: true, status: true } })
+        ? await db.order.findUnique({
+            where: { publicId: id.data },
+            select: { id: true, status: true },
+          })
         : null;
       if (!order || !id.success) return NOT_FOUND;
       if (order.status !== "PAID") return { status: "conflict", current: order.status };

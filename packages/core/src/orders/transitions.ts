@@ -35,7 +35,8 @@ export async function transition(
   options: { version?: number; expiresAt?: Date } = {},
 ): Promise<boolean> {
   for (const status of from) {
-    if (!isLegalTransition(status, to)) throw new Error(`illegal order transition ${status} -> ${to}`);
+    if (!isLegalTransition(status, to))
+      throw new Error(`illegal order transition ${status} -> ${to}`);
   }
   const { count } = await tx.order.updateMany({
     where: {

@@ -58,7 +58,10 @@ export interface RefundStarPaymentPayload {
  * worker, a replayed update) is skipped, the ON CONFLICT DO NOTHING way. Returns how many were
  * queued now: for a single message, 1 if it is new and 0 if it was there already.
  */
-export async function enqueueOutbox(tx: Tx | Database, messages: readonly OutboxMessageInput[]): Promise<number> {
+export async function enqueueOutbox(
+  tx: Tx | Database,
+  messages: readonly OutboxMessageInput[],
+): Promise<number> {
   if (messages.length === 0) return 0;
   const { count } = await tx.outboxMessage.createMany({
     data: messages.map((m) => ({

@@ -80,7 +80,9 @@ export function createCheckPayable(deps: CoreDeps) {
   };
 
   async function check(input: z.output<typeof inputSchema>): Promise<CheckPayableResult> {
-    const endsAt = (input.receivedAt ?? performance.now()) + (input.deadlineMs ?? deps.config.checkPayableDeadlineMs);
+    const endsAt =
+      (input.receivedAt ?? performance.now()) +
+      (input.deadlineMs ?? deps.config.checkPayableDeadlineMs);
     const leftMs = Math.floor(endsAt - performance.now());
     if (leftMs <= 0) return refused("timeout"); // too late to answer in time: say no rather than start
     const deadline = AbortSignal.timeout(leftMs);
@@ -89,12 +91,22 @@ export function createCheckPayable(deps: CoreDeps) {
         { kind: "order", id: input.orderId },
         // Lockless when Redis is down (the `order` kind's policy): the transition is conditional.
         ({ signal }) =>
-          runTransaction(deps.db, (tx) => markPaying(tx, input, Math.floor(endsAt - performance.now())), {
-            signal: AbortSignal.any([signal, deadline]),
-            timeoutMs: Math.max(50, Math.min(deps.config.transactionTimeoutMs, endsAt - performance.now())),
-            maxWaitMs: Math.max(10, Math.min(deps.config.transactionMaxWaitMs, endsAt - performance.now())),
-            retries: 1,
-          }),
+          runTransaction(
+            deps.db,
+            (tx) => markPaying(tx, input, Math.floor(endsAt - performance.now())),
+            {
+              signal: AbortSignal.any([signal, deadline]),
+              timeoutMs: Math.max(
+                50,
+                Math.min(deps.config.transactionTimeoutMs, endsAt - performance.now()),
+              ),
+              maxWaitMs: Math.max(
+                10,
+                Math.min(deps.config.transactionMaxWaitMs, endsAt - performance.now()),
+              ),
+              retries: 1,
+            },
+          ),
         // The kind's short wait (<= 2 s), cut short by the deadline.
         { signal: deadline },
       );
@@ -146,7 +158,10 @@ export function createCheckPayable(deps: CoreDeps) {
       const expiresAt = order.expiresAt > holdUntil ? order.expiresAt : holdUntil;
       const moved =
         order.status === "RESERVED"
-          ? await transition(tx, order.id, ["RESERVED"], "PAYING", { version: order.version, expiresAt })
+          ? await transition(tx, order.id, ["RESERVED"], "PAYING", {
+              version: order.version,
+              expiresAt,
+            })
           : (
               await tx.order.updateMany({
                 where: { id: order.id, status: "PAYING", version: order.version },

@@ -34,7 +34,13 @@ export const PAYMENT_NOTICE_GRACE_MS = 20_000;
 
 export type ConfirmPaymentResult =
   /** The order is paid by this payment (`duplicate`: this charge was recorded before). */
-  | { status: "ok"; order: OrderView; payment: PaymentView; duplicate: boolean; rereserved: boolean }
+  | {
+      status: "ok";
+      order: OrderView;
+      payment: PaymentView;
+      duplicate: boolean;
+      rereserved: boolean;
+    }
   /** Money was taken but cannot pay for the order: recorded as REFUND_PENDING, refund queued. */
   | {
       status: "refund-pending";
@@ -111,7 +117,10 @@ export function createConfirmPayment(deps: CoreDeps) {
               : "captured"
             : "refund_pending";
     deps.metrics.payments.inc({ outcome });
-    deps.logger.info({ user: deps.mask(input.userId), order: input.orderId, outcome }, "payment recorded");
+    deps.logger.info(
+      { user: deps.mask(input.userId), order: input.orderId, outcome },
+      "payment recorded",
+    );
     return result;
   };
 }
@@ -120,8 +129,9 @@ async function confirmWithLock(deps: CoreDeps, input: Input): Promise<ConfirmPay
   const publicId = publicIdSchema.safeParse(input.orderId);
   if (publicId.success) {
     try {
-      const outcome = await deps.locks.withLock({ kind: "order", id: publicId.data }, ({ signal }) =>
-        recordPayment(deps, input, signal),
+      const outcome = await deps.locks.withLock(
+        { kind: "order", id: publicId.data },
+        ({ signal }) => recordPayment(deps, input, signal),
       );
       if (outcome.status === "ok") return outcome.value;
       deps.logger.warn(
@@ -182,7 +192,12 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
   }
   if (!order) {
     // No order, so no order chat: the payer hears in their private chat, whose id is their user id.
-    await queueRefund(tx, deps, refundOf(input, { orderId: null, chatId: input.userId }), "unknown-order");
+    await queueRefund(
+      tx,
+      deps,
+      refundOf(input, { orderId: null, chatId: input.userId }),
+      "unknown-order",
+    );
     return {
       status: "refund-pending",
       reason: "unknown-order",
@@ -195,13 +210,15 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
   let reason: RefundReason | null = null;
   let rereserved = false;
   if (order.userId !== input.userId) reason = "not-yours";
-  else if (order.currency !== input.currency || order.totalMinor !== input.amount) reason = "amount-mismatch";
+  else if (order.currency !== input.currency || order.totalMinor !== input.amount)
+    reason = "amount-mismatch";
   else if ((OPEN_STATUSES as readonly OrderStatus[]).includes(order.status)) {
     if (!(await transition(tx, order.id, OPEN_STATUSES, "PAID", { version: order.version })))
       throw new Error(`order ${order.publicId} changed under its row lock`);
   } else if (order.status === "EXPIRED" || order.status === "CANCELLED") {
     rereserved = await reReserve(tx, order);
-    if (rereserved) await transition(tx, order.id, [order.status], "PAID", { version: order.version });
+    if (rereserved)
+      await transition(tx, order.id, [order.status], "PAID", { version: order.version });
     else reason = "late-out-of-stock";
   } else reason = "already-paid";
 
@@ -218,7 +235,12 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
   });
   const view = (await findOrderByPublicId(tx, order.publicId))!;
   if (reason) {
-    await queueRefund(tx, deps, refundOf(input, { orderId: order.publicId, chatId: order.chatId }), reason);
+    await queueRefund(
+      tx,
+      deps,
+      refundOf(input, { orderId: order.publicId, chatId: order.chatId }),
+      reason,
+    );
     return {
       status: "refund-pending",
       reason,
@@ -281,6 +303,7 @@ async function reReserve(tx: Tx, order: LockedOrder): Promise<boolean> {
   const wanted = items.reduce((sum, i) => sum + i.quantity, 0);
   // An order is re-reserved at most once (it is PAID afterwards, never expired again): a ledger row
   // that already existed here would mean the state machine was bypassed.
-  if (taken !== wanted) throw new Error(`order ${order.publicId}: re-reserved ${taken} of ${wanted} units`);
+  if (taken !== wanted)
+    throw new Error(`order ${order.publicId}: re-reserved ${taken} of ${wanted} units`);
   return true;
 }

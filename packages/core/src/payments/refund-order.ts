@@ -52,7 +52,10 @@ export function createRefundOrder(deps: CoreDeps) {
     );
     deps.metrics.operations.inc({ op: "refund_order", outcome: result.status });
     if (result.status === "ok" && !result.replayed)
-      deps.logger.info({ operator: deps.mask(operator), order: publicId }, "order refunded by an operator");
+      deps.logger.info(
+        { operator: deps.mask(operator), order: publicId },
+        "order refunded by an operator",
+      );
     return result;
   };
 
@@ -63,7 +66,10 @@ export function createRefundOrder(deps: CoreDeps) {
       SELECT id, status::text AS status, version, chat_id AS "chatId" FROM orders WHERE public_id = ${publicId} FOR UPDATE`;
     if (!order) return NOT_FOUND;
     if (order.status === "REFUNDED") {
-      const payments = await tx.payment.findMany({ where: { orderId: order.id }, orderBy: { id: "asc" } });
+      const payments = await tx.payment.findMany({
+        where: { orderId: order.id },
+        orderBy: { id: "asc" },
+      });
       return {
         status: "ok",
         order: (await findOrderByPublicId(tx, publicId))!,
@@ -73,7 +79,9 @@ export function createRefundOrder(deps: CoreDeps) {
     }
     if (order.status !== "PAID") return { status: "conflict", current: order.status };
     await transition(tx, order.id, ["PAID"], "REFUNDED", { version: order.version });
-    const captured = await tx.payment.findMany({ where: { orderId: order.id, status: "CAPTURED" } });
+    const captured = await tx.payment.findMany({
+      where: { orderId: order.id, status: "CAPTURED" },
+    });
     await tx.payment.updateMany({
       where: { id: { in: captured.map((p) => p.id) }, status: "CAPTURED" },
       data: { status: "REFUND_PENDING" },
@@ -85,7 +93,12 @@ export function createRefundOrder(deps: CoreDeps) {
       moved.reduce((sum, m) => sum + m.delta, 0),
     );
     for (const payment of captured) {
-      await queueRefund(tx, deps, { ...payment, orderId: publicId, chatId: order.chatId }, "operator");
+      await queueRefund(
+        tx,
+        deps,
+        { ...payment, orderId: publicId, chatId: order.chatId },
+        "operator",
+      );
     }
     return {
       status: "ok",

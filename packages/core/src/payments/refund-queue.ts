@@ -1,6 +1,10 @@
 import type { Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
-import { enqueueOperatorAlert, enqueueOutbox, type OutboxMessageInput } from "../outbox/messages.ts";
+import {
+  enqueueOperatorAlert,
+  enqueueOutbox,
+  type OutboxMessageInput,
+} from "../outbox/messages.ts";
 
 /** Why a payment is put up for refund instead of paying for its order. */
 export type RefundReason =
@@ -66,17 +70,26 @@ export async function queueRefund(
       dedupeKey: `refund:${subject.telegramChargeId}`,
       chatId: subject.userId,
       method: "refundStarPayment",
-      payload: { user_id: Number(subject.userId), telegram_payment_charge_id: subject.telegramChargeId },
+      payload: {
+        user_id: Number(subject.userId),
+        telegram_payment_charge_id: subject.telegramChargeId,
+      },
     });
   }
   await enqueueOutbox(tx, messages);
-  await enqueueOperatorAlert(tx, deps, `refund-alert:${subject.telegramChargeId}`, "operator-refund-needed", {
-    orderId: subject.orderId ?? "",
-    reason,
-    amountMinor: subject.amountMinor,
-    currency: subject.currency,
-    telegramChargeId: subject.telegramChargeId,
-    automatic: auto ? 1 : 0,
-  });
+  await enqueueOperatorAlert(
+    tx,
+    deps,
+    `refund-alert:${subject.telegramChargeId}`,
+    "operator-refund-needed",
+    {
+      orderId: subject.orderId ?? "",
+      reason,
+      amountMinor: subject.amountMinor,
+      currency: subject.currency,
+      telegramChargeId: subject.telegramChargeId,
+      automatic: auto ? 1 : 0,
+    },
+  );
   deps.metrics.refunds.inc({ reason: reason.replace(/-/g, "_") });
 }

@@ -19,7 +19,11 @@ export function createRefundTracking(deps: CoreDeps): RefundTracking {
   const { db, clock } = deps;
   return {
     pendingRefunds: (limit) =>
-      db.payment.findMany({ where: { status: "REFUND_PENDING" }, orderBy: { id: "asc" }, take: limit }),
+      db.payment.findMany({
+        where: { status: "REFUND_PENDING" },
+        orderBy: { id: "asc" },
+        take: limit,
+      }),
     async markRefunded(telegramChargeId) {
       const { count } = await db.payment.updateMany({
         where: { telegramChargeId, status: "REFUND_PENDING" },

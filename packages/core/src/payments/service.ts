@@ -1,5 +1,9 @@
 import type { CoreDeps } from "../deps.ts";
-import { createCheckPayable, type CheckPayableInput, type CheckPayableResult } from "./check-payable.ts";
+import {
+  createCheckPayable,
+  type CheckPayableInput,
+  type CheckPayableResult,
+} from "./check-payable.ts";
 import {
   createConfirmPayment,
   type ConfirmPaymentInput,

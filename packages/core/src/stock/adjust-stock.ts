@@ -25,7 +25,10 @@ const changeSchema = z
   .trim()
   .regex(/^[+\-=]\d{1,7}$/, 'must be "+N", "-N" or "=N"')
   .transform((value) => ({ op: value[0] as "+" | "-" | "=", n: Number(value.slice(1)) }))
-  .refine(({ op, n }) => n <= 1_000_000 && (op === "=" || n > 0), "N must be 1..1000000 (0 only with =)");
+  .refine(
+    ({ op, n }) => n <= 1_000_000 && (op === "=" || n > 0),
+    "N must be 1..1000000 (0 only with =)",
+  );
 
 const inputSchema = z.object({
   sku: skuSchema,
@@ -65,7 +68,10 @@ export function createAdjustStock(deps: CoreDeps) {
   };
 
   /** What this request id did before (its ledger row carries the id as batch id), if anything. */
-  async function replay(productId: number, requestId: string | undefined): Promise<AdjustStockResult | null> {
+  async function replay(
+    productId: number,
+    requestId: string | undefined,
+  ): Promise<AdjustStockResult | null> {
     if (requestId === undefined) return null;
     const row = await deps.db.stockMovement.findUnique({
       where: { batchId_productId: { batchId: requestId, productId } },
@@ -102,7 +108,8 @@ export function createAdjustStock(deps: CoreDeps) {
     productId: number,
     requestId: string | undefined,
   ): Promise<AdjustStockResult> {
-    const earlier = violatedUniqueIndex(error) === undefined ? null : await replay(productId, requestId);
+    const earlier =
+      violatedUniqueIndex(error) === undefined ? null : await replay(productId, requestId);
     if (earlier) return earlier;
     throw error;
   }
@@ -121,7 +128,8 @@ export function createAdjustStock(deps: CoreDeps) {
       // reply hit an error, say): the change must not be made twice.
       const earlier = await replay(product.id, requestId);
       if (earlier) return earlier;
-      const delta = change.op === "+" ? change.n : change.op === "-" ? -change.n : change.n - product.stock;
+      const delta =
+        change.op === "+" ? change.n : change.op === "-" ? -change.n : change.n - product.stock;
       if (delta === 0) return unchanged(product, who, requestId);
       const updated = await runTransaction(
         deps.db,
@@ -139,11 +147,20 @@ export function createAdjustStock(deps: CoreDeps) {
           if (rows.length === 0) return null;
           // The batch id is unique per product: a concurrent run of the same request fails here.
           await tx.stockMovement.create({
-            data: { productId: product.id, delta, reason: "ADJUST", actor: who, batchId: requestId ?? null },
+            data: {
+              productId: product.id,
+              delta,
+              reason: "ADJUST",
+              actor: who,
+              batchId: requestId ?? null,
+            },
           });
           return rows[0]!;
         },
-        { timeoutMs: deps.config.transactionTimeoutMs, maxWaitMs: deps.config.transactionMaxWaitMs },
+        {
+          timeoutMs: deps.config.transactionTimeoutMs,
+          maxWaitMs: deps.config.transactionMaxWaitMs,
+        },
       ).catch((error: unknown) => replayOnDuplicate(error, product.id, requestId));
       if (updated && "status" in updated) return updated;
       if (updated) return { status: "ok", product: productView(updated), delta };

@@ -31,7 +31,11 @@ const inputSchema = z.object({
       const seen = new Set<string>();
       lines.forEach((line, index) => {
         if (seen.has(line.sku))
-          ctx.addIssue({ code: "custom", path: [index, "sku"], message: `${line.sku} appears twice` });
+          ctx.addIssue({
+            code: "custom",
+            path: [index, "sku"],
+            message: `${line.sku} appears twice`,
+          });
         seen.add(line.sku);
       });
     }),
@@ -51,7 +55,9 @@ export const ledgerBatchId = (batchId: string): string => `import:${batchId}`;
  * DO NOTHING, and every ledger row carries the batch id (unique per batch and product).
  */
 export function createImportStockBatch(deps: CoreDeps) {
-  return async function importStockBatch(raw: ImportStockBatchInput): Promise<ImportStockBatchResult> {
+  return async function importStockBatch(
+    raw: ImportStockBatchInput,
+  ): Promise<ImportStockBatchResult> {
     const parsed = parseWith(inputSchema, raw);
     if (!parsed.ok) return invalid(parsed.problems);
     const input = parsed.value;

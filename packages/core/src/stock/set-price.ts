@@ -41,7 +41,8 @@ export function createSetPrice(deps: CoreDeps) {
     const { sku, priceMinor, actor, expectedVersion } = parsed.value;
     const product = await deps.db.product.findUnique({ where: { sku } });
     if (!product) return NOT_FOUND;
-    if (expectedVersion !== undefined && product.version !== expectedVersion) return conflict(product.id);
+    if (expectedVersion !== undefined && product.version !== expectedVersion)
+      return conflict(product.id);
     if (product.priceMinor === priceMinor)
       return { status: "ok", product: productView(product), previousMinor: priceMinor };
     const updated = await runTransaction(

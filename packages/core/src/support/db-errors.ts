@@ -10,7 +10,9 @@ export function violatedUniqueIndex(error: unknown): string | undefined {
   const meta = error.meta as
     | {
         target?: unknown;
-        driverAdapterError?: { cause?: { constraint?: { index?: string }; originalMessage?: string } };
+        driverAdapterError?: {
+          cause?: { constraint?: { index?: string }; originalMessage?: string };
+        };
       }
     | undefined;
   const cause = meta?.driverAdapterError?.cause;

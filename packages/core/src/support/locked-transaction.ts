@@ -30,19 +30,22 @@ export async function lockedTransaction<T>(
   work: (tx: Tx) => Promise<T>,
   options: LockedTransactionOptions = {},
 ): Promise<T | Busy | Unavailable> {
-  const outcome = await deps.locks.withLock(resource, async ({ lease, signal }): Promise<T | Unavailable> => {
-    if (lease === null && options.lockless === "refuse") return UNAVAILABLE;
-    try {
-      return await runTransaction(deps.db, work, {
-        signal,
-        timeoutMs: deps.config.transactionTimeoutMs,
-        maxWaitMs: deps.config.transactionMaxWaitMs,
-      });
-    } catch (error) {
-      if (error instanceof TransactionAbortedError) return UNAVAILABLE;
-      throw error;
-    }
-  });
+  const outcome = await deps.locks.withLock(
+    resource,
+    async ({ lease, signal }): Promise<T | Unavailable> => {
+      if (lease === null && options.lockless === "refuse") return UNAVAILABLE;
+      try {
+        return await runTransaction(deps.db, work, {
+          signal,
+          timeoutMs: deps.config.transactionTimeoutMs,
+          maxWaitMs: deps.config.transactionMaxWaitMs,
+        });
+      } catch (error) {
+        if (error instanceof TransactionAbortedError) return UNAVAILABLE;
+        throw error;
+      }
+    },
+  );
   if (outcome.status === "ok") return outcome.value;
   return outcome.status === "busy" ? BUSY : UNAVAILABLE;
 }

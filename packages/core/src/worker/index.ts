@@ -3,7 +3,11 @@
 // they never touch Prisma themselves.
 export type { Sql } from "./sql.ts";
 // The one way to queue outbox messages, the same function core's services use.
-export { enqueueOutbox, type OutboxMessageInput, type NotificationTemplate } from "../outbox/messages.ts";
+export {
+  enqueueOutbox,
+  type OutboxMessageInput,
+  type NotificationTemplate,
+} from "../outbox/messages.ts";
 export {
   claimDueOutbox,
   markOutboxSent,

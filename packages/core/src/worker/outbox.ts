@@ -138,7 +138,11 @@ export async function outboxStats(sql: Sql): Promise<OutboxStats> {
            EXTRACT(EPOCH FROM timezone('UTC', now()) - min(created_at) FILTER (WHERE status = 'PENDING'))::float8 AS oldest,
            count(*) FILTER (WHERE status = 'DEAD')::int AS dead
       FROM outbox_messages WHERE status IN ('PENDING', 'DEAD')`;
-  return { pending: row?.pending ?? 0, oldestPendingAgeSeconds: Math.max(0, row?.oldest ?? 0), dead: row?.dead ?? 0 };
+  return {
+    pending: row?.pending ?? 0,
+    oldestPendingAgeSeconds: Math.max(0, row?.oldest ?? 0),
+    dead: row?.dead ?? 0,
+  };
 }
 
 /** Whether a message with this dedupe key was ever queued (whatever became of it). */
@@ -147,7 +151,10 @@ export async function outboxHas(sql: Sql, dedupeKey: string): Promise<boolean> {
 }
 
 /** Messages sent in the last `windowMs`, oldest first: what a new relay leader's pacing starts from. */
-export async function recentSends(sql: Sql, windowMs: number): Promise<{ chatId: bigint; at: number }[]> {
+export async function recentSends(
+  sql: Sql,
+  windowMs: number,
+): Promise<{ chatId: bigint; at: number }[]> {
   const rows = await sql.$queryRaw<{ chat_id: bigint; at: number }[]>`
     SELECT chat_id, (EXTRACT(EPOCH FROM sent_at) * 1000)::float8 AS at
       FROM outbox_messages

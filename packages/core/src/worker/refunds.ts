@@ -9,7 +9,8 @@ export const STARS = "XTR";
 export const starRefundKey = (telegramChargeId: string): string => `refund:${telegramChargeId}`;
 
 /** Dedupe key of the operator alert about a refund, per operator chat; the same key core uses. */
-export const refundAlertKey = (telegramChargeId: string, chatId: bigint): string => `refund-alert:${telegramChargeId}:${chatId}`;
+export const refundAlertKey = (telegramChargeId: string, chatId: bigint): string =>
+  `refund-alert:${telegramChargeId}:${chatId}`;
 
 export type CompleteRefundOutcome =
   /** The payment went REFUND_PENDING → REFUNDED now. */
@@ -23,7 +24,11 @@ export type CompleteRefundOutcome =
  * After Telegram confirmed a refundStarPayment call: the outbox message goes SENT and the payment
  * REFUNDED in one transaction, each by a conditional update, so a refund is recorded once.
  */
-export async function completeStarRefund(db: Database, ref: ClaimRef, telegramChargeId: string): Promise<CompleteRefundOutcome> {
+export async function completeStarRefund(
+  db: Database,
+  ref: ClaimRef,
+  telegramChargeId: string,
+): Promise<CompleteRefundOutcome> {
   return runTransaction(db, async (tx) => {
     const sent = await tx.$executeRaw`
       UPDATE outbox_messages SET status = 'SENT', sent_at = timezone('UTC', now()), last_error = NULL

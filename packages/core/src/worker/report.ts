@@ -17,14 +17,21 @@ export interface DailyReport {
 
 const dayBounds = (day: string): [string, string] => {
   const from = new Date(`${day}T00:00:00.000Z`);
-  if (Number.isNaN(from.getTime()) || from.toISOString().slice(0, 10) !== day) throw new RangeError(`not a day: ${day}`);
+  if (Number.isNaN(from.getTime()) || from.toISOString().slice(0, 10) !== day)
+    throw new RangeError(`not a day: ${day}`);
   const to = new Date(from.getTime() + 86_400_000);
   // Timestamps are stored as UTC wall-clock time without a zone, as Prisma writes them.
-  return [from.toISOString().slice(0, 23).replace("T", " "), to.toISOString().slice(0, 23).replace("T", " ")];
+  return [
+    from.toISOString().slice(0, 23).replace("T", " "),
+    to.toISOString().slice(0, 23).replace("T", " "),
+  ];
 };
 
 /** The figures of one UTC day. Read-only; run once a day, so plain scans are fine. */
-export async function buildDailyReport(sql: Sql, options: { day: string; lowStockThreshold: number }): Promise<DailyReport> {
+export async function buildDailyReport(
+  sql: Sql,
+  options: { day: string; lowStockThreshold: number },
+): Promise<DailyReport> {
   const [from, to] = dayBounds(options.day);
   const [orders] = await sql.$queryRaw<{ placed: number; expired: number; cancelled: number }[]>`
     SELECT count(*) FILTER (WHERE created_at >= ${from}::timestamp AND created_at < ${to}::timestamp)::int AS placed,
@@ -52,7 +59,11 @@ export async function buildDailyReport(sql: Sql, options: { day: string; lowStoc
     ordersPlaced: orders?.placed ?? 0,
     ordersExpired: orders?.expired ?? 0,
     ordersCancelled: orders?.cancelled ?? 0,
-    revenue: revenue.map((r) => ({ currency: r.currency, payments: r.payments, amountMinor: Number(r.amount) })),
+    revenue: revenue.map((r) => ({
+      currency: r.currency,
+      payments: r.payments,
+      amountMinor: Number(r.amount),
+    })),
     refunded: refunds?.refunded ?? 0,
     refundsPending: refunds?.pending ?? 0,
     deadLetters,

@@ -23,13 +23,21 @@ describe("operator groups", () => {
       group: { chatId, title: "Ops", version: 0, adminIds: [], boundBy: user(1) },
     });
     if (first.status === "ok")
-      expect(first.group.settings).toEqual({ language: "en", lowStockThreshold: 3, notifyPaidOrders: true });
-    expect(await h.shop.groups.bind({ chatId, title: "Ops team", boundBy: user(2) })).toMatchObject({
-      status: "ok",
-      created: false,
-      group: { title: "Ops team", boundBy: user(1) },
-    });
-    expect((await h.shop.groups.bind({ chatId, title: "", boundBy: user(2) })).status).toBe("invalid");
+      expect(first.group.settings).toEqual({
+        language: "en",
+        lowStockThreshold: 3,
+        notifyPaidOrders: true,
+      });
+    expect(await h.shop.groups.bind({ chatId, title: "Ops team", boundBy: user(2) })).toMatchObject(
+      {
+        status: "ok",
+        created: false,
+        group: { title: "Ops team", boundBy: user(1) },
+      },
+    );
+    expect((await h.shop.groups.bind({ chatId, title: "", boundBy: user(2) })).status).toBe(
+      "invalid",
+    );
   });
 
   it("updates settings with optimistic concurrency: of concurrent edits from one version, one wins", async () => {
@@ -119,7 +127,9 @@ describe("operator groups", () => {
   it("refreshes a stale admin list on one instance at a time; the others and later callers use the cache", async () => {
     const chatId = nextChat();
     await h.shop.groups.bind({ chatId, title: "Ops", boundBy: user(1) });
-    expect(await h.shop.groups.refreshAdmins(chatId, async () => [user(1)])).toMatchObject({ source: "fetched" });
+    expect(await h.shop.groups.refreshAdmins(chatId, async () => [user(1)])).toMatchObject({
+      source: "fetched",
+    });
     h.clock.advance(11 * 60_000); // older than the default 10 minutes
     let fetches = 0;
     let release!: () => void;
@@ -141,7 +151,9 @@ describe("operator groups", () => {
       ),
     );
     expect(all.filter((r) => r.status === "ok" && r.source === "fetched")).toHaveLength(1);
-    expect(all.filter((r) => r.status === "ok" && r.source === "stale-cache" && r.adminIds.length === 1)).toHaveLength(3);
+    expect(
+      all.filter((r) => r.status === "ok" && r.source === "stale-cache" && r.adminIds.length === 1),
+    ).toHaveLength(3);
     expect(fetches).toBe(1);
     expect(await h.shop.groups.refreshAdmins(chatId, fetchAdmins)).toEqual({
       status: "ok",
@@ -157,7 +169,9 @@ describe("operator groups", () => {
       source: "fetched",
       adminIds: [user(3)],
     });
-    expect(await h.shop.groups.refreshAdmins(nextChat(), fetchAdmins)).toEqual({ status: "not-found" });
+    expect(await h.shop.groups.refreshAdmins(nextChat(), fetchAdmins)).toEqual({
+      status: "not-found",
+    });
     expect(await h.shop.groups.isAdmin(nextChat(), user(1), fetchAdmins)).toBe(false);
   });
 
@@ -169,7 +183,9 @@ describe("operator groups", () => {
       fetches++;
       return [user(5)];
     };
-    const checks = await Promise.all(instances.map((i) => i.shop.groups.isAdmin(chatId, user(5), fetchAdmins)));
+    const checks = await Promise.all(
+      instances.map((i) => i.shop.groups.isAdmin(chatId, user(5), fetchAdmins)),
+    );
     expect(checks).toEqual([true, true, true, true]);
     expect(fetches).toBeGreaterThanOrEqual(1);
     expect((await h.shop.groups.get(chatId))?.adminIds).toEqual([user(5)]);

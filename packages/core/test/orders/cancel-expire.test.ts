@@ -31,7 +31,9 @@ describe("cancelOrder", () => {
     });
     expect(await stockOf(h.db, p.sku)).toBe(5);
     expect(
-      await h.db.stockMovement.count({ where: { order: { publicId: order.id }, reason: "RELEASE" } }),
+      await h.db.stockMovement.count({
+        where: { order: { publicId: order.id }, reason: "RELEASE" },
+      }),
     ).toBe(1);
     await expectInvariants(h.db);
   });
@@ -59,7 +61,9 @@ describe("cancelOrder", () => {
   it("answers 'busy' while another instance holds the order beyond the short wait", async () => {
     const p = await addProduct(h.db, { stock: 5 });
     const order = await placed(h.shop, user(4), [{ sku: p.sku, quantity: 1 }]);
-    const other = await h.instance({ kinds: { ...LOCK_KINDS, order: { ...LOCK_KINDS.order, waitMs: 50 } } });
+    const other = await h.instance({
+      kinds: { ...LOCK_KINDS, order: { ...LOCK_KINDS.order, waitMs: 50 } },
+    });
     const lease = await h.main.locks.acquire({ kind: "order", id: order.id });
     expect(await other.shop.orders.cancelOrder(order.id, user(4))).toEqual({ status: "busy" });
     if (lease.ok) await lease.lease.release();
@@ -98,8 +102,13 @@ describe("expireDue", () => {
     expect((await h.shop.orders.get(paying.id))?.status).toBe("PAYING");
 
     const payingDue = new Date(paying.expiresAt.getTime() + GRACE);
-    expect(await h.shop.orders.expireDue(new Date(payingDue.getTime() - 1))).toMatchObject({ expired: 0 });
-    expect(await h.shop.orders.expireDue(payingDue)).toMatchObject({ expired: 1, releasedUnits: 3 });
+    expect(await h.shop.orders.expireDue(new Date(payingDue.getTime() - 1))).toMatchObject({
+      expired: 0,
+    });
+    expect(await h.shop.orders.expireDue(payingDue)).toMatchObject({
+      expired: 1,
+      releasedUnits: 3,
+    });
     expect((await h.shop.orders.get(paid.id))?.status).toBe("PAID");
     expect(await stockOf(h.db, p.sku)).toBe(19);
 
@@ -124,7 +133,10 @@ describe("expireDue", () => {
         { sku: a.sku, quantity: 2 },
         { sku: b.sku, quantity: 1 },
       ]);
-    const result = await h.shop.orders.expireDue(new Date(h.clock.now().getTime() + RESERVATION), 3);
+    const result = await h.shop.orders.expireDue(
+      new Date(h.clock.now().getTime() + RESERVATION),
+      3,
+    );
     expect(result).toEqual({ expired: 7, releasedUnits: 21, notified: 7, batches: 3 });
     expect(await stockOf(h.db, a.sku)).toBe(100);
     expect(await stockOf(h.db, b.sku)).toBe(100);
@@ -143,9 +155,13 @@ describe("expireDue", () => {
       }),
     ).toMatchObject({ expired: 0, batches: 0 });
     expect(
-      await h.shop.orders.expireDue(new Date(h.clock.now().getTime() + RESERVATION), 2, { maxBatches: 1 }),
+      await h.shop.orders.expireDue(new Date(h.clock.now().getTime() + RESERVATION), 2, {
+        maxBatches: 1,
+      }),
     ).toMatchObject({ expired: 2, batches: 1 });
-    expect(await h.shop.orders.expireDue(new Date(h.clock.now().getTime() + RESERVATION), 2)).toMatchObject({
+    expect(
+      await h.shop.orders.expireDue(new Date(h.clock.now().getTime() + RESERVATION), 2),
+    ).toMatchObject({
       expired: 2,
     });
   });
@@ -190,7 +206,9 @@ describe("expireDue", () => {
     );
     for (const p of products) expect(await stockOf(h.db, p.sku)).toBe(1_000);
     expect(
-      await h.db.order.count({ where: { publicId: { in: orders.map((o) => o.id) }, status: "EXPIRED" } }),
+      await h.db.order.count({
+        where: { publicId: { in: orders.map((o) => o.id) }, status: "EXPIRED" },
+      }),
     ).toBe(150);
     await expectInvariants(h.db);
   });

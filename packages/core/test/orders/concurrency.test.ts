@@ -14,7 +14,10 @@ const CAP = 2;
 beforeAll(async () => {
   // A generous wait for a pool connection: this machine runs other suites at the same time, and the
   // point here is correctness under contention (load shedding has its own test).
-  h = await createHarness({ config: { maxOpenOrders: CAP, transactionMaxWaitMs: 15_000 }, poolMax: 10 });
+  h = await createHarness({
+    config: { maxOpenOrders: CAP, transactionMaxWaitMs: 15_000 },
+    poolMax: 10,
+  });
   instances = [h.main, ...(await Promise.all([1, 2, 3].map(() => h.instance())))];
 });
 afterAll(() => h.close());
@@ -82,7 +85,9 @@ describe("idempotency", () => {
       idempotencyKey: unique("double-tap"),
     };
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => instances[i % instances.length]!.shop.orders.placeOrder(input)),
+      Array.from({ length: 20 }, (_, i) =>
+        instances[i % instances.length]!.shop.orders.placeOrder(input),
+      ),
     );
     const ids = new Set(results.map((r) => (r.status === "ok" ? r.order.id : r.status)));
     expect([...ids]).toHaveLength(1);
@@ -104,7 +109,9 @@ describe("without any Redis lock, PostgreSQL alone keeps the data correct", () =
     const product = await addProduct(h.db, { stock: 50 });
     const input = valid(user(2), product.sku, unique("lockless"));
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => reserveOrder(instances[i % instances.length]!.shop.deps, input)),
+      Array.from({ length: 20 }, (_, i) =>
+        reserveOrder(instances[i % instances.length]!.shop.deps, input),
+      ),
     );
     expect(new Set(results.map((r) => (r.status === "ok" ? r.order.id : r.status))).size).toBe(1);
     expect(results.filter((r) => r.status === "ok" && !r.replayed)).toHaveLength(1);
@@ -115,7 +122,10 @@ describe("without any Redis lock, PostgreSQL alone keeps the data correct", () =
     const product = await addProduct(h.db, { stock: 50 });
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        reserveOrder(instances[i % instances.length]!.shop.deps, valid(user(3), product.sku, unique("cap"))),
+        reserveOrder(
+          instances[i % instances.length]!.shop.deps,
+          valid(user(3), product.sku, unique("cap")),
+        ),
       ),
     );
     expect(results.filter((r) => r.status === "ok")).toHaveLength(CAP);
@@ -133,7 +143,9 @@ describe("without any Redis lock, PostgreSQL alone keeps the data correct", () =
       ),
     );
     expect(results.filter((r) => r.status === "ok")).toHaveLength(100);
-    expect(results.filter((r) => r.status !== "ok").every((r) => r.status === "out-of-stock")).toBe(true);
+    expect(results.filter((r) => r.status !== "ok").every((r) => r.status === "out-of-stock")).toBe(
+      true,
+    );
     expect(await stockOf(h.db, product.sku)).toBe(0);
     await expectInvariants(h.db);
   });

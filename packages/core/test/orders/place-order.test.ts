@@ -12,7 +12,12 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const place = (userN: number, items: { sku: string; quantity: number }[], key = unique("key")) =>
-  h.shop.orders.placeOrder({ userId: user(userN), chatId: user(userN), items, idempotencyKey: key });
+  h.shop.orders.placeOrder({
+    userId: user(userN),
+    chatId: user(userN),
+    items,
+    idempotencyKey: key,
+  });
 
 async function counts() {
   const [orders, movements, items] = await Promise.all([
@@ -70,7 +75,8 @@ describe("placeOrder", () => {
     const second = await place(2, [{ sku: p.sku, quantity: 1 }], key);
     expect(first.status).toBe("ok");
     expect(second).toMatchObject({ status: "ok", replayed: true });
-    if (first.status === "ok" && second.status === "ok") expect(second.order.id).toBe(first.order.id);
+    if (first.status === "ok" && second.status === "ok")
+      expect(second.order.id).toBe(first.order.id);
     expect(await counts()).toEqual(before);
     expect(await stockOf(h.db, p.sku)).toBe(4);
   });
@@ -82,7 +88,8 @@ describe("placeOrder", () => {
     const theirs = await place(4, [{ sku: p.sku, quantity: 1 }], key);
     expect(mine).toMatchObject({ status: "ok", replayed: false });
     expect(theirs).toMatchObject({ status: "ok", replayed: false });
-    if (mine.status === "ok" && theirs.status === "ok") expect(theirs.order.id).not.toBe(mine.order.id);
+    if (mine.status === "ok" && theirs.status === "ok")
+      expect(theirs.order.id).not.toBe(mine.order.id);
   });
 
   it("names every short line and changes nothing when stock is short", async () => {
@@ -132,7 +139,12 @@ describe("placeOrder", () => {
       [{ items: [{ sku: p.sku, quantity: 1 }], userId: "abc" }, /userId/],
     ];
     for (const [patch, problem] of cases) {
-      const input = { userId: user(6), chatId: user(6), idempotencyKey: unique("bad"), ...(patch as object) };
+      const input = {
+        userId: user(6),
+        chatId: user(6),
+        idempotencyKey: unique("bad"),
+        ...(patch as object),
+      };
       const result = await h.shop.orders.placeOrder(input as never);
       expect(result.status, JSON.stringify(patch)).toBe("invalid");
       if (result.status === "invalid") expect(result.problems.join("\n")).toMatch(problem);
@@ -167,9 +179,14 @@ describe("placeOrder", () => {
 
   it("caps open reservations per user: the next one is 'limit' and changes nothing", async () => {
     const p = await addProduct(h.db, { stock: 10 });
-    for (let i = 0; i < 3; i++) expect((await place(8, [{ sku: p.sku, quantity: 1 }])).status).toBe("ok");
+    for (let i = 0; i < 3; i++)
+      expect((await place(8, [{ sku: p.sku, quantity: 1 }])).status).toBe("ok");
     const before = await counts();
-    expect(await place(8, [{ sku: p.sku, quantity: 1 }])).toEqual({ status: "limit", open: 3, max: 3 });
+    expect(await place(8, [{ sku: p.sku, quantity: 1 }])).toEqual({
+      status: "limit",
+      open: 3,
+      max: 3,
+    });
     expect(await counts()).toEqual(before);
     expect(await stockOf(h.db, p.sku)).toBe(7);
   });
@@ -178,10 +195,15 @@ describe("placeOrder", () => {
     const p = await addProduct(h.db, { stock: 10, priceMinor: 10 });
     // Park the placement at its decrement (after it read price 10), change the price, let it go:
     // the decrement's price condition fails and the order is priced again, at 12.
-    const blocker = await holdRowLocks(h.db, `SELECT id FROM products WHERE id = ${p.id} FOR UPDATE`);
+    const blocker = await holdRowLocks(
+      h.db,
+      `SELECT id FROM products WHERE id = ${p.id} FOR UPDATE`,
+    );
     const placing = place(9, [{ sku: p.sku, quantity: 2 }]);
     await waitForLockWaiters(h.db);
-    await blocker.finish(`UPDATE products SET price_minor = 12, version = version + 1 WHERE id = ${p.id}`);
+    await blocker.finish(
+      `UPDATE products SET price_minor = 12, version = version + 1 WHERE id = ${p.id}`,
+    );
     expect(await placing).toMatchObject({
       status: "ok",
       order: { totalMinor: 24, items: [{ unitPriceMinor: 12 }] },

@@ -23,7 +23,9 @@ describe("a database whose default time zone is not UTC", () => {
       SELECT s.setconfig AS settings FROM pg_db_role_setting s
       JOIN pg_database d ON d.oid = s.setdatabase WHERE d.datname = current_database()`;
     expect(database?.settings).toContain("TimeZone=Asia/Shanghai");
-    const [session] = await h.db.$queryRaw<{ zone: string }[]>`SELECT current_setting('TimeZone') AS zone`;
+    const [session] = await h.db.$queryRaw<
+      { zone: string }[]
+    >`SELECT current_setting('TimeZone') AS zone`;
     expect(session?.zone).toBe("UTC");
   });
 

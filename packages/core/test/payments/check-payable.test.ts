@@ -39,7 +39,8 @@ describe("checkPayable (pre-checkout)", () => {
     h.clock.advance(14 * 60_000);
     const again = await check(order);
     expect(again).toMatchObject({ status: "ok", order: { status: "PAYING" } });
-    if (again.status === "ok") expect(again.order.expiresAt.getTime()).toBe(h.clock.now().getTime() + GRACE);
+    if (again.status === "ok")
+      expect(again.order.expiresAt.getTime()).toBe(h.clock.now().getTime() + GRACE);
   });
 
   it("accepts the order id in lower case, as a user may type it", async () => {
@@ -53,10 +54,22 @@ describe("checkPayable (pre-checkout)", () => {
       status: "refused",
       reason: "wrong-amount",
     });
-    expect(await check(order, { currency: "USD" })).toEqual({ status: "refused", reason: "wrong-currency" });
-    expect(await check(order, { userId: user(99) })).toEqual({ status: "refused", reason: "not-yours" });
-    expect(await check(order, { orderId: "ZZZZZZZZ" })).toEqual({ status: "refused", reason: "not-found" });
-    expect(await check(order, { orderId: "no!" })).toEqual({ status: "refused", reason: "invalid" });
+    expect(await check(order, { currency: "USD" })).toEqual({
+      status: "refused",
+      reason: "wrong-currency",
+    });
+    expect(await check(order, { userId: user(99) })).toEqual({
+      status: "refused",
+      reason: "not-yours",
+    });
+    expect(await check(order, { orderId: "ZZZZZZZZ" })).toEqual({
+      status: "refused",
+      reason: "not-found",
+    });
+    expect(await check(order, { orderId: "no!" })).toEqual({
+      status: "refused",
+      reason: "invalid",
+    });
     expect(await check(order, { amount: -5 })).toEqual({ status: "refused", reason: "invalid" });
     // None of these changed the order.
     expect((await h.shop.orders.get(order.id))?.status).toBe("RESERVED");
@@ -139,8 +152,14 @@ describe("checkPayable (pre-checkout)", () => {
       amount: order.totalMinor,
       currency: order.currency,
     };
-    expect(await shortWait.shop.payments.checkPayable(input)).toEqual({ status: "refused", reason: "busy" });
-    expect(await check(order, { deadlineMs: 200 })).toEqual({ status: "refused", reason: "timeout" });
+    expect(await shortWait.shop.payments.checkPayable(input)).toEqual({
+      status: "refused",
+      reason: "busy",
+    });
+    expect(await check(order, { deadlineMs: 200 })).toEqual({
+      status: "refused",
+      reason: "timeout",
+    });
     if (lease.ok) await lease.lease.release();
     expect(await check(order)).toMatchObject({ status: "ok" });
   });
@@ -148,11 +167,19 @@ describe("checkPayable (pre-checkout)", () => {
   it("counts the deadline from when the query arrived: one held up past it is declined at once, writing nothing", async () => {
     const order = await placed(h.shop, user(9), [{ sku, quantity: 1 }]);
     // The update waited 9 s (a saturated pool, a slow Redis) before the check was called.
-    expect(await check(order, { receivedAt: performance.now() - 9_000 })).toEqual({ status: "refused", reason: "timeout" });
+    expect(await check(order, { receivedAt: performance.now() - 9_000 })).toEqual({
+      status: "refused",
+      reason: "timeout",
+    });
     expect((await h.shop.orders.get(order.id))?.status).toBe("RESERVED"); // nothing was attempted
     // Held up 1 s: 7 s are left, plenty.
-    expect(await check(order, { receivedAt: performance.now() - 1_000 })).toMatchObject({ status: "ok" });
+    expect(await check(order, { receivedAt: performance.now() - 1_000 })).toMatchObject({
+      status: "ok",
+    });
     // A time in the future is bad input.
-    expect(await check(order, { receivedAt: performance.now() + 60_000 })).toEqual({ status: "refused", reason: "invalid" });
+    expect(await check(order, { receivedAt: performance.now() + 60_000 })).toEqual({
+      status: "refused",
+      reason: "invalid",
+    });
   });
 });

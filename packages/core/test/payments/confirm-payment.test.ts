@@ -13,7 +13,10 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const outbox = (prefix: string) =>
-  h.db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: prefix } }, orderBy: { id: "asc" } });
+  h.db.outboxMessage.findMany({
+    where: { dedupeKey: { startsWith: prefix } },
+    orderBy: { id: "asc" },
+  });
 
 describe("confirmPayment", () => {
   it("pays a RESERVED or PAYING order: PAID, one CAPTURED payment, operators told once, the user's confirmation queued", async () => {
@@ -55,7 +58,9 @@ describe("confirmPayment", () => {
         },
       ]);
       // The user's confirmation, due once the bot has had its grace period to say it first.
-      const notices = await h.db.outboxMessage.findMany({ where: { dedupeKey: paymentNoticeKey(order.id) } });
+      const notices = await h.db.outboxMessage.findMany({
+        where: { dedupeKey: paymentNoticeKey(order.id) },
+      });
       expect(notices).toHaveLength(1);
       const notice = notices[0];
       expect(notice).toMatchObject({
@@ -65,7 +70,9 @@ describe("confirmPayment", () => {
         attempts: 0,
         payload: { template: "payment-received", params: { orderId: order.id }, locale: "zh" },
       });
-      expect(notice!.nextAttemptAt.getTime() - h.clock.now().getTime()).toBe(PAYMENT_NOTICE_GRACE_MS);
+      expect(notice!.nextAttemptAt.getTime() - h.clock.now().getTime()).toBe(
+        PAYMENT_NOTICE_GRACE_MS,
+      );
     }
     expect(await stockOf(h.db, p.sku)).toBe(7);
     await expectInvariants(h.db);
@@ -80,9 +87,13 @@ describe("confirmPayment", () => {
     );
     expect(results.every((r) => r.status === "ok")).toBe(true);
     expect(results.filter((r) => r.status === "ok" && !r.duplicate)).toHaveLength(1);
-    expect(await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } })).toBe(1);
+    expect(
+      await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } }),
+    ).toBe(1);
     expect(await outbox(`paid:${order.id}:`)).toHaveLength(1); // the operators' alert
-    expect(await h.db.outboxMessage.count({ where: { dedupeKey: paymentNoticeKey(order.id) } })).toBe(1);
+    expect(
+      await h.db.outboxMessage.count({ where: { dedupeKey: paymentNoticeKey(order.id) } }),
+    ).toBe(1);
   });
 
   it("re-reserves a late payment for an expired order when the stock is still there (ledger RERESERVE)", async () => {
@@ -153,7 +164,9 @@ describe("confirmPayment", () => {
       reason: "duplicate",
       duplicate: true,
     });
-    expect(await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } })).toBe(1);
+    expect(
+      await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } }),
+    ).toBe(1);
     await expectInvariants(h.db);
   });
 
@@ -168,17 +181,23 @@ describe("confirmPayment", () => {
     });
 
     const other = await placed(h.shop, user(8), [{ sku: p.sku, quantity: 1 }]);
-    expect(await h.shop.payments.confirmPayment({ ...paymentFor(other), amount: 19 })).toMatchObject({
+    expect(
+      await h.shop.payments.confirmPayment({ ...paymentFor(other), amount: 19 }),
+    ).toMatchObject({
       status: "refund-pending",
       reason: "amount-mismatch",
       order: { status: "RESERVED" },
     });
-    expect(await h.shop.payments.confirmPayment({ ...paymentFor(other), userId: user(9) })).toMatchObject({
+    expect(
+      await h.shop.payments.confirmPayment({ ...paymentFor(other), userId: user(9) }),
+    ).toMatchObject({
       status: "refund-pending",
       reason: "not-yours",
     });
     expect(
-      await h.db.payment.count({ where: { order: { publicId: other.id }, status: "REFUND_PENDING" } }),
+      await h.db.payment.count({
+        where: { order: { publicId: other.id }, status: "REFUND_PENDING" },
+      }),
     ).toBe(2);
     await expectInvariants(h.db);
   });
@@ -275,7 +294,9 @@ describe("refundOrder (operator) and refund tracking", () => {
     expect(await h.shop.payments.markRefunded(payment.telegramChargeId)).toBe(true);
     expect(await h.shop.payments.markRefunded(payment.telegramChargeId)).toBe(false);
     expect(
-      await h.db.payment.findUniqueOrThrow({ where: { telegramChargeId: payment.telegramChargeId } }),
+      await h.db.payment.findUniqueOrThrow({
+        where: { telegramChargeId: payment.telegramChargeId },
+      }),
     ).toMatchObject({ status: "REFUNDED", refundedAt: h.clock.now() });
   });
 
@@ -286,7 +307,9 @@ describe("refundOrder (operator) and refund tracking", () => {
       status: "conflict",
       current: "RESERVED",
     });
-    expect(await h.shop.payments.refundOrder("ZZZZZZZZ", user(900))).toEqual({ status: "not-found" });
+    expect(await h.shop.payments.refundOrder("ZZZZZZZZ", user(900))).toEqual({
+      status: "not-found",
+    });
     expect((await h.shop.payments.refundOrder("??", user(900))).status).toBe("invalid");
   });
 
@@ -298,7 +321,10 @@ describe("refundOrder (operator) and refund tracking", () => {
       status: "ok",
       order: { status: "FULFILLED" },
     });
-    expect(await h.shop.orders.markFulfilled(order.id)).toEqual({ status: "conflict", current: "FULFILLED" });
+    expect(await h.shop.orders.markFulfilled(order.id)).toEqual({
+      status: "conflict",
+      current: "FULFILLED",
+    });
     expect(await h.shop.payments.refundOrder(order.id, user(900))).toEqual({
       status: "conflict",
       current: "FULFILLED",

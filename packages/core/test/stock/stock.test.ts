@@ -45,7 +45,9 @@ describe("adjustStock", () => {
       orderBy: { id: "asc" },
     });
     expect(ledger.map((m) => m.delta)).toEqual([5, -3, 8, -20]);
-    expect(new Set(ledger.map((m) => m.actor))).toEqual(new Set([expect.stringMatching(/^op:[\w-]{16}$/)]));
+    expect(new Set(ledger.map((m) => m.actor))).toEqual(
+      new Set([expect.stringMatching(/^op:[\w-]{16}$/)]),
+    );
     expect(ledger[0]!.actor).not.toContain(String(OPERATOR));
     await expectInvariants(h.db);
   });
@@ -70,7 +72,9 @@ describe("adjustStock", () => {
     );
     expect(results.map((r) => r.status)).toEqual(["ok", "ok", "ok", "ok"]);
     expect(await stockOf(h.db, p.sku)).toBe(18);
-    expect(await h.db.stockMovement.count({ where: { productId: p.id, reason: "ADJUST" } })).toBe(2);
+    expect(await h.db.stockMovement.count({ where: { productId: p.id, reason: "ADJUST" } })).toBe(
+      2,
+    );
     await expectInvariants(h.db);
   });
 
@@ -101,7 +105,9 @@ describe("adjustStock", () => {
     });
     expect(await h.shop.stock.adjustStock("NOPE", "+1", OPERATOR)).toEqual({ status: "not-found" });
     for (const change of ["3", "+0", "-0", "*3", "+1.5", "+99999999", ""]) {
-      expect((await h.shop.stock.adjustStock(p.sku, change, OPERATOR)).status, change).toBe("invalid");
+      expect((await h.shop.stock.adjustStock(p.sku, change, OPERATOR)).status, change).toBe(
+        "invalid",
+      );
     }
     expect(await stockOf(h.db, p.sku)).toBe(2);
   });
@@ -120,7 +126,8 @@ describe("adjustStock", () => {
       });
     });
     const results = await Promise.all(ops);
-    for (const r of results) expect(["ok", "insufficient", "conflict", "out-of-stock"]).toContain(r.status);
+    for (const r of results)
+      expect(["ok", "insufficient", "conflict", "out-of-stock"]).toContain(r.status);
     await expectInvariants(h.db);
   });
 });
@@ -132,11 +139,18 @@ describe("setPrice", () => {
     const result = await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 15, actor: OPERATOR });
     expect(result).toMatchObject({ status: "ok", previousMinor: 10, product: { priceMinor: 15 } });
     expect(await h.db.priceChange.findMany({ where: { productId: p.id } })).toMatchObject([
-      { oldPriceMinor: 10, newPriceMinor: 15, currency: "XTR", actor: expect.stringMatching(/^op:/) },
+      {
+        oldPriceMinor: 10,
+        newPriceMinor: 15,
+        currency: "XTR",
+        actor: expect.stringMatching(/^op:/),
+      },
     ]);
     expect((await h.shop.orders.get(order.id))?.totalMinor).toBe(10);
     // The same price again changes nothing.
-    expect(await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 15, actor: OPERATOR })).toMatchObject({
+    expect(
+      await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 15, actor: OPERATOR }),
+    ).toMatchObject({
       status: "ok",
       previousMinor: 15,
     });
@@ -175,21 +189,28 @@ describe("setPrice", () => {
     );
     const oks = results.filter((r) => r.status === "ok");
     expect(oks.length).toBeGreaterThanOrEqual(1);
-    const changes = await h.db.priceChange.findMany({ where: { productId: p.id }, orderBy: { id: "asc" } });
+    const changes = await h.db.priceChange.findMany({
+      where: { productId: p.id },
+      orderBy: { id: "asc" },
+    });
     expect(changes).toHaveLength(oks.length);
     // The changes chain: each starts from the price the previous one set.
-    changes.forEach((c, i) => expect(c.oldPriceMinor).toBe(i === 0 ? 10 : changes[i - 1]!.newPriceMinor));
-    expect((await h.shop.catalog.get({ id: p.id }))?.priceMinor).toBe(changes.at(-1)!.newPriceMinor);
+    changes.forEach((c, i) =>
+      expect(c.oldPriceMinor).toBe(i === 0 ? 10 : changes[i - 1]!.newPriceMinor),
+    );
+    expect((await h.shop.catalog.get({ id: p.id }))?.priceMinor).toBe(
+      changes.at(-1)!.newPriceMinor,
+    );
   });
 
   it("refuses bad prices and unknown skus", async () => {
     const p = await addProduct(h.db, { stock: 1 });
-    expect((await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 0, actor: OPERATOR })).status).toBe(
-      "invalid",
-    );
-    expect((await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 1.5, actor: OPERATOR })).status).toBe(
-      "invalid",
-    );
+    expect(
+      (await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 0, actor: OPERATOR })).status,
+    ).toBe("invalid");
+    expect(
+      (await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 1.5, actor: OPERATOR })).status,
+    ).toBe("invalid");
     expect(await h.shop.stock.setPrice({ sku: "NOPE", priceMinor: 5, actor: OPERATOR })).toEqual({
       status: "not-found",
     });
@@ -232,10 +253,16 @@ describe("importBatch", () => {
   it("never collides with the other users of the ledger's batch id (the seed, /stock request ids)", async () => {
     const p = await addProduct(h.db, { stock: 1 }); // its SEED row has batch id "seed"
     const requestId = unique("stock:-100:9");
-    expect((await h.shop.stock.adjustStock(p.sku, "+1", OPERATOR, { requestId })).status).toBe("ok");
+    expect((await h.shop.stock.adjustStock(p.sku, "+1", OPERATOR, { requestId })).status).toBe(
+      "ok",
+    );
     for (const batchId of ["seed", requestId]) {
       expect(
-        await h.shop.stock.importBatch({ batchId, lines: [{ sku: p.sku, quantity: 2 }], actor: OPERATOR }),
+        await h.shop.stock.importBatch({
+          batchId,
+          lines: [{ sku: p.sku, quantity: 2 }],
+          actor: OPERATOR,
+        }),
       ).toMatchObject({
         status: "ok",
         replayed: false,
@@ -247,9 +274,15 @@ describe("importBatch", () => {
 
   it("applies once when four instances import the same batch at the same moment", async () => {
     const p = await addProduct(h.db, { stock: 0 });
-    const batch = { batchId: unique("race"), lines: [{ sku: p.sku, quantity: 7 }], actor: OPERATOR };
+    const batch = {
+      batchId: unique("race"),
+      lines: [{ sku: p.sku, quantity: 7 }],
+      actor: OPERATOR,
+    };
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => instances[i % instances.length]!.shop.stock.importBatch(batch)),
+      Array.from({ length: 8 }, (_, i) =>
+        instances[i % instances.length]!.shop.stock.importBatch(batch),
+      ),
     );
     expect(results.filter((r) => r.status === "ok" && !r.replayed)).toHaveLength(1);
     for (const r of results) expect(["ok", "busy"]).toContain(r.status);

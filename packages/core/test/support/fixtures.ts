@@ -10,7 +10,13 @@ export const user = (n: number) => 7_000_000_000n + BigInt(n);
 /** A product with its SEED ledger row, so stock = sum(ledger) from the start. */
 export async function addProduct(
   db: Database,
-  options: { sku?: string; stock: number; priceMinor?: number; currency?: string; active?: boolean },
+  options: {
+    sku?: string;
+    stock: number;
+    priceMinor?: number;
+    currency?: string;
+    active?: boolean;
+  },
 ) {
   const sku = options.sku ?? unique("SKU");
   return db.$transaction(async (tx) => {
@@ -27,7 +33,13 @@ export async function addProduct(
     });
     if (options.stock > 0)
       await tx.stockMovement.create({
-        data: { productId: product.id, batchId: "seed", delta: options.stock, reason: "SEED", actor: "seed" },
+        data: {
+          productId: product.id,
+          batchId: "seed",
+          delta: options.stock,
+          reason: "SEED",
+          actor: "seed",
+        },
       });
     return product;
   });

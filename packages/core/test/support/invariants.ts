@@ -28,7 +28,10 @@ export async function illegalTransitions(db: Database): Promise<string[]> {
   );
   return rows
     .filter(
-      (r) => !(LEGAL_TRANSITIONS as Record<string, readonly string[]>)[r.from_status]?.includes(r.to_status),
+      (r) =>
+        !(LEGAL_TRANSITIONS as Record<string, readonly string[]>)[r.from_status]?.includes(
+          r.to_status,
+        ),
     )
     .map((r) => `${r.from_status} -> ${r.to_status} (${r.n})`);
 }
@@ -59,7 +62,9 @@ export async function expectInvariants(db: Database): Promise<void> {
     FROM orders o JOIN order_items i ON i.order_id = o.id`);
   for (const row of perItem) {
     const holds = ["RESERVED", "PAYING", "PAID", "FULFILLED"].includes(row.status);
-    expect(row.net, `ledger of order ${row.public_id} (${row.status})`).toBe(holds ? -row.quantity : 0);
+    expect(row.net, `ledger of order ${row.public_id} (${row.status})`).toBe(
+      holds ? -row.quantity : 0,
+    );
   }
 
   const payments = await db.$queryRawUnsafe<
@@ -71,7 +76,9 @@ export async function expectInvariants(db: Database): Promise<void> {
     FROM orders o LEFT JOIN payments p ON p.order_id = o.id GROUP BY o.id`);
   for (const row of payments) {
     const paid = row.status === "PAID" || row.status === "FULFILLED";
-    expect(row.captured, `captured payments of order ${row.public_id} (${row.status})`).toBe(paid ? 1 : 0);
+    expect(row.captured, `captured payments of order ${row.public_id} (${row.status})`).toBe(
+      paid ? 1 : 0,
+    );
     if (paid) expect(row.captured_sum).toBe(row.total);
   }
   const [money] = await db.$queryRawUnsafe<{ captured: number; paid: number }[]>(`

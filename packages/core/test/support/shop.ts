@@ -3,7 +3,12 @@
 import { createDatabase, type Database } from "@orderbot/db";
 import { createLockManager, type LockKindConfig, type LockManager } from "@orderbot/lock";
 import { createRedis, Registry, waitForRedis, type Redis } from "@orderbot/platform";
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
 import { createShop, LOCK_KINDS, type CoreConfigInput, type Shop } from "../../src/index.ts";
 import { TestClock } from "./clock.ts";
 
@@ -61,7 +66,11 @@ export async function createHarness({
 
   async function instance(opts: InstanceOptions = {}): Promise<Instance> {
     const merged = { ...options, ...opts, config: { ...options.config, ...opts.config } };
-    const db = createDatabase({ url: testDb.url, poolMax: merged.poolMax ?? 20, connectTimeoutMs: 10_000 });
+    const db = createDatabase({
+      url: testDb.url,
+      poolMax: merged.poolMax ?? 20,
+      connectTimeoutMs: 10_000,
+    });
     const redis = createRedis({ url: merged.redisUrl ?? testRedis.url, commandTimeoutMs: 1_000 });
     redis.on("error", () => {}); // outage tests stop Redis on purpose; the lock manager reports it
     if (!merged.redisDown) await waitForRedis(redis);
@@ -77,7 +86,13 @@ export async function createHarness({
       registry,
       breaker: { failureThreshold: 3, coolDownMs: 500 },
     });
-    const shop = createShop({ db, locks, clock, registry, config: { maskKey: MASK_KEY, ...merged.config } });
+    const shop = createShop({
+      db,
+      locks,
+      clock,
+      registry,
+      config: { maskKey: MASK_KEY, ...merged.config },
+    });
     closers.push(async () => {
       await locks.close();
       subscriber.disconnect();

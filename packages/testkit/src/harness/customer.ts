@@ -31,7 +31,11 @@ export interface CustomerResult {
   press?: OrderPress;
   intent?: Intent;
   /** The pay step: paid (with the charge id), refused before the invoice, declined at pre-checkout, timed out. */
-  payment?: { status: "paid" | "refused" | "declined" | "timeout"; chargeId?: string; answer?: string };
+  payment?: {
+    status: "paid" | "refused" | "declined" | "timeout";
+    chargeId?: string;
+    answer?: string;
+  };
   cancelled?: boolean;
   /** The product card offered no Order button: sold out before this user could order. */
   soldOutOnCard?: boolean;
@@ -55,7 +59,11 @@ export interface CustomerOptions {
 const ORDER_ID = /Order ([A-Z0-9]{6,16})\b/;
 
 /** The message with this id as the chat shows it now (edits applied). */
-function messageIn(kit: FakeTelegram, user: SimulatedUser, messageId: number): TgMessage | undefined {
+function messageIn(
+  kit: FakeTelegram,
+  user: SimulatedUser,
+  messageId: number,
+): TgMessage | undefined {
   return kit.chat(user).messages.find((m) => m.message_id === messageId);
 }
 
@@ -77,7 +85,8 @@ class FlowStopped extends Error {
 
 async function delivered(action: UserAction, what: string): Promise<void> {
   const outcome = await action.handled();
-  if (outcome.status !== "delivered") throw new FlowStopped(`${what}: update ${outcome.status} (${outcome.reason ?? "no reason"})`);
+  if (outcome.status !== "delivered")
+    throw new FlowStopped(`${what}: update ${outcome.status} (${outcome.reason ?? "no reason"})`);
 }
 
 /**
@@ -86,10 +95,14 @@ async function delivered(action: UserAction, what: string): Promise<void> {
  * until Telegram has delivered the update (the bot answers webhooks after handling them), then
  * reads what the chat shows. Refusals are outcomes, not errors.
  */
-export async function runCustomer(user: SimulatedUser, options: CustomerOptions): Promise<CustomerResult> {
+export async function runCustomer(
+  user: SimulatedUser,
+  options: CustomerOptions,
+): Promise<CustomerResult> {
   const { kit, random } = options;
   const result: CustomerResult = { userId: user.id };
-  const think = () => sleep(options.thinkMs[0] + random() * (options.thinkMs[1] - options.thinkMs[0]));
+  const think = () =>
+    sleep(options.thinkMs[0] + random() * (options.thinkMs[1] - options.thinkMs[0]));
   try {
     await delivered(await user.send("/start"), "/start");
     await think();
@@ -99,11 +112,17 @@ export async function runCustomer(user: SimulatedUser, options: CustomerOptions)
     const card = await user.press(title);
     await delivered(card, "product");
     const wanted = 1 + Math.floor(random() ** 2 * options.maxQuantity);
-    for (let qty = 1; qty < wanted && buttonsOf(messageIn(kit, user, card.message.message_id)).includes("+"); qty++) {
+    for (
+      let qty = 1;
+      qty < wanted && buttonsOf(messageIn(kit, user, card.message.message_id)).includes("+");
+      qty++
+    ) {
       await delivered(await user.press("+", { messageId: card.message.message_id }), "quantity");
     }
     await think();
-    if (!buttonsOf(messageIn(kit, user, card.message.message_id)).some((b) => b.startsWith("Order "))) {
+    if (
+      !buttonsOf(messageIn(kit, user, card.message.message_id)).some((b) => b.startsWith("Order "))
+    ) {
       result.soldOutOnCard = true;
       return result;
     }
@@ -118,7 +137,8 @@ export async function runCustomer(user: SimulatedUser, options: CustomerOptions)
     else if (result.intent === "cancel") await cancel(user, result, card.message.message_id);
     return result;
   } catch (error) {
-    result.error = error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
+    result.error =
+      error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
     return result;
   }
 }
@@ -128,21 +148,43 @@ async function readPlaceOutcome(
   user: SimulatedUser,
   press: Awaited<ReturnType<SimulatedUser["press"]>>,
 ): Promise<OrderPress> {
-  const base = { updateId: press.updateId, userId: user.id, chatId: user.chatId, messageId: press.message.message_id, data: press.data, at: Date.now() };
+  const base = {
+    updateId: press.updateId,
+    userId: user.id,
+    chatId: user.chatId,
+    messageId: press.message.message_id,
+    data: press.data,
+    at: Date.now(),
+  };
   // The card turned into the order: placed. (Without Pay and Cancel when it is no longer open: a
   // press re-delivered after a crash may only run once the reservation has run out.)
   const shown = messageIn(kit, user, press.message.message_id);
   const placed = shown?.text && ORDER_ID.exec(shown.text);
-  if (placed) return { ...base, outcome: "placed", orderId: placed[1]!, open: buttonsOf(shown).some((b) => b.startsWith("Pay ")) };
+  if (placed)
+    return {
+      ...base,
+      outcome: "placed",
+      orderId: placed[1]!,
+      open: buttonsOf(shown).some((b) => b.startsWith("Pay ")),
+    };
   const answer = (await press.answered(1_000).catch(() => undefined))?.text ?? "";
   return { ...base, outcome: classify(answer), answer };
 }
 
-async function pay(kit: FakeTelegram, user: SimulatedUser, result: CustomerResult, options: CustomerOptions): Promise<void> {
+async function pay(
+  kit: FakeTelegram,
+  user: SimulatedUser,
+  result: CustomerResult,
+  options: CustomerOptions,
+): Promise<void> {
   await options.gate?.("pay");
   const press = await user.press(/^Pay /);
   await delivered(press, "pay");
-  const invoice = kit.chat(user).botMessages.findLast((m) => m.invoice !== undefined && m.invoice.title.includes(result.press?.orderId ?? "?"));
+  const invoice = kit
+    .chat(user)
+    .botMessages.findLast(
+      (m) => m.invoice !== undefined && m.invoice.title.includes(result.press?.orderId ?? "?"),
+    );
   if (!invoice) {
     const answer = (await press.answered(1_000).catch(() => undefined))?.text ?? "";
     result.payment = { status: "refused", answer };
@@ -153,11 +195,18 @@ async function pay(kit: FakeTelegram, user: SimulatedUser, result: CustomerResul
     result.payment = { status: "paid", chargeId: paid.chargeId };
     await delivered(paid, "successful_payment");
   } else {
-    result.payment = { status: paid.status, ...(paid.status === "declined" ? { answer: paid.errorMessage } : {}) };
+    result.payment = {
+      status: paid.status,
+      ...(paid.status === "declined" ? { answer: paid.errorMessage } : {}),
+    };
   }
 }
 
-async function cancel(user: SimulatedUser, result: CustomerResult, messageId: number): Promise<void> {
+async function cancel(
+  user: SimulatedUser,
+  result: CustomerResult,
+  messageId: number,
+): Promise<void> {
   const press = await user.press("Cancel order", { messageId });
   await delivered(press, "cancel");
   const answer = (await press.answered(1_000).catch(() => undefined))?.text ?? "";

@@ -23,16 +23,25 @@ export interface DemoFigures {
 }
 
 const n = (value: number) => value.toLocaleString("en-US");
-const row = (label: string, value: number | string, note = "") => `  ${label.padEnd(12)} ${String(value).padStart(5)}${note ? `   ${note}` : ""}`;
+const row = (label: string, value: number | string, note = "") =>
+  `  ${label.padEnd(12)} ${String(value).padStart(5)}${note ? `   ${note}` : ""}`;
 
 /** The demo's final report, as the README shows it. */
 export function formatDemoReport(f: DemoFigures): string {
   const o = (status: string) => f.orders[status] ?? 0;
   const placed = Object.values(f.orders).reduce((a, b) => a + b, 0);
   const refused = f.sale.placed;
-  const notPlaced = f.sale.soldOutOnCard + refused["out-of-stock"] + refused.unavailable + refused.busy + refused.limit + refused.other;
+  const notPlaced =
+    f.sale.soldOutOnCard +
+    refused["out-of-stock"] +
+    refused.unavailable +
+    refused.busy +
+    refused.limit +
+    refused.other;
   const cut = [...f.sale.cutShort].map(([reason, count]) => `${count} × ${reason}`);
-  const restocked = f.restocks.filter((c) => c.after !== undefined && c.before !== undefined && c.change.startsWith("+"));
+  const restocked = f.restocks.filter(
+    (c) => c.after !== undefined && c.before !== undefined && c.change.startsWith("+"),
+  );
   const failed = f.invariants.filter((i) => !i.ok);
   const kinds = Object.entries(f.locks.byKind)
     .filter(([, k]) => k.attempts > 0)
@@ -44,7 +53,11 @@ export function formatDemoReport(f: DemoFigures): string {
     `orders by outcome (${placed} placed by ${f.sale.done} users)`,
     row("paid", o("PAID") + o("FULFILLED")),
     row("cancelled", o("CANCELLED"), "by the user; stock back on sale at once"),
-    row("expired", o("EXPIRED"), "abandoned; the worker released the stock when the reservation ran out"),
+    row(
+      "expired",
+      o("EXPIRED"),
+      "abandoned; the worker released the stock when the reservation ran out",
+    ),
     ...(o("REFUNDED") ? [row("refunded", o("REFUNDED"))] : []),
     ...(o("RESERVED") + o("PAYING") ? [row("still open", o("RESERVED") + o("PAYING"))] : []),
     row(

@@ -20,7 +20,8 @@ const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
   const i = args.indexOf(`--${name}`);
   const value = i >= 0 ? Number(args[i + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive whole number`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} must be a positive whole number`);
   return value;
 };
 const USERS = option("users", 100);
@@ -47,12 +48,16 @@ try {
   // Telegram's ids only grow: update and user ids continue after earlier demo runs on this database.
   const [last] = await db.$queryRaw<{ update: bigint | null; user: bigint | null }[]>`
     SELECT (SELECT max(update_id) FROM processed_updates) AS update, (SELECT max(user_id) FROM orders) AS user`;
-  const products = (await db.product.findMany({ where: { active: true }, orderBy: { id: "asc" }, take: PAGE })).map((p) => ({ sku: p.sku, title: p.titleEn }));
+  const products = (
+    await db.product.findMany({ where: { active: true }, orderBy: { id: "asc" }, take: PAGE })
+  ).map((p) => ({ sku: p.sku, title: p.titleEn }));
   if (products.length === 0) throw new Error("no products: run npm run db:seed");
   const logDir = path.join(PROJECT_ROOT, ".data/demo/logs");
   await rm(logDir, { recursive: true, force: true });
   await mkdir(logDir, { recursive: true });
-  out(`demo: starting the fake Telegram, 2 bots behind a round-robin proxy and 1 worker (logs in ${path.relative(PROJECT_ROOT, logDir)}/)`);
+  out(
+    `demo: starting the fake Telegram, 2 bots behind a round-robin proxy and 1 worker (logs in ${path.relative(PROJECT_ROOT, logDir)}/)`,
+  );
   shop = await startShopRun({
     databaseUrl,
     redisUrl,
@@ -64,17 +69,27 @@ try {
     kit: { firstUpdateId: Number(last?.update ?? 100_000_000n) + 1_000 },
     env: { LOG_LEVEL: "info" },
     botEnv: { RESERVATION_SECONDS: String(RESERVATION_SECONDS) },
-    workerEnv: { EXPIRE_INTERVAL_MS: "1000", OUTBOX_INTERVAL_MS: "500", REFUND_INTERVAL_MS: "2000" },
+    workerEnv: {
+      EXPIRE_INTERVAL_MS: "1000",
+      OUTBOX_INTERVAL_MS: "500",
+      REFUND_INTERVAL_MS: "2000",
+    },
   });
   const apps = [...shop.bots, ...shop.workers];
-  out(`demo: ready: ${apps.map((a) => `${a.name} (pid ${a.process.pid}, metrics ${a.metricsUrl})`).join(", ")}`);
+  out(
+    `demo: ready: ${apps.map((a) => `${a.name} (pid ${a.process.pid}, metrics ${a.metricsUrl})`).join(", ")}`,
+  );
   // Telegram lets a bot post about 20 messages a minute in a group: fewer than a sale's paid orders.
   await shop.operator.mutePaidOrderNotices();
   // Fewer units than the crowd wants: a flash sale sells out, and the operator's restocks matter.
   const perProduct = Math.max(3, Math.round(USERS / 10));
   for (const p of products) await shop.operator.stock(p.sku, `=${perProduct}`);
-  out(`demo: the operator set ${products.length} products to ${perProduct} units each and muted paid-order notices in the group`);
-  out(`demo: ${USERS} shoppers arrive over ${SECONDS} s; each pays, cancels or walks away (reservations last ${RESERVATION_SECONDS} s)`);
+  out(
+    `demo: the operator set ${products.length} products to ${perProduct} units each and muted paid-order notices in the group`,
+  );
+  out(
+    `demo: ${USERS} shoppers arrive over ${SECONDS} s; each pays, cancels or walks away (reservations last ${RESERVATION_SECONDS} s)`,
+  );
 
   const random = Math.random;
   const sale = startFlashSale({
@@ -92,7 +107,13 @@ try {
   const restock = new AbortController();
   const stopRestock = () => restock.abort();
   interrupted.signal.addEventListener("abort", stopRestock);
-  const restocking = shop.operator.restockWhile({ skus: products.map((p) => p.sku), everyMs: Math.max(3_000, (SECONDS * 1000) / 6), units: [2, 4], random, signal: restock.signal });
+  const restocking = shop.operator.restockWhile({
+    skus: products.map((p) => p.sku),
+    everyMs: Math.max(3_000, (SECONDS * 1000) / 6),
+    units: [2, 4],
+    random,
+    signal: restock.signal,
+  });
 
   let states: Record<string, number> = {};
   let locks: LockSummary | undefined;
@@ -100,7 +121,9 @@ try {
   const watch = (async () => {
     for (let tick = 0; !watching.signal.aborted; tick++) {
       const rows = await db.$queryRaw<{ status: string; n: number }[]>`
-        SELECT status::text, count(*)::int AS n FROM orders WHERE created_at >= ${started}::timestamptz AT TIME ZONE 'UTC' GROUP BY status`.catch(() => []);
+        SELECT status::text, count(*)::int AS n FROM orders WHERE created_at >= ${started}::timestamptz AT TIME ZONE 'UTC' GROUP BY status`.catch(
+        () => [],
+      );
       states = Object.fromEntries(rows.map((r) => [r.status, r.n]));
       if (tick % 2 === 0) locks = summarizeLocks(await scrapeAll(apps.map((a) => a.metricsUrl)));
       await sleep(1_000, undefined, { signal: watching.signal }).catch(() => undefined);
@@ -109,13 +132,19 @@ try {
   const progress = startProgress({
     render: () => {
       const s = sale.stats;
-      const orders = ["RESERVED", "PAYING", "PAID", "CANCELLED", "EXPIRED"].map((k) => `${states[k] ?? 0} ${k.toLowerCase()}`).join(", ");
-      const waits = locks ? `lock waits >10 ms ${locks.waits} (p99 ${locks.p99WaitMs} ms), ${locks.outcomes.busy ?? 0} busy` : "lock waits …";
+      const orders = ["RESERVED", "PAYING", "PAID", "CANCELLED", "EXPIRED"]
+        .map((k) => `${states[k] ?? 0} ${k.toLowerCase()}`)
+        .join(", ");
+      const waits = locks
+        ? `lock waits >10 ms ${locks.waits} (p99 ${locks.p99WaitMs} ms), ${locks.outcomes.busy ?? 0} busy`
+        : "lock waits …";
       return `users ${s.done}/${USERS} done (${s.started} arrived) · orders: ${orders} · sold out ${s.soldOutOnCard + s.placed["out-of-stock"]} · ${waits}`;
     },
   });
   // Ctrl-C: no waiting for shoppers whose updates can no longer be delivered (the bots got SIGINT too).
-  const aborted = new Promise<null>((resolve) => interrupted.signal.addEventListener("abort", () => resolve(null)));
+  const aborted = new Promise<null>((resolve) =>
+    interrupted.signal.addEventListener("abort", () => resolve(null)),
+  );
   const results = await Promise.race([sale.finished, aborted]);
   stopRestock();
   if (results === null) {
@@ -124,22 +153,40 @@ try {
     throw new Interrupted();
   }
   await restocking;
-  progress.log(`demo: all shoppers done; waiting for reservations to expire and the outbox to drain`);
-  const settled = await settle({ kit: shop.kit, db, timeoutMs: RESERVATION_SECONDS * 1000 + 60_000 });
+  progress.log(
+    `demo: all shoppers done; waiting for reservations to expire and the outbox to drain`,
+  );
+  const settled = await settle({
+    kit: shop.kit,
+    db,
+    timeoutMs: RESERVATION_SECONDS * 1000 + 60_000,
+  });
   watching.abort();
   await watch;
   progress.stop();
 
   const kit = shop.kit;
-  const refunded = kit.callsTo("refundStarPayment").filter((c) => c.ok).map((c) => String(c.params.telegram_payment_charge_id));
+  const refunded = kit
+    .callsTo("refundStarPayment")
+    .filter((c) => c.ok)
+    .map((c) => String(c.params.telegram_payment_charge_id));
   const invariants = [
     ...(await checkInvariants(db, {
       expirySlackMs: 10_000,
       paymentGraceMs: 5 * 60_000,
-      telegram: { chargeIds: kit.charges.map((c) => c.chargeId), refundedChargeIds: refunded, since: started },
+      telegram: {
+        chargeIds: kit.charges.map((c) => c.chargeId),
+        refundedChargeIds: refunded,
+        since: started,
+      },
       outboxDrained: true,
     })),
-    ...(await checkEffects(db, { kit, presses: results.flatMap((r) => (r.press ? [r.press] : [])), stockCommands: shop.operator.commands, since: started })),
+    ...(await checkEffects(db, {
+      kit,
+      presses: results.flatMap((r) => (r.press ? [r.press] : [])),
+      stockCommands: shop.operator.commands,
+      since: started,
+    })),
   ];
   const [oversold] = await db.$queryRaw<{ units: number }[]>`
     SELECT COALESCE(SUM(GREATEST(h.held - COALESCE(s.supplied, 0), 0)), 0)::int AS units
@@ -172,9 +219,11 @@ try {
     out("\ndemo: --keep: the shop keeps running (metrics above are live); Ctrl-C stops it");
     await new Promise((resolve) => interrupted.signal.addEventListener("abort", resolve));
   }
-  process.exitCode = interrupted.signal.aborted && !KEEP ? 130 : invariants.every((i) => i.ok) ? 0 : 1;
+  process.exitCode =
+    interrupted.signal.aborted && !KEEP ? 130 : invariants.every((i) => i.ok) ? 0 : 1;
 } catch (error) {
-  if (!(error instanceof Interrupted)) process.stderr.write(`demo: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (!(error instanceof Interrupted))
+    process.stderr.write(`demo: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = interrupted.signal.aborted ? 130 : 1;
 } finally {
   await shop?.stop();

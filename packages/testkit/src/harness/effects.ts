@@ -20,11 +20,18 @@ type Problem = { what: string };
 const ACTIONABLE = new Set(["message", "callback_query", "pre_checkout_query"]);
 
 function verdict(name: string, problems: Problem[]): InvariantResult {
-  return { name, ok: problems.length === 0, violations: problems.length, examples: problems.slice(0, 5).map((p) => p.what) };
+  return {
+    name,
+    ok: problems.length === 0,
+    violations: problems.length,
+    examples: problems.slice(0, 5).map((p) => p.what),
+  };
 }
 
 /** The idempotency key the bot stores for a press of Order (user scope + the pressed message and data). */
-export function pressKey(press: Pick<OrderPress, "userId" | "chatId" | "messageId" | "data">): string {
+export function pressKey(
+  press: Pick<OrderPress, "userId" | "chatId" | "messageId" | "data">,
+): string {
   return `${press.userId}:tap:${press.chatId}:${press.messageId}:${press.data}`;
 }
 
@@ -39,10 +46,14 @@ export function pressKey(press: Pick<OrderPress, "userId" | "chatId" | "messageI
  */
 export async function checkEffects(db: Database, inputs: EffectInputs): Promise<InvariantResult[]> {
   const botId = BigInt(inputs.kit.token.split(":")[0]!);
-  const delivered = inputs.kit.deliveries.filter((u) => u.status === "delivered" && ACTIONABLE.has(u.type));
+  const delivered = inputs.kit.deliveries.filter(
+    (u) => u.status === "delivered" && ACTIONABLE.has(u.type),
+  );
   const created = new Set(inputs.kit.deliveries.map((u) => u.update.update_id));
   const since = inputs.since;
-  const firstUpdate = Math.min(...inputs.kit.deliveries.map((u) => u.update.update_id).filter((id) => id > 0));
+  const firstUpdate = Math.min(
+    ...inputs.kit.deliveries.map((u) => u.update.update_id).filter((id) => id > 0),
+  );
   const processed = await db.processedUpdate.findMany({
     where: { botId, ...(since ? { updateId: { gte: BigInt(firstUpdate) } } : {}) },
     select: { updateId: true },
@@ -50,9 +61,13 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
   const recorded = new Set(processed.map((p) => Number(p.updateId)));
   const updateProblems: Problem[] = [];
   for (const u of delivered) {
-    if (!recorded.has(u.update.update_id)) updateProblems.push({ what: `update ${u.update.update_id} (${u.type}) answered 2xx but not recorded as handled` });
+    if (!recorded.has(u.update.update_id))
+      updateProblems.push({
+        what: `update ${u.update.update_id} (${u.type}) answered 2xx but not recorded as handled`,
+      });
   }
-  for (const id of recorded) if (!created.has(id)) updateProblems.push({ what: `update ${id} recorded but never sent` });
+  for (const id of recorded)
+    if (!created.has(id)) updateProblems.push({ what: `update ${id} recorded but never sent` });
 
   const deliveredIds = new Set(delivered.map((u) => u.update.update_id));
   const orders = await db.order.findMany({
@@ -64,41 +79,63 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
   const orderProblems: Problem[] = [];
   for (const order of orders) {
     const press = pressByKey.get(order.idempotencyKey);
-    if (!press) orderProblems.push({ what: `order ${order.publicId} has no press of Order behind it` });
-    else if (!deliveredIds.has(press.updateId)) orderProblems.push({ what: `order ${order.publicId} from update ${press.updateId}, which was never delivered` });
+    if (!press)
+      orderProblems.push({ what: `order ${order.publicId} has no press of Order behind it` });
+    else if (!deliveredIds.has(press.updateId))
+      orderProblems.push({
+        what: `order ${order.publicId} from update ${press.updateId}, which was never delivered`,
+      });
   }
   for (const press of inputs.presses) {
     const order = byKey.get(pressKey(press));
     if (press.outcome === "placed" && order?.publicId !== press.orderId) {
-      orderProblems.push({ what: `update ${press.updateId}: the user was shown order ${press.orderId}, the database has ${order?.publicId ?? "none"}` });
+      orderProblems.push({
+        what: `update ${press.updateId}: the user was shown order ${press.orderId}, the database has ${order?.publicId ?? "none"}`,
+      });
     }
     if (press.outcome !== "placed" && order) {
-      orderProblems.push({ what: `update ${press.updateId}: the user was told "${press.answer ?? press.outcome}", yet order ${order.publicId} exists` });
+      orderProblems.push({
+        what: `update ${press.updateId}: the user was told "${press.answer ?? press.outcome}", yet order ${order.publicId} exists`,
+      });
     }
   }
   const pressesPerUser = new Map<string, number>();
-  for (const p of inputs.presses) pressesPerUser.set(String(p.userId), (pressesPerUser.get(String(p.userId)) ?? 0) + 1);
+  for (const p of inputs.presses)
+    pressesPerUser.set(String(p.userId), (pressesPerUser.get(String(p.userId)) ?? 0) + 1);
   const ordersPerUser = new Map<string, number>();
-  for (const o of orders) ordersPerUser.set(String(o.userId), (ordersPerUser.get(String(o.userId)) ?? 0) + 1);
+  for (const o of orders)
+    ordersPerUser.set(String(o.userId), (ordersPerUser.get(String(o.userId)) ?? 0) + 1);
   for (const [user, n] of ordersPerUser) {
     const presses = pressesPerUser.get(user) ?? 0;
-    if (n > presses) orderProblems.push({ what: `user ${user.slice(-4)}: ${n} orders from ${presses} presses of Order` });
+    if (n > presses)
+      orderProblems.push({
+        what: `user ${user.slice(-4)}: ${n} orders from ${presses} presses of Order`,
+      });
   }
 
   const stockProblems = await checkStockCommands(db, inputs.stockCommands, since);
   const undelivered = inputs.kit.deliveries
     .filter((u) => u.status === "dropped" || u.status === "pending")
-    .map((u) => ({ what: `update ${u.update.update_id} (${u.type}) ${u.status} after ${u.attempts.length} attempts: ${u.attempts.at(-1)?.error ?? u.reason ?? ""}` }));
+    .map((u) => ({
+      what: `update ${u.update.update_id} (${u.type}) ${u.status} after ${u.attempts.length} attempts: ${u.attempts.at(-1)?.error ?? u.reason ?? ""}`,
+    }));
   return [
     verdict("every update was delivered in the end: none given up, none left pending", undelivered),
     verdict("every update delivered with a 2xx was handled, and only those", updateProblems),
-    verdict("every press of Order took effect exactly once: none missing, none duplicated", orderProblems),
+    verdict(
+      "every press of Order took effect exactly once: none missing, none duplicated",
+      orderProblems,
+    ),
     verdict("every /stock change took effect exactly once", stockProblems),
   ];
 }
 
 /** The operator's ledger rows (actor op:...) against the changes the bot reported, and the stock levels it reported. */
-async function checkStockCommands(db: Database, commands: StockCommand[], since: Date | undefined): Promise<Problem[]> {
+async function checkStockCommands(
+  db: Database,
+  commands: StockCommand[],
+  since: Date | undefined,
+): Promise<Problem[]> {
   const rows = await db.stockMovement.findMany({
     // Zero rows record an "=N" that found the stock at N: no change to match.
     where: { reason: "ADJUST", delta: { not: 0 }, ...(since ? { createdAt: { gte: since } } : {}) },
@@ -108,12 +145,17 @@ async function checkStockCommands(db: Database, commands: StockCommand[], since:
   const skus = new Set([...rows.map((r) => r.product.sku), ...commands.map((c) => c.sku)]);
   for (const sku of skus) {
     const ledger = rows.filter((r) => r.product.sku === sku).map((r) => r.delta);
-    const told = commands.filter((c) => c.sku === sku && c.delta !== undefined && c.delta !== 0).map((c) => c.delta!);
+    const told = commands
+      .filter((c) => c.sku === sku && c.delta !== undefined && c.delta !== 0)
+      .map((c) => c.delta!);
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     if (ledger.length !== told.length || sum(ledger) !== sum(told)) {
       const replies = commands
         .filter((c) => c.sku === sku)
-        .map((c) => `${c.change} → ${c.replies.length === 0 ? (c.delivered ? "no reply" : "not delivered") : JSON.stringify(c.replies.map((r) => r.slice(0, 60)))}`);
+        .map(
+          (c) =>
+            `${c.change} → ${c.replies.length === 0 ? (c.delivered ? "no reply" : "not delivered") : JSON.stringify(c.replies.map((r) => r.slice(0, 60)))}`,
+        );
       problems.push({
         what: `${sku}: the operator was told of ${told.length} changes (${sum(told)} units), the ledger has ${ledger.length} (${sum(ledger)} units); commands: ${replies.join(", ")}`,
       });
@@ -121,9 +163,15 @@ async function checkStockCommands(db: Database, commands: StockCommand[], since:
   }
   // What the bot told the operator is a sighting of the stock at that moment: never below zero.
   for (const c of commands) {
-    if ((c.before ?? 0) < 0 || (c.after ?? 0) < 0 || (c.now ?? 0) < 0) problems.push({ what: `/stock ${c.sku} ${c.change}: the operator was shown a negative stock: ${c.replies.join(" | ")}` });
+    if ((c.before ?? 0) < 0 || (c.after ?? 0) < 0 || (c.now ?? 0) < 0)
+      problems.push({
+        what: `/stock ${c.sku} ${c.change}: the operator was shown a negative stock: ${c.replies.join(" | ")}`,
+      });
   }
   const unanswered = commands.filter((c) => c.delivered && c.replies.length === 0);
-  for (const c of unanswered) problems.push({ what: `/stock ${c.sku} ${c.change} (update ${c.updateId}) was delivered but got no reply` });
+  for (const c of unanswered)
+    problems.push({
+      what: `/stock ${c.sku} ${c.change} (update ${c.updateId}) was delivered but got no reply`,
+    });
   return problems;
 }

@@ -1,6 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FakeTelegram } from "../telegram/fake-telegram.ts";
-import { runCustomer, type CustomerOptions, type CustomerResult, type Intent, type PlaceOutcome } from "./customer.ts";
+import {
+  runCustomer,
+  type CustomerOptions,
+  type CustomerResult,
+  type Intent,
+  type PlaceOutcome,
+} from "./customer.ts";
 
 export interface FlashSaleOptions extends Omit<CustomerOptions, "kit"> {
   kit: FakeTelegram;

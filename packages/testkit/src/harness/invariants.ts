@@ -29,7 +29,12 @@ export interface InvariantInputs {
 type Row = Record<string, unknown>;
 
 function verdict(name: string, rows: Row[], describe: (row: Row) => string): InvariantResult {
-  return { name, ok: rows.length === 0, violations: rows.length, examples: rows.slice(0, 5).map(describe) };
+  return {
+    name,
+    ok: rows.length === 0,
+    violations: rows.length,
+    examples: rows.slice(0, 5).map(describe),
+  };
 }
 
 const HELD = `('RESERVED','PAYING','PAID','FULFILLED')`;
@@ -39,7 +44,10 @@ const HELD = `('RESERVED','PAYING','PAID','FULFILLED')`;
  * after a run: what must hold whatever failed during it. Every check is a query that lists the
  * rows that break it, so a failure names its examples.
  */
-export async function checkInvariants(db: Database, inputs: InvariantInputs): Promise<InvariantResult[]> {
+export async function checkInvariants(
+  db: Database,
+  inputs: InvariantInputs,
+): Promise<InvariantResult[]> {
   const q = (sql: string) => db.$queryRawUnsafe<Row[]>(sql);
   const results: InvariantResult[] = [];
 
@@ -75,7 +83,8 @@ export async function checkInvariants(db: Database, inputs: InvariantInputs): Pr
                GROUP BY o.id
                HAVING COUNT(i.id) = 0 OR o.total_minor <> COALESCE(SUM(i.quantity * i.unit_price_minor), 0)
                    OR o.status::text NOT IN ('RESERVED','PAYING','PAID','FULFILLED','CANCELLED','EXPIRED','REFUNDED')`),
-      (r) => `order ${r.public_id} (${r.status}): total ${r.total_minor}, items ${r.items_total} in ${r.lines} lines`,
+      (r) =>
+        `order ${r.public_id} (${r.status}): total ${r.total_minor}, items ${r.items_total} in ${r.lines} lines`,
     ),
   );
 
@@ -87,7 +96,8 @@ export async function checkInvariants(db: Database, inputs: InvariantInputs): Pr
                LEFT JOIN stock_movements m ON m.order_id = o.id AND m.product_id = i.product_id
                GROUP BY o.id, i.id
                HAVING COALESCE(SUM(m.delta), 0) <> CASE WHEN o.status IN ${HELD} THEN -i.quantity ELSE 0 END`),
-      (r) => `order ${r.public_id} (${r.status}) product ${r.product_id}: net ${r.net}, quantity ${r.quantity}`,
+      (r) =>
+        `order ${r.public_id} (${r.status}) product ${r.product_id}: net ${r.net}, quantity ${r.quantity}`,
     ),
   );
 
@@ -108,7 +118,8 @@ export async function checkInvariants(db: Database, inputs: InvariantInputs): Pr
       await q(`SELECT o.public_id, o.total_minor, p.amount_minor, o.currency, p.currency AS paid_currency
                FROM orders o JOIN payments p ON p.order_id = o.id AND p.status = 'CAPTURED'
                WHERE p.amount_minor <> o.total_minor OR p.currency <> o.currency`),
-      (r) => `order ${r.public_id}: total ${r.total_minor} ${r.currency}, captured ${r.amount_minor} ${r.paid_currency}`,
+      (r) =>
+        `order ${r.public_id}: total ${r.total_minor} ${r.currency}, captured ${r.amount_minor} ${r.paid_currency}`,
     ),
   );
 
@@ -135,26 +146,49 @@ export async function checkInvariants(db: Database, inputs: InvariantInputs): Pr
   if (inputs.telegram) {
     const charges = new Map<string, number>();
     for (const id of inputs.telegram.chargeIds) charges.set(id, (charges.get(id) ?? 0) + 1);
-    const since = inputs.telegram.since ? `WHERE created_at >= '${inputs.telegram.since.toISOString()}'::timestamptz AT TIME ZONE 'UTC'` : "";
+    const since = inputs.telegram.since
+      ? `WHERE created_at >= '${inputs.telegram.since.toISOString()}'::timestamptz AT TIME ZONE 'UTC'`
+      : "";
     const rows = await q(`SELECT telegram_charge_id, status FROM payments ${since}`);
     const recorded = new Map(rows.map((r) => [String(r.telegram_charge_id), String(r.status)]));
     const unmatched: Row[] = [];
-    for (const id of charges.keys()) if (!recorded.has(id)) unmatched.push({ id, problem: "no Payment row" });
-    for (const id of recorded.keys()) if (!charges.has(id)) unmatched.push({ id, problem: "Payment without a successful_payment" });
-    results.push(verdict("each successful_payment maps to exactly one Payment row", unmatched, (r) => `${r.id}: ${r.problem}`));
+    for (const id of charges.keys())
+      if (!recorded.has(id)) unmatched.push({ id, problem: "no Payment row" });
+    for (const id of recorded.keys())
+      if (!charges.has(id)) unmatched.push({ id, problem: "Payment without a successful_payment" });
+    results.push(
+      verdict(
+        "each successful_payment maps to exactly one Payment row",
+        unmatched,
+        (r) => `${r.id}: ${r.problem}`,
+      ),
+    );
 
     const refunded = new Map<string, number>();
-    for (const id of inputs.telegram.refundedChargeIds) refunded.set(id, (refunded.get(id) ?? 0) + 1);
+    for (const id of inputs.telegram.refundedChargeIds)
+      refunded.set(id, (refunded.get(id) ?? 0) + 1);
     const wrong: Row[] = [];
     for (const [id, count] of refunded) {
       if (count > 1) wrong.push({ id, problem: `refunded ${count} times` });
-      if (recorded.get(id) !== "REFUNDED") wrong.push({ id, problem: `refunded, but the payment is ${recorded.get(id) ?? "unknown"}` });
+      if (recorded.get(id) !== "REFUNDED")
+        wrong.push({
+          id,
+          problem: `refunded, but the payment is ${recorded.get(id) ?? "unknown"}`,
+        });
     }
     for (const [id, status] of recorded) {
-      if (status === "REFUNDED" && !refunded.has(id)) wrong.push({ id, problem: "marked REFUNDED without a refund call" });
-      if (status === "REFUND_PENDING" && inputs.outboxDrained) wrong.push({ id, problem: "still REFUND_PENDING" });
+      if (status === "REFUNDED" && !refunded.has(id))
+        wrong.push({ id, problem: "marked REFUNDED without a refund call" });
+      if (status === "REFUND_PENDING" && inputs.outboxDrained)
+        wrong.push({ id, problem: "still REFUND_PENDING" });
     }
-    results.push(verdict("refunds were issued for exactly the payments to refund", wrong, (r) => `${r.id}: ${r.problem}`));
+    results.push(
+      verdict(
+        "refunds were issued for exactly the payments to refund",
+        wrong,
+        (r) => `${r.id}: ${r.problem}`,
+      ),
+    );
   }
 
   return results;
@@ -163,6 +197,10 @@ export async function checkInvariants(db: Database, inputs: InvariantInputs): Pr
 /** A line per invariant, "ok" or the violations; for reports. */
 export function formatInvariants(results: InvariantResult[]): string {
   return results
-    .map((r) => (r.ok ? `  ok    ${r.name}` : `  FAIL  ${r.name}: ${r.violations} violations, e.g. ${r.examples.join("; ")}`))
+    .map((r) =>
+      r.ok
+        ? `  ok    ${r.name}`
+        : `  FAIL  ${r.name}: ${r.violations} violations, e.g. ${r.examples.join("; ")}`,
+    )
     .join("\n");
 }

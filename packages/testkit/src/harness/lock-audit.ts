@@ -17,7 +17,16 @@ export function auditRedisArgs(dir: string): string[] {
   // appendfsync no: Redis still write()s the AOF before it answers, so the file holds every
   // acknowledged write even after kill -9; only a machine crash would lose the tail. No rewrites:
   // a rewrite would compact the history away.
-  return ["--dir", dir, "--appendonly", "yes", "--appendfsync", "no", "--auto-aof-rewrite-percentage", "0"];
+  return [
+    "--dir",
+    dir,
+    "--appendonly",
+    "yes",
+    "--appendfsync",
+    "no",
+    "--auto-aof-rewrite-percentage",
+    "0",
+  ];
 }
 
 /** After Redis stopped and before it starts again: keeps this life's AOF and lets the next start empty, as a restart without persistence would. */
@@ -27,8 +36,15 @@ export async function archiveAof(dir: string, life: number): Promise<void> {
 }
 
 /** Mirrors the lock module's key scheme (packages/lock/src/keys.ts): personal ids are an HMAC. */
-export function checkoutLockKey(namespace: string, hashKey: string, userId: bigint | number | string): string {
-  const masked = `h.${createHmac("sha256", hashKey).update(`checkout\0${String(userId)}`).digest("base64url").slice(0, 27)}`;
+export function checkoutLockKey(
+  namespace: string,
+  hashKey: string,
+  userId: bigint | number | string,
+): string {
+  const masked = `h.${createHmac("sha256", hashKey)
+    .update(`checkout\0${String(userId)}`)
+    .digest("base64url")
+    .slice(0, 27)}`;
   return `{${namespace}:lock:checkout:${masked}}`;
 }
 
@@ -66,16 +82,23 @@ export function parseAof(text: string): string[][] {
 }
 
 /** Every lease taken on keys with this prefix, from every archived life and the live AOF. */
-export async function readLeases(dir: string, keyPrefix: string, ttlMs: number): Promise<Map<string, Lease[]>> {
+export async function readLeases(
+  dir: string,
+  keyPrefix: string,
+  ttlMs: number,
+): Promise<Map<string, Lease[]>> {
   const leases = new Map<string, Lease[]>();
   const lives = (await readdir(dir)).filter((d) => d.startsWith("life-") || d === "appendonlydir");
   for (const life of lives) {
-    const files = (await readdir(path.join(dir, life))).filter((f) => f.endsWith(".incr.aof")).sort();
+    const files = (await readdir(path.join(dir, life)))
+      .filter((f) => f.endsWith(".incr.aof"))
+      .sort();
     for (const file of files) {
       // latin1 keeps byte offsets equal to string offsets; keys and tokens are ASCII.
       const text = await readFile(path.join(dir, life, file), "latin1");
       for (const [command, key, ...args] of parseAof(text)) {
-        if (!key?.startsWith(keyPrefix) || key.endsWith(":fence") || key.endsWith(":queue")) continue;
+        if (!key?.startsWith(keyPrefix) || key.endsWith(":fence") || key.endsWith(":queue"))
+          continue;
         const name = command?.toUpperCase();
         const list = leases.get(key) ?? [];
         if (name === "SET" && !args[0]?.startsWith("reserved:")) {
@@ -98,9 +121,19 @@ export async function readLeases(dir: string, keyPrefix: string, ttlMs: number):
  */
 export async function checkOrdersHadLocks(
   db: Database,
-  options: { aofDir: string; namespace: string; hashKey: string; checkoutTtlMs: number; toleranceMs?: number },
+  options: {
+    aofDir: string;
+    namespace: string;
+    hashKey: string;
+    checkoutTtlMs: number;
+    toleranceMs?: number;
+  },
 ): Promise<InvariantResult> {
-  const leases = await readLeases(options.aofDir, `{${options.namespace}:lock:checkout:`, options.checkoutTtlMs);
+  const leases = await readLeases(
+    options.aofDir,
+    `{${options.namespace}:lock:checkout:`,
+    options.checkoutTtlMs,
+  );
   const tolerance = options.toleranceMs ?? 100;
   const orders = await db.$queryRaw<{ public_id: string; user_id: bigint; created: number }[]>`
     SELECT public_id, user_id, (extract(epoch FROM created_at) * 1000)::float8 AS created FROM orders`;
@@ -112,6 +145,11 @@ export async function checkOrdersHadLocks(
     name: "no order was created without its user's checkout lock",
     ok: bad.length === 0,
     violations: bad.length,
-    examples: bad.slice(0, 5).map((o) => `order ${o.public_id} created at ${new Date(o.created).toISOString()} outside any checkout lease`),
+    examples: bad
+      .slice(0, 5)
+      .map(
+        (o) =>
+          `order ${o.public_id} created at ${new Date(o.created).toISOString()} outside any checkout lease`,
+      ),
   };
 }

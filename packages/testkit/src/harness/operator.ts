@@ -42,7 +42,14 @@ export class Operator {
 
   async stock(sku: string, change: string): Promise<StockCommand> {
     const sent = await this.user.send(`/stock ${sku} ${change}`, { in: this.group });
-    const command: StockCommand = { updateId: sent.updateId, messageId: sent.message.message_id, sku, change, delivered: false, replies: [] };
+    const command: StockCommand = {
+      updateId: sent.updateId,
+      messageId: sent.message.message_id,
+      sku,
+      change,
+      delivered: false,
+      replies: [],
+    };
     this.commands.push(command);
     command.delivered = (await sent.handled()).status === "delivered";
     command.replies = this.kit
@@ -70,7 +77,9 @@ export class Operator {
   async mutePaidOrderNotices(): Promise<boolean> {
     const sent = await this.user.send("/settings", { in: this.group });
     await sent.handled();
-    const button = this.kit.chat(this.group).buttons.find((label) => /^Paid-order notices: on$/.test(label));
+    const button = this.kit
+      .chat(this.group)
+      .buttons.find((label) => /^Paid-order notices: on$/.test(label));
     if (!button) return this.kit.chat(this.group).buttons.includes("Paid-order notices: off");
     const press = await this.user.press(button, { in: this.group });
     await press.handled();
@@ -81,13 +90,20 @@ export class Operator {
    * Restocks while a sale runs: every `everyMs` (jittered) adds a few units of a random product,
    * until the signal aborts. Resolves when the loop ends.
    */
-  async restockWhile(options: { skus: string[]; everyMs: number; units: [number, number]; random: () => number; signal: AbortSignal }): Promise<void> {
+  async restockWhile(options: {
+    skus: string[];
+    everyMs: number;
+    units: [number, number];
+    random: () => number;
+    signal: AbortSignal;
+  }): Promise<void> {
     const { random, signal } = options;
     while (!signal.aborted) {
       await sleep(options.everyMs * (0.5 + random()), undefined, { signal }).catch(() => undefined);
       if (signal.aborted) break;
       const sku = options.skus[Math.floor(random() * options.skus.length)]!;
-      const units = options.units[0] + Math.floor(random() * (options.units[1] - options.units[0] + 1));
+      const units =
+        options.units[0] + Math.floor(random() * (options.units[1] - options.units[0] + 1));
       await this.stock(sku, `+${units}`);
     }
   }

@@ -26,17 +26,23 @@ export interface PostgresCluster {
 
 function binDir(): string {
   const root = "/usr/lib/postgresql";
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, "bin/initdb"))) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, "bin/initdb")))
+    : [];
   versions.sort((a, b) => Number(b) - Number(a));
   if (versions[0]) return path.join(root, versions[0], "bin");
-  throw new Error("PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)");
+  throw new Error(
+    "PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)",
+  );
 }
 
 const isRoot = () => process.getuid?.() === 0;
 
 /** initdb and postgres refuse to run as root: as root, run them as the `postgres` user. */
 async function asPostgres(command: string, args: string[]): Promise<void> {
-  const [file, argv] = isRoot() ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
+  const [file, argv] = isRoot()
+    ? ["runuser", ["-u", "postgres", "--", command, ...args]]
+    : [command, args];
   await run(file, argv, { timeout: 90_000 });
 }
 
@@ -53,7 +59,15 @@ async function removeStaleClusters(bin: string): Promise<void> {
       // the owner is gone: stop its server (if it still runs) and remove the directory
     }
     const dir = path.join(os.tmpdir(), name);
-    if (existsSync(path.join(dir, "postmaster.pid"))) await asPostgres(path.join(bin, "pg_ctl"), ["-D", dir, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
+    if (existsSync(path.join(dir, "postmaster.pid")))
+      await asPostgres(path.join(bin, "pg_ctl"), [
+        "-D",
+        dir,
+        "-m",
+        "immediate",
+        "-w",
+        "stop",
+      ]).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -69,7 +83,9 @@ async function removeStaleClusters(bin: string): Promise<void> {
  * await pg.stop("immediate"); // the database is gone
  * await pg.start();           // and back, after crash recovery
  */
-export async function startPostgresCluster(options: { maxConnections?: number } = {}): Promise<PostgresCluster> {
+export async function startPostgresCluster(
+  options: { maxConnections?: number } = {},
+): Promise<PostgresCluster> {
   const bin = binDir();
   await removeStaleClusters(bin);
   const port = await freePort();
@@ -79,7 +95,17 @@ export async function startPostgresCluster(options: { maxConnections?: number } 
     const { stdout: gid } = await run("id", ["-g", "postgres"]);
     chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
   }
-  await asPostgres(path.join(bin, "initdb"), ["-D", dir, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C.UTF-8"]);
+  await asPostgres(path.join(bin, "initdb"), [
+    "-D",
+    dir,
+    "-A",
+    "trust",
+    "-U",
+    "postgres",
+    "-E",
+    "UTF8",
+    "--locale=C.UTF-8",
+  ]);
   const settings = [
     `-p ${port}`,
     `-k ${dir}`,
@@ -99,7 +125,18 @@ export async function startPostgresCluster(options: { maxConnections?: number } 
     url: (database = "postgres") => `postgresql://postgres@127.0.0.1:${port}/${database}`,
     async start() {
       if (running()) return;
-      await asPostgres(path.join(bin, "pg_ctl"), ["-D", dir, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "-o", settings, "start"]);
+      await asPostgres(path.join(bin, "pg_ctl"), [
+        "-D",
+        dir,
+        "-l",
+        path.join(dir, "server.log"),
+        "-w",
+        "-t",
+        "60",
+        "-o",
+        settings,
+        "start",
+      ]);
     },
     async stop(mode = "fast") {
       if (!running()) return;

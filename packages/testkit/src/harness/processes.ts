@@ -40,10 +40,16 @@ export function spawnApp(options: SpawnAppOptions): AppProcess {
   const child: ChildProcess = spawn(
     process.execPath,
     ["--import", "tsx", path.join(PROJECT_ROOT, options.entry), ...(options.args ?? [])],
-    { cwd: PROJECT_ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] },
+    {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
   );
   const output: string[] = [];
-  const file: WriteStream | undefined = options.logFile ? createWriteStream(options.logFile, { flags: "a" }) : undefined;
+  const file: WriteStream | undefined = options.logFile
+    ? createWriteStream(options.logFile, { flags: "a" })
+    : undefined;
   const collect = (chunk: Buffer) => {
     const text = chunk.toString("utf8");
     output.push(...text.split("\n").filter(Boolean));
@@ -88,7 +94,10 @@ export function spawnApp(options: SpawnAppOptions): AppProcess {
       let exitedEarly = false;
       void exited.then(() => (exitedEarly = true));
       while (Date.now() < deadline) {
-        if (exitedEarly) throw new Error(`${options.name} exited before it was ready:\n${output.slice(-20).join("\n")}`);
+        if (exitedEarly)
+          throw new Error(
+            `${options.name} exited before it was ready:\n${output.slice(-20).join("\n")}`,
+          );
         try {
           const response = await fetch(url);
           if (response.ok) return;
@@ -97,7 +106,9 @@ export function spawnApp(options: SpawnAppOptions): AppProcess {
         }
         await sleep(100);
       }
-      throw new Error(`${options.name} not ready at ${url} after ${timeoutMs} ms:\n${output.slice(-20).join("\n")}`);
+      throw new Error(
+        `${options.name} not ready at ${url} after ${timeoutMs} ms:\n${output.slice(-20).join("\n")}`,
+      );
     },
   };
 }

@@ -41,7 +41,9 @@ export async function settle(options: SettleOptions): Promise<SettleResult> {
   const started = Date.now();
   let pending: string[] = ["not checked yet"];
   while (Date.now() - started < options.timeoutMs) {
-    pending = await backlog(options.kit, options.db).catch((error: unknown) => [`database: ${String(error).slice(0, 80)}`]);
+    pending = await backlog(options.kit, options.db).catch((error: unknown) => [
+      `database: ${String(error).slice(0, 80)}`,
+    ]);
     if (pending.length === 0) return { settled: true, pending, waitedMs: Date.now() - started };
     options.onWait?.(pending.join(", "));
     await sleep(250);

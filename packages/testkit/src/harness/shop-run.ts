@@ -1,7 +1,11 @@
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePort } from "../services/redis.ts";
-import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from "../telegram/index.ts";
+import {
+  startFakeTelegram,
+  type FakeTelegram,
+  type FakeTelegramOptions,
+} from "../telegram/index.ts";
 import type { SimulatedGroup } from "../telegram/groups.ts";
 import type { SimulatedUser } from "../telegram/users.ts";
 import { Operator } from "./operator.ts";
@@ -57,7 +61,9 @@ export interface ShopRun {
   operator: Operator;
   env: Record<string, string>;
   /** Watches the webhook requests the proxy forwards: which bot gets which update. Returns an unsubscribe. */
-  onForward(listener: (bot: AppInstance, update: { update_id: number } & Record<string, unknown>) => void): () => void;
+  onForward(
+    listener: (bot: AppInstance, update: { update_id: number } & Record<string, unknown>) => void,
+  ): () => void;
   /** Stops every process (gracefully, then SIGKILL), the proxy and the kit. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -72,7 +78,10 @@ const WEBHOOK_SECRET = "shop-run-webhook-secret_0123456789";
  */
 export async function startShopRun(options: ShopRunOptions): Promise<ShopRun> {
   const say = options.onEvent ?? (() => undefined);
-  const kit = await startFakeTelegram({ webhook: { retryBaseMs: 200, retryMaxMs: 2_000, maxAttempts: 40 }, ...options.kit });
+  const kit = await startFakeTelegram({
+    webhook: { retryBaseMs: 200, retryMaxMs: 2_000, maxAttempts: 40 },
+    ...options.kit,
+  });
   const operator = kit.createUser({ firstName: "Operator", languageCode: "en" });
   const group = kit.createGroup({ title: "Shop operators", creator: operator, admins: [operator] });
   const botPorts = await Promise.all(Array.from({ length: options.bots }, () => freePort()));
@@ -107,16 +116,36 @@ export async function startShopRun(options: ShopRunOptions): Promise<ShopRun> {
     OPERATOR_GROUP_ID: String(group.id),
     ...options.env,
   };
-  const logFile = (name: string) => (options.logDir ? path.join(options.logDir, `${name}.log`) : undefined);
+  const logFile = (name: string) =>
+    options.logDir ? path.join(options.logDir, `${name}.log`) : undefined;
 
-  async function instance(kind: "bot" | "worker", index: number, port: number): Promise<AppInstance> {
+  async function instance(
+    kind: "bot" | "worker",
+    index: number,
+    port: number,
+  ): Promise<AppInstance> {
     const name = `${kind}-${index + 1}`;
     const metricsPort = kind === "bot" ? await freePort() : port;
     const appEnv =
       kind === "bot"
-        ? { ...env, BOT_MODE: "webhook", WEBHOOK_SECRET, PUBLIC_URL: proxy.url, PORT: String(port), METRICS_PORT: String(metricsPort), OWNER_IDS: String(operator.id), ...options.botEnv }
+        ? {
+            ...env,
+            BOT_MODE: "webhook",
+            WEBHOOK_SECRET,
+            PUBLIC_URL: proxy.url,
+            PORT: String(port),
+            METRICS_PORT: String(metricsPort),
+            OWNER_IDS: String(operator.id),
+            ...options.botEnv,
+          }
         : { ...env, WORKER_PORT: String(port), WORKER_ID: name, ...options.workerEnv };
-    const spawn = () => spawnApp({ name, entry: `apps/${kind}/src/main.ts`, env: appEnv, ...(logFile(name) ? { logFile: logFile(name)! } : {}) });
+    const spawn = () =>
+      spawnApp({
+        name,
+        entry: `apps/${kind}/src/main.ts`,
+        env: appEnv,
+        ...(logFile(name) ? { logFile: logFile(name)! } : {}),
+      });
     let current = spawn();
     let starts = 1;
     const readyUrl = `http://127.0.0.1:${port}/${kind === "bot" ? "healthz" : "readyz"}`;
@@ -165,13 +194,17 @@ export async function startShopRun(options: ShopRunOptions): Promise<ShopRun> {
 
   try {
     const bots = await Promise.all(botPorts.map((port, i) => instance("bot", i, port)));
-    const workerPorts = await Promise.all(Array.from({ length: options.workers }, () => freePort()));
+    const workerPorts = await Promise.all(
+      Array.from({ length: options.workers }, () => freePort()),
+    );
     const workers = await Promise.all(workerPorts.map((port, i) => instance("worker", i, port)));
     // Every bot calls setWebhook at start (with the proxy's URL); they wait for each other's 429s.
-    await Promise.all(instances.map(async (i) => {
-      await i.process.waitReady(i.readyUrl, 90_000);
-      say(`${i.name} ready (pid ${i.process.pid})`);
-    }));
+    await Promise.all(
+      instances.map(async (i) => {
+        await i.process.waitReady(i.readyUrl, 90_000);
+        say(`${i.name} ready (pid ${i.process.pid})`);
+      }),
+    );
     await waitForWebhook(kit);
     await bindOperatorGroup(operator, group);
     return {
@@ -205,7 +238,8 @@ async function waitForWebhook(kit: FakeTelegram): Promise<void> {
 async function bindOperatorGroup(operator: SimulatedUser, group: SimulatedGroup): Promise<void> {
   const sent = await operator.send("/bind", { in: group });
   const outcome = await sent.handled();
-  if (outcome.status !== "delivered") throw new Error(`/bind was not delivered: ${outcome.reason ?? outcome.status}`);
+  if (outcome.status !== "delivered")
+    throw new Error(`/bind was not delivered: ${outcome.reason ?? outcome.status}`);
   const reply = group.lastMessage()?.text ?? "";
   if (!/operator group/i.test(reply)) throw new Error(`/bind failed: the bot answered "${reply}"`);
 }

@@ -13,7 +13,9 @@ const TEMPLATE_PREFIX = "orderbot_tpl_";
 const TEMPLATE_LOCK_ID = 0x7e57db;
 
 async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: withDatabase(serviceUrls().databaseUrl, "postgres") });
+  const client = new pg.Client({
+    connectionString: withDatabase(serviceUrls().databaseUrl, "postgres"),
+  });
   await client.connect();
   try {
     return await fn(client);
@@ -47,13 +49,17 @@ export async function prepareTemplateDatabase(): Promise<string> {
       for (const { datname } of rows) {
         if (datname === name) continue;
         const pid = Number(datname.slice(TEST_DATABASE_PREFIX.length).split("_")[0]);
-        const stale = datname.startsWith(TEMPLATE_PREFIX) || !Number.isInteger(pid) || !processAlive(pid);
+        const stale =
+          datname.startsWith(TEMPLATE_PREFIX) || !Number.isInteger(pid) || !processAlive(pid);
         if (stale) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
       }
       if (rows.some((r) => r.datname === name)) return;
       const building = `${name}_building`;
       await admin.query(`CREATE DATABASE "${building}"`);
-      await migrate({ url: withDatabase(serviceUrls().databaseUrl, building), dir: MIGRATIONS_DIR });
+      await migrate({
+        url: withDatabase(serviceUrls().databaseUrl, building),
+        dir: MIGRATIONS_DIR,
+      });
       await admin.query(`ALTER DATABASE "${building}" RENAME TO "${name}"`);
     } finally {
       await admin.query("SELECT pg_advisory_unlock($1)", [TEMPLATE_LOCK_ID]);
@@ -87,7 +93,9 @@ export interface TestDatabase {
  * beforeAll(async () => { testDb = await createTestDatabase(); });
  * afterAll(() => testDb.drop());
  */
-export async function createTestDatabase(options: { poolMax?: number } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { poolMax?: number } = {},
+): Promise<TestDatabase> {
   const template = await templateName();
   const run = process.env.ORDERBOT_TEST_RUN ?? String(process.pid);
   const name = `${TEST_DATABASE_PREFIX}${run}_${randomBytes(4).toString("hex")}`;

@@ -14,7 +14,8 @@ export function serviceUrls(): ServiceUrls {
   loadEnvFiles(PROJECT_ROOT);
   const databaseUrl = process.env.DATABASE_URL;
   const redisUrl = process.env.REDIS_URL;
-  if (!databaseUrl || !redisUrl) throw new Error("DATABASE_URL and REDIS_URL must be set (see .env.example)");
+  if (!databaseUrl || !redisUrl)
+    throw new Error("DATABASE_URL and REDIS_URL must be set (see .env.example)");
   return { databaseUrl, redisUrl };
 }
 

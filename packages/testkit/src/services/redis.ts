@@ -110,7 +110,9 @@ export interface RedisServer {
  * await server.stop();   // Redis is down
  * await server.start();  // and back, on the same port
  */
-export async function startRedisServer(options: { port?: number; args?: string[] } = {}): Promise<RedisServer> {
+export async function startRedisServer(
+  options: { port?: number; args?: string[] } = {},
+): Promise<RedisServer> {
   const port = options.port ?? (await freePort());
   const dir = await mkdtemp(path.join(os.tmpdir(), "orderbot-redis-"));
   let child: ChildProcess | undefined;
@@ -134,7 +136,19 @@ export async function startRedisServer(options: { port?: number; args?: string[]
       if (child && child.exitCode === null && child.signalCode === null) return;
       child = spawn(
         "redis-server",
-        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, ...(options.args ?? [])],
+        [
+          "--port",
+          String(port),
+          "--bind",
+          "127.0.0.1",
+          "--save",
+          "",
+          "--appendonly",
+          "no",
+          "--dir",
+          dir,
+          ...(options.args ?? []),
+        ],
         { stdio: "ignore" },
       );
       await waitFor(true);

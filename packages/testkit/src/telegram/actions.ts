@@ -12,5 +12,9 @@ export interface UserAction {
 }
 
 export function actionOf(queued: QueuedUpdate): UserAction {
-  return { update: queued.update, updateId: queued.update.update_id, handled: () => queued.settled };
+  return {
+    update: queued.update,
+    updateId: queued.update.update_id,
+    handled: () => queued.settled,
+  };
 }

@@ -33,7 +33,12 @@ export class Args {
   }
 
   /** An integer like the Bot API reads one: absent gives the default, garbage gives 0, clamped. */
-  int(name: string, fallback: number, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
+  int(
+    name: string,
+    fallback: number,
+    min = Number.MIN_SAFE_INTEGER,
+    max = Number.MAX_SAFE_INTEGER,
+  ): number {
     const raw = this.str(name).trim();
     if (raw === "") return fallback;
     const match = /^[+-]?\d+/.exec(raw);

@@ -9,7 +9,9 @@ export function findButton(
   messageId: number | undefined,
 ): { stored: StoredMessage; button: InlineKeyboardButton } | undefined {
   const messages =
-    messageId !== undefined ? [chat.messages.get(messageId)] : [...chat.messages.values()].reverse();
+    messageId !== undefined
+      ? [chat.messages.get(messageId)]
+      : [...chat.messages.values()].reverse();
   for (const stored of messages) {
     if (!stored || stored.deleted || !stored.fromBot) continue;
     const button = inlineButtons(stored.message.reply_markup).find(matches);

@@ -32,7 +32,9 @@ export function chatViewOf(record: ChatRecord): ChatView {
     botMessages,
     lastBotMessage: botMessages.at(-1),
     history: [...record.events],
-    buttons: [...botMessages].reverse().flatMap((m) => inlineButtons(m.reply_markup).map((b) => b.text)),
+    buttons: [...botMessages]
+      .reverse()
+      .flatMap((m) => inlineButtons(m.reply_markup).map((b) => b.text)),
     keyboard: record.keyboard,
   };
 }

@@ -33,41 +33,56 @@ export function controlRoutes(kit: () => FakeTelegram): (app: FastifyInstance) =
     app.post<{ Body: Body }>("/_kit/users", async (request, reply) =>
       handle(
         reply,
-        () => kit().createUser((request.body ?? {}) as Parameters<FakeTelegram["createUser"]>[0]).user,
+        () =>
+          kit().createUser((request.body ?? {}) as Parameters<FakeTelegram["createUser"]>[0]).user,
       ),
     );
-    app.post<{ Params: { id: string }; Body: Body }>("/_kit/users/:id/send", async (request, reply) =>
-      handle(reply, async () => {
-        const body = request.body ?? {};
-        const sent = await user(request.params.id).send(String(body.text ?? ""), where(body));
-        return { updateId: sent.updateId, message: sent.message };
-      }),
+    app.post<{ Params: { id: string }; Body: Body }>(
+      "/_kit/users/:id/send",
+      async (request, reply) =>
+        handle(reply, async () => {
+          const body = request.body ?? {};
+          const sent = await user(request.params.id).send(String(body.text ?? ""), where(body));
+          return { updateId: sent.updateId, message: sent.message };
+        }),
     );
-    app.post<{ Params: { id: string }; Body: Body }>("/_kit/users/:id/press", async (request, reply) =>
-      handle(reply, async () => {
-        const body = request.body ?? {};
-        const options = {
-          ...where(body),
-          ...(typeof body.messageId === "number" ? { messageId: body.messageId } : {}),
-        };
-        const simulated = user(request.params.id);
-        const press =
-          typeof body.data === "string"
-            ? await simulated.pressData(body.data, options)
-            : await simulated.press(String(body.label ?? ""), options);
-        return { updateId: press.updateId, callbackQueryId: press.callbackQueryId, data: press.data };
-      }),
+    app.post<{ Params: { id: string }; Body: Body }>(
+      "/_kit/users/:id/press",
+      async (request, reply) =>
+        handle(reply, async () => {
+          const body = request.body ?? {};
+          const options = {
+            ...where(body),
+            ...(typeof body.messageId === "number" ? { messageId: body.messageId } : {}),
+          };
+          const simulated = user(request.params.id);
+          const press =
+            typeof body.data === "string"
+              ? await simulated.pressData(body.data, options)
+              : await simulated.press(String(body.label ?? ""), options);
+          return {
+            updateId: press.updateId,
+            callbackQueryId: press.callbackQueryId,
+            data: press.data,
+          };
+        }),
     );
-    app.post<{ Params: { id: string }; Body: Body }>("/_kit/users/:id/pay", async (request, reply) =>
-      handle(reply, async () => {
-        const body = request.body ?? {};
-        const result = await user(request.params.id).pay({
-          ...where(body),
-          ...(typeof body.messageId === "number" ? { invoice: body.messageId } : {}),
-        });
-        const { preCheckout: _p, handled: _h, ...plain } = result as typeof result & { handled?: unknown };
-        return plain;
-      }),
+    app.post<{ Params: { id: string }; Body: Body }>(
+      "/_kit/users/:id/pay",
+      async (request, reply) =>
+        handle(reply, async () => {
+          const body = request.body ?? {};
+          const result = await user(request.params.id).pay({
+            ...where(body),
+            ...(typeof body.messageId === "number" ? { invoice: body.messageId } : {}),
+          });
+          const {
+            preCheckout: _p,
+            handled: _h,
+            ...plain
+          } = result as typeof result & { handled?: unknown };
+          return plain;
+        }),
     );
     app.post<{ Body: Body }>("/_kit/groups", async (request, reply) =>
       handle(reply, () => {

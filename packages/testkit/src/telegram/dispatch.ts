@@ -68,7 +68,9 @@ export async function dispatch(
     params: args.toRecord(),
     ...(chatId !== undefined ? { chatId } : {}),
     ok: body.ok,
-    ...(body.ok ? { result: body.result } : { errorCode: status, description: body.description ?? "" }),
+    ...(body.ok
+      ? { result: body.result }
+      : { errorCode: status, description: body.description ?? "" }),
     ...(fault ? { fault } : {}),
     durationMs: Date.now() - at,
     via,

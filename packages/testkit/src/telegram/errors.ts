@@ -19,7 +19,12 @@ export class BotApiError extends Error {
     super(`${errorCode} ${description}`);
   }
 
-  toJSON(): { ok: false; error_code: number; description: string; parameters?: ResponseParameters } {
+  toJSON(): {
+    ok: false;
+    error_code: number;
+    description: string;
+    parameters?: ResponseParameters;
+  } {
     return {
       ok: false,
       error_code: this.errorCode,
@@ -29,9 +34,12 @@ export class BotApiError extends Error {
   }
 }
 
-export const badRequest = (detail: string): BotApiError => new BotApiError(400, `Bad Request: ${detail}`);
-export const forbidden = (detail: string): BotApiError => new BotApiError(403, `Forbidden: ${detail}`);
-export const conflict = (detail: string): BotApiError => new BotApiError(409, `Conflict: ${detail}`);
+export const badRequest = (detail: string): BotApiError =>
+  new BotApiError(400, `Bad Request: ${detail}`);
+export const forbidden = (detail: string): BotApiError =>
+  new BotApiError(403, `Forbidden: ${detail}`);
+export const conflict = (detail: string): BotApiError =>
+  new BotApiError(409, `Conflict: ${detail}`);
 export const unauthorized = (): BotApiError => new BotApiError(401, "Unauthorized");
 export const notFound = (): BotApiError => new BotApiError(404, "Not Found");
 export const internalError = (): BotApiError => new BotApiError(500, "Internal Server Error");
@@ -56,7 +64,8 @@ export const TelegramErrors = {
   MESSAGE_CANT_BE_DELETED: "Bad Request: message can't be deleted",
   NO_TEXT_TO_EDIT: "Bad Request: there is no text in the message to edit",
   REPLY_NOT_FOUND: "Bad Request: message to be replied not found",
-  QUERY_TOO_OLD: "Bad Request: query is too old and response timeout expired or query ID is invalid",
+  QUERY_TOO_OLD:
+    "Bad Request: query is too old and response timeout expired or query ID is invalid",
   CALLBACK_ANSWER_TOO_LONG: "Bad Request: MESSAGE_TOO_LONG",
   CHAT_NOT_FOUND: "Bad Request: chat not found",
   CHAT_ID_EMPTY: "Bad Request: chat_id is empty",
@@ -85,7 +94,8 @@ export const TelegramErrors = {
 } as const;
 
 /** `parameter "x" is required`, as the Bot API says for a missing required string. */
-export const parameterRequired = (name: string): BotApiError => badRequest(`parameter "${name}" is required`);
+export const parameterRequired = (name: string): BotApiError =>
+  badRequest(`parameter "${name}" is required`);
 
 /** Misuse of the kit from a test (a button that is not there, an invoice already paid...). */
 export class FakeTelegramError extends Error {

@@ -89,7 +89,8 @@ export class FakeTelegram {
   createUser(options: CreateUserOptions = {}): SimulatedUser {
     const { state } = this.ctx;
     const id = options.id ?? state.allocateUserId();
-    if (state.users.has(id) || id === state.bot.id) throw new FakeTelegramError(`user ${id} already exists`);
+    if (state.users.has(id) || id === state.bot.id)
+      throw new FakeTelegramError(`user ${id} already exists`);
     const firstName = options.firstName ?? `User${String(id).slice(-4)}`;
     const user = {
       id,
@@ -128,7 +129,11 @@ export class FakeTelegram {
   }
 
   /** Resolves with the next bot message in the chat matching `match` (see WaitForMessageOptions). */
-  waitForMessage(ref: ChatRef, match?: MessageMatch, options?: WaitForMessageOptions): Promise<TgMessage> {
+  waitForMessage(
+    ref: ChatRef,
+    match?: MessageMatch,
+    options?: WaitForMessageOptions,
+  ): Promise<TgMessage> {
     return waitForMessage(this.ctx.state, chatIdOf(ref), match, options);
   }
 
@@ -183,7 +188,9 @@ export class FakeTelegram {
   }
 
   webhookInfo(): WebhookInfo {
-    return getWebhookInfo(this.ctx, new Args({}), { signal: new AbortController().signal }) as WebhookInfo;
+    return getWebhookInfo(this.ctx, new Args({}), {
+      signal: new AbortController().signal,
+    }) as WebhookInfo;
   }
 
   /** Payments made so far (refunded ones carry refundedAt). */
@@ -193,7 +200,13 @@ export class FakeTelegram {
 
   /** Calls a method in-process, as the bot would over HTTP (recorded too). */
   async call(method: string, params: Record<string, unknown> = {}): Promise<Envelope> {
-    const { body } = await dispatch(this.deps, method, params, "http", new AbortController().signal);
+    const { body } = await dispatch(
+      this.deps,
+      method,
+      params,
+      "http",
+      new AbortController().signal,
+    );
     return body;
   }
 
@@ -227,9 +240,14 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     options.onInternalError ??
     ((error: unknown, method: string) => console.error(`fake Telegram: ${method} failed`, error));
   const deps = { faults, recorder, onInternalError } as DispatchDeps;
-  const webhook = new WebhookDelivery(queue, faults, options.webhook ?? {}, async (method, params) => {
-    await dispatch(deps, method, params, "webhook-reply", new AbortController().signal);
-  });
+  const webhook = new WebhookDelivery(
+    queue,
+    faults,
+    options.webhook ?? {},
+    async (method, params) => {
+      await dispatch(deps, method, params, "webhook-reply", new AbortController().signal);
+    },
+  );
   const ctx: KitContext = {
     state,
     queue,

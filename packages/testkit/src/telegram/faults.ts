@@ -69,7 +69,9 @@ export class Faults {
   /** Adds a rule; rules stack, the first one that injects an error wins. */
   set(rule: MethodFault): FaultHandle {
     const methods =
-      rule.method === undefined ? undefined : new Set([rule.method].flat().map((m) => m.toLowerCase()));
+      rule.method === undefined
+        ? undefined
+        : new Set([rule.method].flat().map((m) => m.toLowerCase()));
     const active: ActiveRule = { rule, methods, injected: 0 };
     this.rules.push(active);
     return {

@@ -41,7 +41,10 @@ export class FloodControl {
     const now = Date.now();
     const chatTimes = this.sent.get(chatId) ?? [];
     const chatWindow = isGroup ? this.limits.perGroup : this.limits.perChat;
-    const wait = Math.max(waitFor(chatTimes, chatWindow, now), waitFor(this.all, this.limits.global, now));
+    const wait = Math.max(
+      waitFor(chatTimes, chatWindow, now),
+      waitFor(this.all, this.limits.global, now),
+    );
     if (wait > 0) return tooManyRequests(Math.max(1, Math.ceil(wait / 1000)));
     chatTimes.push(now);
     this.sent.set(chatId, chatTimes);

@@ -73,7 +73,11 @@ export function parseHtml(source: string): FormattedText {
       const nameMatch = /^[a-zA-Z][a-zA-Z0-9-]*/.exec(inner);
       const name = (nameMatch?.[0] ?? "").toLowerCase();
       const attributes = parseAttributes(inner.slice(name.length));
-      stack.push({ name, offset: text.length, entity: startTagEntity(name, attributes, source, i, stack) });
+      stack.push({
+        name,
+        offset: text.length,
+        entity: startTagEntity(name, attributes, source, i, stack),
+      });
     }
     i = close + 1;
   }
@@ -93,31 +97,41 @@ function startTagEntity(
     const href = attributes.get("href") ?? "";
     const mention = /^tg:\/\/user\?id=(\d+)$/.exec(href);
     if (mention)
-      return { type: "text_mention", user: { id: Number(mention[1]), is_bot: false, first_name: "" } };
+      return {
+        type: "text_mention",
+        user: { id: Number(mention[1]), is_bot: false, first_name: "" },
+      };
     return href ? { type: "text_link", url: href } : undefined;
   }
   if (name === "span") {
     if (attributes.get("class") !== "tg-spoiler") {
-      throw cantParse(`Tag "span" must have class "tg-spoiler" at byte offset ${byteOffset(source, index)}`);
+      throw cantParse(
+        `Tag "span" must have class "tg-spoiler" at byte offset ${byteOffset(source, index)}`,
+      );
     }
     return { type: "spoiler" };
   }
-  if (name === "tg-emoji") return { type: "custom_emoji", custom_emoji_id: attributes.get("emoji-id") ?? "" };
+  if (name === "tg-emoji")
+    return { type: "custom_emoji", custom_emoji_id: attributes.get("emoji-id") ?? "" };
   if (name === "code" && stack.at(-1)?.name === "pre") {
     const language = /^language-(.+)$/.exec(attributes.get("class") ?? "")?.[1];
     const pre = stack.at(-1)!;
     if (language && pre.entity) pre.entity.language = language;
     return undefined;
   }
-  if (name === "blockquote" && attributes.has("expandable")) return { type: "expandable_blockquote" };
+  if (name === "blockquote" && attributes.has("expandable"))
+    return { type: "expandable_blockquote" };
   const type = SIMPLE_TAGS[name];
-  if (!type) throw cantParse(`Unsupported start tag "${name}" at byte offset ${byteOffset(source, index)}`);
+  if (!type)
+    throw cantParse(`Unsupported start tag "${name}" at byte offset ${byteOffset(source, index)}`);
   return { type };
 }
 
 function parseAttributes(rest: string): Map<string, string> {
   const attributes = new Map<string, string>();
-  for (const match of rest.matchAll(/([a-zA-Z-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g)) {
+  for (const match of rest.matchAll(
+    /([a-zA-Z-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g,
+  )) {
     const value = match[2] ?? match[3] ?? match[4] ?? "";
     attributes.set(
       match[1]!.toLowerCase(),

@@ -40,7 +40,11 @@ export function parseMarkdownV2(src: string): FormattedText {
     if (top?.marker === marker) {
       stack.pop();
       if (text.length > top.offset)
-        entities.push({ type, offset: top.offset, length: text.length - top.offset } as MessageEntity);
+        entities.push({
+          type,
+          offset: top.offset,
+          length: text.length - top.offset,
+        } as MessageEntity);
     } else {
       stack.push({ marker, type, offset: text.length, at });
     }
@@ -172,11 +176,13 @@ export function parseMarkdown(src: string): FormattedText {
     text += inner;
     if (marker === "[") {
       const url = /^\(([^)]*)\)/.exec(src.slice(end + 1));
-      if (url && inner) entities.push({ type: "text_link", offset, length: inner.length, url: url[1]! });
+      if (url && inner)
+        entities.push({ type: "text_link", offset, length: inner.length, url: url[1]! });
       i = end + 1 + (url ? url[0].length : 0);
       continue;
     }
-    if (inner) entities.push({ type: LEGACY[marker], offset, length: inner.length } as MessageEntity);
+    if (inner)
+      entities.push({ type: LEGACY[marker], offset, length: inner.length } as MessageEntity);
     i = end + marker.length;
   }
   return { text, entities };

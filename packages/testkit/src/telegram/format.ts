@@ -11,7 +11,11 @@ export const MAX_TEXT_LENGTH = 4096;
 export type { FormattedText };
 
 /** Parses `text` with `parse_mode` (or explicit `entities`), trims it and checks the limits. */
-export function formatMessageText(raw: string, parseMode: string, explicit: unknown): FormattedText {
+export function formatMessageText(
+  raw: string,
+  parseMode: string,
+  explicit: unknown,
+): FormattedText {
   if (raw === "") throw badRequest("message text is empty");
   const parsed = parseText(raw, parseMode, explicit);
   const formatted = trimFormatted(parsed);
@@ -58,7 +62,9 @@ export function detectEntities(text: string, existing: MessageEntity[] = []): Me
     const token = match[2] ?? "";
     const offset = (match.index ?? 0) + (match[1]?.length ?? 0);
     const type = token.startsWith("/") ? "bot_command" : token.startsWith("@") ? "mention" : "url";
-    const overlaps = existing.some((e) => offset < e.offset + e.length && e.offset < offset + token.length);
+    const overlaps = existing.some(
+      (e) => offset < e.offset + e.length && e.offset < offset + token.length,
+    );
     if (!overlaps) found.push({ type, offset, length: token.length } as MessageEntity);
   }
   return found;

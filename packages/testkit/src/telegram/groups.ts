@@ -45,24 +45,34 @@ export class SimulatedGroup {
   }
 
   status(person: Person | number): MemberStatus {
-    return this.ctx.state.memberStatus(this.id, typeof person === "number" ? person : person.user.id);
+    return this.ctx.state.memberStatus(
+      this.id,
+      typeof person === "number" ? person : person.user.id,
+    );
   }
 
   /** Everyone the group knows, with their status (the bot included). */
   members(): { userId: number; status: MemberStatus }[] {
-    return [...this.ctx.state.requireChat(this.id).members].map(([userId, status]) => ({ userId, status }));
+    return [...this.ctx.state.requireChat(this.id).members].map(([userId, status]) => ({
+      userId,
+      status,
+    }));
   }
 
   /** A user joins: a new_chat_members service message, and chat_member if the bot allowed it. */
   join(person: Person): UserAction {
-    const posted = postUserMessage(this.ctx, this.record(), person.user, { new_chat_members: [person.user] });
+    const posted = postUserMessage(this.ctx, this.record(), person.user, {
+      new_chat_members: [person.user],
+    });
     this.change(person.user, person.user, "member");
     return actionOf(posted.queued);
   }
 
   /** A user leaves: a left_chat_member service message, and chat_member if the bot allowed it. */
   leave(person: Person): UserAction {
-    const posted = postUserMessage(this.ctx, this.record(), person.user, { left_chat_member: person.user });
+    const posted = postUserMessage(this.ctx, this.record(), person.user, {
+      left_chat_member: person.user,
+    });
     this.change(person.user, person.user, "left");
     return actionOf(posted.queued);
   }
@@ -149,11 +159,17 @@ export function createGroupChat(ctx: KitContext, options: CreateGroupOptions): S
   const { state } = ctx;
   const type = options.type ?? "supergroup";
   const id =
-    options.id ?? (type === "supergroup" ? state.allocateSupergroupId() : state.allocateBasicGroupId());
+    options.id ??
+    (type === "supergroup" ? state.allocateSupergroupId() : state.allocateBasicGroupId());
   if (state.chats.has(id)) throw new FakeTelegramError(`chat ${id} already exists`);
   const chat: Chat =
     type === "supergroup"
-      ? { id, type, title: options.title, ...(options.username ? { username: options.username } : {}) }
+      ? {
+          id,
+          type,
+          title: options.title,
+          ...(options.username ? { username: options.username } : {}),
+        }
       : { id, type, title: options.title };
   const record = state.addChat(chat);
   const admins = options.admins ?? [];

@@ -1,5 +1,10 @@
 // @orderbot/testkit, Telegram half: a fake Bot API server with simulated users. See README.md.
-export { startFakeTelegram, FakeTelegram, DEFAULT_TOKEN, type FakeTelegramOptions } from "./fake-telegram.ts";
+export {
+  startFakeTelegram,
+  FakeTelegram,
+  DEFAULT_TOKEN,
+  type FakeTelegramOptions,
+} from "./fake-telegram.ts";
 export {
   SimulatedUser,
   type CreateUserOptions,
@@ -19,7 +24,12 @@ export { seededRandom } from "./faults.ts";
 export type { FloodLimits } from "./flood.ts";
 export type { RecordedCall, Pacing, PacingFilter } from "./recorder.ts";
 export { SENDING_METHODS, maxInWindow } from "./recorder.ts";
-export type { DeliveryAttempt, DeliveryOutcome, DeliveryStatus, QueuedUpdate } from "./delivery/queue.ts";
+export type {
+  DeliveryAttempt,
+  DeliveryOutcome,
+  DeliveryStatus,
+  QueuedUpdate,
+} from "./delivery/queue.ts";
 export type { WebhookOptions } from "./delivery/webhook.ts";
 export type { CallbackAnswer, ChargeRecord, ChatEvent, MemberStatus } from "./state.ts";
 export type { TgMessage, TgUpdate, ChatRef } from "./types.ts";

@@ -38,7 +38,9 @@ function readInlineKeyboard(rows: unknown): InlineKeyboardMarkup | undefined {
   let count = 0;
   for (const row of rows) {
     if (!Array.isArray(row)) {
-      throw badRequest(`field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays`);
+      throw badRequest(
+        `field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays`,
+      );
     }
     keyboard.push(row.map((button) => readInlineButton(button)));
     count += row.length;
@@ -48,7 +50,8 @@ function readInlineKeyboard(rows: unknown): InlineKeyboardMarkup | undefined {
 }
 
 function readInlineButton(button: unknown): InlineKeyboardButton {
-  const fail = (detail: string): Error => badRequest(`can't parse inline keyboard button: ${detail}`);
+  const fail = (detail: string): Error =>
+    badRequest(`can't parse inline keyboard button: ${detail}`);
   if (typeof button !== "object" || button === null || Array.isArray(button)) {
     throw fail("InlineKeyboardButton must be an Object");
   }
@@ -60,7 +63,8 @@ function readInlineButton(button: unknown): InlineKeyboardButton {
     return b as unknown as InlineKeyboardButton;
   }
   if (typeof b.callback_data === "string" && b.callback_data !== "") {
-    if (utf8Length(b.callback_data) > MAX_CALLBACK_DATA_BYTES) throw badRequest("BUTTON_DATA_INVALID");
+    if (utf8Length(b.callback_data) > MAX_CALLBACK_DATA_BYTES)
+      throw badRequest("BUTTON_DATA_INVALID");
     return b as unknown as InlineKeyboardButton;
   }
   const otherActions = [
@@ -87,7 +91,8 @@ function isButtonUrl(url: string): boolean {
 }
 
 function readKeyboard(rows: unknown): string[][] {
-  if (!Array.isArray(rows)) throw badRequest(`field "keyboard" of the ReplyKeyboardMarkup must be an Array`);
+  if (!Array.isArray(rows))
+    throw badRequest(`field "keyboard" of the ReplyKeyboardMarkup must be an Array`);
   return rows.map((row) => {
     if (!Array.isArray(row))
       throw badRequest(`field "keyboard" of the ReplyKeyboardMarkup must be an Array of Arrays`);

@@ -5,7 +5,10 @@ export interface UploadedFile {
   size: number;
 }
 
-export function parseMultipart(body: Buffer, contentType: string): Record<string, string | UploadedFile> {
+export function parseMultipart(
+  body: Buffer,
+  contentType: string,
+): Record<string, string | UploadedFile> {
   const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
   const marker = boundary?.[1] ?? boundary?.[2];
   const fields: Record<string, string | UploadedFile> = {};
@@ -26,7 +29,8 @@ export function parseMultipart(body: Buffer, contentType: string): Record<string
       const name = /name="([^"]*)"/i.exec(headers)?.[1];
       const filename = /filename="([^"]*)"/i.exec(headers)?.[1];
       if (name !== undefined) {
-        fields[name] = filename !== undefined ? { filename, size: content.length } : content.toString("utf8");
+        fields[name] =
+          filename !== undefined ? { filename, size: content.length } : content.toString("utf8");
       }
     }
     start = next;

@@ -87,7 +87,8 @@ export async function payInvoice(
     },
   );
   if ("timedOut" in answer) return { ...attempted, status: "timeout" };
-  if (!answer.ok) return { ...attempted, status: "declined", errorMessage: answer.errorMessage ?? "" };
+  if (!answer.ok)
+    return { ...attempted, status: "declined", errorMessage: answer.errorMessage ?? "" };
   return { ...attempted, ...recordPayment(ctx, user, chat, stored) };
 }
 
@@ -101,7 +102,8 @@ function recordPayment(
   } {
   const invoice = stored.invoice!;
   const chargeId = uniqueChargeId(ctx);
-  const providerChargeId = invoice.currency === STARS ? "" : `${Date.now()}_${chargeId.slice(3, 15)}`;
+  const providerChargeId =
+    invoice.currency === STARS ? "" : `${Date.now()}_${chargeId.slice(3, 15)}`;
   ctx.state.charges.set(chargeId, {
     chargeId,
     providerChargeId,

@@ -92,7 +92,13 @@ export class Recorder {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.listeners.delete(listener);
-        reject(new WaitTimeoutError(`a ${method} call`, timeoutMs, this.calls.slice(-10).map(describeCall)));
+        reject(
+          new WaitTimeoutError(
+            `a ${method} call`,
+            timeoutMs,
+            this.calls.slice(-10).map(describeCall),
+          ),
+        );
       }, timeoutMs);
       const listener: Listener = (call) => {
         if (!matches(call)) return;

@@ -7,7 +7,11 @@ import { parseMultipart } from "./multipart.ts";
 
 export interface ServerDeps {
   token: string;
-  dispatch: (method: string, fields: Record<string, unknown>, signal: AbortSignal) => Promise<Dispatched>;
+  dispatch: (
+    method: string,
+    fields: Record<string, unknown>,
+    signal: AbortSignal,
+  ) => Promise<Dispatched>;
   /** Extra routes (the control API of the standalone server). */
   routes?: (app: FastifyInstance) => void;
 }
@@ -23,7 +27,10 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     if (text === "") return done(null, {});
     try {
       const parsed: unknown = JSON.parse(text);
-      done(null, typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed : {});
+      done(
+        null,
+        typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed : {},
+      );
     } catch {
       done(badRequest("can't parse JSON object"), undefined);
     }
@@ -54,7 +61,8 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
       const path = request.url.split("?")[0] ?? "";
       const match = API_PATH.exec(path);
       if (!match || match[2] === "") return reply.code(404).send(notFound().toJSON());
-      if (decodeURIComponent(match[1]!) !== deps.token) return reply.code(401).send(unauthorized().toJSON());
+      if (decodeURIComponent(match[1]!) !== deps.token)
+        return reply.code(401).send(unauthorized().toJSON());
       const fields = {
         ...(request.query as Record<string, unknown>),
         ...((request.body ?? {}) as Record<string, unknown>),

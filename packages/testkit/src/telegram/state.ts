@@ -114,7 +114,12 @@ export class TelegramState {
   constructor(readonly bot: BotIdentity) {}
 
   get botUser(): User {
-    return { id: this.bot.id, is_bot: true, first_name: this.bot.firstName, username: this.bot.username };
+    return {
+      id: this.bot.id,
+      is_bot: true,
+      first_name: this.bot.firstName,
+      username: this.bot.username,
+    };
   }
 
   allocateUserId(): number {
@@ -175,8 +180,19 @@ export class TelegramState {
     return stored;
   }
 
-  recordEvent(chat: ChatRecord, kind: ChatEvent["kind"], by: ChatEvent["by"], message: TgMessage): void {
-    chat.events.push({ seq: ++this.seq, kind, by, at: Date.now(), message: structuredClone(message) });
+  recordEvent(
+    chat: ChatRecord,
+    kind: ChatEvent["kind"],
+    by: ChatEvent["by"],
+    message: TgMessage,
+  ): void {
+    chat.events.push({
+      seq: ++this.seq,
+      kind,
+      by,
+      at: Date.now(),
+      message: structuredClone(message),
+    });
     this.notify();
   }
 

@@ -30,7 +30,8 @@ export type {
 
 export type ChatType = "private" | "group" | "supergroup";
 
-export type ReplyMarkup = InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove | ForceReply;
+export type ReplyMarkup =
+  InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove | ForceReply;
 
 /** A message as the Bot API shows it: the subset of fields this fake fills in. */
 export interface TgMessage {

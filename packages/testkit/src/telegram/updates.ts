@@ -26,7 +26,11 @@ export function postUserMessage(
     ...content,
   }));
   const hidden = hiddenFromBot(ctx, chat, stored.message);
-  const queued = ctx.queue.enqueue({ message: structuredClone(stored.message) }, chat.chat.id, hidden);
+  const queued = ctx.queue.enqueue(
+    { message: structuredClone(stored.message) },
+    chat.chat.id,
+    hidden,
+  );
   return { stored, queued };
 }
 
@@ -62,6 +66,7 @@ function hiddenFromBot(ctx: KitContext, chat: ChatRecord, message: TgMessage): s
   if (message.text === undefined) return undefined;
   if (message.reply_to_message?.from?.id === bot.id) return undefined;
   const command = /^\/[a-zA-Z0-9_]+(?:@([a-zA-Z0-9_]+))?/.exec(message.text);
-  if (command && (!command[1] || command[1].toLowerCase() === bot.username.toLowerCase())) return undefined;
+  if (command && (!command[1] || command[1].toLowerCase() === bot.username.toLowerCase()))
+    return undefined;
   return "privacy mode: the bot does not see this group message";
 }

@@ -12,7 +12,12 @@ import { payInvoice, type PayOptions, type PaymentResult } from "./pay.ts";
 import type { CallbackAnswer, ChatRecord, StoredMessage } from "./state.ts";
 import { type ChatRef, chatIdOf, type TgMessage, type User } from "./types.ts";
 import { postUpdate, postUserMessage, textContent } from "./updates.ts";
-import { type MessageMatch, type WaitForMessageOptions, waitForMessage, waitForState } from "./waits.ts";
+import {
+  type MessageMatch,
+  type WaitForMessageOptions,
+  waitForMessage,
+  waitForState,
+} from "./waits.ts";
 
 export type { UserAction };
 
@@ -98,11 +103,16 @@ export class SimulatedUser {
     if ("pay" in button)
       throw new FakeTelegramError(`"${button.text}" is a Pay button: use user.pay() instead`);
     const kind = Object.keys(button).find((k) => k !== "text") ?? "no";
-    throw new FakeTelegramError(`"${button.text}" is a ${kind} button: pressing it sends the bot nothing`);
+    throw new FakeTelegramError(
+      `"${button.text}" is a ${kind} button: pressing it sends the bot nothing`,
+    );
   }
 
   /** Presses the inline button carrying this callback_data. Fails if no visible message has it. */
-  async pressData(data: string, options: PressOptions & { force?: boolean } = {}): Promise<ButtonPress> {
+  async pressData(
+    data: string,
+    options: PressOptions & { force?: boolean } = {},
+  ): Promise<ButtonPress> {
     const chat = this.chatFor(options.in);
     const found = findButton(
       chat,
@@ -111,12 +121,20 @@ export class SimulatedUser {
     );
     if (found) return this.emitCallback(chat, found.stored, data);
     if (!options.force)
-      throw new ButtonNotFoundError(chat.chat.id, `with data ${JSON.stringify(data)}`, visibleData(chat));
+      throw new ButtonNotFoundError(
+        chat.chat.id,
+        `with data ${JSON.stringify(data)}`,
+        visibleData(chat),
+      );
     // A modified client can send any data for any bot message: callback data is untrusted input.
     const target =
-      options.messageId !== undefined ? chat.messages.get(options.messageId) : latestBotMessage(chat);
+      options.messageId !== undefined
+        ? chat.messages.get(options.messageId)
+        : latestBotMessage(chat);
     if (!target)
-      throw new FakeTelegramError(`no bot message in chat ${chat.chat.id} to attach a forced press to`);
+      throw new FakeTelegramError(
+        `no bot message in chat ${chat.chat.id} to attach a forced press to`,
+      );
     return this.emitCallback(chat, target, data);
   }
 
@@ -171,7 +189,10 @@ export class SimulatedUser {
   }
 
   /** The next bot message in the private chat (or `in` a group) since this user's last action. */
-  waitForMessage(match?: MessageMatch, options: WaitForMessageOptions & Where = {}): Promise<TgMessage> {
+  waitForMessage(
+    match?: MessageMatch,
+    options: WaitForMessageOptions & Where = {},
+  ): Promise<TgMessage> {
     return waitForMessage(this.ctx.state, chatIdOf(options.in ?? this.chatId), match, options);
   }
 
@@ -182,7 +203,9 @@ export class SimulatedUser {
     if (chat.chat.type !== "private") {
       const status = this.ctx.state.memberStatus(chatId, this.id);
       if (status === "left" || status === "kicked") {
-        throw new FakeTelegramError(`user ${this.id} is not a member of chat ${chatId}: join it first`);
+        throw new FakeTelegramError(
+          `user ${this.id} is not a member of chat ${chatId}: join it first`,
+        );
       }
     } else if (chatId === this.chatId && this.ctx.state.users.get(this.id)?.blockedBot) {
       throw new FakeTelegramError(`user ${this.id} has blocked the bot: call unblock() first`);

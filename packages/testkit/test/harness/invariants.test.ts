@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
-import { checkInvariants, createTestDatabase, type InvariantResult, type TestDatabase } from "@orderbot/testkit";
+import {
+  checkInvariants,
+  createTestDatabase,
+  type InvariantResult,
+  type TestDatabase,
+} from "@orderbot/testkit";
 
 let testDb: TestDatabase;
 let db: Database;
@@ -18,9 +23,18 @@ let n = 0;
 async function shop(status: "RESERVED" | "PAID" | "CANCELLED") {
   n++;
   const product = await db.product.create({
-    data: { sku: `SKU-${n}`, titleEn: "t", titleZh: "t", priceMinor: 10, currency: "XTR", stock: 8 },
+    data: {
+      sku: `SKU-${n}`,
+      titleEn: "t",
+      titleZh: "t",
+      priceMinor: 10,
+      currency: "XTR",
+      stock: 8,
+    },
   });
-  await db.stockMovement.create({ data: { productId: product.id, batchId: `seed-${n}`, delta: 10, reason: "SEED" } });
+  await db.stockMovement.create({
+    data: { productId: product.id, batchId: `seed-${n}`, delta: 10, reason: "SEED" },
+  });
   const order = await db.order.create({
     data: {
       publicId: `P${n}`,
@@ -34,14 +48,25 @@ async function shop(status: "RESERVED" | "PAID" | "CANCELLED") {
       items: { create: { productId: product.id, quantity: 2, unitPriceMinor: 10 } },
     },
   });
-  await db.stockMovement.create({ data: { productId: product.id, orderId: order.id, delta: -2, reason: "RESERVE" } });
+  await db.stockMovement.create({
+    data: { productId: product.id, orderId: order.id, delta: -2, reason: "RESERVE" },
+  });
   if (status === "CANCELLED") {
-    await db.stockMovement.create({ data: { productId: product.id, orderId: order.id, delta: 2, reason: "RELEASE" } });
+    await db.stockMovement.create({
+      data: { productId: product.id, orderId: order.id, delta: 2, reason: "RELEASE" },
+    });
     await db.product.update({ where: { id: product.id }, data: { stock: 10 } });
   }
   if (status === "PAID") {
     await db.payment.create({
-      data: { orderId: order.id, userId: 1n, telegramChargeId: `ch-${n}`, amountMinor: 20, currency: "XTR", status: "CAPTURED" },
+      data: {
+        orderId: order.id,
+        userId: 1n,
+        telegramChargeId: `ch-${n}`,
+        amountMinor: 20,
+        currency: "XTR",
+        status: "CAPTURED",
+      },
     });
   }
   return { product, order };
@@ -60,7 +85,10 @@ describe("checkInvariants", () => {
     await shop("RESERVED");
     await shop("PAID");
     await shop("CANCELLED");
-    const results = await checkInvariants(db, { ...inputs, telegram: { chargeIds: ["ch-2"], refundedChargeIds: [] } });
+    const results = await checkInvariants(db, {
+      ...inputs,
+      telegram: { chargeIds: ["ch-2"], refundedChargeIds: [] },
+    });
     expect(failing(results)).toEqual([]);
     expect(results.length).toBeGreaterThanOrEqual(7);
   });
@@ -68,20 +96,27 @@ describe("checkInvariants", () => {
   it("catches stock changed without a ledger row (an oversell that skipped the ledger)", async () => {
     const { product } = await shop("RESERVED");
     await db.product.update({ where: { id: product.id }, data: { stock: { decrement: 1 } } });
-    expect(failing(await checkInvariants(db, inputs))).toEqual(["stock equals the ledger sum and is >= 0"]);
+    expect(failing(await checkInvariants(db, inputs))).toEqual([
+      "stock equals the ledger sum and is >= 0",
+    ]);
   });
 
   it("catches a cancelled order whose stock never came back", async () => {
     const { product, order } = await shop("RESERVED");
     await db.order.update({ where: { id: order.id }, data: { status: "CANCELLED" } });
     expect(product.stock).toBe(8);
-    expect(failing(await checkInvariants(db, inputs))).toEqual(["each order's stock is held exactly while it is open or paid"]);
+    expect(failing(await checkInvariants(db, inputs))).toEqual([
+      "each order's stock is held exactly while it is open or paid",
+    ]);
   });
 
   it("catches a paid order without its payment, and a payment Telegram never sent", async () => {
     const { order } = await shop("RESERVED");
     await db.order.update({ where: { id: order.id }, data: { status: "PAID" } });
-    const results = await checkInvariants(db, { ...inputs, telegram: { chargeIds: ["ghost"], refundedChargeIds: [] } });
+    const results = await checkInvariants(db, {
+      ...inputs,
+      telegram: { chargeIds: ["ghost"], refundedChargeIds: [] },
+    });
     expect(failing(results)).toEqual([
       "each paid order has exactly one captured payment, and nothing else has one",
       "each successful_payment maps to exactly one Payment row",
@@ -106,23 +141,40 @@ describe("checkInvariants", () => {
           items: { create: { productId: product.id, quantity: 9, unitPriceMinor: 10 } },
         },
       });
-      await db.stockMovement.create({ data: { productId: product.id, orderId: order.id, delta: -9, reason: "RESERVE" } });
+      await db.stockMovement.create({
+        data: { productId: product.id, orderId: order.id, delta: -9, reason: "RESERVE" },
+      });
       await db.product.update({ where: { id: product.id }, data: { stock: { decrement: 9 } } });
-      await db.payment.create({ data: { orderId: order.id, userId: 2n, telegramChargeId: "over", amountMinor: 90, currency: "XTR", status: "CAPTURED" } });
+      await db.payment.create({
+        data: {
+          orderId: order.id,
+          userId: 2n,
+          telegramChargeId: "over",
+          amountMinor: 90,
+          currency: "XTR",
+          status: "CAPTURED",
+        },
+      });
       expect(failing(await checkInvariants(db, inputs))).toEqual([
         "stock equals the ledger sum and is >= 0",
         "no product is oversold: units held by orders never exceed units supplied",
       ]);
     } finally {
-      await db.$executeRawUnsafe(`TRUNCATE payments, stock_movements, order_items, orders, products RESTART IDENTITY CASCADE`);
-      await db.$executeRawUnsafe(`ALTER TABLE products ADD CONSTRAINT products_stock_non_negative CHECK (stock >= 0)`);
+      await db.$executeRawUnsafe(
+        `TRUNCATE payments, stock_movements, order_items, orders, products RESTART IDENTITY CASCADE`,
+      );
+      await db.$executeRawUnsafe(
+        `ALTER TABLE products ADD CONSTRAINT products_stock_non_negative CHECK (stock >= 0)`,
+      );
     }
   });
 
   it("catches an order whose total is not the sum of its items", async () => {
     const { order } = await shop("RESERVED");
     await db.order.update({ where: { id: order.id }, data: { totalMinor: 19 } });
-    expect(failing(await checkInvariants(db, inputs))).toEqual(["every order is well-formed: in a known state, with items, its total their sum"]);
+    expect(failing(await checkInvariants(db, inputs))).toEqual([
+      "every order is well-formed: in a known state, with items, its total their sum",
+    ]);
   });
 
   it("catches a reservation left past its expiry, a pending outbox message and a double refund", async () => {
@@ -132,9 +184,13 @@ describe("checkInvariants", () => {
     );
     await db.payment.updateMany({ where: { orderId: order.id }, data: { status: "REFUNDED" } });
     await db.order.update({ where: { id: order.id }, data: { status: "REFUNDED" } });
-    await db.stockMovement.create({ data: { productId: 1, orderId: order.id, delta: 2, reason: "RESTOCK" } });
+    await db.stockMovement.create({
+      data: { productId: 1, orderId: order.id, delta: 2, reason: "RESTOCK" },
+    });
     await db.product.update({ where: { id: 1 }, data: { stock: { increment: 2 } } });
-    await db.outboxMessage.create({ data: { dedupeKey: "x", chatId: 1n, method: "sendMessage", payload: {} } });
+    await db.outboxMessage.create({
+      data: { dedupeKey: "x", chatId: 1n, method: "sendMessage", payload: {} },
+    });
     const results = await checkInvariants(db, {
       ...inputs,
       telegram: { chargeIds: [`ch-${n - 1}`], refundedChargeIds: [`ch-${n - 1}`, `ch-${n - 1}`] },

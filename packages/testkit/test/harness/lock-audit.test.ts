@@ -51,7 +51,8 @@ async function lockOnce(userId: bigint): Promise<number> {
 
 describe("parseAof", () => {
   it("reads RESP commands and ignores a truncated tail (a file Redis is still writing)", () => {
-    const text = "*1\r\n$5\r\nMULTI\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\nv1\r\n*2\r\n$3\r\nGET\r\n$1";
+    const text =
+      "*1\r\n$5\r\nMULTI\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\nv1\r\n*2\r\n$3\r\nGET\r\n$1";
     expect(parseAof(text)).toEqual([["MULTI"], ["SET", "k", "v1"]]);
   });
 });
@@ -75,7 +76,9 @@ describe("lock audit from the AOF", () => {
     const user = 7_000_000_043n;
     const held = await lockOnce(user);
     const db = testDb.db;
-    const product = await db.product.create({ data: { sku: "AUDIT", titleEn: "t", titleZh: "t", priceMinor: 1, currency: "XTR", stock: 0 } });
+    const product = await db.product.create({
+      data: { sku: "AUDIT", titleEn: "t", titleZh: "t", priceMinor: 1, currency: "XTR", stock: 0 },
+    });
     const order = (publicId: string, userId: bigint, at: number) =>
       db.order.create({
         data: {
@@ -92,7 +95,12 @@ describe("lock audit from the AOF", () => {
         },
       });
     await order("LOCKED1", user, held);
-    const options = { aofDir: dir, namespace: NS, hashKey: HASH_KEY, checkoutTtlMs: kinds.checkout.ttlMs };
+    const options = {
+      aofDir: dir,
+      namespace: NS,
+      hashKey: HASH_KEY,
+      checkoutTtlMs: kinds.checkout.ttlMs,
+    };
     expect(await checkOrdersHadLocks(db, options)).toMatchObject({ ok: true, violations: 0 });
     await order("LATE0001", user, held + 60_000);
     await order("NOLOCK01", 7_000_000_044n, held);

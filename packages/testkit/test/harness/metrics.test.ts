@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseMetrics, summarizeLocks } from "@orderbot/testkit";
 
-const bucket = (kind: string, le: string, n: number) => `orderbot_lock_wait_seconds_bucket{kind="${kind}",le="${le}"} ${n}`;
+const bucket = (kind: string, le: string, n: number) =>
+  `orderbot_lock_wait_seconds_bucket{kind="${kind}",le="${le}"} ${n}`;
 
 /** Two processes' expositions, as scrapeAll concatenates them. */
 const exposition = [
@@ -34,7 +35,12 @@ describe("lock metrics summary", () => {
       value: 90,
     });
     const summary = summarizeLocks(samples);
-    expect(summary).toMatchObject({ attempts: 200, outcomes: { acquired: 190, busy: 10 }, leasesLost: 3, waits: 10 });
+    expect(summary).toMatchObject({
+      attempts: 200,
+      outcomes: { acquired: 190, busy: 10 },
+      leasesLost: 3,
+      waits: 10,
+    });
     expect(summary.successRate).toBeCloseTo(0.95);
     // 200 observations: 190 within 10 ms, 199 within 100 ms: the 99th percentile is in the 100 ms bucket.
     expect(summary.p99WaitMs).toBe(100);
@@ -42,6 +48,12 @@ describe("lock metrics summary", () => {
   });
 
   it("reports no waits and full success when nothing was locked", () => {
-    expect(summarizeLocks([])).toMatchObject({ attempts: 0, successRate: 1, p99WaitMs: 0, waits: 0, leasesLost: 0 });
+    expect(summarizeLocks([])).toMatchObject({
+      attempts: 0,
+      successRate: 1,
+      p99WaitMs: 0,
+      waits: 0,
+      leasesLost: 0,
+    });
   });
 });

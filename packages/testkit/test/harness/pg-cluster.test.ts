@@ -25,6 +25,8 @@ describe("a PostgreSQL cluster of a test's own", () => {
       rows = await db.$queryRawUnsafe<{ v: number }[]>("SELECT v FROM t").catch(() => []);
     }
     expect(rows).toEqual([{ v: 42 }]);
-    expect(await db.$queryRawUnsafe<{ TimeZone: string }[]>("SHOW timezone")).toEqual([{ TimeZone: "UTC" }]);
+    expect(await db.$queryRawUnsafe<{ TimeZone: string }[]>("SHOW timezone")).toEqual([
+      { TimeZone: "UTC" },
+    ]);
   });
 });

@@ -34,6 +34,8 @@ describe("spawnApp", () => {
 
   it("reports an app that dies before it is ready, with its output", async () => {
     const app = spawnApp({ name: "tiny", entry, env: { PORT: "not-a-port" } });
-    await expect(app.waitReady("http://127.0.0.1:1/", 10_000)).rejects.toThrow(/tiny exited before it was ready/);
+    await expect(app.waitReady("http://127.0.0.1:1/", 10_000)).rejects.toThrow(
+      /tiny exited before it was ready/,
+    );
   });
 });

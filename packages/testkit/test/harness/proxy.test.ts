@@ -8,7 +8,9 @@ async function backend(name: string): Promise<string> {
   const server = http.createServer((req, res) => {
     let body = "";
     req.on("data", (c: Buffer) => (body += c.toString()));
-    req.on("end", () => res.writeHead(200, { "x-backend": name }).end(`${name}:${req.method}:${req.url}:${body}`));
+    req.on("end", () =>
+      res.writeHead(200, { "x-backend": name }).end(`${name}:${req.method}:${req.url}:${body}`),
+    );
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -22,8 +24,13 @@ describe("startRoundRobinProxy", () => {
     const proxy = await startRoundRobinProxy([await backend("a"), await backend("b"), dead]);
     const answers: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const response = await fetch(`${proxy.url}/telegram/webhook`, { method: "POST", body: `u${i}` });
-      answers.push(`${response.status} ${response.status === 200 ? await response.text() : ""}`.trim());
+      const response = await fetch(`${proxy.url}/telegram/webhook`, {
+        method: "POST",
+        body: `u${i}`,
+      });
+      answers.push(
+        `${response.status} ${response.status === 200 ? await response.text() : ""}`.trim(),
+      );
     }
     expect(answers).toEqual([
       "200 a:POST:/telegram/webhook:u0",

@@ -47,8 +47,12 @@ describe("npm run telegram:fake", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       });
-    const user = (await (await post(`${apiRoot}/_kit/users`, { firstName: "Ann" })).json()) as { id: number };
-    const sent = (await (await post(`${apiRoot}/_kit/users/${user.id}/send`, { text: "/start" })).json()) as {
+    const user = (await (await post(`${apiRoot}/_kit/users`, { firstName: "Ann" })).json()) as {
+      id: number;
+    };
+    const sent = (await (
+      await post(`${apiRoot}/_kit/users/${user.id}/send`, { text: "/start" })
+    ).json()) as {
       updateId: number;
     };
     const updates = (await (await fetch(`${apiRoot}/bot${TOKEN}/getUpdates`)).json()) as {
@@ -59,7 +63,9 @@ describe("npm run telegram:fake", () => {
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { name: string }).name).toBe("ButtonNotFoundError");
 
-    const exited = new Promise<number | null>((resolve) => child!.on("exit", (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child!.on("exit", (code) => resolve(code)),
+    );
     child!.kill("SIGINT");
     expect(await exited).toBe(0);
     expect(output()).toContain("SIGINT: stopping");

@@ -31,7 +31,9 @@ describe("429 Too Many Requests", () => {
         parameters: { retry_after: 3 },
       });
     }
-    expect((await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "hi" })).body.ok).toBe(true);
+    expect((await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "hi" })).body.ok).toBe(
+      true,
+    );
     expect(rule.injected).toBe(2);
     expect(tg.callsTo("sendMessage").map((c) => c.fault ?? "none")).toEqual(["429", "429", "none"]);
     expect(tg.chat(ann).botMessages).toHaveLength(1);
@@ -53,11 +55,15 @@ describe("429 Too Many Requests", () => {
     const bob = tg.createUser({ firstName: "Bob" });
     await bob.send("/start");
     const refused = tg.faults.refuseNext("sendMessage", ann.chatId);
-    expect((await rawCall(tg, "sendMessage", { chat_id: bob.chatId, text: "other chat" })).body.ok).toBe(true);
+    expect(
+      (await rawCall(tg, "sendMessage", { chat_id: bob.chatId, text: "other chat" })).body.ok,
+    ).toBe(true);
     const response = await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "refused" });
     expect(response.status).toBe(429);
     expect(response.body.parameters).toEqual({ retry_after: 60 });
-    expect((await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "then fine" })).body.ok).toBe(true);
+    expect(
+      (await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "then fine" })).body.ok,
+    ).toBe(true);
     expect(refused.injected).toBe(1);
     expect(tg.chat(ann).botMessages.map((m) => m.text)).toEqual(["then fine"]);
   });
@@ -76,7 +82,11 @@ describe("other faults", () => {
     tg.faults.set({ method: ["sendMessage", "editMessageText"], rate500: 1, times: 1 });
     const failed = await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "lost" });
     expect(failed.status).toBe(500);
-    expect(failed.body).toEqual({ ok: false, error_code: 500, description: "Internal Server Error" });
+    expect(failed.body).toEqual({
+      ok: false,
+      error_code: 500,
+      description: "Internal Server Error",
+    });
     expect(tg.chat(ann).botMessages).toHaveLength(0);
   });
 

@@ -25,7 +25,12 @@ beforeEach(async () => {
   admin = tg.createUser({ firstName: "Adam" });
   member = tg.createUser({ firstName: "Mia" });
   outsider = tg.createUser({ firstName: "Otto" });
-  shop = tg.createGroup({ title: "Shop operators", creator: owner, admins: [admin], members: [member] });
+  shop = tg.createGroup({
+    title: "Shop operators",
+    creator: owner,
+    admins: [admin],
+    members: [member],
+  });
 });
 afterEach(async () => {
   await tg.close();
@@ -45,7 +50,8 @@ describe("members and admins", () => {
   it("reports each user's status", async () => {
     const status = async (userId: number): Promise<string | undefined> =>
       (
-        (await rawCall(tg, "getChatMember", { chat_id: shop.chatId, user_id: userId })).body.result as {
+        (await rawCall(tg, "getChatMember", { chat_id: shop.chatId, user_id: userId })).body
+          .result as {
           status: string;
         }
       )?.status;
@@ -53,12 +59,12 @@ describe("members and admins", () => {
     expect(await status(admin.id)).toBe("administrator");
     expect(await status(member.id)).toBe("member");
     expect(await status(outsider.id)).toBe("left");
-    expect((await rawCall(tg, "getChatMember", { chat_id: shop.chatId, user_id: 5 })).body.description).toBe(
-      TelegramErrors.USER_NOT_FOUND,
-    );
-    expect((await rawCall(tg, "getChatAdministrators", { chat_id: owner.chatId })).body.description).toBe(
-      TelegramErrors.NO_ADMINS_IN_PRIVATE_CHAT,
-    );
+    expect(
+      (await rawCall(tg, "getChatMember", { chat_id: shop.chatId, user_id: 5 })).body.description,
+    ).toBe(TelegramErrors.USER_NOT_FOUND);
+    expect(
+      (await rawCall(tg, "getChatAdministrators", { chat_id: owner.chatId })).body.description,
+    ).toBe(TelegramErrors.NO_ADMINS_IN_PRIVATE_CHAT);
   });
 
   it("follows joins, leaves and promotions", async () => {
@@ -86,7 +92,9 @@ describe("messages in groups", () => {
       const isAdmin = admins.some((a) => a.user.id === ctx.from?.id);
       await ctx.reply(isAdmin ? `stock ${ctx.match}` : "Only operators can do that.");
     });
-    const started = new Promise<void>((resolve) => void bot.start({ onStart: () => resolve(), timeout: 5 }));
+    const started = new Promise<void>(
+      (resolve) => void bot.start({ onStart: () => resolve(), timeout: 5 }),
+    );
     await started;
     try {
       const sent = await admin.send("/stock@orderbot_test_bot SKU-1 +5", { in: shop });
@@ -100,7 +108,12 @@ describe("messages in groups", () => {
   });
 
   it("hides ordinary group messages from a bot in privacy mode that is not an admin", async () => {
-    const lounge = tg.createGroup({ title: "Lounge", creator: owner, members: [member], bot: "member" });
+    const lounge = tg.createGroup({
+      title: "Lounge",
+      creator: owner,
+      members: [member],
+      bot: "member",
+    });
     expect((await member.send("just chatting", { in: lounge })).updateId).toBe(0);
     expect((await member.send("/help", { in: lounge })).updateId).toBeGreaterThan(0);
     expect((await member.send("/help@other_bot", { in: lounge })).updateId).toBe(0);

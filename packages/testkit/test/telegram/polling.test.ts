@@ -1,7 +1,12 @@
 // getUpdates semantics: offset confirms, limit, long-poll timeout, negative offsets, one poller at
 // a time, allowed_updates, and a duplicate fault.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeTelegram, type SimulatedUser, startFakeTelegram, type TgUpdate } from "../../src/index.ts";
+import {
+  type FakeTelegram,
+  type SimulatedUser,
+  startFakeTelegram,
+  type TgUpdate,
+} from "../../src/index.ts";
 import { rawCall } from "./support/raw.ts";
 
 let tg: FakeTelegram;
@@ -86,9 +91,9 @@ describe("getUpdates", () => {
 
   it("drops pending updates on deleteWebhook with drop_pending_updates", async () => {
     await ann.send("old");
-    expect((await rawCall(tg, "deleteWebhook", { drop_pending_updates: true })).body.description).toBe(
-      "Webhook is already deleted",
-    );
+    expect(
+      (await rawCall(tg, "deleteWebhook", { drop_pending_updates: true })).body.description,
+    ).toBe("Webhook is already deleted");
     expect(await getUpdates()).toEqual([]);
   });
 });

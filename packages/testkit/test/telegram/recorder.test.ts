@@ -32,7 +32,13 @@ describe("the call log", () => {
     await send("hello");
     await send("");
     const [ok, failed] = tg.calls;
-    expect(ok).toMatchObject({ seq: 1, method: "sendMessage", chatId: ann.chatId, ok: true, via: "http" });
+    expect(ok).toMatchObject({
+      seq: 1,
+      method: "sendMessage",
+      chatId: ann.chatId,
+      ok: true,
+      via: "http",
+    });
     expect(ok!.at).toBeGreaterThanOrEqual(before);
     expect(ok!.params).toEqual({ chat_id: ann.chatId, text: "hello" });
     expect(failed).toMatchObject({
@@ -48,9 +54,9 @@ describe("the call log", () => {
     await send("sooner");
     await send("later");
     expect((await waiting).seq).toBe(2);
-    await expect(tg.waitForCall("sendInvoice", undefined, { timeoutMs: 50 })).rejects.toBeInstanceOf(
-      WaitTimeoutError,
-    );
+    await expect(
+      tg.waitForCall("sendInvoice", undefined, { timeoutMs: 50 }),
+    ).rejects.toBeInstanceOf(WaitTimeoutError);
   });
 });
 
@@ -59,7 +65,9 @@ describe("waiting for messages and reading chats", () => {
     await send("Welcome");
     expect((await tg.waitForMessage(ann, "Welcome")).text).toBe("Welcome");
     await ann.send("again");
-    const error = await tg.waitForMessage(ann, "Welcome", { timeoutMs: 50 }).catch((e: unknown) => e);
+    const error = await tg
+      .waitForMessage(ann, "Welcome", { timeoutMs: 50 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WaitTimeoutError);
     await send("Second");
     await expect(ann.waitForMessage(/Sec/)).resolves.toMatchObject({ text: "Second" });
@@ -70,7 +78,11 @@ describe("waiting for messages and reading chats", () => {
       await send("v1", { reply_markup: { inline_keyboard: [[{ text: "A", callback_data: "a" }]] } })
     ).body.result as { message_id: number };
     const second = (await send("to delete")).body.result as { message_id: number };
-    await rawCall(tg, "editMessageText", { chat_id: ann.chatId, message_id: first.message_id, text: "v2" });
+    await rawCall(tg, "editMessageText", {
+      chat_id: ann.chatId,
+      message_id: first.message_id,
+      text: "v2",
+    });
     await rawCall(tg, "deleteMessage", { chat_id: ann.chatId, message_id: second.message_id });
     const view = tg.chat(ann);
     expect(view.botMessages.map((m) => m.text)).toEqual(["v2"]);
@@ -87,7 +99,9 @@ describe("waiting for messages and reading chats", () => {
   });
 
   it("fails loudly when a button is not there", async () => {
-    await send("Pick", { reply_markup: { inline_keyboard: [[{ text: "Order", callback_data: "o:1" }]] } });
+    await send("Pick", {
+      reply_markup: { inline_keyboard: [[{ text: "Order", callback_data: "o:1" }]] },
+    });
     const error = await ann.press("Pay").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ButtonNotFoundError);
     expect((error as Error).message).toContain('"Order"');
@@ -126,7 +140,9 @@ describe("pacing", () => {
   });
 
   it("answers 429 with retry_after when flood limits are on", async () => {
-    const strict = await startFakeTelegram({ floodLimits: { perChat: { limit: 2, windowMs: 60_000 } } });
+    const strict = await startFakeTelegram({
+      floodLimits: { perChat: { limit: 2, windowMs: 60_000 } },
+    });
     try {
       const bo = strict.createUser({ firstName: "Bo" });
       await bo.send("/start");

@@ -77,7 +77,9 @@ describe("a grammY bot completes the shop round trip", () => {
   });
 
   it("by long polling (bot.start), stopped at the end", async () => {
-    const started = new Promise<void>((resolve) => void bot.start({ onStart: () => resolve(), timeout: 5 }));
+    const started = new Promise<void>(
+      (resolve) => void bot.start({ onStart: () => resolve(), timeout: 5 }),
+    );
     await started;
     try {
       const ann = tg.createUser({ firstName: "Ann", languageCode: "en" });

@@ -1,6 +1,11 @@
 // Acceptance: each rule rejects what Telegram rejects, with Telegram's code and description.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeTelegram, type SimulatedUser, startFakeTelegram, TelegramErrors } from "../../src/index.ts";
+import {
+  type FakeTelegram,
+  type SimulatedUser,
+  startFakeTelegram,
+  TelegramErrors,
+} from "../../src/index.ts";
 import { failure, rawCall } from "./support/raw.ts";
 
 let tg: FakeTelegram;
@@ -15,7 +20,9 @@ afterEach(async () => {
   await tg.close();
 });
 
-const keyboard = (callback_data: string): unknown => ({ inline_keyboard: [[{ text: "Go", callback_data }]] });
+const keyboard = (callback_data: string): unknown => ({
+  inline_keyboard: [[{ text: "Go", callback_data }]],
+});
 const stars = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   chat_id: ann.chatId,
   title: "Widget",
@@ -124,7 +131,11 @@ describe("text length", () => {
 
 describe("one answer per callback query, while it is fresh", () => {
   it("answers once; a second answer, an unknown id or a late answer is 'query is too old'", async () => {
-    await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "Pick", reply_markup: keyboard("pick") });
+    await rawCall(tg, "sendMessage", {
+      chat_id: ann.chatId,
+      text: "Pick",
+      reply_markup: keyboard("pick"),
+    });
     const first = await ann.pressData("pick");
     const ok = await rawCall(tg, "answerCallbackQuery", {
       callback_query_id: first.callbackQueryId,
@@ -132,7 +143,9 @@ describe("one answer per callback query, while it is fresh", () => {
     });
     expect(ok.body).toEqual({ ok: true, result: true });
     expect(await first.answered()).toMatchObject({ text: "Done" });
-    const again = await rawCall(tg, "answerCallbackQuery", { callback_query_id: first.callbackQueryId });
+    const again = await rawCall(tg, "answerCallbackQuery", {
+      callback_query_id: first.callbackQueryId,
+    });
     expect(failure(again)).toBe(`400 400 ${TelegramErrors.QUERY_TOO_OLD}`);
     const unknown = await rawCall(tg, "answerCallbackQuery", { callback_query_id: "123" });
     expect(unknown.body.description).toBe(
@@ -152,7 +165,9 @@ describe("one answer per callback query, while it is fresh", () => {
       });
       const press = await bo.pressData("pick");
       await new Promise((resolve) => setTimeout(resolve, 150));
-      const late = await rawCall(quick, "answerCallbackQuery", { callback_query_id: press.callbackQueryId });
+      const late = await rawCall(quick, "answerCallbackQuery", {
+        callback_query_id: press.callbackQueryId,
+      });
       expect(late.body.description).toBe(TelegramErrors.QUERY_TOO_OLD);
     } finally {
       await quick.close();
@@ -160,7 +175,11 @@ describe("one answer per callback query, while it is fresh", () => {
   });
 
   it("limits the answer text to 200 characters", async () => {
-    await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "Pick", reply_markup: keyboard("pick") });
+    await rawCall(tg, "sendMessage", {
+      chat_id: ann.chatId,
+      text: "Pick",
+      reply_markup: keyboard("pick"),
+    });
     const press = await ann.pressData("pick");
     const long = await rawCall(tg, "answerCallbackQuery", {
       callback_query_id: press.callbackQueryId,
@@ -195,7 +214,10 @@ describe("payments", () => {
     await rawCall(tg, "sendInvoice", stars());
     const paying = ann.pay();
     const id = await waitForPreCheckout(tg);
-    const noReason = await rawCall(tg, "answerPreCheckoutQuery", { pre_checkout_query_id: id, ok: false });
+    const noReason = await rawCall(tg, "answerPreCheckoutQuery", {
+      pre_checkout_query_id: id,
+      ok: false,
+    });
     expect(noReason.body.description).toBe('Bad Request: parameter "error_message" is required');
     await rawCall(tg, "answerPreCheckoutQuery", {
       pre_checkout_query_id: id,
@@ -206,7 +228,9 @@ describe("payments", () => {
   });
 
   it("takes invoice payloads of 1-128 bytes", async () => {
-    expect((await rawCall(tg, "sendInvoice", stars({ payload: "p".repeat(128) }))).body.ok).toBe(true);
+    expect((await rawCall(tg, "sendInvoice", stars({ payload: "p".repeat(128) }))).body.ok).toBe(
+      true,
+    );
     const over = await rawCall(tg, "sendInvoice", stars({ payload: "p".repeat(129) }));
     expect(failure(over)).toBe(`400 400 ${TelegramErrors.INVOICE_PAYLOAD_INVALID}`);
     const empty = await rawCall(tg, "sendInvoice", stars({ payload: "" }));
@@ -225,7 +249,11 @@ describe("payments", () => {
       }),
     );
     expect(failure(twoPrices)).toBe(`400 400 ${TelegramErrors.STARS_INVOICE_INVALID}`);
-    const withToken = await rawCall(tg, "sendInvoice", stars({ provider_token: "284685063:TEST:abc" }));
+    const withToken = await rawCall(
+      tg,
+      "sendInvoice",
+      stars({ provider_token: "284685063:TEST:abc" }),
+    );
     expect(withToken.body.description).toBe(TelegramErrors.STARS_INVOICE_INVALID);
     const noPrices = await rawCall(tg, "sendInvoice", stars({ prices: [] }));
     expect(noPrices.body.description).toBe(TelegramErrors.NO_PRICES);
@@ -291,9 +319,17 @@ describe("an edit must change something", () => {
     });
     expect(newMarkup.body.ok).toBe(true);
     expect(tg.chat(ann).lastBotMessage?.reply_markup).toBeUndefined();
-    const missing = await rawCall(tg, "editMessageText", { chat_id: ann.chatId, message_id: 999, text: "x" });
+    const missing = await rawCall(tg, "editMessageText", {
+      chat_id: ann.chatId,
+      message_id: 999,
+      text: "x",
+    });
     expect(missing.body.description).toBe(TelegramErrors.MESSAGE_TO_EDIT_NOT_FOUND);
-    const notBots = await rawCall(tg, "editMessageText", { chat_id: ann.chatId, message_id: 1, text: "x" });
+    const notBots = await rawCall(tg, "editMessageText", {
+      chat_id: ann.chatId,
+      message_id: 1,
+      text: "x",
+    });
     expect(notBots.body.description).toBe(TelegramErrors.MESSAGE_CANT_BE_EDITED);
   });
 });
@@ -301,7 +337,9 @@ describe("an edit must change something", () => {
 describe("the API around the methods", () => {
   it("answers 404 Not Found to an unknown method and 401 Unauthorized to a wrong token", async () => {
     expect(failure(await rawCall(tg, "sendTelepathy"))).toBe("404 404 Not Found");
-    expect(failure(await rawCall(tg, "getMe", {}, { token: "1:wrong" }))).toBe("401 401 Unauthorized");
+    expect(failure(await rawCall(tg, "getMe", {}, { token: "1:wrong" }))).toBe(
+      "401 401 Unauthorized",
+    );
     expect((await rawCall(tg, "GETME")).body.ok).toBe(true);
   });
 
@@ -323,7 +361,10 @@ describe("the API around the methods", () => {
       { encoding: "form" },
     );
     expect(broken.body.description).toBe(TelegramErrors.REPLY_MARKUP_UNPARSABLE);
-    expect(tg.callsTo("sendMessage").at(-1)?.params).toMatchObject({ chat_id: ann.chatId, text: "x" });
+    expect(tg.callsTo("sendMessage").at(-1)?.params).toMatchObject({
+      chat_id: ann.chatId,
+      text: "x",
+    });
   });
 
   it("knows which chats exist and who may be written to", async () => {
@@ -334,9 +375,9 @@ describe("the API around the methods", () => {
       TelegramErrors.CHAT_NOT_FOUND,
     );
     const stranger = tg.createUser({ firstName: "Bo" });
-    expect(failure(await rawCall(tg, "sendMessage", { chat_id: stranger.chatId, text: "hi" }))).toBe(
-      `403 403 ${TelegramErrors.CANT_INITIATE}`,
-    );
+    expect(
+      failure(await rawCall(tg, "sendMessage", { chat_id: stranger.chatId, text: "hi" })),
+    ).toBe(`403 403 ${TelegramErrors.CANT_INITIATE}`);
     await ann.block();
     expect(failure(await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "hi" }))).toBe(
       "403 403 Forbidden: bot was blocked by the user",
@@ -346,20 +387,23 @@ describe("the API around the methods", () => {
 
   it("checks deleteMessage and sendChatAction arguments", async () => {
     expect(
-      (await rawCall(tg, "deleteMessage", { chat_id: ann.chatId, message_id: 77 })).body.description,
+      (await rawCall(tg, "deleteMessage", { chat_id: ann.chatId, message_id: 77 })).body
+        .description,
     ).toBe(TelegramErrors.MESSAGE_TO_DELETE_NOT_FOUND);
     expect(
-      (await rawCall(tg, "sendChatAction", { chat_id: ann.chatId, action: "dancing" })).body.description,
+      (await rawCall(tg, "sendChatAction", { chat_id: ann.chatId, action: "dancing" })).body
+        .description,
     ).toBe(TelegramErrors.WRONG_CHAT_ACTION);
-    expect((await rawCall(tg, "sendChatAction", { chat_id: ann.chatId, action: "typing" })).body.ok).toBe(
-      true,
-    );
+    expect(
+      (await rawCall(tg, "sendChatAction", { chat_id: ann.chatId, action: "typing" })).body.ok,
+    ).toBe(true);
   });
 });
 
 async function waitForPreCheckout(kit: FakeTelegram): Promise<string> {
   for (let i = 0; i < 100; i++) {
-    const id = kit.pendingUpdates.find((u) => u.type === "pre_checkout_query")?.update.pre_checkout_query?.id;
+    const id = kit.pendingUpdates.find((u) => u.type === "pre_checkout_query")?.update
+      .pre_checkout_query?.id;
     if (id) return id;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

@@ -38,12 +38,16 @@ describe("re-delivery", () => {
     expect(outcome.status).toBe("dropped");
     expect(outcome.attempts).toHaveLength(5);
     expect(receiver.received).toHaveLength(5);
-    expect(new Set(receiver.received.map((r) => r.update.update_id))).toEqual(new Set([sent.updateId]));
+    expect(new Set(receiver.received.map((r) => r.update.update_id))).toEqual(
+      new Set([sent.updateId]),
+    );
     const starts = outcome.attempts.map((a) => a.startedAt);
     const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
     // Each wait is at least twice the one before (timers never fire early; load only adds).
     gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(40 * 2 ** i - 2));
-    expect(outcome.attempts.every((a) => a.httpStatus === 500 && a.outcome === "failed")).toBe(true);
+    expect(outcome.attempts.every((a) => a.httpStatus === 500 && a.outcome === "failed")).toBe(
+      true,
+    );
     const info = await rawCall(tg, "getWebhookInfo");
     expect(info.body.result).toMatchObject({
       url: receiver.url,
@@ -59,14 +63,22 @@ describe("re-delivery", () => {
     const second = await ann.send("two");
     expect((await first.handled()).attempts.map((a) => a.httpStatus)).toEqual([500, 500, 200]);
     expect((await second.handled()).attempts).toHaveLength(1);
-    expect(receiver.received.map((r) => r.update.message?.text)).toEqual(["one", "one", "one", "two"]);
+    expect(receiver.received.map((r) => r.update.message?.text)).toEqual([
+      "one",
+      "one",
+      "one",
+      "two",
+    ]);
   });
 
   it("counts a timeout as a failure", async () => {
     const hang = gate();
-    await setUp((_r, index) => (index === 0 ? hang.promise.then(() => ({ status: 200 })) : { status: 200 }), {
-      webhook: { timeoutMs: 100, retryBaseMs: 10 },
-    });
+    await setUp(
+      (_r, index) => (index === 0 ? hang.promise.then(() => ({ status: 200 })) : { status: 200 }),
+      {
+        webhook: { timeoutMs: 100, retryBaseMs: 10 },
+      },
+    );
     const ann = tg.createUser({ firstName: "Ann" });
     const outcome = await (await ann.send("slow")).handled();
     hang.open();
@@ -90,7 +102,9 @@ describe("ordering and concurrency", () => {
   it("sends no second update of a chat while one is in flight; other chats proceed", async () => {
     const held = gate();
     await setUp((r) =>
-      r.update.message?.chat.id === ann.chatId ? held.promise.then(() => ({ status: 200 })) : { status: 200 },
+      r.update.message?.chat.id === ann.chatId
+        ? held.promise.then(() => ({ status: 200 }))
+        : { status: 200 },
     );
     const ann = tg.createUser({ firstName: "Ann" });
     const bo = tg.createUser({ firstName: "Bo" });
@@ -147,8 +161,14 @@ describe("what reaches the bot", () => {
     const ann = tg.createUser({ firstName: "Ann" });
     const outcome = await (await ann.send("hi")).handled();
     expect(outcome.status).toBe("delivered");
-    expect(outcome.attempts.map((a) => a.error ?? "ok")).toEqual(["response dropped (fault)", "ok"]);
-    expect(receiver.received.map((r) => r.update.update_id)).toEqual([outcome.updateId, outcome.updateId]);
+    expect(outcome.attempts.map((a) => a.error ?? "ok")).toEqual([
+      "response dropped (fault)",
+      "ok",
+    ]);
+    expect(receiver.received.map((r) => r.update.update_id)).toEqual([
+      outcome.updateId,
+      outcome.updateId,
+    ]);
   });
 
   it("delivers an update twice with the same update_id (duplicate fault)", async () => {
@@ -166,7 +186,11 @@ describe("what reaches the bot", () => {
   it("runs a method sent back in the webhook response (webhook reply)", async () => {
     await setUp((r) => ({
       status: 200,
-      body: JSON.stringify({ method: "sendMessage", chat_id: r.update.message?.chat.id, text: "pong" }),
+      body: JSON.stringify({
+        method: "sendMessage",
+        chat_id: r.update.message?.chat.id,
+        text: "pong",
+      }),
     }));
     const ann = tg.createUser({ firstName: "Ann" });
     await ann.send("ping");

@@ -18,7 +18,10 @@ export function answerEveryCallbackQuery(): MiddlewareFn<BotContext> {
       answered = true;
       const response = await prev(method, payload, signal);
       if (response.ok || response.error_code !== 400) return response;
-      ctx.logger.debug({ description: response.description }, "callback query could not be answered");
+      ctx.logger.debug(
+        { description: response.description },
+        "callback query could not be answered",
+      );
       return { ok: true, result: true as never };
     });
     try {
@@ -27,7 +30,9 @@ export function answerEveryCallbackQuery(): MiddlewareFn<BotContext> {
       if (!answered)
         await ctx
           .answerCallbackQuery()
-          .catch((error: unknown) => ctx.logger.warn({ err: error }, "callback query left unanswered"));
+          .catch((error: unknown) =>
+            ctx.logger.warn({ err: error }, "callback query left unanswered"),
+          );
     }
   };
 }

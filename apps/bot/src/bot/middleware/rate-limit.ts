@@ -30,7 +30,11 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
      */
     async incr(key: string): Promise<number> {
       try {
-        const replies = await options.redis.multi().incr(key).pexpire(key, options.windowMs, "NX").exec();
+        const replies = await options.redis
+          .multi()
+          .incr(key)
+          .pexpire(key, options.windowMs, "NX")
+          .exec();
         const [error, count] = replies?.[0] ?? [new Error("transaction discarded")];
         if (error) throw error;
         return Number(count);

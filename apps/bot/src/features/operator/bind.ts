@@ -12,7 +12,8 @@ export function bindFeature(deps: {
   const feature = new Composer<BotContext>();
   feature.chatType(["group", "supergroup"]).command("bind", async (ctx) => {
     const owner = ctx.from;
-    if (!owner || !deps.ownerIds.includes(BigInt(owner.id))) return respond(ctx, ctx.t("op-bind-not-owner"));
+    if (!owner || !deps.ownerIds.includes(BigInt(owner.id)))
+      return respond(ctx, ctx.t("op-bind-not-owner"));
     if (deps.groupId !== undefined && deps.groupId !== BigInt(ctx.chat.id))
       return respond(ctx, ctx.t("op-bind-elsewhere"));
     const result = await deps.groups.bind({

@@ -42,9 +42,14 @@ export function operatorsOnly(deps: { groups: GroupService }): MiddlewareFn<BotC
     const fetchAdmins = async () => humanAdminIds(await ctx.api.getChatAdministrators(chat.id));
     const admin =
       ctx.from !== undefined &&
-      (await deps.groups.isAdmin(group, ctx.from.id, fetchAdmins, { maxAgeMs: ADMIN_LIST_FRESH_MS }));
+      (await deps.groups.isAdmin(group, ctx.from.id, fetchAdmins, {
+        maxAgeMs: ADMIN_LIST_FRESH_MS,
+      }));
     if (!admin) {
-      ctx.logger.info({ command: ctx.msg?.text?.split(" ")[0] }, "operator action refused: not an admin");
+      ctx.logger.info(
+        { command: ctx.msg?.text?.split(" ")[0] },
+        "operator action refused: not an admin",
+      );
       return respond(ctx, ctx.t("op-not-admin"));
     }
     await next();

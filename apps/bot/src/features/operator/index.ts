@@ -43,7 +43,8 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
   groups.on("chat_member", (ctx) => shop.groups.forgetAdmins(ctx.chat.id));
 
   const actions = groups.filter(
-    (ctx) => ctx.hasCommand([...OPERATOR_COMMANDS]) || ctx.hasCallbackQuery(callbacks.setting.pattern),
+    (ctx) =>
+      ctx.hasCommand([...OPERATOR_COMMANDS]) || ctx.hasCallbackQuery(callbacks.setting.pattern),
   );
   actions.use(operatorsOnly({ groups: shop.groups }));
   actions.use(stockFeature({ catalog: shop.catalog, stock: shop.stock, lowStock: deps.lowStock }));

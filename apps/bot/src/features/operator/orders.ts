@@ -1,6 +1,11 @@
 import { Composer } from "grammy";
 import { OrderStatus } from "@orderbot/db";
-import { formatMoney, type OrderService, type OrderView, type PaymentService } from "@orderbot/core";
+import {
+  formatMoney,
+  type OrderService,
+  type OrderView,
+  type PaymentService,
+} from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { formatDate, formatTime, itemLines } from "../../format/order.ts";
 import { actorOf, respond } from "./guard.ts";
@@ -31,10 +36,13 @@ export function operatorOrdersFeature(deps: {
   feature.command("orders", async (ctx) => {
     const wanted = arg(ctx).toUpperCase();
     const status = STATUSES.find((s) => s === wanted);
-    if (wanted && !status) return respond(ctx, ctx.t("op-orders-usage", { statuses: STATUSES.join("|") }));
+    if (wanted && !status)
+      return respond(ctx, ctx.t("op-orders-usage", { statuses: STATUSES.join("|") }));
     const orders = await deps.orders.list({ ...(status ? { status } : {}), limit: SHOWN });
     if (orders.length === 0) return respond(ctx, ctx.t("op-orders-empty"));
-    const title = ctx.t("op-orders-title", { status: status ? ` (${ctx.t(`status-${status}`)})` : "" });
+    const title = ctx.t("op-orders-title", {
+      status: status ? ` (${ctx.t(`status-${status}`)})` : "",
+    });
     await ctx.reply([title, ...orders.map((o) => orderLine(ctx, o))].join("\n"));
   });
 
@@ -65,7 +73,10 @@ export function operatorOrdersFeature(deps: {
         await respond(ctx, ctx.t("op-refund-ok", { id }));
         break;
       case "conflict":
-        await respond(ctx, ctx.t("op-refund-not-paid", { id, status: ctx.t(`status-${result.current}`) }));
+        await respond(
+          ctx,
+          ctx.t("op-refund-not-paid", { id, status: ctx.t(`status-${result.current}`) }),
+        );
         break;
       case "not-found":
       case "invalid":

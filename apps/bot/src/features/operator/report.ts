@@ -4,12 +4,18 @@ import type { Reports } from "@orderbot/core/bot-support";
 import type { BotContext } from "../../bot/context.ts";
 
 /** /report: today's figures so far, the same ones the worker posts once a day. */
-export function reportFeature(deps: { reports: Reports; groups: GroupService }): Composer<BotContext> {
+export function reportFeature(deps: {
+  reports: Reports;
+  groups: GroupService;
+}): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   feature.command("report", async (ctx) => {
     const group = ctx.chat ? await deps.groups.get(ctx.chat.id) : null;
-    const report = await deps.reports.today({ lowStockThreshold: group?.settings.lowStockThreshold ?? 3 });
-    const revenue = report.revenue.map((r) => formatMoney(r.amountMinor, r.currency)).join(", ") || "0";
+    const report = await deps.reports.today({
+      lowStockThreshold: group?.settings.lowStockThreshold ?? 3,
+    });
+    const revenue =
+      report.revenue.map((r) => formatMoney(r.amountMinor, r.currency)).join(", ") || "0";
     const lowStock = report.lowStock.map((p) => `${p.sku} (${p.stock})`).join(", ") || "–";
     await ctx.reply(
       ctx.t("op-report", {

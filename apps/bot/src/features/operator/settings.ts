@@ -49,7 +49,8 @@ export function settingsFeature(groups: GroupService): Composer<BotContext> {
     switch (result.status) {
       case "ok":
       case "conflict": {
-        if (result.status === "ok") await ctx.answerCallbackQuery({ text: ctx.t("op-settings-saved") });
+        if (result.status === "ok")
+          await ctx.answerCallbackQuery({ text: ctx.t("op-settings-saved") });
         else await respond(ctx, ctx.t("op-settings-conflict"));
         const { text, keyboard } = render(ctx, result.group);
         await showInPlace(ctx, text, keyboard);

@@ -38,7 +38,8 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
     const [sku, change, ...rest] = args(ctx);
     if (!sku || !change || rest.length > 0) return respond(ctx, ctx.t("op-stock-usage"));
     // The command message names the request: Telegram re-delivering it must not restock twice.
-    const requestId = ctx.chat && ctx.msg ? `stock:${ctx.chat.id}:${ctx.msg.message_id}` : undefined;
+    const requestId =
+      ctx.chat && ctx.msg ? `stock:${ctx.chat.id}:${ctx.msg.message_id}` : undefined;
     const result = await deps.stock.adjustStock(sku, change, actorOf(ctx), { requestId });
     switch (result.status) {
       case "ok": {
@@ -55,7 +56,11 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
                 change: signed(result.delta),
                 now: after,
               })
-            : ctx.t("op-stock-ok", { sku: result.product.sku, before: after - result.delta, after }),
+            : ctx.t("op-stock-ok", {
+                sku: result.product.sku,
+                before: after - result.delta,
+                after,
+              }),
         );
         break;
       }
@@ -108,7 +113,11 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
 }
 
 /** The replies /stock and /price share for a change not made: the product is busy, or no such SKU. */
-function respondNotChanged(ctx: BotContext, status: "conflict" | "not-found", sku: string): Promise<void> {
+function respondNotChanged(
+  ctx: BotContext,
+  status: "conflict" | "not-found",
+  sku: string,
+): Promise<void> {
   return respond(ctx, status === "conflict" ? ctx.t("op-busy") : ctx.t("op-unknown-sku", { sku }));
 }
 

@@ -34,7 +34,12 @@ describe("language preferences", () => {
     const redis = createRedis({ url: server.url, commandTimeoutMs: 200 });
     await waitForRedis(redis);
     try {
-      const prefs = createLanguagePreferences({ redis, namespace: "down", mask, logger: silentLogger });
+      const prefs = createLanguagePreferences({
+        redis,
+        namespace: "down",
+        mask,
+        logger: silentLogger,
+      });
       expect(await prefs.set(1, "zh")).toBe(true);
       await server.stop();
       expect(await prefs.get(1)).toBeNull();

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedCatalog } from "@orderbot/db";
 import { createLockManager, type LockManager } from "@orderbot/lock";
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from "@orderbot/testkit";
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
 import { LOCK_KINDS } from "../../lock-kinds.ts";
 import { createShop, type Shop } from "../../shop.ts";
 import { createLowStockAlerts } from "../low-stock.ts";

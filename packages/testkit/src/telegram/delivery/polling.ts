@@ -33,7 +33,9 @@ export class LongPoller {
 
   async getUpdates(request: GetUpdatesRequest): Promise<TgUpdate[]> {
     this.waiter?.wake(
-      conflict("terminated by other getUpdates request; make sure that only one bot instance is running"),
+      conflict(
+        "terminated by other getUpdates request; make sure that only one bot instance is running",
+      ),
     );
     this.confirm(request.offset);
     if (request.allowedUpdates !== undefined) this.queue.allowedUpdates = request.allowedUpdates;

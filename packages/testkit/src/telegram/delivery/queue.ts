@@ -81,9 +81,14 @@ export class UpdateQueue {
    * Adds an update. One whose type the bot did not allow, or that the bot may not see (privacy
    * mode), is logged as "filtered" and never delivered, as Telegram never creates it.
    */
-  enqueue(body: Omit<TgUpdate, "update_id">, queueKey: number, hiddenReason?: string): QueuedUpdate {
+  enqueue(
+    body: Omit<TgUpdate, "update_id">,
+    queueKey: number,
+    hiddenReason?: string,
+  ): QueuedUpdate {
     const type = Object.keys(body)[0] as UpdateType;
-    const reason = hiddenReason ?? (this.isAllowed(type) ? undefined : `"${type}" is not in allowed_updates`);
+    const reason =
+      hiddenReason ?? (this.isAllowed(type) ? undefined : `"${type}" is not in allowed_updates`);
     const update = { update_id: reason ? 0 : this.nextUpdateId++, ...body } as TgUpdate;
     let resolve!: (outcome: DeliveryOutcome) => void;
     const settled = new Promise<DeliveryOutcome>((r) => (resolve = r));

@@ -149,7 +149,11 @@ export class WebhookDelivery {
     this.pump();
   }
 
-  private async onSuccess(queued: QueuedUpdate, attempt: DeliveryAttempt, replyBody: string): Promise<void> {
+  private async onSuccess(
+    queued: QueuedUpdate,
+    attempt: DeliveryAttempt,
+    replyBody: string,
+  ): Promise<void> {
     attempt.outcome = "ok";
     if (queued.deliveredAt === undefined) {
       queued.deliveredAt = attempt.finishedAt ?? Date.now();
@@ -166,9 +170,16 @@ export class WebhookDelivery {
     this.queue.settle(queued, "delivered");
   }
 
-  private onFailure(queued: QueuedUpdate, attempt: DeliveryAttempt, retryAfterS: number | undefined): void {
+  private onFailure(
+    queued: QueuedUpdate,
+    attempt: DeliveryAttempt,
+    retryAfterS: number | undefined,
+  ): void {
     attempt.outcome = "failed";
-    this.lastError = { date: Math.floor(Date.now() / 1000), message: attempt.error ?? "unknown error" };
+    this.lastError = {
+      date: Math.floor(Date.now() / 1000),
+      message: attempt.error ?? "unknown error",
+    };
     if (queued.deliveredAt !== undefined && queued.duplicatesLeft > 0) {
       // A failed injected duplicate is not retried: the bot already has the update.
       this.queue.settle(queued, "delivered");
@@ -183,7 +194,10 @@ export class WebhookDelivery {
       );
       return;
     }
-    const backoff = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** (queued.failures - 1));
+    const backoff = Math.min(
+      this.options.retryMaxMs,
+      this.options.retryBaseMs * 2 ** (queued.failures - 1),
+    );
     queued.nextAttemptAt = Date.now() + (retryAfterS !== undefined ? retryAfterS * 1000 : backoff);
   }
 
@@ -208,6 +222,7 @@ function describeFetchError(error: unknown, controller: AbortController): string
   if (controller.signal.aborted) return "Read timeout expired";
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if (cause?.code === "ECONNREFUSED") return "Connection refused";
-  if (cause?.code === "ECONNRESET" || cause?.code === "UND_ERR_SOCKET") return "Connection reset by peer";
+  if (cause?.code === "ECONNRESET" || cause?.code === "UND_ERR_SOCKET")
+    return "Connection reset by peer";
   return `Connection error: ${cause?.message ?? (error instanceof Error ? error.message : String(error))}`;
 }

@@ -63,7 +63,8 @@ export const setMyCommands: MethodHandler = (ctx, args) => {
   return true;
 };
 
-export const getMyCommands: MethodHandler = (ctx, args) => commandsOf(ctx.state).get(commandKey(args)) ?? [];
+export const getMyCommands: MethodHandler = (ctx, args) =>
+  commandsOf(ctx.state).get(commandKey(args)) ?? [];
 
 export const deleteMyCommands: MethodHandler = (ctx, args) => {
   commandsOf(ctx.state).delete(commandKey(args));

@@ -8,7 +8,8 @@ export const answerCallbackQuery: MethodHandler = (ctx, args) => {
   const text = args.str("text");
   if ([...text].length > MAX_CALLBACK_ANSWER_LENGTH) throw badRequest("MESSAGE_TOO_LONG");
   const query = ctx.state.callbackQueries.get(args.str("callback_query_id"));
-  const expired = query !== undefined && Date.now() - query.createdAt > ctx.settings.callbackQueryTimeoutMs;
+  const expired =
+    query !== undefined && Date.now() - query.createdAt > ctx.settings.callbackQueryTimeoutMs;
   if (!query || query.answer || expired) {
     throw badRequest("query is too old and response timeout expired or query ID is invalid");
   }

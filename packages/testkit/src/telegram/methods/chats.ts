@@ -59,7 +59,8 @@ export const getChat: MethodHandler = (ctx, args) => {
 
 export const getChatAdministrators: MethodHandler = (ctx, args) => {
   const chat = resolveChat(ctx, args);
-  if (chat.chat.type === "private") throw badRequest("there are no administrators in the private chat");
+  if (chat.chat.type === "private")
+    throw badRequest("there are no administrators in the private chat");
   assertBotInGroup(ctx, chat);
   const admins: ChatMember[] = [];
   for (const wanted of ["creator", "administrator"] as const) {
@@ -78,7 +79,10 @@ export const getChatMember: MethodHandler = (ctx, args) => {
   const user = userById(ctx.state, userId);
   if (!user) throw badRequest("user not found");
   if (chat.chat.type === "private") {
-    return chatMember(user, userId === chat.chat.id || userId === ctx.state.bot.id ? "member" : "left");
+    return chatMember(
+      user,
+      userId === chat.chat.id || userId === ctx.state.bot.id ? "member" : "left",
+    );
   }
   return chatMember(user, ctx.state.memberStatus(chat.chat.id, userId));
 };
@@ -92,7 +96,8 @@ export const getChatMemberCount: MethodHandler = (ctx, args) => {
 
 export const leaveChat: MethodHandler = (ctx, args) => {
   const chat = resolveChat(ctx, args);
-  if (chat.chat.type === "private") throw badRequest("chat member status can't be changed in private chats");
+  if (chat.chat.type === "private")
+    throw badRequest("chat member status can't be changed in private chats");
   assertBotInGroup(ctx, chat);
   chat.members.set(ctx.state.bot.id, "left");
   return true;

@@ -97,7 +97,8 @@ export function replyTarget(chat: ChatRecord, args: Args): StoredMessage | undef
   if (!messageId) return undefined;
   const stored = chat.messages.get(messageId);
   if (stored && !stored.deleted) return stored;
-  if (parameters?.allow_sending_without_reply || args.bool("allow_sending_without_reply")) return undefined;
+  if (parameters?.allow_sending_without_reply || args.bool("allow_sending_without_reply"))
+    return undefined;
   throw badRequest("message to be replied not found");
 }
 

@@ -1,7 +1,13 @@
 // The Bot API methods the fake answers, by name. Telegram matches method names in any case.
 import { getMe, setMyCommands, getMyCommands, deleteMyCommands, logOut, close } from "./bot.ts";
 import { answerCallbackQuery } from "./callbacks.ts";
-import { getChat, getChatAdministrators, getChatMember, getChatMemberCount, leaveChat } from "./chats.ts";
+import {
+  getChat,
+  getChatAdministrators,
+  getChatMember,
+  getChatMemberCount,
+  leaveChat,
+} from "./chats.ts";
 import type { MethodHandler } from "./context.ts";
 import {
   deleteMessage,

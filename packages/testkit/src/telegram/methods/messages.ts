@@ -73,7 +73,8 @@ export const sendMessage: MethodHandler = (ctx, args) => {
 /** The message to edit: it exists, the bot sent it, and the bot may still reach the chat. */
 function editable(ctx: KitContext, args: Args): { chat: ChatRecord; stored: StoredMessage } {
   if (args.str("chat_id") === "" && args.int("message_id", 0) === 0) {
-    if (args.str("inline_message_id") === "") throw badRequest("message identifier is not specified");
+    if (args.str("inline_message_id") === "")
+      throw badRequest("message identifier is not specified");
     throw badRequest("MESSAGE_ID_INVALID");
   }
   const chat = resolveChat(ctx, args);
@@ -114,7 +115,8 @@ export const editMessageText: MethodHandler = (ctx, args) => {
   const { text, entities } = readText(args);
   const markup = readReplyMarkup(args);
   const { chat, stored } = editable(ctx, args);
-  if (stored.message.text === undefined) throw badRequest("there is no text in the message to edit");
+  if (stored.message.text === undefined)
+    throw badRequest("there is no text in the message to edit");
   return applyEdit(ctx, chat, stored, {
     text,
     entities,

@@ -28,7 +28,8 @@ function readPrices(args: Args): LabeledPrice[] {
     const { label, amount } = price as Record<string, unknown>;
     if (typeof label !== "string") throw fail(`Field "label" must be of type String`);
     if (label === "") throw fail("LabeledPrice label must be non-empty");
-    const parsed = typeof amount === "number" || typeof amount === "string" ? Number(amount) : Number.NaN;
+    const parsed =
+      typeof amount === "number" || typeof amount === "string" ? Number(amount) : Number.NaN;
     if (!Number.isInteger(parsed)) throw fail(`Field "amount" must be of type Number or String`);
     return { label, amount: parsed };
   });
@@ -48,7 +49,8 @@ export const sendInvoice: MethodHandler = (ctx, args) => {
   if (totalAmount <= 0) throw badRequest("total price must be positive");
   if (currency === STARS) {
     const tips = args.int("max_tip_amount", 0) > 0 || args.str("suggested_tip_amounts") !== "";
-    if (prices.length !== 1 || providerToken !== "" || tips) throw badRequest("STARS_INVOICE_INVALID");
+    if (prices.length !== 1 || providerToken !== "" || tips)
+      throw badRequest("STARS_INVOICE_INVALID");
   } else if (providerToken === "") {
     throw badRequest("PAYMENT_PROVIDER_INVALID");
   }
@@ -85,7 +87,8 @@ export const answerPreCheckoutQuery: MethodHandler = (ctx, args) => {
   const ok = args.bool("ok");
   const errorMessage = ok ? undefined : args.required("error_message");
   const query = ctx.state.preCheckoutQueries.get(args.str("pre_checkout_query_id"));
-  const late = query !== undefined && Date.now() - query.createdAt > ctx.settings.preCheckoutTimeoutMs;
+  const late =
+    query !== undefined && Date.now() - query.createdAt > ctx.settings.preCheckoutTimeoutMs;
   if (!query || query.answer || query.expired || late) {
     throw badRequest("query is too old and response timeout expired or query ID is invalid");
   }
@@ -100,7 +103,8 @@ export const refundStarPayment: MethodHandler = (ctx, args) => {
   const user = ctx.state.users.get(userId);
   if (!user) throw badRequest("USER_ID_INVALID");
   const charge = ctx.state.charges.get(chargeId);
-  if (!charge || charge.userId !== userId || charge.currency !== STARS) throw badRequest("CHARGE_ID_INVALID");
+  if (!charge || charge.userId !== userId || charge.currency !== STARS)
+    throw badRequest("CHARGE_ID_INVALID");
   if (charge.refundedAt !== undefined) throw badRequest("CHARGE_ALREADY_REFUNDED");
   charge.refundedAt = Date.now();
   const chat = ctx.state.chats.get(charge.chatId);

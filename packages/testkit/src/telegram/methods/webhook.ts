@@ -30,7 +30,8 @@ export const setWebhook: MethodHandler = (ctx, args) => {
   const url = args.str("url");
   if (url === "") return deleteWebhookNow(ctx, args);
   const now = Date.now();
-  if (ctx.settings.setWebhookRateLimit && now < ctx.lastSetWebhookAt + 1_000) throw tooManyRequests(1);
+  if (ctx.settings.setWebhookRateLimit && now < ctx.lastSetWebhookAt + 1_000)
+    throw tooManyRequests(1);
   ctx.lastSetWebhookAt = now;
   const secretToken = args.str("secret_token");
   if (secretToken !== "" && !SECRET_TOKEN.test(secretToken)) {
@@ -70,8 +71,12 @@ export const getWebhookInfo: MethodHandler = (ctx): WebhookInfo => {
     has_custom_certificate: false,
     pending_update_count: ctx.queue.pending.length,
     ...(config ? { max_connections: config.maxConnections, ip_address: "127.0.0.1" } : {}),
-    ...(lastError ? { last_error_date: lastError.date, last_error_message: lastError.message } : {}),
-    ...(allowed && allowed.length ? { allowed_updates: allowed as WebhookInfo["allowed_updates"] } : {}),
+    ...(lastError
+      ? { last_error_date: lastError.date, last_error_message: lastError.message }
+      : {}),
+    ...(allowed && allowed.length
+      ? { allowed_updates: allowed as WebhookInfo["allowed_updates"] }
+      : {}),
   };
 };
 

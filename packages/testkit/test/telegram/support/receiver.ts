@@ -31,7 +31,13 @@ export interface Receiver {
 }
 
 export async function startReceiver(policy: Policy = () => ({ status: 200 })): Promise<Receiver> {
-  const receiver = { received: [], open: [], maxOpen: 0, maxOpenPerChat: 0, policy } as unknown as Receiver;
+  const receiver = {
+    received: [],
+    open: [],
+    maxOpen: 0,
+    maxOpenPerChat: 0,
+    policy,
+  } as unknown as Receiver;
   const server: Server = createServer((request, response) => {
     let body = "";
     request.on("data", (chunk: Buffer) => (body += chunk.toString()));
@@ -46,12 +52,17 @@ export async function startReceiver(policy: Policy = () => ({ status: 200 })): P
       receiver.maxOpen = Math.max(receiver.maxOpen, receiver.open.length);
       const sameChat = receiver.open.filter((r) => chatOf(r.update) === chatOf(received.update));
       receiver.maxOpenPerChat = Math.max(receiver.maxOpenPerChat, sameChat.length);
-      void Promise.resolve(receiver.policy(received, receiver.received.length - 1)).then((answer) => {
-        receiver.open.splice(receiver.open.indexOf(received), 1);
-        if (response.destroyed) return;
-        response.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers });
-        response.end(answer.body ?? "");
-      });
+      void Promise.resolve(receiver.policy(received, receiver.received.length - 1)).then(
+        (answer) => {
+          receiver.open.splice(receiver.open.indexOf(received), 1);
+          if (response.destroyed) return;
+          response.writeHead(answer.status ?? 200, {
+            "content-type": "application/json",
+            ...answer.headers,
+          });
+          response.end(answer.body ?? "");
+        },
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -82,6 +93,8 @@ export async function until(check: () => boolean, timeoutMs = 5_000): Promise<vo
 
 function chatOf(update: TgUpdate): number | undefined {
   return (
-    update.message?.chat.id ?? update.callback_query?.message?.chat.id ?? update.pre_checkout_query?.from.id
+    update.message?.chat.id ??
+    update.callback_query?.message?.chat.id ??
+    update.pre_checkout_query?.from.id
   );
 }

@@ -21,7 +21,9 @@ export function createShopBot(tg: FakeTelegram, options: ShopBotOptions = {}): B
     const [, sku, quantity] = ctx.match;
     await ctx.answerCallbackQuery({ text: "Reserved" });
     await ctx.editMessageText(`Order: ${quantity} × ${sku}, reserved for 15 minutes`, {
-      reply_markup: new InlineKeyboard().text("Pay", `p:${sku}:${quantity}`).text("Cancel", `c:${sku}`),
+      reply_markup: new InlineKeyboard()
+        .text("Pay", `p:${sku}:${quantity}`)
+        .text("Cancel", `c:${sku}`),
     });
   });
   bot.callbackQuery(/^p:([a-z]+):(\d+)$/, async (ctx) => {
