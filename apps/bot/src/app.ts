@@ -1,12 +1,12 @@
 import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { createProcessedUpdates, type Database } from "@orderbot/db";
-import type { Shop } from "@orderbot/core";
 import {
   createLanguagePreferences,
   createLowStockAlerts,
   createReports,
-} from "@orderbot/core/bot-support";
+  type Shop,
+} from "@orderbot/core";
 import type { LockManager } from "@orderbot/lock";
 import { maskId, type Logger, type RedisClient, type Registry } from "@orderbot/platform";
 import type { BotContext } from "./bot/context.ts";

@@ -1,9 +1,11 @@
 // The bot process: configuration, connections, the app, signals. Everything else is importable
 // (see app.ts); this file only wires it to the environment and shuts it down gracefully.
 import closeWithGrace from "close-with-grace";
-import { connectInfrastructure, createShop } from "@orderbot/core";
+import { createShop, LOCK_KINDS } from "@orderbot/core";
+import { createDatabase } from "@orderbot/db";
 import {
   ConfigError,
+  connectRedis,
   createLogger,
   createMetricsRegistry,
   waitForRedis,
@@ -51,11 +53,23 @@ async function main(): Promise<void> {
   const logger = createProcessLogger(config);
   const registry = createMetricsRegistry({ defaultMetrics: true });
 
-  const { db, redis, locks, close } = connectInfrastructure(config, {
+  const db = createDatabase({
+    url: config.DATABASE_URL,
+    poolMax: config.DATABASE_POOL_MAX,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+  });
+  const connections = connectRedis(config, {
     name: "bot",
     logger,
     registry,
+    kinds: LOCK_KINDS,
   });
+  const { redis, locks } = connections;
+  // The lock manager and Redis first, then the database pool.
+  const close = async () => {
+    await connections.close();
+    await db.$disconnect();
+  };
   const shop = createShop({
     db,
     locks,

@@ -1,7 +1,7 @@
 // Customers' features, driven through the test kit by simulated users, with the whole bot
 // in-process over real HTTP, PostgreSQL and Redis.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FakeTelegram } from "@orderbot/testkit";
+import type { FakeTelegram } from "@orderbot/fake-telegram";
 import { startBotHarness, type BotHarness } from "./support/harness.ts";
 
 let h: BotHarness;

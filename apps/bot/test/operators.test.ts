@@ -1,7 +1,7 @@
 // The operator group: binding, the admin check, and the commands, in-process over real HTTP,
 // PostgreSQL and Redis, with groups and admins from the test kit.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/testkit";
+import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
 
 let h: BotHarness;

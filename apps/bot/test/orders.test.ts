@@ -2,7 +2,7 @@
 // out, and payments that must not go through. In-process bot, real HTTP, PostgreSQL and Redis.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paymentNoticeKey } from "@orderbot/core";
-import type { FakeTelegram, SimulatedUser } from "@orderbot/testkit";
+import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { callbacks } from "../src/callbacks/index.ts";
 import { startBotHarness, type BotHarness } from "./support/harness.ts";
 

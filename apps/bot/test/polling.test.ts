@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Api } from "grammy";
 import type { Update } from "grammy/types";
 import { silentLogger } from "@orderbot/platform";
-import { startFakeTelegram, type FakeTelegram } from "@orderbot/testkit";
+import { startFakeTelegram, type FakeTelegram } from "@orderbot/fake-telegram";
 import type { UpdateOutcome } from "../src/updates/pipeline.ts";
 import { startPolling } from "../src/updates/polling.ts";
 

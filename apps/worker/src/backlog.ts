@@ -1,6 +1,6 @@
 import type { Database } from "@orderbot/db";
 import type { Logger } from "@orderbot/platform";
-import { oldestRefundPendingAgeSeconds, outboxStats } from "./store.ts";
+import { oldestRefundPendingAgeSeconds, outboxStats } from "@orderbot/core";
 import type { WorkerMetrics } from "./metrics.ts";
 
 /**

@@ -2,8 +2,15 @@
 // shutdown. Everything else is importable (createWorker) and runs in tests without a process.
 import closeWithGrace from "close-with-grace";
 import { Api } from "grammy";
-import { connectInfrastructure, createShop } from "@orderbot/core";
-import { ConfigError, createLogger, createMetricsRegistry, waitForRedis } from "@orderbot/platform";
+import { createShop, LOCK_KINDS } from "@orderbot/core";
+import { createDatabase } from "@orderbot/db";
+import {
+  ConfigError,
+  connectRedis,
+  createLogger,
+  createMetricsRegistry,
+  waitForRedis,
+} from "@orderbot/platform";
 import { loadWorkerConfig, type WorkerConfig } from "./config.ts";
 import { withSessionSettings } from "./db-url.ts";
 import { createWorker } from "./worker.ts";
@@ -34,12 +41,23 @@ const databaseUrl = withSessionSettings(
     ? { idle_in_transaction_session_timeout: config.DATABASE_IDLE_TX_TIMEOUT_MS }
     : {},
 );
-const { db, redis, locks, close } = connectInfrastructure(config, {
+const db = createDatabase({
+  url: databaseUrl,
+  poolMax: config.DATABASE_POOL_MAX,
+  connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+});
+const connections = connectRedis(config, {
   name: `worker:${config.WORKER_ID}`,
   logger,
   registry,
-  databaseUrl,
+  kinds: LOCK_KINDS,
 });
+const { redis, locks } = connections;
+// The lock manager and Redis first, then the database pool.
+const close = async () => {
+  await connections.close();
+  await db.$disconnect();
+};
 const shop = createShop({
   db,
   locks,

@@ -2,12 +2,6 @@ export { createShop, type Shop, type CreateShopOptions } from "./shop.ts";
 export { LOCK_KINDS, type LockKind } from "./lock-kinds.ts";
 export { formatMoney, parseMoney } from "./money.ts";
 export {
-  connectInfrastructure,
-  type Infrastructure,
-  type InfrastructureConfig,
-  type ConnectOptions,
-} from "./infrastructure.ts";
-export {
   coreConfigSchema,
   resolveCoreConfig,
   type CoreConfig,
@@ -17,6 +11,8 @@ export { buildDeps, systemClock, type Clock, type CoreDeps, type CoreDepsInput }
 export { CORE_METRICS, createCoreMetrics, type CoreMetrics } from "./metrics.ts";
 export type { Busy, Unavailable, Invalid, NotFound, NotYours } from "./results.ts";
 export type { ProductView, OrderView, OrderItemView, PaymentView } from "./views.ts";
+/** What the database operations below take: the client, or a transaction client. */
+export type { Sql } from "./database/sql.ts";
 
 export { createCatalogService, type CatalogService, type CatalogPage } from "./catalog.ts";
 export { createOrderService, type OrderService } from "./orders/service.ts";
@@ -24,8 +20,14 @@ export type { PlaceOrderInput, ValidPlaceOrder } from "./orders/place-order-inpu
 export { reserveOrder, type PlaceOrderResult, type ShortLine } from "./orders/reserve.ts";
 export type { CancelOrderResult } from "./orders/cancel-order.ts";
 export type { ExpireDueResult, ExpireDueOptions } from "./orders/expire-due.ts";
-export { LEGAL_TRANSITIONS, OPEN_STATUSES, isLegalTransition } from "./orders/transitions.ts";
-export { PUBLIC_ID_ALPHABET, PUBLIC_ID_PATTERN } from "./support/public-id.ts";
+export {
+  LEGAL_TRANSITIONS,
+  OPEN_STATUSES,
+  ORDER_STATUSES,
+  isLegalTransition,
+  type OrderStatus,
+} from "./orders/transitions.ts";
+export { PUBLIC_ID_ALPHABET, PUBLIC_ID_PATTERN } from "./orders/public-id.ts";
 
 export { createPaymentService, type PaymentService } from "./payments/service.ts";
 export type {
@@ -37,11 +39,24 @@ export type { ConfirmPaymentInput, ConfirmPaymentResult } from "./payments/confi
 export { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "./payments/confirm-payment.ts";
 export type { RefundOrderResult } from "./payments/refund-order.ts";
 export { AUTO_REFUND_CURRENCY, type RefundReason } from "./payments/refund-queue.ts";
+// Refunds still pending, for the worker's refunds job and backlog gauges.
+export {
+  STARS,
+  starRefundKey,
+  refundAlertKey,
+  completeStarRefund,
+  starRefundsWithoutCall,
+  manualRefundsNotAlerted,
+  oldestRefundPendingAgeSeconds,
+  type CompleteRefundOutcome,
+  type PendingRefund,
+} from "./payments/pending-refunds.ts";
 
 export { createStockService, type StockService } from "./stock/service.ts";
 export type { AdjustStockResult } from "./stock/adjust-stock.ts";
 export type { SetPriceInput, SetPriceResult } from "./stock/set-price.ts";
 export type { ImportStockBatchInput, ImportStockBatchResult } from "./stock/import-batch.ts";
+export { createLowStockAlerts, type LowStockAlerts } from "./stock/low-stock.ts";
 
 export {
   createGroupService,
@@ -52,6 +67,7 @@ export {
   type FetchAdmins,
 } from "./groups/service.ts";
 export { humanAdminIds, type ChatAdministrator } from "./groups/admins.ts";
+export { saveGroupAdmins, listOperatorGroups, type OperatorGroupRef } from "./groups/queries.ts";
 export {
   groupSettingsSchema,
   type GroupSettings,
@@ -67,3 +83,31 @@ export {
   type NotifyPayload,
   type RefundStarPaymentPayload,
 } from "./outbox/messages.ts";
+// The relay's side of the outbox: claiming due messages and settling them. The worker's jobs call
+// these; they never touch Prisma themselves.
+export {
+  claimDueOutbox,
+  markOutboxSent,
+  rescheduleOutbox,
+  markOutboxDead,
+  outboxStats,
+  outboxHas,
+  recentSends,
+  type ClaimedMessage,
+  type ClaimOptions,
+  type ClaimRef,
+  type RescheduleOptions,
+  type DeadOptions,
+  type OutboxStats,
+} from "./outbox/claims.ts";
+
+// The worker posts the daily report once a day; an operator's /report shows today's on demand.
+export { buildDailyReport, type DailyReport } from "./reports/daily-report.ts";
+export { createReports, type Reports } from "./reports/service.ts";
+
+// Per-user language choices, cached in Redis so that the bot's handlers never touch Redis.
+export {
+  createLanguagePreferences,
+  type LanguagePreferences,
+  type LanguagePreferencesDeps,
+} from "./customers/language-preferences.ts";

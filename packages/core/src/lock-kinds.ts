@@ -1,8 +1,8 @@
 import type { LockKindConfig } from "@orderbot/lock";
 
 /**
- * DESIGN §4 as data: every lock kind the shop uses, its lease, its default wait and what happens
- * when Redis is down. The bot and the worker pass this to `createLockManager({ kinds: LOCK_KINDS })`.
+ * docs/architecture.md, "Locks", as data: every lock kind the shop uses, its lease, its default
+ * wait and what happens when Redis is down. The bot and the worker pass this to `createLockManager({ kinds: LOCK_KINDS })`.
  *
  * Whatever a lock does, correctness comes from PostgreSQL: the locks here only keep instances from
  * doing the same work at once (and users from double-submitting).

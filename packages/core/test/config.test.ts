@@ -37,7 +37,7 @@ describe("core config", () => {
 });
 
 describe("LOCK_KINDS", () => {
-  it("is DESIGN §4 as data", () => {
+  it('is docs/architecture.md, "Locks", as data', () => {
     expect(Object.keys(LOCK_KINDS).sort()).toEqual([
       "checkout",
       "group-admins",

@@ -25,6 +25,12 @@ export {
   type HostPort,
   type CreateRedisOptions,
 } from "./redis.ts";
+export {
+  connectRedis,
+  type ConnectRedisOptions,
+  type RedisConnections,
+  type RedisConnectionsConfig,
+} from "./connections.ts";
 export { maskId } from "./mask.ts";
 export { ConfigError } from "./errors.ts";
 export { loadEnvFiles, parseConfig } from "./env.ts";

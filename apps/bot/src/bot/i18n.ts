@@ -1,7 +1,7 @@
 import path from "node:path";
 import { I18n } from "@grammyjs/i18n";
 import type { MiddlewareFn } from "grammy";
-import type { LanguagePreferences } from "@orderbot/core/bot-support";
+import type { LanguagePreferences } from "@orderbot/core";
 import { isLocale, localeFromLanguageCode, type Locale } from "../format/translate.ts";
 import type { BotContext } from "./context.ts";
 

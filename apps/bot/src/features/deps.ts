@@ -1,5 +1,4 @@
-import type { Shop } from "@orderbot/core";
-import type { LanguagePreferences, LowStockAlerts, Reports } from "@orderbot/core/bot-support";
+import type { LanguagePreferences, LowStockAlerts, Reports, Shop } from "@orderbot/core";
 
 /** The services and settings the features are built from; each feature takes the part it uses. */
 export interface FeatureDeps {

@@ -2,11 +2,11 @@ import { Composer } from "grammy";
 import {
   formatMoney,
   type CatalogService,
+  type LowStockAlerts,
   type OrderService,
   type PlaceOrderResult,
   type ProductView,
 } from "@orderbot/core";
-import type { LowStockAlerts } from "@orderbot/core/bot-support";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { isOpen, orderText } from "../format/order.ts";

@@ -8,11 +8,10 @@ import {
   createTestDatabase,
   createTestRedis,
   freePort,
-  startFakeTelegram,
-  type FakeTelegram,
   type TestDatabase,
   type TestRedis,
 } from "@orderbot/testkit";
+import { startFakeTelegram, type FakeTelegram } from "@orderbot/fake-telegram";
 import { createBotApp, type BotApp } from "../../src/app.ts";
 import { parseBotConfig, type BotConfig } from "../../src/config.ts";
 

@@ -1,7 +1,12 @@
 import type { Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
-import { buildDailyReport, enqueueOutbox, outboxHas, type DailyReport } from "../store.ts";
-import { formatMoney } from "@orderbot/core";
+import {
+  buildDailyReport,
+  enqueueOutbox,
+  formatMoney,
+  outboxHas,
+  type DailyReport,
+} from "@orderbot/core";
 import type { OperatorChats } from "../operators/chats.ts";
 import type { Job } from "./job.ts";
 

@@ -6,7 +6,7 @@ import {
   starRefundKey,
   starRefundsWithoutCall,
   type OutboxMessageInput,
-} from "../store.ts";
+} from "@orderbot/core";
 import type { OperatorChats } from "../operators/chats.ts";
 import type { Job } from "./job.ts";
 

@@ -1,5 +1,5 @@
 import type { Database } from "@orderbot/db";
-import { listOperatorGroups } from "../store.ts";
+import { listOperatorGroups } from "@orderbot/core";
 
 /** Where operator alerts and reports go: every bound operator group, plus OPERATOR_GROUP_ID. */
 export type OperatorChats = () => Promise<bigint[]>;

@@ -10,7 +10,7 @@ import {
   rescheduleOutbox,
   type ClaimedMessage,
   type OutboxMessageInput,
-} from "../store.ts";
+} from "@orderbot/core";
 import type { WorkerMetrics } from "../metrics.ts";
 import { toApiCall, type ApiCall, type CallApi } from "./api-call.ts";
 import { classify } from "./classify.ts";

@@ -3,20 +3,21 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
 import {
+  checkExpiry,
   createTestDatabase,
   createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import {
-  checkExpiry,
   installReleaseAudit,
   makeDue,
   releasesBy,
   seedReservations,
+  spawnWorker,
   withAppName,
-} from "../support/mass.ts";
-import { spawnWorker, waitUntil, type Services, type WorkerProcess } from "../support/worker.ts";
+  type TestDatabase,
+  type TestRedis,
+  type WorkerProcess,
+  type WorkerServices,
+} from "@orderbot/testkit";
+import { waitUntil } from "../support/worker.ts";
 
 const ORDERS = 20_000;
 const TOKEN = "123456:TEST-worker-token-abcdefghij";
@@ -35,7 +36,7 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-async function fixture(): Promise<{ db: Database; url: string; services: Services }> {
+async function fixture(): Promise<{ db: Database; url: string; services: WorkerServices }> {
   t ??= await createTestRedis();
   const testDb = await createTestDatabase({ poolMax: 4 });
   dbs.push(testDb);

@@ -2,20 +2,21 @@
 // then by two at once: all EXPIRED, stock restored exactly, ledger consistent, none released twice.
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
+  checkExpiry,
   createTestDatabase,
   createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import {
-  checkExpiry,
   installReleaseAudit,
   makeDue,
   releasesBy,
   seedReservations,
+  spawnWorker,
   withAppName,
-} from "../support/mass.ts";
-import { spawnWorker, waitUntil, type Services, type WorkerProcess } from "../support/worker.ts";
+  type TestDatabase,
+  type TestRedis,
+  type WorkerProcess,
+  type WorkerServices,
+} from "@orderbot/testkit";
+import { waitUntil } from "../support/worker.ts";
 
 const ORDERS = 20_000;
 const PRODUCTS = 200;
@@ -34,7 +35,7 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-async function fixture(): Promise<{ testDb: TestDatabase; services: Services }> {
+async function fixture(): Promise<{ testDb: TestDatabase; services: WorkerServices }> {
   t ??= await createTestRedis();
   const testDb = await createTestDatabase({ poolMax: 4 });
   dbs.push(testDb);

@@ -3,14 +3,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  checkExpiry,
   createTestDatabase,
+  makeDue,
+  seedReservations,
+  spawnWorker,
   startRedisServer,
   type RedisServer,
   type TestDatabase,
+  type WorkerProcess,
 } from "@orderbot/testkit";
 import { scrapeValue } from "../support/metrics.ts";
-import { checkExpiry, makeDue, seedReservations } from "../support/mass.ts";
-import { spawnWorker, waitUntil, type WorkerProcess } from "../support/worker.ts";
+import { waitUntil } from "../support/worker.ts";
 
 let testDb: TestDatabase;
 let redis: RedisServer;

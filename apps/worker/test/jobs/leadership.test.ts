@@ -5,22 +5,22 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
 import {
+  checkExpiry,
   createTestDatabase,
   createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import { journal, type JournalRun } from "../support/journal.ts";
-import {
-  checkExpiry,
   installReleaseAudit,
   makeDue,
   releasesBy,
   seedReservations,
+  spawnWorker,
   withAppName,
-} from "../support/mass.ts";
+  type TestDatabase,
+  type TestRedis,
+  type WorkerProcess,
+} from "@orderbot/testkit";
+import { journal, type JournalRun } from "../support/journal.ts";
 import { scrapeValue } from "../support/metrics.ts";
-import { spawnWorker, waitUntil, type WorkerProcess } from "../support/worker.ts";
+import { waitUntil } from "../support/worker.ts";
 
 const ORDERS = 10_000;
 const TTL_MS = 2000;

@@ -5,12 +5,11 @@ import type { Database } from "@orderbot/db";
 import {
   createTestDatabase,
   createTestRedis,
-  startFakeTelegram,
-  type FakeTelegram,
   type TestDatabase,
   type TestRedis,
 } from "@orderbot/testkit";
-import { saveGroupAdmins } from "../../src/store.ts";
+import { startFakeTelegram, type FakeTelegram } from "@orderbot/fake-telegram";
+import { saveGroupAdmins } from "@orderbot/core";
 import { reportDay } from "../../src/jobs/daily-report.ts";
 import { startedUser } from "../support/kit.ts";
 import { createOrder, createPayment, createProduct } from "../support/seed.ts";

@@ -1,6 +1,5 @@
-import type { NotificationTemplate } from "@orderbot/core";
 import { describe, expect, it } from "vitest";
-import type { ClaimedMessage } from "../../src/store.ts";
+import type { ClaimedMessage, NotificationTemplate } from "@orderbot/core";
 import { InvalidOutboxMessageError, toApiCall } from "../../src/outbox/api-call.ts";
 
 const row = (method: string, payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({

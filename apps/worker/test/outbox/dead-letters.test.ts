@@ -5,12 +5,10 @@ import type { Database } from "@orderbot/db";
 import {
   createTestDatabase,
   createTestRedis,
-  startFakeTelegram,
-  type FakeTelegram,
-  type SimulatedGroup,
   type TestDatabase,
   type TestRedis,
 } from "@orderbot/testkit";
+import { startFakeTelegram, type FakeTelegram, type SimulatedGroup } from "@orderbot/fake-telegram";
 import { payOnTelegram, startedUser } from "../support/kit.ts";
 import { metricValue } from "../support/metrics.ts";
 import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";

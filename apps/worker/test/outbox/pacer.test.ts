@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { maxInWindow } from "@orderbot/testkit";
+import { maxInWindow } from "@orderbot/fake-telegram";
 import { createPacer, TELEGRAM_LIMITS, type PacingLimits } from "../../src/outbox/pacer.ts";
 
 const GLOBAL = 5;

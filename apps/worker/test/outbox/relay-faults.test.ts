@@ -5,20 +5,19 @@ import type { Database } from "@orderbot/db";
 import {
   createTestDatabase,
   createTestRedis,
-  maxInWindow,
-  startFakeTelegram,
-  type FakeTelegram,
   type TestDatabase,
   type TestRedis,
+  type WorkerServices,
 } from "@orderbot/testkit";
+import { maxInWindow, startFakeTelegram, type FakeTelegram } from "@orderbot/fake-telegram";
 import { metricValue } from "../support/metrics.ts";
-import { startWorker, waitUntil, type InProcessWorker, type Services } from "../support/worker.ts";
+import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
 
 let testDb: TestDatabase;
 let db: Database;
 let t: TestRedis;
 let tg: FakeTelegram;
-let services: Services;
+let services: WorkerServices;
 const workers: InProcessWorker[] = [];
 
 beforeAll(async () => {

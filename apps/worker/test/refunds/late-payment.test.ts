@@ -9,12 +9,10 @@ import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
 import {
   createTestDatabase,
   createTestRedis,
-  startFakeTelegram,
-  type FakeTelegram,
-  type SimulatedUser,
   type TestDatabase,
   type TestRedis,
 } from "@orderbot/testkit";
+import { startFakeTelegram, type FakeTelegram, type SimulatedUser } from "@orderbot/fake-telegram";
 import { payOnTelegram, startedUser } from "../support/kit.ts";
 import { buildLocks, HASH_KEY } from "../support/locks.ts";
 import { createProduct } from "../support/seed.ts";

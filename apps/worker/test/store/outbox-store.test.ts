@@ -10,7 +10,7 @@ import {
   markOutboxSent,
   outboxStats,
   rescheduleOutbox,
-} from "../../src/store.ts";
+} from "@orderbot/core";
 import { createOrder, createPayment, createProduct, notify } from "../support/seed.ts";
 
 let testDb: TestDatabase;

@@ -1,4 +1,4 @@
-import type { FakeTelegram, SimulatedUser } from "@orderbot/testkit";
+import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { waitUntil } from "./worker.ts";
 
 /** A user who has started the bot (so the bot may write to them). */

@@ -2,8 +2,10 @@ import { Redis, waitForRedis } from "@orderbot/platform";
 import { LOCK_KINDS } from "@orderbot/core";
 import { createLockManager, type LockManager } from "@orderbot/lock";
 import type { Registry } from "@orderbot/platform";
+import { WORKER_HASH_KEY } from "@orderbot/testkit";
 
-export const HASH_KEY = "worker-test-hash-key-0123456789";
+/** The hash key of the workers the tests spawn, so in-process managers contend with them. */
+export const HASH_KEY = WORKER_HASH_KEY;
 
 /**
  * A lock manager with connections of its own, as a separate worker process would have: two

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "@orderbot/db";
-import type { NotificationTemplate, OutboxMessageInput } from "../../src/store.ts";
+import type { NotificationTemplate, OutboxMessageInput } from "@orderbot/core";
 
 let seq = 0;
 const uid = () => `${process.pid}-${++seq}-${randomBytes(3).toString("hex")}`;

@@ -4,8 +4,8 @@ type OperatorGroup = Prisma.OperatorGroupModel;
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
-import { parseWith, telegramId } from "../support/validation.ts";
-import { saveGroupAdmins } from "../worker/admins.ts";
+import { parseWith, telegramId } from "../validation.ts";
+import { saveGroupAdmins } from "./queries.ts";
 import {
   groupSettingsPatchSchema,
   readSettings,

@@ -10,8 +10,8 @@ import {
   type Unavailable,
 } from "../results.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
-import { lockedTransaction } from "../support/locked-transaction.ts";
-import { parseWith, telegramId } from "../support/validation.ts";
+import { lockedTransaction } from "../database/locked-transaction.ts";
+import { parseWith, telegramId } from "../validation.ts";
 import { z } from "zod";
 import type { OrderStatus, Tx } from "@orderbot/db";
 import { findOrderByPublicId } from "./queries.ts";

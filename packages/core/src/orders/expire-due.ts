@@ -1,7 +1,7 @@
 import { runTransaction, type Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
-import { utcTimestamp } from "../support/sql-time.ts";
+import { utcTimestamp } from "../database/sql-time.ts";
 
 export interface ExpireDueResult {
   /** Orders moved to EXPIRED. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { CoreConfig } from "../config.ts";
-import { skuSchema, telegramId } from "../support/validation.ts";
+import { skuSchema, telegramId } from "../validation.ts";
 
 export interface PlaceOrderInput {
   userId: bigint | number | string;

@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import { BUSY, invalid, UNAVAILABLE } from "../results.ts";
-import { parseWith } from "../support/validation.ts";
+import { parseWith } from "../validation.ts";
 import {
   placeOrderSchema,
   type PlaceOrderInput,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PUBLIC_ID_PATTERN } from "../support/public-id.ts";
+import { PUBLIC_ID_PATTERN } from "./public-id.ts";
 
 /** An order's public id as typed by a user or carried in callback data (case-insensitive). */
 export const publicIdSchema = z

@@ -13,9 +13,9 @@ import {
   Rollback,
   UNIQUE,
   violatedUniqueIndex,
-} from "../support/db-errors.ts";
-import { newPublicId } from "../support/public-id.ts";
-import { utcTimestamp } from "../support/sql-time.ts";
+} from "../database/db-errors.ts";
+import { newPublicId } from "./public-id.ts";
+import { utcTimestamp } from "../database/sql-time.ts";
 import type { OrderView } from "../views.ts";
 import type { ValidPlaceOrder } from "./place-order-input.ts";
 import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";

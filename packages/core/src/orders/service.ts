@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { OrderStatus } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import { NOT_FOUND, type NotFound } from "../results.ts";
-import { telegramId } from "../support/validation.ts";
+import { telegramId } from "../validation.ts";
 import type { OrderView } from "../views.ts";
 import { createCancelOrder, type CancelOrderResult } from "./cancel-order.ts";
 import { createExpireDue, type ExpireDueOptions, type ExpireDueResult } from "./expire-due.ts";

@@ -1,12 +1,17 @@
-import type { OrderStatus, Tx } from "@orderbot/db";
+import { OrderStatus, type Tx } from "@orderbot/db";
+
+export type { OrderStatus };
+
+/** Every order status, in the schema's order (for an operator's `/orders STATUS`). */
+export const ORDER_STATUSES: readonly OrderStatus[] = Object.values(OrderStatus);
 
 /** Orders that hold stock and can still be paid, cancelled or expired. */
 export const OPEN_STATUSES = ["RESERVED", "PAYING"] as const satisfies readonly OrderStatus[];
 
 /**
- * DESIGN §3's state machine. EXPIRED/CANCELLED → PAID is a late payment whose stock could be
- * re-reserved (the ledger's RERESERVE row); a payment that cannot be re-reserved is refunded
- * and the order stays where it was.
+ * The state machine of docs/architecture.md, "Order states". EXPIRED/CANCELLED → PAID is a late
+ * payment whose stock could be re-reserved (the ledger's RERESERVE row); a payment that cannot be
+ * re-reserved is refunded and the order stays where it was.
  */
 export const LEGAL_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
   RESERVED: ["PAYING", "PAID", "CANCELLED", "EXPIRED"],

@@ -1,5 +1,5 @@
 // The outbox as the bot uses it. The relay (the worker) claims, sends and settles messages with
-// the claim-based functions of `@orderbot/core/worker` (src/worker/outbox.ts).
+// the claim-based functions of claims.ts.
 import type { CoreDeps } from "../deps.ts";
 import { enqueueOutbox, type OutboxMessageInput } from "./messages.ts";
 

@@ -4,8 +4,8 @@ import type { CoreDeps } from "../deps.ts";
 import { publicIdSchema } from "../orders/public-id-schema.ts";
 import { findOrderByPublicId } from "../orders/queries.ts";
 import { transition } from "../orders/transitions.ts";
-import { isDatabaseOverloaded } from "../support/db-errors.ts";
-import { currencySchema, parseWith, telegramId } from "../support/validation.ts";
+import { isDatabaseOverloaded } from "../database/db-errors.ts";
+import { currencySchema, parseWith, telegramId } from "../validation.ts";
 import type { OrderView } from "../views.ts";
 
 /** Why a pre-checkout is refused. The bot maps each code to a message in the user's language. */

@@ -7,8 +7,8 @@ import { findOrderByPublicId } from "../orders/queries.ts";
 import { OPEN_STATUSES, transition } from "../orders/transitions.ts";
 import { invalid, type Invalid } from "../results.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
-import { UNIQUE, violatedUniqueIndex } from "../support/db-errors.ts";
-import { currencySchema, parseWith, telegramId } from "../support/validation.ts";
+import { UNIQUE, violatedUniqueIndex } from "../database/db-errors.ts";
+import { currencySchema, parseWith, telegramId } from "../validation.ts";
 import { paymentView, type OrderView, type PaymentView } from "../views.ts";
 import { queueRefund, type RefundReason, type RefundSubject } from "./refund-queue.ts";
 

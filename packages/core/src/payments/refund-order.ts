@@ -13,8 +13,8 @@ import {
   type Unavailable,
 } from "../results.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
-import { lockedTransaction } from "../support/locked-transaction.ts";
-import { parseWith, telegramId } from "../support/validation.ts";
+import { lockedTransaction } from "../database/locked-transaction.ts";
+import { parseWith, telegramId } from "../validation.ts";
 import { paymentView, type OrderView, type PaymentView } from "../views.ts";
 import { queueRefund } from "./refund-queue.ts";
 

@@ -2,8 +2,8 @@ import { runTransaction, type ProductModel } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
-import { violatedUniqueIndex } from "../support/db-errors.ts";
-import { parseWith, skuSchema, telegramId } from "../support/validation.ts";
+import { violatedUniqueIndex } from "../database/db-errors.ts";
+import { parseWith, skuSchema, telegramId } from "../validation.ts";
 import { productView, type ProductView } from "../views.ts";
 
 export type AdjustStockResult =

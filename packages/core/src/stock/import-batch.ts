@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, type Busy, type Invalid, type Unavailable } from "../results.ts";
-import { lockedTransaction } from "../support/locked-transaction.ts";
-import { parseWith, skuSchema, telegramId } from "../support/validation.ts";
+import { lockedTransaction } from "../database/locked-transaction.ts";
+import { parseWith, skuSchema, telegramId } from "../validation.ts";
 
 export interface ImportStockBatchInput {
   /** The operator's id for this delivery (a file name, a message id): applied at most once. */

@@ -2,7 +2,7 @@ import { runTransaction } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
-import { parseWith, skuSchema, telegramId } from "../support/validation.ts";
+import { parseWith, skuSchema, telegramId } from "../validation.ts";
 import { productView, type ProductView } from "../views.ts";
 
 export type SetPriceResult =

@@ -3,7 +3,7 @@
 // agree with it, or a server in UTC+8 would store every reservation as expiring 8 hours early and
 // refuse every payment.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { utcTimestamp } from "../../src/support/sql-time.ts";
+import { utcTimestamp } from "../../src/database/sql-time.ts";
 import { addProduct, placed, user } from "../support/fixtures.ts";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
 

@@ -1,6 +1,5 @@
 import { Composer } from "grammy";
-import type { Shop } from "@orderbot/core";
-import type { LowStockAlerts, Reports } from "@orderbot/core/bot-support";
+import type { LowStockAlerts, Reports, Shop } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { bindFeature } from "./bind.ts";

@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
-import { OrderStatus } from "@orderbot/db";
 import {
   formatMoney,
+  ORDER_STATUSES,
   type OrderService,
   type OrderView,
   type PaymentService,
@@ -10,7 +10,6 @@ import type { BotContext } from "../../bot/context.ts";
 import { formatDate, formatTime, itemLines } from "../../format/order.ts";
 import { actorOf, respond } from "./guard.ts";
 
-const STATUSES = Object.values(OrderStatus);
 const SHOWN = 20;
 
 function arg(ctx: BotContext): string {
@@ -35,9 +34,9 @@ export function operatorOrdersFeature(deps: {
 
   feature.command("orders", async (ctx) => {
     const wanted = arg(ctx).toUpperCase();
-    const status = STATUSES.find((s) => s === wanted);
+    const status = ORDER_STATUSES.find((s) => s === wanted);
     if (wanted && !status)
-      return respond(ctx, ctx.t("op-orders-usage", { statuses: STATUSES.join("|") }));
+      return respond(ctx, ctx.t("op-orders-usage", { statuses: ORDER_STATUSES.join("|") }));
     const orders = await deps.orders.list({ ...(status ? { status } : {}), limit: SHOWN });
     if (orders.length === 0) return respond(ctx, ctx.t("op-orders-empty"));
     const title = ctx.t("op-orders-title", {

@@ -1,6 +1,5 @@
 import { Composer } from "grammy";
-import { formatMoney, type GroupService } from "@orderbot/core";
-import type { Reports } from "@orderbot/core/bot-support";
+import { formatMoney, type GroupService, type Reports } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 
 /** /report: today's figures so far, the same ones the worker posts once a day. */

@@ -1,6 +1,11 @@
 import { Composer } from "grammy";
-import { formatMoney, parseMoney, type CatalogService, type StockService } from "@orderbot/core";
-import type { LowStockAlerts } from "@orderbot/core/bot-support";
+import {
+  formatMoney,
+  parseMoney,
+  type CatalogService,
+  type LowStockAlerts,
+  type StockService,
+} from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { actorOf, respond } from "./guard.ts";
 

@@ -1,74 +1,68 @@
-import { createDatabase, type Database } from "@orderbot/db";
+// A process's Redis connections and the lock manager over them, built the same way by the bot and
+// the worker. It lives here, beside the Redis client factory, rather than in core (the business
+// rules open no connections) or in each app (two copies of the Cluster adapter below). The
+// database pool is not opened here: @orderbot/db depends on this package, so each app's main opens
+// it with createDatabase, and passes core's LOCK_KINDS in as `kinds`.
 import {
   createLockManager,
   type LockKindConfig,
   type LockManager,
   type LockRedisClient,
 } from "@orderbot/lock";
+import type { Logger } from "./logger.ts";
+import type { Registry } from "./metrics.ts";
 import {
   Cluster,
   createRedisFromConfig,
   replicationFromConfig,
   watchRedis,
-  type Logger,
   type RedisClient,
   type RedisTopologyConfig,
-  type Registry,
-} from "@orderbot/platform";
-import { LOCK_KINDS } from "./lock-kinds.ts";
+} from "./redis.ts";
 
-/** The settings every process shares (platform's sharedConfigShape + redisTopologyShape). */
-export interface InfrastructureConfig extends RedisTopologyConfig {
-  DATABASE_URL: string;
-  DATABASE_POOL_MAX: number;
-  DATABASE_CONNECT_TIMEOUT_MS: number;
+/** The settings it reads (platform's sharedConfigShape + redisTopologyShape). */
+export interface RedisConnectionsConfig extends RedisTopologyConfig {
   REDIS_COMMAND_TIMEOUT_MS: number;
   LOCK_NAMESPACE: string;
   LOCK_HASH_KEY: string;
 }
 
-export interface Infrastructure {
-  db: Database;
+export interface RedisConnections {
   /** Commands and Lua scripts, on the configured topology (single, Sentinel or Cluster). */
   redis: RedisClient;
   /** The lock manager's subscriber connection (release wake-ups). */
   subscriber: RedisClient;
   locks: LockManager;
-  /** Closes the lock manager, both Redis connections and the database pool, in that order. */
+  /** Closes the lock manager, then both Redis connections. */
   close(): Promise<void>;
 }
 
-export interface ConnectOptions {
+export interface ConnectRedisOptions {
   /** The process, for connection names and logs: "bot", "worker:2". */
   name: string;
   logger: Logger;
   registry: Registry;
-  /** The database URL to use instead of DATABASE_URL (e.g. with session settings added). */
-  databaseUrl?: string;
-  kinds?: Record<string, LockKindConfig>;
+  /** The lock kinds (core's LOCK_KINDS). */
+  kinds: Record<string, LockKindConfig>;
 }
 
 /**
- * The connections a process needs, built the same way by the bot and the worker: a PostgreSQL pool
- * of explicit size, two fail-fast Redis connections on the configured topology, and a lock manager
- * over them with the project's lock kinds and, when REDIS_WAIT_REPLICAS is set, strict mode.
+ * Two fail-fast Redis connections on the configured topology, and a lock manager over them with
+ * the given lock kinds and, when REDIS_WAIT_REPLICAS is set, strict mode.
  *
  * @example
- * const infra = connectInfrastructure(config, { name: "bot", logger, registry });
- * const shop = createShop({ db: infra.db, locks: infra.locks, logger, registry, config: { ... } });
+ * const db = createDatabase({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
+ * const { redis, locks, close } = connectRedis(config, { name: "bot", logger, registry, kinds: LOCK_KINDS });
+ * const shop = createShop({ db, locks, logger, registry, config: { ... } });
  * // on shutdown:
- * await infra.close();
+ * await close();
+ * await db.$disconnect();
  */
-export function connectInfrastructure(
-  config: InfrastructureConfig,
-  options: ConnectOptions,
-): Infrastructure {
+export function connectRedis(
+  config: RedisConnectionsConfig,
+  options: ConnectRedisOptions,
+): RedisConnections {
   const { logger, name } = options;
-  const db = createDatabase({
-    url: options.databaseUrl ?? config.DATABASE_URL,
-    poolMax: config.DATABASE_POOL_MAX,
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-  });
   const redis = createRedisFromConfig(config, { connectionName: `orderbot-${name}` });
   const subscriber = createRedisFromConfig(config, { connectionName: `orderbot-${name}-sub` });
   watchRedis(redis, logger, "commands");
@@ -78,7 +72,7 @@ export function connectInfrastructure(
     redis: lockClient(redis),
     subscriber,
     namespace: config.LOCK_NAMESPACE,
-    kinds: options.kinds ?? LOCK_KINDS,
+    kinds: options.kinds,
     hashKey: config.LOCK_HASH_KEY,
     registry: options.registry,
     logger: logger.child({ component: "lock" }),
@@ -86,14 +80,12 @@ export function connectInfrastructure(
     ...(replication ? { replication } : {}),
   });
   return {
-    db,
     redis,
     subscriber,
     locks,
     async close() {
       await locks.close();
       await Promise.allSettled([redis.quit(), subscriber.quit()]);
-      await db.$disconnect();
     },
   };
 }

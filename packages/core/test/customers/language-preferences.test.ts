@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedis, maskId, silentLogger, waitForRedis } from "@orderbot/platform";
 import { createTestRedis, startRedisServer, type TestRedis } from "@orderbot/testkit";
-import { createLanguagePreferences } from "../language-preferences.ts";
+import { createLanguagePreferences } from "../../src/index.ts";
 
 const mask = (id: bigint | number) => maskId(id, "language-test-key");
 let testRedis: TestRedis;

@@ -1,7 +1,7 @@
 import { runTransaction, type Database } from "@orderbot/db";
-import { enqueueOutbox, type OutboxMessageInput } from "../outbox/messages.ts";
-import type { Sql } from "./sql.ts";
-import { chatIdParam } from "./sql.ts";
+import { enqueueOutbox, type OutboxMessageInput } from "./messages.ts";
+import type { Sql } from "../database/sql.ts";
+import { chatIdParam } from "../database/sql.ts";
 
 /**
  * A claimed message. `claim` is the `next_attempt_at` the claim wrote: a visibility timeout that

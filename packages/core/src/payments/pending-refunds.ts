@@ -1,6 +1,6 @@
 import { runTransaction, type Database } from "@orderbot/db";
-import type { ClaimRef } from "./outbox.ts";
-import type { Sql } from "./sql.ts";
+import type { ClaimRef } from "../outbox/claims.ts";
+import type { Sql } from "../database/sql.ts";
 
 /** Telegram Stars: the one currency the bot refunds itself (refundStarPayment, sent by the relay). */
 export const STARS = "XTR";

@@ -1,5 +1,5 @@
-import { utcTimestamp } from "../support/sql-time.ts";
-import type { Sql } from "./sql.ts";
+import { utcTimestamp } from "../database/sql-time.ts";
+import type { Sql } from "../database/sql.ts";
 
 export interface OperatorGroupRef {
   chatId: bigint;

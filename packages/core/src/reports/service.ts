@@ -1,6 +1,6 @@
 import type { Database } from "@orderbot/db";
 import type { Clock } from "../deps.ts";
-import { buildDailyReport, type DailyReport } from "../worker/report.ts";
+import { buildDailyReport, type DailyReport } from "./daily-report.ts";
 
 export interface Reports {
   /** Today's figures so far (UTC), for an operator's /report. */

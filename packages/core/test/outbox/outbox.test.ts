@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runTransaction } from "@orderbot/db";
-import { enqueueOperatorAlert, enqueueOutbox } from "../src/index.ts";
-import { claimDueOutbox } from "../src/worker/index.ts";
-import { unique, user } from "./support/fixtures.ts";
-import { createHarness, type ShopHarness } from "./support/shop.ts";
+import { claimDueOutbox, enqueueOperatorAlert, enqueueOutbox } from "../../src/index.ts";
+import { unique, user } from "../support/fixtures.ts";
+import { createHarness, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
 beforeAll(async () => {

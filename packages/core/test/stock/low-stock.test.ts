@@ -7,10 +7,7 @@ import {
   type TestDatabase,
   type TestRedis,
 } from "@orderbot/testkit";
-import { LOCK_KINDS } from "../../lock-kinds.ts";
-import { createShop, type Shop } from "../../shop.ts";
-import { createLowStockAlerts } from "../low-stock.ts";
-import { createReports } from "../reports.ts";
+import { createLowStockAlerts, createShop, LOCK_KINDS, type Shop } from "../../src/index.ts";
 
 let testDb: TestDatabase;
 let testRedis: TestRedis;
@@ -79,13 +76,5 @@ describe("low-stock alerts", () => {
         threshold: 3,
       },
     });
-  });
-});
-
-describe("reports", () => {
-  it("give today's figures on demand", async () => {
-    const report = await createReports({ db: testDb.db, clock }).today({ lowStockThreshold: 3 });
-    expect(report.day).toBe("2026-03-01");
-    expect(report.lowStock).toEqual([{ sku: "POT-YIXING", stock: 0 }]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Sql } from "./sql.ts";
+import type { Sql } from "../database/sql.ts";
 
 export interface DailyReport {
   /** The UTC day, yyyy-mm-dd. */
