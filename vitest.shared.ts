@@ -1,11 +1,11 @@
 // Settings every workspace's tests share. Real PostgreSQL and Redis back every integration test;
 // each test file gets a database and a Redis namespace of its own, so files run in parallel.
-import path from "node:path";
+import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    globalSetup: [path.resolve(import.meta.dirname, "tests/support/global-setup.ts")],
+    globalSetup: [createRequire(import.meta.url).resolve("@orderbot/testkit/global-setup")],
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,4 +1,4 @@
-// npm run bench:orders — placeOrder throughput and latency on real PostgreSQL and Redis, as the shop
+// npm run bench -- orders — placeOrder throughput and latency on real PostgreSQL and Redis, as the shop
 // does it (a per-user `checkout` lock taken without waiting, then one short transaction with
 // conditional updates) beside the naive design that serialises every order under one global lock.
 //
@@ -18,15 +18,8 @@ import path from "node:path";
 import { createDatabase, type Database } from "@orderbot/db";
 import { createLockManager, type LockManager } from "@orderbot/lock";
 import { createRedis, Registry, waitForRedis, type Redis } from "@orderbot/platform";
-import { createTestDatabase, prepareTemplateDatabase, startRedisServer } from "@orderbot/testkit";
 import {
-  createShop,
-  LOCK_KINDS,
-  reserveOrder,
-  type PlaceOrderResult,
-  type Shop,
-} from "@orderbot/core";
-import {
+  createTestDatabase,
   environmentLine,
   formatMs,
   formatRate,
@@ -34,12 +27,21 @@ import {
   markdownTable,
   packageVersion,
   percentile,
+  prepareTemplateDatabase,
+  PROJECT_ROOT,
   recordSummary,
-  ROOT,
   Samples,
+  startRedisServer,
   writeSection,
   type SummaryRow,
-} from "./support/report.ts";
+} from "@orderbot/testkit";
+import {
+  createShop,
+  LOCK_KINDS,
+  reserveOrder,
+  type PlaceOrderResult,
+  type Shop,
+} from "@orderbot/core";
 
 const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 2500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -161,7 +163,9 @@ function summarise(cell: Cell): CellResult {
 function installedVersion(name: string): string {
   try {
     return (
-      JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")) as {
+      JSON.parse(
+        readFileSync(path.join(PROJECT_ROOT, "node_modules", name, "package.json"), "utf8"),
+      ) as {
         version: string;
       }
     ).version;
@@ -294,14 +298,14 @@ async function main(): Promise<void> {
       "@prisma/client": packageVersion("@prisma/client"),
       "@prisma/adapter-pg": installedVersion("@prisma/adapter-pg"),
       pg: packageVersion("pg"),
-      ioredis: packageVersion("ioredis", path.join(ROOT, "packages/lock")),
+      ioredis: packageVersion("ioredis", path.join(PROJECT_ROOT, "packages/lock")),
     });
     const [pgVersion] = await instances[0]!.db.$queryRaw<
       { v: string }[]
     >`SELECT current_setting('server_version') AS v`;
     writeSection(
       "orders",
-      `## placeOrder: per-user lock vs one global lock (\`npm run bench:orders\`)
+      `## placeOrder: per-user lock vs one global lock (\`npm run bench -- orders\`)
 
 ${env}  
 PostgreSQL ${pgVersion?.v ?? "?"} (the project's local cluster, fsync off), a redis-server of the benchmark's own  

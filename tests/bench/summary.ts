@@ -9,7 +9,7 @@ import {
   markdownTable,
   readSummary,
   writeSection,
-} from "./support/report.ts";
+} from "@orderbot/testkit";
 
 const BENCHMARKS = ["lock", "orders", "worker", "webhook"];
 const ran = process.argv.slice(2);

@@ -1,4 +1,4 @@
-// npm run bench:webhook — webhook ingest: the bot's real webhook with real processing beside a bare
+// npm run bench -- webhook — webhook ingest: the bot's real webhook with real processing beside a bare
 // Fastify route that answers 200, driven by the same load in the same process.
 //
 // "Telegram" here is a pool of concurrent senders (Telegram's default max_connections is 40), each
@@ -9,24 +9,99 @@
 // Results: printed, and written to docs/benchmarks.md between the bench:webhook markers.
 import Fastify from "fastify";
 import type { AddressInfo } from "node:net";
-import { prepareTemplateDatabase } from "@orderbot/testkit";
-import { startBotHarness, WEBHOOK_SECRET } from "../../apps/bot/test/support/harness.ts";
+import { createBotApp, parseBotConfig, WEBHOOK_PATH } from "@orderbot/bot";
+import { createShop, LOCK_KINDS } from "@orderbot/core";
+import { seedCatalog } from "@orderbot/db";
+import { startFakeTelegram } from "@orderbot/fake-telegram";
+import { createLockManager } from "@orderbot/lock";
+import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
 import {
+  createTestDatabase,
+  createTestRedis,
   environmentLine,
   formatMs,
   formatRate,
   formatTable,
+  freePort,
   markdownTable,
   packageVersion,
   percentile,
+  prepareTemplateDatabase,
   recordSummary,
   Samples,
   writeSection,
-} from "./support/report.ts";
+} from "@orderbot/testkit";
 
 const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 4000);
 const ROUNDS = 4;
 const SENDERS = 32;
+const WEBHOOK_SECRET = "bench-webhook-secret_0123456789";
+
+/**
+ * The whole bot in this process, built as main.ts builds it (the bot's public API), on a database
+ * cloned from the template, a Redis namespace of its own and the fake Telegram; the rate limit is
+ * out of the way, since every sender is a distinct user anyway.
+ */
+async function startWebhookBot() {
+  const testDb = await createTestDatabase();
+  const testRedis = await createTestRedis();
+  const kit = await startFakeTelegram({ webhook: { retryBaseMs: 50, retryMaxMs: 500 } });
+  await seedCatalog(testDb.db);
+  const port = await freePort();
+  const config = parseBotConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    BOT_TOKEN: kit.token,
+    BOT_MODE: "webhook",
+    TELEGRAM_API_ROOT: kit.apiRoot,
+    WEBHOOK_SECRET,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PORT: String(port),
+    DATABASE_URL: testDb.url,
+    REDIS_URL: testRedis.url,
+    LOCK_NAMESPACE: testRedis.namespace,
+    LOCK_HASH_KEY: "bench-hash-key-0123456789",
+    RATE_LIMIT_PER_WINDOW: "1000000",
+  });
+  const registry = createMetricsRegistry();
+  const locks = createLockManager({
+    redis: testRedis.redis,
+    namespace: config.LOCK_NAMESPACE,
+    kinds: LOCK_KINDS,
+    hashKey: config.LOCK_HASH_KEY,
+    registry,
+  });
+  const shop = createShop({
+    db: testDb.db,
+    locks,
+    registry,
+    config: {
+      maskKey: config.LOCK_HASH_KEY,
+      reservationTtlMs: config.RESERVATION_MINUTES * 60_000,
+    },
+  });
+  const app = createBotApp({
+    config,
+    logger: silentLogger,
+    db: testDb.db,
+    redis: testRedis.redis,
+    locks,
+    shop,
+    registry,
+  });
+  await app.start();
+  return {
+    webhookUrl: `${config.PUBLIC_URL}${WEBHOOK_PATH}`,
+    db: testDb.db,
+    async close() {
+      await app.close();
+      await kit.close();
+      await locks.close();
+      await testRedis.cleanup();
+      await testDb.drop();
+    },
+  };
+}
 
 interface Target {
   name: string;
@@ -83,7 +158,7 @@ async function drive(target: Target, ms: number, record: boolean): Promise<void>
 
 async function main(): Promise<void> {
   await prepareTemplateDatabase();
-  const harness = await startBotHarness({ env: { RATE_LIMIT_PER_WINDOW: "1000000" } });
+  const bot = await startWebhookBot();
   const bare = Fastify();
   bare.post("/telegram/webhook", async () => ({ ok: true }));
   await bare.listen({ port: 0, host: "127.0.0.1" });
@@ -92,7 +167,7 @@ async function main(): Promise<void> {
   const targets: Target[] = [
     {
       name: "bot webhook, real processing",
-      url: `${harness.config.PUBLIC_URL}/telegram/webhook`,
+      url: bot.webhookUrl,
       samples: new Samples(),
       elapsedMs: 0,
       failures: 0,
@@ -111,11 +186,11 @@ async function main(): Promise<void> {
       for (let i = 0; i < targets.length; i++)
         await drive(targets[(i + round) % targets.length]!, CELL_MS / ROUNDS, true);
     }
-    const processed = await harness.db.processedUpdate.count();
+    const processed = await bot.db.processedUpdate.count();
     console.log(`updates recorded as processed by the bot: ${processed}`);
   } finally {
     await bare.close();
-    await harness.close();
+    await bot.close();
   }
 
   const bareRate = (targets[1]!.samples.length / targets[1]!.elapsedMs) * 1000;
@@ -151,7 +226,7 @@ async function main(): Promise<void> {
   writeSection(
     "webhook",
     [
-      "## Webhook ingest (`npm run bench:webhook`)",
+      "## Webhook ingest (`npm run bench -- webhook`)",
       "",
       environmentLine({
         fastify: packageVersion("fastify"),

@@ -1,4 +1,4 @@
-// npm run bench:worker — how fast the worker expires due reservations, as real worker processes
+// npm run bench -- worker — how fast the worker expires due reservations, as real worker processes
 // (`apps/worker/src/main.ts`), beside the floor: one raw SQL statement that does the same writes.
 //
 //   1 worker                   one process, batches of EXPIRE_BATCH_SIZE, each a short transaction
@@ -16,28 +16,25 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "@orderbot/db";
 import {
-  createTestDatabase,
-  prepareTemplateDatabase,
-  startRedisServer,
-  type RedisServer,
-  type TestDatabase,
-} from "@orderbot/testkit";
-import {
   checkExpiry,
-  makeDue,
-  seedReservations,
-  type ExpiryCheck,
-} from "../../apps/worker/test/support/mass.ts";
-import { spawnWorker, type WorkerProcess } from "../../apps/worker/test/support/worker.ts";
-import {
+  createTestDatabase,
   environmentLine,
   formatTable,
+  makeDue,
   markdownTable,
   packageVersion,
+  prepareTemplateDatabase,
   recordSummary,
+  seedReservations,
+  spawnWorker,
+  startRedisServer,
   writeSection,
+  type ExpiryCheck,
+  type RedisServer,
   type SummaryRow,
-} from "./support/report.ts";
+  type TestDatabase,
+  type WorkerProcess,
+} from "@orderbot/testkit";
 
 const ORDERS = Number(process.env.BENCH_WORKER_ORDERS ?? 20_000);
 const PRODUCTS = 200;
@@ -212,7 +209,7 @@ const environment = environmentLine({
 writeSection(
   "worker",
   [
-    "## Worker: expiring reservations (`npm run bench:worker`)",
+    "## Worker: expiring reservations (`npm run bench -- worker`)",
     "",
     environment,
     `Load average ${loadAtStart.toFixed(1)} when the run started: other work on the machine shows in these figures, rerun on an idle machine to compare set-ups.`,

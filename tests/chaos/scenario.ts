@@ -4,7 +4,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   runCustomer,
-  seededRandom,
   settle,
   startFlashSale,
   type CustomerResult,
@@ -14,6 +13,7 @@ import {
   type Progress,
   type SettleResult,
 } from "@orderbot/testkit";
+import { seededRandom } from "@orderbot/fake-telegram";
 import type { ChaosEnvironment } from "./environment.ts";
 import {
   emptyCounts,

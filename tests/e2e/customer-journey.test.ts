@@ -1,7 +1,7 @@
 // A customer's whole journey, end to end: two bot processes behind one webhook URL (and, below,
 // one in polling mode), the test kit as Telegram, real PostgreSQL and Redis.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SimulatedUser } from "@orderbot/testkit";
+import type { SimulatedUser } from "@orderbot/fake-telegram";
 import { OWNER_ID, startShop, type E2eShop } from "./support/shop.ts";
 
 /** /catalog → the celadon cup → quantity → Order → Pay, up to the invoice; returns the order id. */

@@ -6,7 +6,7 @@
 // bookkeeping and left out of the comparison.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FaultHandle, SimulatedGroup, SimulatedUser } from "@orderbot/testkit";
+import type { FaultHandle, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { FRESH_ID, fuzzUpdates, type FuzzTargets } from "./support/fuzz-updates.ts";
 import { OWNER_ID, startShop, type E2eShop } from "./support/shop.ts";
 

@@ -1,6 +1,6 @@
 // The operator group end to end, over two bot replicas: the admin check and concurrent settings.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SimulatedGroup, SimulatedUser } from "@orderbot/testkit";
+import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { OWNER_ID, startShop, type E2eShop } from "./support/shop.ts";
 
 let shop: E2eShop;

@@ -4,13 +4,8 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createTestDatabase,
-  createTestRedis,
-  freePort,
-  PROJECT_ROOT,
-  startFakeTelegram,
-} from "@orderbot/testkit";
+import { createTestDatabase, createTestRedis, freePort, PROJECT_ROOT } from "@orderbot/testkit";
+import { startFakeTelegram } from "@orderbot/fake-telegram";
 import { startShop, type E2eShop } from "./support/shop.ts";
 import { allDelivered } from "./support/users.ts";
 

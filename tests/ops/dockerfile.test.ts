@@ -99,6 +99,20 @@ describe("docker/Dockerfile", () => {
     for (const name of names) expect(workspaces.map((w) => w.manifest.name)).toContain(name);
   });
 
+  it("runs on the Node.js major CI tests, one that package.json supports", async () => {
+    const image = /^ARG NODE_IMAGE=node:(\d+)[-.]/m.exec(dockerfile)?.[1];
+    const ci = await readFile(path.join(PROJECT_ROOT, ".ci/run"), "utf8");
+    const tested = [...ci.matchAll(/^(?:\w+=\S* )*scripts\/with-node (\d+) -- /gm)].map(
+      (m) => m[1],
+    );
+    expect(image).toBeDefined();
+    expect(tested).toContain(image);
+    for (const from of instructions.filter((line) => line.startsWith("FROM ")))
+      expect(from).toMatch(/^FROM (\$\{NODE_IMAGE\}|[a-z-]+) AS /);
+    const manifest = JSON.parse(await readFile(path.join(PROJECT_ROOT, "package.json"), "utf8"));
+    expect((manifest as { engines: { node: string } }).engines.node).toContain(`^${image}`);
+  });
+
   it("brings every package tsx needs at runtime (tsx is a dev dependency, copied from the build stage)", async () => {
     const lock = JSON.parse(
       await readFile(path.join(PROJECT_ROOT, "package-lock.json"), "utf8"),

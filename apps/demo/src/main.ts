@@ -6,15 +6,21 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createDatabase } from "@orderbot/db";
-import { PROJECT_ROOT, serviceUrls } from "../services/env.ts";
-import { formatDemoReport } from "./demo-report.ts";
-import { checkEffects } from "./effects.ts";
-import { startFlashSale } from "./flash-sale.ts";
-import { checkInvariants } from "./invariants.ts";
-import { scrapeAll, summarizeLocks, type LockSummary } from "./metrics.ts";
-import { startProgress } from "./progress.ts";
-import { settle } from "./settle.ts";
-import { startShopRun, type ShopRun } from "./shop-run.ts";
+import {
+  checkEffects,
+  checkInvariants,
+  PROJECT_ROOT,
+  scrapeAll,
+  serviceUrls,
+  settle,
+  startFlashSale,
+  startProgress,
+  startShopRun,
+  summarizeLocks,
+  type LockSummary,
+  type ShopRun,
+} from "@orderbot/testkit";
+import { formatDemoReport } from "./report.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {

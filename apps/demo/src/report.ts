@@ -1,7 +1,4 @@
-import type { FlashSaleStats } from "./flash-sale.ts";
-import type { InvariantResult } from "./invariants.ts";
-import type { LockSummary } from "./metrics.ts";
-import type { StockCommand } from "./operator.ts";
+import type { FlashSaleStats, InvariantResult, LockSummary, StockCommand } from "@orderbot/testkit";
 
 export interface DemoFigures {
   users: number;

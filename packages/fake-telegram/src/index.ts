@@ -1,4 +1,4 @@
-// @orderbot/testkit, Telegram half: a fake Bot API server with simulated users. See README.md.
+// @orderbot/fake-telegram: a fake Telegram Bot API server with simulated users. See README.md.
 export {
   startFakeTelegram,
   FakeTelegram,

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
-const CLI = path.resolve(import.meta.dirname, "../../src/telegram/cli.ts");
+const CLI = path.resolve(import.meta.dirname, "../src/cli.ts");
 const TOKEN = "4242:cli-test-token";
 let child: ChildProcess | undefined;
 
@@ -14,7 +14,7 @@ afterEach(() => {
 
 function start(): Promise<{ apiRoot: string; output: () => string }> {
   child = spawn(process.execPath, ["--import", "tsx", CLI, "--port", "0", "--token", TOKEN], {
-    cwd: path.resolve(import.meta.dirname, "../.."),
+    cwd: path.resolve(import.meta.dirname, ".."),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -3,7 +3,7 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Bot, GrammyError } from "grammy";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeTelegram, type SimulatedUser, startFakeTelegram } from "../../src/index.ts";
+import { type FakeTelegram, type SimulatedUser, startFakeTelegram } from "../src/index.ts";
 import { rawCall } from "./support/raw.ts";
 
 let tg: FakeTelegram;

@@ -9,7 +9,7 @@ import {
   type SimulatedUser,
   startFakeTelegram,
   TelegramErrors,
-} from "../../src/index.ts";
+} from "../src/index.ts";
 import { rawCall } from "./support/raw.ts";
 
 let tg: FakeTelegram;

@@ -6,7 +6,7 @@ import {
   type SimulatedUser,
   startFakeTelegram,
   type TgUpdate,
-} from "../../src/index.ts";
+} from "../src/index.ts";
 import { rawCall } from "./support/raw.ts";
 
 let tg: FakeTelegram;

@@ -8,7 +8,7 @@ import {
   type SimulatedUser,
   startFakeTelegram,
   WaitTimeoutError,
-} from "../../src/index.ts";
+} from "../src/index.ts";
 import { rawCall } from "./support/raw.ts";
 
 let tg: FakeTelegram;

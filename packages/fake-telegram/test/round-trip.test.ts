@@ -2,7 +2,7 @@
 // message -> button -> invoice -> payment, by webhook and by long polling.
 import type { Bot } from "grammy";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeTelegram, type SimulatedUser, startFakeTelegram } from "../../src/index.ts";
+import { type FakeTelegram, type SimulatedUser, startFakeTelegram } from "../src/index.ts";
 import { createShopBot, serveWebhook, type WebhookReceiver } from "./support/shop-bot.ts";
 
 async function shopRoundTrip(tg: FakeTelegram, user: SimulatedUser): Promise<void> {

@@ -5,7 +5,7 @@ import {
   type SimulatedUser,
   startFakeTelegram,
   TelegramErrors,
-} from "../../src/index.ts";
+} from "../src/index.ts";
 import { failure, rawCall } from "./support/raw.ts";
 
 let tg: FakeTelegram;

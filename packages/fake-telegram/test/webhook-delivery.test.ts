@@ -2,7 +2,7 @@
 // attempt cap, one update per chat in flight while other chats proceed, max_connections, the
 // secret header, timeouts, Retry-After, lost and duplicated deliveries, webhook replies.
 import { afterEach, describe, expect, it } from "vitest";
-import { type FakeTelegram, type FakeTelegramOptions, startFakeTelegram } from "../../src/index.ts";
+import { type FakeTelegram, type FakeTelegramOptions, startFakeTelegram } from "../src/index.ts";
 import { rawCall } from "./support/raw.ts";
 import { gate, type Policy, type Receiver, startReceiver, until } from "./support/receiver.ts";
 

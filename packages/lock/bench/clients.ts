@@ -1,11 +1,11 @@
 // The lock libraries the lock benchmarks compare, each as a "client": one connection and one lock
 // instance of the library, locking a key and unlocking it (for @orderbot/lock, one lock manager).
 import { randomBytes } from "node:crypto";
-import { Redis } from "@orderbot/platform"; // the ioredis the lock package uses, for every library alike
+import { Redis } from "ioredis"; // the lock package's own ioredis, for every library alike
 import { Registry } from "prom-client";
 import { Redlock } from "@sesamecare-oss/redlock";
 import { Mutex } from "redis-semaphore";
-import { createLockManager, type LockManager } from "@orderbot/lock";
+import { createLockManager, type LockManager } from "../src/index.ts";
 
 export const TTL_MS = 10_000;
 export const WAIT_MS = 10_000;

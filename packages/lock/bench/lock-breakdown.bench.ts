@@ -1,4 +1,4 @@
-// npm run bench:lock-breakdown — where @orderbot/lock's time goes on distinct keys, against the raw
+// npm run bench -- lock-breakdown — where @orderbot/lock's time goes on distinct keys, against the raw
 // SET NX PX + EVALSHA loop of bench:lock:
 //
 //   1. its own JavaScript per lock+unlock, on a stub Redis that answers at once;
@@ -15,21 +15,26 @@
 // Results: printed, and written to docs/benchmarks.md between the bench:lock-breakdown markers.
 import { EventEmitter } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { Registry } from "prom-client";
-import { createLockManager } from "@orderbot/lock";
-import { startRedisServer } from "@orderbot/testkit";
-// The scripts and key layout themselves, below the public API: this benchmark takes the module apart.
-import { CircuitBreaker } from "../../packages/lock/src/breaker.ts";
-import { CommandRunner } from "../../packages/lock/src/commands.ts";
-import { lockKeys } from "../../packages/lock/src/keys.ts";
-import { createLockMetrics } from "../../packages/lock/src/metrics.ts";
 import {
-  type LuaScript,
-  releaseScript,
-  type ScriptClient,
-  tryScript,
-} from "../../packages/lock/src/scripts.ts";
-import { newToken } from "../../packages/lock/src/tokens.ts";
+  environmentLine,
+  formatRate,
+  formatTable,
+  markdownTable,
+  packageVersion,
+  startRedisServer,
+  writeSection,
+} from "@orderbot/testkit";
+// The layers below the public API (scripts, key layout, command runner): this benchmark takes the
+// module apart, which is why it lives in the package and not with the other benchmarks.
+import { CircuitBreaker } from "../src/breaker.ts";
+import { createLockManager } from "../src/index.ts";
+import { CommandRunner } from "../src/commands.ts";
+import { lockKeys } from "../src/keys.ts";
+import { createLockMetrics } from "../src/metrics.ts";
+import { type LuaScript, releaseScript, type ScriptClient, tryScript } from "../src/scripts.ts";
+import { newToken } from "../src/tokens.ts";
 import {
   connect,
   type Client,
@@ -40,16 +45,7 @@ import {
   sleep,
   TTL_MS,
   WAIT_MS,
-} from "./support/lock-clients.ts";
-import {
-  environmentLine,
-  formatRate,
-  formatTable,
-  markdownTable,
-  packageVersion,
-  ROOT,
-  writeSection,
-} from "./support/report.ts";
+} from "./clients.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const ROUND_MS = Number(process.env.BENCH_CELL_MS ?? 700);
@@ -314,9 +310,11 @@ async function main(): Promise<void> {
   writeSection(
     "lock-breakdown",
     [
-      "## Redis locks: where the time goes (`npm run bench:lock-breakdown`)",
+      "## Redis locks: where the time goes (`npm run bench -- lock-breakdown`)",
       "",
-      environmentLine({ ioredis: packageVersion("ioredis", `${ROOT}/packages/lock`) }),
+      environmentLine({
+        ioredis: packageVersion("ioredis", path.resolve(import.meta.dirname, "..")),
+      }),
       "",
       `The lock's own JavaScript per lock+unlock, on a stub Redis that answers at once (32 callers, each with a manager`,
       `of its own as in bench:lock): **${js.waiting.toFixed(2)} µs** when the kind waits, ${js.once.toFixed(2)} µs when it tries once`,

@@ -1,4 +1,4 @@
-// npm run bench:lock — @orderbot/lock beside redis-semaphore's Mutex, @sesamecare-oss/redlock and a
+// npm run bench -- lock — @orderbot/lock beside redis-semaphore's Mutex, @sesamecare-oss/redlock and a
 // raw SET NX PX + EVALSHA loop: lock then unlock, in one process, on one redis-server of its own.
 //
 //   (a) 1 client, distinct keys    (b) 32 clients, distinct keys    (c) 16 clients, one hot key
@@ -7,15 +7,7 @@
 // manager: its command connection plus, once it waits, its subscriber), as separate bot instances
 // would have. Each cell runs BENCH_CELL_MS (default 3500 ms) after a short warm-up.
 // Results: printed, and written to docs/benchmarks.md between the bench:lock markers.
-import { startRedisServer } from "@orderbot/testkit";
-import {
-  type Client,
-  type Library,
-  libraries,
-  RETRY_MS,
-  sleep,
-  TTL_MS,
-} from "./support/lock-clients.ts";
+import path from "node:path";
 import {
   environmentLine,
   formatMs,
@@ -25,10 +17,11 @@ import {
   packageVersion,
   percentile,
   recordSummary,
-  ROOT,
   Samples,
+  startRedisServer,
   writeSection,
-} from "./support/report.ts";
+} from "@orderbot/testkit";
+import { type Client, type Library, libraries, RETRY_MS, sleep, TTL_MS } from "./clients.ts";
 
 const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 3500);
 const WARMUP_MS = 300;
@@ -198,17 +191,17 @@ async function main(): Promise<void> {
   ];
   console.log(verdicts.join("\n"));
 
-  const lockDir = `${ROOT}/packages/lock`;
+  const lockDir = path.resolve(import.meta.dirname, "..");
   writeSection(
     "lock",
     [
-      "## Redis locks: lock then unlock (`npm run bench:lock`)",
+      "## Redis locks: lock then unlock (`npm run bench -- lock`)",
       "",
       environmentLine({
         ioredis: packageVersion("ioredis", lockDir),
         "prom-client": packageVersion("prom-client", lockDir),
-        "redis-semaphore": packageVersion("redis-semaphore"),
-        "@sesamecare-oss/redlock": packageVersion("@sesamecare-oss/redlock"),
+        "redis-semaphore": packageVersion("redis-semaphore", lockDir),
+        "@sesamecare-oss/redlock": packageVersion("@sesamecare-oss/redlock", lockDir),
       }),
       "",
       `One process, one redis-server of its own on loopback, ${CELL_MS} ms per cell after a ${WARMUP_MS} ms warm-up. A client is one`,

@@ -18,8 +18,24 @@ export {
   type InvariantInputs,
 } from "./harness/invariants.ts";
 export { spawnApp, type AppProcess, type SpawnAppOptions } from "./harness/processes.ts";
+export {
+  spawnWorker,
+  workerEnv,
+  WORKER_HASH_KEY,
+  type WorkerProcess,
+  type WorkerServices,
+} from "./harness/worker-process.ts";
+export {
+  checkExpiry,
+  INITIAL_STOCK,
+  installReleaseAudit,
+  makeDue,
+  releasesBy,
+  seedReservations,
+  withAppName,
+  type ExpiryCheck,
+} from "./fixtures/mass-reservations.ts";
 export { startRoundRobinProxy, type RoundRobinProxy } from "./harness/proxy.ts";
-export * from "./telegram/index.ts";
 export { startPostgresCluster, type PostgresCluster } from "./harness/pg-cluster.ts";
 export {
   startShopRun,
@@ -62,3 +78,20 @@ export {
   type LockSummary,
 } from "./harness/metrics.ts";
 export { startProgress, type Progress, type ProgressStream } from "./harness/progress.ts";
+export {
+  BENCHMARKS_MD,
+  environmentLine,
+  formatMs,
+  formatRate,
+  formatTable,
+  markdownTable,
+  packageVersion,
+  percentile,
+  readSummary,
+  recordSummary,
+  redisServerVersion,
+  Samples,
+  writeSection,
+  type Cell,
+  type SummaryRow,
+} from "./bench/report.ts";

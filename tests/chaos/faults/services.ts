@@ -2,7 +2,8 @@
 // and Pay so the outage meets them), PostgreSQL stopped the way a crash stops it, and kill -9 of
 // the worker that is relaying the outbox while it holds claimed messages.
 import { setTimeout as sleep } from "node:timers/promises";
-import { scrapeAll, type AppInstance, type FaultHandle } from "@orderbot/testkit";
+import { scrapeAll, type AppInstance } from "@orderbot/testkit";
+import { type FaultHandle } from "@orderbot/fake-telegram";
 import { restartRedis } from "../environment.ts";
 import { until, type Fault, type FaultContext } from "../fault.ts";
 

@@ -1,6 +1,7 @@
-// The shop as it runs in production, for end-to-end tests: bot processes (`tsx apps/bot/src/main.ts`)
-// behind one webhook URL (a round-robin proxy, as a load balancer would be), the test kit as
-// Telegram, a database of the test's own and a namespace of its own on the shared test Redis.
+// The shop as it runs in production, for end-to-end tests: bot processes
+// (`node --import tsx apps/bot/src/main.ts`) behind one webhook URL (a round-robin proxy, as a load
+// balancer would be), the test kit as Telegram, a database of the test's own and a namespace of its
+// own on the shared test Redis.
 import { Api } from "grammy";
 import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
@@ -11,15 +12,17 @@ import {
   createTestRedis,
   freePort,
   spawnApp,
-  startFakeTelegram,
   startRoundRobinProxy,
   type AppProcess,
-  type FakeTelegram,
-  type FakeTelegramOptions,
   type RoundRobinProxy,
   type TestDatabase,
   type TestRedis,
 } from "@orderbot/testkit";
+import {
+  startFakeTelegram,
+  type FakeTelegram,
+  type FakeTelegramOptions,
+} from "@orderbot/fake-telegram";
 import { createWorker, parseWorkerConfig, type Worker } from "@orderbot/worker";
 import { expectCleanLogs } from "./logs.ts";
 

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { FakeTelegram, SimulatedUser } from "@orderbot/testkit";
+import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 
 /** Resolves once every update so far has been delivered (a reply can come before the 200). */
 export async function allDelivered(kit: FakeTelegram): Promise<void> {

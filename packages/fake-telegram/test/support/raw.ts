@@ -1,5 +1,5 @@
 // Raw Bot API calls over HTTP, in each body encoding a client may use.
-import type { FakeTelegram } from "../../../src/index.ts";
+import type { FakeTelegram } from "../../src/index.ts";
 
 export type Encoding = "json" | "form" | "multipart" | "query";
 

@@ -1,7 +1,7 @@
 // A webhook endpoint for delivery tests: records every request and answers as the test says.
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { TgUpdate } from "../../../src/index.ts";
+import type { TgUpdate } from "../../src/index.ts";
 
 export interface Received {
   update: TgUpdate;

@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { Bot, InlineKeyboard, webhookCallback } from "grammy";
 import type { AddressInfo } from "node:net";
-import type { FakeTelegram } from "../../../src/index.ts";
+import type { FakeTelegram } from "../../src/index.ts";
 
 export interface ShopBotOptions {
   /** Answer pre-checkout queries with this error instead of ok. */

@@ -6,9 +6,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { PROJECT_ROOT } from "../services/env.ts";
 
-export const ROOT = path.resolve(import.meta.dirname, "../../..");
-export const BENCHMARKS_MD = path.join(ROOT, "docs/benchmarks.md");
+export const BENCHMARKS_MD = path.join(PROJECT_ROOT, "docs/benchmarks.md");
 
 /** Value at percentile `p` (0-100) of an ascending-sorted array; NaN when empty. */
 export function percentile(sorted: ArrayLike<number>, p: number): number {
@@ -78,7 +78,7 @@ export function formatMs(ms: number): string {
 }
 
 /** The version of an installed npm package as seen from `from` (a directory), or "?". */
-export function packageVersion(name: string, from = ROOT): string {
+export function packageVersion(name: string, from = PROJECT_ROOT): string {
   try {
     const require = createRequire(path.join(from, "noop.js"));
     const entry = require.resolve(`${name}/package.json`);
@@ -122,7 +122,7 @@ export function writeSection(name: string, body: string, file = BENCHMARKS_MD): 
   const block = `${start}\n${body.trim()}\n${end}`;
   const current = existsSync(file)
     ? readFileSync(file, "utf8")
-    : "# Benchmarks\n\nWritten by the benchmark scripts (`npm run bench:NAME`); each rewrites only its own section.\n";
+    : "# Benchmarks\n\nWritten by the benchmark scripts (`npm run bench -- NAME`); each rewrites only its own section.\n";
   const from = current.indexOf(start);
   const to = current.indexOf(end);
   const next =
@@ -145,7 +145,7 @@ export interface SummaryRow {
   ratioAgainst?: string;
 }
 
-const SUMMARY_DIR = path.join(ROOT, ".data/bench");
+const SUMMARY_DIR = path.join(PROJECT_ROOT, ".data/bench");
 
 /** Saves a benchmark's headline rows for the suite's summary (`npm run bench`). */
 export function recordSummary(name: string, rows: SummaryRow[]): void {

@@ -1,8 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { UserAction } from "../telegram/actions.ts";
-import type { FakeTelegram } from "../telegram/fake-telegram.ts";
-import type { SimulatedUser } from "../telegram/users.ts";
-import type { TgMessage } from "../telegram/types.ts";
+import type { FakeTelegram, SimulatedUser, TgMessage, UserAction } from "@orderbot/fake-telegram";
 
 /** How a press of Order ended, as the user saw it. */
 export type PlaceOutcome = "placed" | "out-of-stock" | "unavailable" | "busy" | "limit" | "other";

@@ -1,5 +1,5 @@
 import type { Database } from "@orderbot/db";
-import type { FakeTelegram } from "../telegram/fake-telegram.ts";
+import type { FakeTelegram } from "@orderbot/fake-telegram";
 import type { OrderPress } from "./customer.ts";
 import type { InvariantResult } from "./invariants.ts";
 import type { StockCommand } from "./operator.ts";

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { FakeTelegram } from "../telegram/fake-telegram.ts";
+import type { FakeTelegram } from "@orderbot/fake-telegram";
 import {
   runCustomer,
   type CustomerOptions,

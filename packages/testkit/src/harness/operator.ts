@@ -1,7 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { FakeTelegram } from "../telegram/fake-telegram.ts";
-import type { SimulatedGroup } from "../telegram/groups.ts";
-import type { SimulatedUser } from "../telegram/users.ts";
+import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 
 /** One `/stock` command the operator sent, and what the bot said it did. */
 export interface StockCommand {

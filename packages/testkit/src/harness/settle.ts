@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "@orderbot/db";
-import type { FakeTelegram } from "../telegram/fake-telegram.ts";
+import type { FakeTelegram } from "@orderbot/fake-telegram";
 
 export interface SettleOptions {
   kit: FakeTelegram;

@@ -5,9 +5,9 @@ import {
   startFakeTelegram,
   type FakeTelegram,
   type FakeTelegramOptions,
-} from "../telegram/index.ts";
-import type { SimulatedGroup } from "../telegram/groups.ts";
-import type { SimulatedUser } from "../telegram/users.ts";
+  type SimulatedGroup,
+  type SimulatedUser,
+} from "@orderbot/fake-telegram";
 import { Operator } from "./operator.ts";
 import { spawnApp, type AppProcess } from "./processes.ts";
 import { startRoundRobinProxy, type RoundRobinProxy } from "./proxy.ts";

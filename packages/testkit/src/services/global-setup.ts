@@ -1,8 +1,10 @@
-// Runs once per test run, before any test file: checks that PostgreSQL and Redis answer and builds
-// the migrated template every test file clones. `npm test` starts the services first; running
-// vitest directly needs `npm run services -- start`.
+// vitest's global set-up for every workspace (vitest.shared.ts): runs once per test run, before any
+// test file: checks that PostgreSQL and Redis answer and builds the migrated template every test
+// file clones. `npm test` starts the services first; running vitest directly needs
+// `npm run services -- start`.
 import { Redis } from "ioredis";
-import { prepareTemplateDatabase, serviceUrls } from "@orderbot/testkit";
+import { prepareTemplateDatabase } from "./database.ts";
+import { serviceUrls } from "./env.ts";
 
 export default async function setup(): Promise<void> {
   process.env.ORDERBOT_TEST_RUN = String(process.pid);
