@@ -28,7 +28,7 @@ const schema = z
       .string({ error: "is required: the bot's token from @BotFather" })
       .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)"),
     BOT_MODE: z.enum(["webhook", "polling"]).default("polling"),
-    /** Another Bot API server (a local one, or the test kit's fake); Telegram's when unset. */
+    /** Another Bot API server (a local one, or @orderbot/fake-telegram); Telegram's when unset. */
     TELEGRAM_API_ROOT: z.url().optional(),
     WEBHOOK_SECRET: z
       .string()

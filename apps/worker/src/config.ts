@@ -20,7 +20,7 @@ const schema = z
     BOT_TOKEN: z
       .string()
       .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)"),
-    /** Another Bot API server (a local one, or the test kit's fake); Telegram's when unset. */
+    /** Another Bot API server (a local one, or @orderbot/fake-telegram); Telegram's when unset. */
     TELEGRAM_API_ROOT: z.url().optional(),
     OPERATOR_GROUP_ID: z
       .string()
