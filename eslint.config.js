@@ -1,10 +1,82 @@
 // One lint setup for the whole monorepo. Type-aware rules catch the mistakes that matter most in
-// concurrent code: a floating promise is a lock that may never be released.
+// concurrent code: a floating promise is a lock that may never be released. The import rules hold
+// the package boundaries (README: apps -> core -> {lock, db, platform}) and make every workspace
+// declare what it imports; tests/lint/boundaries.test.ts shows each of them firing.
 import js from "@eslint/js";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 
+/** Every workspace: reach another one through its package name and its exports, never its files. */
+const INTERNALS = {
+  regex: "^@orderbot/[^/]+/(src|test)(/|$)",
+  message:
+    "Import a workspace by its package name (its exports), not its src/ or test/ files: what another package keeps inside is not an API.",
+};
+
+/** apps/bot/src/features: handlers call domain services (core), they never touch storage. */
+const FEATURE_STORAGE = [
+  {
+    group: ["@orderbot/db", "@orderbot/db/*", "@prisma/client", "@prisma/client/*"],
+    message:
+      "Bot features do not touch the database: call a domain service of @orderbot/core (types and enums are re-exported there).",
+  },
+  {
+    group: ["ioredis", "ioredis/*"],
+    message:
+      "Bot features do not touch Redis: locks, caches and rate limits come in through the feature's dependencies.",
+  },
+];
+
+/** packages/core: business rules know nothing of Telegram or HTTP. */
+const CORE_TRANSPORT = [
+  {
+    group: ["grammy", "grammy/*", "@grammyjs/*"],
+    message: "Core knows nothing of Telegram: grammY belongs to the apps.",
+  },
+  {
+    group: ["fastify", "fastify/*", "@fastify/*"],
+    message: "Core knows nothing of HTTP: Fastify belongs to the apps.",
+  },
+];
+
+/** packages/lock/src: copyable alone, so it imports no other workspace. */
+const LOCK_ALONE = [
+  {
+    group: ["@orderbot/*"],
+    message:
+      "The lock package is copyable alone: its src/ imports no @orderbot/* workspace (only its tests may use @orderbot/testkit).",
+  },
+];
+
+const restrict = (...patterns) => ({
+  "no-restricted-imports": ["error", { patterns: [INTERNALS, ...patterns] }],
+});
+
+/** Where devDependencies may be imported: tests, test support, benchmarks, tooling config. */
+const DEV_FILES = [
+  "**/test/**",
+  "**/tests/**",
+  "**/bench/**",
+  "**/scripts/**",
+  "**/vitest.config.ts",
+  "**/vitest.shared.ts",
+  "**/eslint.config.js",
+  "**/prisma.config.ts",
+];
+
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", "**/generated/**", ".data/**", ".turbo/**"] },
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/dist/**",
+      "**/generated/**",
+      ".data/**",
+      "**/.turbo/**",
+      // Snippets that break the rules on purpose, linted by tests/lint/boundaries.test.ts as if
+      // they lived at the forbidden path.
+      "tests/lint/fixtures/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -40,10 +112,41 @@ export default tseslint.config(
       "**/test/**",
       "packages/testkit/src/**",
       "packages/db/src/cli/**",
+      "**/bench/**",
       "**/vitest.config.ts",
       "prisma.config.ts",
     ],
     rules: { "no-restricted-properties": "off" },
   },
+
+  // ---------------------------------------------------------------- imports and boundaries
+  {
+    // Every import is declared by the workspace whose package.json is nearest the importing file
+    // (the root's for tests/, scripts and root config); devDependencies only where tests and
+    // tooling live. Workspace links (@orderbot/*) resolve outside node_modules, hence
+    // includeInternal.
+    files: ["**/*.ts", "**/*.js"],
+    plugins: { "import-x": importX },
+    settings: { "import-x/resolver-next": [createNodeResolver()] },
+    rules: {
+      "import-x/no-extraneous-dependencies": [
+        "error",
+        { devDependencies: DEV_FILES, includeInternal: true, includeTypes: true },
+      ],
+      // `../../packages/lock/src/x.ts`, `../../apps/bot/test/...`: another workspace's files.
+      "import-x/no-relative-packages": "error",
+      ...restrict(),
+    },
+  },
+  { files: ["apps/bot/src/features/**/*.ts"], rules: restrict(...FEATURE_STORAGE) },
+  { files: ["packages/core/**/*.ts"], rules: restrict(...CORE_TRANSPORT) },
+  { files: ["packages/lock/src/**/*.ts"], rules: restrict(...LOCK_ALONE) },
+  {
+    // The one exception: each workspace's vitest.config.ts extends the root's shared test settings
+    // (tooling, as tsconfig.json extends tsconfig.base.json), not another workspace's code.
+    files: ["**/vitest.config.ts"],
+    rules: { "import-x/no-relative-packages": "off" },
+  },
+
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
 );

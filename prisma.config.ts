@@ -5,6 +5,6 @@ import { defineConfig } from "prisma/config";
 
 export default defineConfig({
   schema: "prisma/schema.prisma",
-  migrations: { path: "prisma/migrations", seed: "tsx packages/db/src/cli/seed.ts" },
+  migrations: { path: "prisma/migrations", seed: "node --import tsx packages/db/src/cli/seed.ts" },
   datasource: { url: process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:54329/orderbot" },
 });
