@@ -7,6 +7,8 @@ help =
     /catalog: products, prices and stock
     /orders: your orders and where they stand
     /language: switch between English and 中文
+    /paysupport: help with a payment, from the shop's operators
+    /terms: the shop's terms of sale
     Pick a product, choose how many, press Order: the items are held for you until you pay or the reservation runs out.
 language-choose = Choose your language:
 language-set = Language set to English.
@@ -50,6 +52,10 @@ order-limit = You already have { $open } open orders, the most allowed. Pay for 
 order-invalid = That order could not be placed. Please pick the product again from /catalog.
 order-not-found = That order does not exist.
 order-not-yours = That order is not yours.
+order-link-not-found = That payment link is for an order that does not exist.
+order-link-not-yours = That payment link is for someone else's order, so it can only be paid by them. To buy the same, pick it from /catalog.
+order-amount-out-of-range = This order's total, { $total }, is outside what one invoice can ask ({ $min } to { $max }). Nothing was reserved; please change the quantity.
+order-currency-unsupported = This product cannot be paid for at the moment. Nothing was reserved.
 order-cancelled = Order { $id } is cancelled and its items are back on sale.
 order-cancel-closed = Order { $id } is { $status }, so it can no longer be cancelled. Please contact the shop if something is wrong.
 order-cancel-expired = Order { $id } had already expired; nothing was charged and its items are back on sale.
@@ -71,6 +77,7 @@ pay-refused-cancelled = Order { $id } was cancelled, so it can no longer be paid
 pay-refused-expired = Order { $id } has expired and its items went back on sale. Place a new order from /catalog.
 pay-refused-paid = Order { $id } is already paid.
 pay-invoice-sent = Invoice sent.
+pay-invoice-refused = The shop could not create the invoice for order { $id }; nothing was charged. Please try again later, or ask for help with /paysupport.
 precheckout-expired = This order has expired. Nothing was charged; please order again.
 precheckout-cancelled = This order was cancelled. Nothing was charged.
 precheckout-paid = This order is already paid. Nothing was charged.
@@ -106,6 +113,11 @@ op-stock-short = { $sku }: cannot remove { $requested }; only { $available } are
 op-unknown-sku = There is no product with SKU { $sku }.
 op-price-usage = Usage: /price SKU AMOUNT
 op-price-ok = { $sku }: price { $before } → { $after }.
+op-price-out-of-range = { $sku }: { $price } is outside what one invoice can ask ({ $min } to { $max }). The price was not changed.
+op-price-currency-unsupported = { $sku } is priced in { $currency }, which the shop cannot invoice (it can: { $supported }). The price was not changed.
+op-support-answered = Sent to the customer as the answer to request #{ $id }.
+op-support-unknown = There is no support request #{ $id }; nothing was sent.
+op-support-invalid = That answer could not be sent: write some text, at most 3500 characters.
 op-orders-title = Orders{ $status }:
 op-orders-empty = No orders.
 op-orders-line = { $id } · { $status } · { $total } · { $date }
@@ -137,3 +149,54 @@ op-setting-off = off
 btn-setting = { $label }: { $state }
 op-settings-saved = Saved.
 op-settings-conflict = Someone else changed the settings a moment ago; nothing was saved. Here are the current settings.
+op-refunds-title = Refunds owed: { $total }
+op-refunds-empty = No refunds owed: every charge is delivered or refunded.
+op-refunds-line = { $n }. { $amount } · { $order } · { $age } · { $state }
+op-refunds-order = order { $id }
+op-refunds-no-order = no order
+op-refunds-more = …and { $more } more.
+op-refund-state-waiting = waiting for Telegram
+op-refund-state-refused = refused by Telegram: { $error }
+op-refund-state-by-hand = to refund by hand
+op-age-minutes = { $n } min
+op-age-hours = { $n } h
+op-age-days = { $n } d
+btn-refund-retry = ↻ Retry { $n }
+btn-refund-mark = ✓ Refunded { $n }
+op-refund-retry-ok = The refund is sent to Telegram again.
+op-refund-retry-waiting = This refund is already on its way to Telegram.
+op-refund-retry-not-stars = Only Stars refunds can be sent again. Refund this one with the payment provider, then mark it refunded.
+op-refund-already = This payment was refunded already.
+op-refund-not-owed = This payment pays for its order: nothing is owed.
+op-refund-unknown = There is no such payment.
+op-refund-note-prompt =
+    Reply to this message with a note (or "-" for none) to mark this refund as made by hand. The same as a command: /refunded { $charge } note
+    🧾 { $charge }
+op-refunded-usage = Usage: /refunded CHARGE_ID [note]
+op-refunded-ok = Marked as refunded by hand: { $charge }.
+op-refunded-too-long = The note is too long: { $max } characters at most. Nothing was changed.
+op-findings-title = Stars ledger findings (Telegram's record and the shop's differ): { $total }
+op-findings-empty = Stars ledger: no open findings (Telegram's record and the shop's agree as far as checked).
+op-finding-line = { $n }. { $kind } · charge { $charge } · Telegram { $telegram } · shop { $shop } · { $age }
+op-finding-charge-missing = charge the shop never recorded (refunded automatically)
+op-finding-payment-unknown-to-telegram = payment Telegram does not list
+op-finding-refund-only-in-telegram = refund made outside the bot (recorded)
+op-finding-refund-only-in-shop = refund Telegram does not list
+op-finding-amount-mismatch = amounts differ
+btn-finding-resolve = ✓ Resolved { $n }
+op-finding-resolved = Finding resolved: { $charge }. Your name and the time are recorded.
+op-finding-already = This finding was resolved already: { $charge }.
+op-finding-unknown = There is no such finding.
+
+## Payment support and terms
+
+support-opened = Your request #{ $id } has reached the shop. An operator will answer you in this chat.
+support-contact = You can also reach the shop at { $contact }.
+support-add-details = To tell them more, send /paysupport followed by your message, for example: /paysupport order ABCD2345 was charged twice.
+support-too-long = That message is too long for a support request: at most { $max } characters, please.
+support-invalid = Your request could not be sent. Please try again with a shorter message.
+terms-default =
+    Terms of sale
+    Prices are in the currency shown on each product. An order holds its items until you pay or the reservation runs out; an unpaid order is released and nothing is charged.
+    Payments are taken by Telegram. If an order cannot be delivered after you paid (it expired, sold out, or was paid twice), it is refunded in full: Telegram Stars automatically, other currencies by the shop.
+    For any problem with a payment, send /paysupport: your request goes to the shop's operators, who answer you here.

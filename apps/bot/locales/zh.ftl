@@ -7,6 +7,8 @@ help =
     /catalog:商品、价格与库存
     /orders:您的订单及其状态
     /language:切换 English / 中文
+    /paysupport：付款问题，由商店运营人员协助
+    /terms：商店的销售条款
     选择商品和数量后点击“下单”:商品会为您保留,直到您付款或保留到期。
 language-choose = 请选择语言:
 language-set = 语言已设置为中文。
@@ -50,6 +52,10 @@ order-limit = 您已有 { $open } 个未完成的订单,已达上限。请先支
 order-invalid = 无法下单。请从 /catalog 重新选择商品。
 order-not-found = 该订单不存在。
 order-not-yours = 这不是您的订单。
+order-link-not-found = 该付款链接对应的订单不存在。
+order-link-not-yours = 该付款链接属于别人的订单，只能由下单人支付。如需购买，请从 /catalog 选择商品。
+order-amount-out-of-range = 该订单总额 { $total } 超出了单张账单允许的范围（{ $min } 至 { $max }）。没有保留任何商品，请调整数量。
+order-currency-unsupported = 该商品目前无法付款。没有保留任何商品。
 order-cancelled = 订单 { $id } 已取消,商品已重新上架。
 order-cancel-closed = 订单 { $id } 的状态为“{ $status }”,无法再取消。如有问题请联系店家。
 order-cancel-expired = 订单 { $id } 已过期;没有扣款,商品已重新上架。
@@ -71,6 +77,7 @@ pay-refused-cancelled = 订单 { $id } 已取消,无法再支付。请从 /catal
 pay-refused-expired = 订单 { $id } 已过期,商品已重新上架。请从 /catalog 重新下单。
 pay-refused-paid = 订单 { $id } 已经付过款了。
 pay-invoice-sent = 账单已发送。
+pay-invoice-refused = 商店无法为订单 { $id } 创建账单；没有扣款。请稍后再试，或用 /paysupport 寻求帮助。
 precheckout-expired = 该订单已过期。没有扣款,请重新下单。
 precheckout-cancelled = 该订单已取消。没有扣款。
 precheckout-paid = 该订单已付款。没有重复扣款。
@@ -106,6 +113,11 @@ op-stock-short = { $sku }:无法减少 { $requested };未被保留的只有 { $a
 op-unknown-sku = 没有 SKU 为 { $sku } 的商品。
 op-price-usage = 用法:/price SKU 金额
 op-price-ok = { $sku }:价格 { $before } → { $after }。
+op-price-out-of-range = { $sku }：{ $price } 超出了单张账单允许的范围（{ $min } 至 { $max }）。价格未更改。
+op-price-currency-unsupported = { $sku } 以 { $currency } 计价，商店无法以该货币开具账单（可用：{ $supported }）。价格未更改。
+op-support-answered = 已作为请求 #{ $id } 的回复发送给顾客。
+op-support-unknown = 没有编号为 #{ $id } 的客服请求；未发送任何内容。
+op-support-invalid = 无法发送该回复：请填写内容，最多 3500 个字符。
 op-orders-title = 订单{ $status }:
 op-orders-empty = 没有订单。
 op-orders-line = { $id } · { $status } · { $total } · { $date }
@@ -137,3 +149,54 @@ op-setting-off = 关
 btn-setting = { $label }:{ $state }
 op-settings-saved = 已保存。
 op-settings-conflict = 刚才有其他人修改了设置;本次没有保存。以下是当前设置。
+op-refunds-title = 待退款：{ $total }
+op-refunds-empty = 没有待退款：每笔付款都已交付或已退款。
+op-refunds-line = { $n }. { $amount } · { $order } · { $age } · { $state }
+op-refunds-order = 订单 { $id }
+op-refunds-no-order = 无订单
+op-refunds-more = ……另有 { $more } 笔。
+op-refund-state-waiting = 等待 Telegram 处理
+op-refund-state-refused = Telegram 拒绝退款：{ $error }
+op-refund-state-by-hand = 需手动退款
+op-age-minutes = { $n } 分钟
+op-age-hours = { $n } 小时
+op-age-days = { $n } 天
+btn-refund-retry = ↻ 重试 { $n }
+btn-refund-mark = ✓ 已退款 { $n }
+op-refund-retry-ok = 已重新向 Telegram 发起退款。
+op-refund-retry-waiting = 该退款已在发往 Telegram 的途中。
+op-refund-retry-not-stars = 只有 Stars 退款可以重试。请在支付服务商处退款，然后标记为已退款。
+op-refund-already = 该付款已经退款。
+op-refund-not-owed = 该付款用于支付订单：无需退款。
+op-refund-unknown = 没有这笔付款。
+op-refund-note-prompt =
+    回复本消息并附上备注（不需要备注请回复“-”），即可将此退款标记为已手动退款。等同于命令：/refunded { $charge } 备注
+    🧾 { $charge }
+op-refunded-usage = 用法：/refunded 交易号 [备注]
+op-refunded-ok = 已标记为手动退款：{ $charge }。
+op-refunded-too-long = 备注太长：最多 { $max } 个字符。未做任何更改。
+op-findings-title = Stars 账目核对发现（Telegram 记录与本店不符）：{ $total }
+op-findings-empty = Stars 账目：没有待处理的核对发现（已核对部分与 Telegram 的记录一致）。
+op-finding-line = { $n }. { $kind } · 交易 { $charge } · Telegram { $telegram } · 本店 { $shop } · { $age }
+op-finding-charge-missing = 本店未记录的付款（已自动退款）
+op-finding-payment-unknown-to-telegram = Telegram 账目中没有的付款
+op-finding-refund-only-in-telegram = 在机器人之外完成的退款（已记录）
+op-finding-refund-only-in-shop = Telegram 账目中没有的退款
+op-finding-amount-mismatch = 金额不符
+btn-finding-resolve = ✓ 已处理 { $n }
+op-finding-resolved = 已处理：{ $charge }。您的身份和处理时间已记录。
+op-finding-already = 此项已被处理过：{ $charge }。
+op-finding-unknown = 没有这一项。
+
+## 付款帮助与条款
+
+support-opened = 您的请求 #{ $id } 已送达商店。运营人员会在此对话中回复您。
+support-contact = 您也可以通过 { $contact } 联系商店。
+support-add-details = 如需补充说明，请发送 /paysupport 加上您的留言，例如：/paysupport 订单 ABCD2345 被扣了两次款。
+support-too-long = 留言太长，无法作为客服请求发送：最多 { $max } 个字符。
+support-invalid = 您的请求未能发送。请缩短留言后重试。
+terms-default =
+    销售条款
+    价格以各商品显示的货币计。订单会为您保留商品，直到您付款或保留到期；未付款的订单会被释放，不会扣款。
+    款项由 Telegram 收取。若您付款后订单无法交付（已过期、已售罄或重复支付），将全额退款：Telegram Stars 自动退回，其他货币由商店退款。
+    如有任何付款问题，请发送 /paysupport：您的请求会送达商店运营人员，他们会在此回复您。

@@ -84,6 +84,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     reports: createReports({ db: deps.db, clock }),
     payments: { currency: config.PAYMENT_CURRENCY, providerToken: config.PROVIDER_TOKEN },
     operators: { ownerIds: config.OWNER_IDS, groupId: config.OPERATOR_GROUP_ID },
+    shopInfo: { terms: config.SHOP_TERMS, contact: config.SHOP_SUPPORT_CONTACT },
     catalogPageSize: CATALOG_PAGE_SIZE,
     maxUnitsPerLine: shop.deps.config.maxUnitsPerLine,
     rateLimit: {
@@ -144,6 +145,10 @@ export function createBotApp(deps: BotAppDeps): BotApp {
           processUpdate,
           logger,
           allowedUpdates: HANDLED_UPDATE_TYPES,
+          maxAttempts: config.POLL_RETRY_MAX_ATTEMPTS,
+          retryBaseMs: config.POLL_RETRY_BASE_MS,
+          retryMaxMs: config.POLL_RETRY_MAX_MS,
+          skipped: metrics.updatesSkipped,
         });
       }
       logger.info({ mode: config.BOT_MODE, bot: bot.botInfo.username, address }, "bot started");

@@ -8,6 +8,8 @@ const CUSTOMER: Record<string, Description> = {
   catalog: { en: "Products, prices and stock", zh: "商品、价格与库存" },
   orders: { en: "My orders", zh: "我的订单" },
   language: { en: "English / 中文", zh: "English / 中文" },
+  paysupport: { en: "Help with a payment", zh: "付款帮助" },
+  terms: { en: "Terms of sale", zh: "销售条款" },
   help: { en: "Help", zh: "帮助" },
 };
 
@@ -20,6 +22,11 @@ const OPERATOR: Record<(typeof OPERATOR_COMMANDS)[number] | "bind", Description>
   refund: { en: "ID: refund a paid order", zh: "订单号:为已付款订单退款" },
   report: { en: "Today's figures", zh: "今日报表" },
   settings: { en: "Group settings", zh: "群组设置" },
+  refunds: { en: "Refunds owed that need a person", zh: "需要人工处理的待退款" },
+  refunded: {
+    en: "CHARGE_ID [note]: mark refunded by hand",
+    zh: "交易号 [备注]：标记为已手动退款",
+  },
   bind: { en: "Make this the operator group (owners)", zh: "绑定为运营群(店主)" },
 };
 

@@ -73,6 +73,29 @@ const schema = z
     /** Per-user rate limit: updates allowed per window. */
     RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).default(20),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
+    /**
+     * Polling: a failing update runs again after a pause doubling from POLL_RETRY_BASE_MS up to
+     * POLL_RETRY_MAX_MS, and is skipped after POLL_RETRY_MAX_ATTEMPTS failures (never one that
+     * carries money). The defaults span about three minutes; tests make the window short.
+     */
+    POLL_RETRY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(12),
+    POLL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(500),
+    POLL_RETRY_MAX_MS: z.coerce.number().int().min(10).default(30_000),
+    /**
+     * /terms: the shop's terms of sale, as one text (\n for a line break). Empty: the built-in
+     * terms, in the user's language. At most 3500 characters (one Telegram message).
+     */
+    SHOP_TERMS: z
+      .string()
+      .max(3500)
+      .default("")
+      .transform((text) => text.replace(/\\n/g, "\n").trim()),
+    /** /paysupport: another way to reach the shop (an @username, an e-mail), shown to the buyer. */
+    SHOP_SUPPORT_CONTACT: z
+      .string()
+      .max(200)
+      .default("")
+      .transform((text) => text.trim()),
   })
   .superRefine(
     (c, ctx) => {

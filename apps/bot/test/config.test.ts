@@ -34,6 +34,41 @@ describe("bot configuration", () => {
     });
   });
 
+  it("reads the polling retry window, defaulting to about three minutes", () => {
+    expect(parseBotConfig(VALID)).toMatchObject({
+      POLL_RETRY_MAX_ATTEMPTS: 12,
+      POLL_RETRY_BASE_MS: 500,
+      POLL_RETRY_MAX_MS: 30_000,
+    });
+    const short = {
+      POLL_RETRY_MAX_ATTEMPTS: "4",
+      POLL_RETRY_BASE_MS: "200",
+      POLL_RETRY_MAX_MS: "1000",
+    };
+    expect(parseBotConfig({ ...VALID, ...short })).toMatchObject({
+      POLL_RETRY_MAX_ATTEMPTS: 4,
+      POLL_RETRY_BASE_MS: 200,
+      POLL_RETRY_MAX_MS: 1_000,
+    });
+    expect(problems({ ...VALID, POLL_RETRY_MAX_ATTEMPTS: "0" })).toHaveLength(1);
+  });
+
+  it("reads the shop's terms with \\n as line breaks, and refuses terms longer than one message", () => {
+    expect(parseBotConfig(VALID)).toMatchObject({ SHOP_TERMS: "", SHOP_SUPPORT_CONTACT: "" });
+    const config = parseBotConfig({
+      ...VALID,
+      SHOP_TERMS: " No returns.\\nRefunds in Stars. ",
+      SHOP_SUPPORT_CONTACT: " @shop_help ",
+    });
+    expect(config).toMatchObject({
+      SHOP_TERMS: "No returns.\nRefunds in Stars.",
+      SHOP_SUPPORT_CONTACT: "@shop_help",
+    });
+    expect(problems({ ...VALID, SHOP_TERMS: "x".repeat(3501) })).toEqual([
+      expect.stringMatching(/^SHOP_TERMS: /),
+    ]);
+  });
+
   it("reads ids as bigints: Telegram ids exceed 32 bits", () => {
     const config = parseBotConfig({
       ...VALID,

@@ -119,6 +119,20 @@ describe("stock and prices", () => {
     ).toBe(18);
   });
 
+  it("refuses a price one invoice could not ask, naming the range, and changes nothing", async () => {
+    // The owner (the group's creator) here: the admins' commands count towards their rate limit.
+    const before = await h.db.product.findUniqueOrThrow({ where: { sku: "MUG-PANDA" } });
+    expect(await say(owner, "/price MUG-PANDA 10001")).toBe(
+      "MUG-PANDA: 10001 ⭐ is outside what one invoice can ask (1 ⭐ to 10000 ⭐). The price was not changed.",
+    );
+    const after = await h.db.product.findUniqueOrThrow({ where: { sku: "MUG-PANDA" } });
+    expect(after).toMatchObject({ priceMinor: before.priceMinor, version: before.version });
+    expect(await h.db.priceChange.count({ where: { productId: before.id } })).toBe(0);
+    // The top of the range is a price.
+    expect(await say(owner, "/price MUG-PANDA 10000")).toBe("MUG-PANDA: price 12 ⭐ → 10000 ⭐.");
+    expect(await say(owner, "/price MUG-PANDA 12")).toBe("MUG-PANDA: price 10000 ⭐ → 12 ⭐.");
+  });
+
   it("lists the products", async () => {
     const text = await say(admin, "/products");
     expect(text).toContain("Products:");

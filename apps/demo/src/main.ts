@@ -7,6 +7,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createDatabase } from "@orderbot/db";
 import {
+  chargeLedgerOf,
   checkEffects,
   checkInvariants,
   PROJECT_ROOT,
@@ -186,6 +187,7 @@ try {
         since: started,
       },
       outboxDrained: true,
+      charges: chargeLedgerOf(kit),
     })),
     ...(await checkEffects(db, {
       kit,

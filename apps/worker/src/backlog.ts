@@ -1,6 +1,6 @@
 import type { Database } from "@orderbot/db";
 import type { Logger } from "@orderbot/platform";
-import { oldestRefundPendingAgeSeconds, outboxStats } from "@orderbot/core";
+import { oldestRefundPendingAgeSeconds, openFindingCount, outboxStats } from "@orderbot/core";
 import type { WorkerMetrics } from "./metrics.ts";
 
 /**
@@ -15,13 +15,15 @@ export function createBacklogCollector(deps: {
 }) {
   return async function refreshBacklog(): Promise<void> {
     try {
-      const [outbox, refundAge] = await Promise.all([
+      const [outbox, refundAge, unreconciled] = await Promise.all([
         outboxStats(deps.db),
         oldestRefundPendingAgeSeconds(deps.db),
+        openFindingCount(deps.db),
       ]);
       deps.metrics.outboxPending.set(outbox.pending);
       deps.metrics.outboxOldestAge.set(outbox.oldestPendingAgeSeconds);
       deps.metrics.refundPendingOldestAge.set(refundAge);
+      deps.metrics.unreconciledCharges.set(unreconciled);
     } catch (error) {
       deps.logger.warn(
         { err: error instanceof Error ? error.message : String(error) },

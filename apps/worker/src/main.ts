@@ -82,6 +82,7 @@ const worker = createWorker({
   locks,
   expireDue: shop.orders.expireDue,
   groups: shop.groups,
+  ledger: shop.ledger,
   api,
   logger,
   registry,

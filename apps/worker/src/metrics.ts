@@ -15,6 +15,7 @@ export const WORKER_METRICS = {
   outboxClaimLost: "orderbot_outbox_claim_lost_total",
   refundsCompleted: "orderbot_refunds_completed_total",
   refundPendingOldestAge: "orderbot_refund_pending_oldest_age_seconds",
+  unreconciledCharges: "orderbot_unreconciled_charges",
 } as const;
 
 export interface WorkerMetrics {
@@ -31,10 +32,11 @@ export interface WorkerMetrics {
   outboxPending: Gauge;
   outboxOldestAge: Gauge;
   refundPendingOldestAge: Gauge;
+  unreconciledCharges: Gauge;
 }
 
 /**
- * The worker's metrics. The three backlog gauges are filled by `createBacklogCollector` at scrape
+ * The worker's metrics. The backlog gauges are filled by `createBacklogCollector` at scrape
  * time from the database, so every replica reports the current figure, not the last leader's.
  */
 export function createWorkerMetrics(registry: Registry): WorkerMetrics {
@@ -111,6 +113,11 @@ export function createWorkerMetrics(registry: Registry): WorkerMetrics {
     refundPendingOldestAge: new Gauge({
       name: WORKER_METRICS.refundPendingOldestAge,
       help: "Age of the oldest payment waiting for its refund (s)",
+      registers,
+    }),
+    unreconciledCharges: new Gauge({
+      name: WORKER_METRICS.unreconciledCharges,
+      help: "Open findings of the Stars reconciliation: differences between Telegram's ledger and the payments table that no operator has resolved",
       registers,
     }),
   };

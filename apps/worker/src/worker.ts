@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Api } from "grammy";
-import type { GroupService } from "@orderbot/core";
+import type { GroupService, StarReconciliation } from "@orderbot/core";
 import { createProcessedUpdates, type Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
 import type { Logger, Redis, Registry } from "@orderbot/platform";
@@ -12,6 +12,7 @@ import { expireReservationsJob, type ExpireDue } from "./jobs/expire-reservation
 import type { Job } from "./jobs/job.ts";
 import { outboxRelayJob } from "./jobs/outbox-relay.ts";
 import { pruneProcessedUpdatesJob } from "./jobs/prune-processed-updates.ts";
+import { reconcileStarsJob } from "./jobs/reconcile-stars.ts";
 import { refundsJob } from "./jobs/refunds.ts";
 import { createJobRunner, type JobRunner, type TickOutcome } from "./jobs/runner.ts";
 import { createWorkerMetrics, type WorkerMetrics } from "./metrics.ts";
@@ -37,6 +38,11 @@ export interface WorkerDeps {
   expireDue: ExpireDue;
   /** core's `shop.groups`: the admin-refresh job refreshes each group's admin list through it. */
   groups: Pick<GroupService, "list" | "refreshAdmins">;
+  /**
+   * core's `shop.ledger`: the reconcile-stars job compares it with Telegram's getStarTransactions
+   * (scheduled only when PAYMENT_CURRENCY is XTR and this is given).
+   */
+  ledger?: StarReconciliation;
   /** grammY's Api pointed at Telegram or another Bot API server (`new Api(token, { apiRoot })`). */
   api: Api;
   logger: Logger;
@@ -93,8 +99,8 @@ export function createWorker(deps: WorkerDeps): Worker {
       claimMs: config.OUTBOX_CLAIM_MS,
       horizonMs: config.OUTBOX_HORIZON_MS,
       locale: config.NOTIFY_LOCALE,
-      operatorChatId: operatorGroup,
     },
+    operatorChats: chats,
     metrics,
     logger: logger.child({ component: "outbox" }),
   });
@@ -128,6 +134,25 @@ export function createWorker(deps: WorkerDeps): Worker {
       intervalMs: config.PRUNE_INTERVAL_MS,
     }),
   ];
+  if (deps.ledger && config.PAYMENT_CURRENCY === "XTR") {
+    jobs.push(
+      reconcileStarsJob({
+        ledger: deps.ledger,
+        botId: BigInt(deps.api.token.split(":")[0]!),
+        getStarTransactions: async (offset, limit, signal) =>
+          // grammY types its signal as a polyfill's; the platform's AbortSignal is what it uses.
+          (
+            await deps.api.getStarTransactions(
+              { offset, limit },
+              signal as Parameters<Api["getStarTransactions"]>[1],
+            )
+          ).transactions,
+        operatorChats: chats,
+        intervalMs: config.RECONCILE_INTERVAL_MS,
+        graceMs: config.RECONCILE_GRACE_MS,
+      }),
+    );
+  }
 
   const runner = createJobRunner({
     locks,

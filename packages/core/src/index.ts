@@ -2,6 +2,23 @@ export { createShop, type Shop, type CreateShopOptions } from "./shop.ts";
 export { LOCK_KINDS, type LockKind } from "./lock-kinds.ts";
 export { formatMoney, parseMoney } from "./money.ts";
 export {
+  MAX_SUPPORT_TEXT,
+  supportRequestKey,
+  type AnswerSupportRequestInput,
+  type AnswerSupportRequestResult,
+  type OpenSupportRequestInput,
+  type OpenSupportRequestResult,
+  type SupportRequests,
+  type SupportTopic,
+} from "./customers/support-requests.ts";
+export {
+  checkInvoiceAmount,
+  INVOICE_LIMITS,
+  type InvoiceAmountCheck,
+  type InvoiceAmountRefusal,
+  type InvoiceLimit,
+} from "./payments/invoice-limits.ts";
+export {
   coreConfigSchema,
   resolveCoreConfig,
   type CoreConfig,
@@ -39,6 +56,46 @@ export type { ConfirmPaymentInput, ConfirmPaymentResult } from "./payments/confi
 export { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "./payments/confirm-payment.ts";
 export type { RefundOrderResult } from "./payments/refund-order.ts";
 export { AUTO_REFUND_CURRENCY, type RefundReason } from "./payments/refund-queue.ts";
+// Refunds that need a person (/refunds) and refunds Telegram reports (refunded_payment).
+export type {
+  LedgerFindingsSection,
+  MoneyExceptions,
+  MoneySection,
+} from "./payments/money-exceptions.ts";
+export type { OwedRefund, OwedRefundState } from "./payments/owed-refunds.ts";
+export {
+  REFUND_NOTE_MAX,
+  type MarkRefundedResult,
+  type NotOwed,
+  type PaymentRef,
+  type RetryRefundResult,
+} from "./payments/refund-actions.ts";
+export {
+  telegramRefundAlertKey,
+  type TelegramRefundInput,
+  type TelegramRefundResult,
+} from "./payments/telegram-refund.ts";
+// Reconciliation with Telegram's Stars ledger (getStarTransactions).
+export {
+  createStarReconciliation,
+  type ReconcileOptions,
+  type ReconcileResult,
+  type StarReconciliation,
+} from "./payments/reconciliation/service.ts";
+export {
+  FINDING_KINDS,
+  FINDING_NOTE_MAX,
+  openFindingCount,
+  type FindingKind,
+  type LedgerFinding,
+  type ResolveFindingResult,
+} from "./payments/reconciliation/findings.ts";
+export {
+  LEDGER_PAGE_SIZE,
+  type FetchLedgerPage,
+  type LedgerTransaction,
+} from "./payments/reconciliation/ledger.ts";
+export { findingAlertKey } from "./payments/reconciliation/alerts.ts";
 // Refunds still pending, for the worker's refunds job and backlog gauges.
 export {
   STARS,

@@ -5,15 +5,24 @@ import { createGroupService, type GroupService } from "./groups/service.ts";
 import { createOrderService, type OrderService } from "./orders/service.ts";
 import { createOutboxService, type OutboxService } from "./outbox/service.ts";
 import { createPaymentService, type PaymentService } from "./payments/service.ts";
+import {
+  createStarReconciliation,
+  type StarReconciliation,
+} from "./payments/reconciliation/service.ts";
 import { createStockService, type StockService } from "./stock/service.ts";
+import { createSupportRequests, type SupportRequests } from "./customers/support-requests.ts";
 
 export interface Shop {
   catalog: CatalogService;
   orders: OrderService;
   payments: PaymentService;
+  /** Reconciliation with Telegram's Stars ledger (the worker's reconcile-stars job, /refunds). */
+  ledger: StarReconciliation;
   stock: StockService;
   groups: GroupService;
   outbox: OutboxService;
+  /** Customers asking the shop for help (/paysupport), relayed to the operator groups. */
+  support: SupportRequests;
   /** The dependencies the services were built from (tests and benchmarks reach the lockless paths with them). */
   deps: CoreDeps;
 }
@@ -36,9 +45,11 @@ export function createShop(options: CreateShopOptions): Shop {
     catalog: createCatalogService(deps),
     orders: createOrderService(deps),
     payments: createPaymentService(deps),
+    ledger: createStarReconciliation(deps),
     stock: createStockService(deps),
     groups: createGroupService(deps),
     outbox: createOutboxService(deps),
+    support: createSupportRequests(deps),
     deps,
   };
 }

@@ -165,6 +165,31 @@ describe("schema: the database refuses what must never happen", () => {
     });
   });
 
+  it("a CAPTURED payment without an order, and an operator's refund note past 500 characters", async () => {
+    const data = { userId: TELEGRAM_USER, amountMinor: 20, currency: "XTR" };
+    // A charge for no order we know is recorded, to be refunded; it can never pay for anything.
+    await db.payment.create({
+      data: { ...data, telegramChargeId: unique("o"), status: "REFUND_PENDING" },
+    });
+    expect(
+      await rejection(
+        db.payment.create({ data: { ...data, telegramChargeId: unique("o"), status: "CAPTURED" } }),
+      ),
+    ).toMatch(/payments_captured_has_order/);
+    expect(
+      await rejection(
+        db.payment.create({
+          data: {
+            ...data,
+            telegramChargeId: unique("o"),
+            status: "REFUNDED",
+            refundNote: "x".repeat(501),
+          },
+        }),
+      ),
+    ).toMatch(/payments_refund_note_length/);
+  });
+
   it("a second ledger row for the same order, product and reason", async () => {
     const p = await product();
     const o = await order();
@@ -199,5 +224,14 @@ describe("schema: the database refuses what must never happen", () => {
         }),
       ),
     ).toMatch(/order_items_quantity_positive/);
+  });
+
+  it("a support request text longer than one operator alert can carry", async () => {
+    const request = (text: string) =>
+      db.supportRequest.create({
+        data: { userId: TELEGRAM_USER, chatId: TELEGRAM_USER, topic: "paysupport", text },
+      });
+    expect((await request("x".repeat(3500))).id).toBeGreaterThan(0);
+    expect(await rejection(request("x".repeat(3501)))).toMatch(/support_requests_text_length/);
   });
 });

@@ -119,6 +119,20 @@ export function controlRoutes(kit: () => FakeTelegram): (app: FastifyInstance) =
         attempts: d.attempts,
       })),
     );
+    app.get("/_kit/stars", async () => kit().starTransactions);
+    app.post<{ Body: Body }>("/_kit/stars/charges", async (request, reply) =>
+      handle(reply, () => {
+        const body = request.body ?? {};
+        return kit().seedStarCharge({
+          user: Number(body.userId),
+          amount: Number(body.amount),
+          ...(typeof body.payload === "string" ? { payload: body.payload } : {}),
+        });
+      }),
+    );
+    app.post<{ Params: { id: string } }>("/_kit/stars/charges/:id/refund", async (request, reply) =>
+      handle(reply, () => kit().refundFromOutside(request.params.id)),
+    );
     app.put<{ Body: { rules?: MethodFault[]; delivery?: DeliveryFaults } }>(
       "/_kit/faults",
       async (request) => {

@@ -47,6 +47,7 @@ export async function dispatch(
     if (!method) throw notFound();
     const decision = deps.faults.decide(method.name, chatId);
     if (decision.latencyMs > 0) await sleep(decision.latencyMs, undefined, { ref: false });
+    await deps.faults.passHolds(method.name);
     if (decision.error) {
       fault = decision.kind;
       throw decision.error;

@@ -74,6 +74,8 @@ export const TelegramErrors = {
   WRONG_CHAT_ACTION: "Bad Request: wrong parameter action in request",
   INVOICE_PAYLOAD_INVALID: "Bad Request: INVOICE_PAYLOAD_INVALID",
   STARS_INVOICE_INVALID: "Bad Request: STARS_INVOICE_INVALID",
+  CURRENCY_TOTAL_AMOUNT_INVALID: "Bad Request: CURRENCY_TOTAL_AMOUNT_INVALID",
+  START_PARAM_INVALID: "Bad Request: START_PARAM_INVALID",
   PAYMENT_PROVIDER_INVALID: "Bad Request: PAYMENT_PROVIDER_INVALID",
   PRICES_UNPARSABLE: "Bad Request: can't parse prices JSON object",
   NO_PRICES: "Bad Request: there must be at least one price",

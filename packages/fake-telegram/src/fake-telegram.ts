@@ -1,7 +1,7 @@
 // The fake Telegram Bot API, assembled: state, update queue, webhook and getUpdates delivery,
 // faults, recorder, simulated users and the HTTP server, behind one object for tests.
 import type { AddressInfo } from "node:net";
-import type { WebhookInfo } from "@grammyjs/types";
+import type { StarTransaction, WebhookInfo } from "@grammyjs/types";
 import type { FastifyInstance } from "fastify";
 import type { ChatView } from "./chat-view.ts";
 import { LongPoller } from "./delivery/polling.ts";
@@ -20,6 +20,12 @@ import { type Pacing, type PacingFilter, type RecordedCall, Recorder } from "./r
 import { controlRoutes } from "./control.ts";
 import { buildServer } from "./server.ts";
 import { type ChargeRecord, TelegramState } from "./state.ts";
+import {
+  recordCharge,
+  refundFromOutside,
+  starTransactionOf,
+  uniqueChargeId,
+} from "./stars-ledger.ts";
 import { type ChatRef, chatIdOf, type TgMessage, type UserFromGetMe } from "./types.ts";
 import { type CreateUserOptions, SimulatedUser } from "./users.ts";
 import { type MessageMatch, type WaitForMessageOptions, waitForMessage } from "./waits.ts";
@@ -196,6 +202,44 @@ export class FakeTelegram {
   /** Payments made so far (refunded ones carry refundedAt). */
   get charges(): ChargeRecord[] {
     return [...this.ctx.state.charges.values()];
+  }
+
+  /** The bot's Stars transactions, oldest first, as getStarTransactions lists them (not recorded). */
+  get starTransactions(): StarTransaction[] {
+    const { state } = this.ctx;
+    return state.starLedger.map((entry) => starTransactionOf(state, entry));
+  }
+
+  /**
+   * A Stars charge that Telegram took but the bot never heard of: it joins the ledger, and no
+   * update is delivered (a successful_payment lost for good, or one meant for another database).
+   */
+  seedStarCharge(options: { user: ChatRef; amount: number; payload?: string }): ChargeRecord {
+    const { state } = this.ctx;
+    const userId = chatIdOf(options.user);
+    if (!state.users.has(userId)) throw new FakeTelegramError(`no user ${userId}`);
+    if (!Number.isInteger(options.amount) || options.amount <= 0)
+      throw new FakeTelegramError("a Stars amount is a positive integer");
+    const charge: ChargeRecord = {
+      chargeId: uniqueChargeId(state),
+      providerChargeId: "",
+      userId,
+      chatId: userId,
+      currency: "XTR",
+      totalAmount: options.amount,
+      payload: options.payload ?? "unknown",
+      paidAt: Date.now(),
+    };
+    recordCharge(state, charge);
+    return structuredClone(charge);
+  }
+
+  /**
+   * Refunds a Stars charge as Telegram support would, without the bot: the ledger shows the
+   * refund and a refunded_payment service message reaches the payer's chat.
+   */
+  refundFromOutside(chargeId: string): ChargeRecord {
+    return refundFromOutside(this.ctx, chargeId);
   }
 
   /** Calls a method in-process, as the bot would over HTTP (recorded too). */

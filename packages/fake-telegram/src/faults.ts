@@ -30,6 +30,21 @@ export interface DeliveryFaults {
   duplicateNext?: number;
 }
 
+/** Calls of a method held at arrival, as a network that delivers them late; see `Faults.hold`. */
+export interface HoldHandle {
+  /** Calls waiting right now. */
+  readonly waiting: number;
+  /** Lets every waiting call through, and every later one at once. */
+  release(): void;
+}
+
+interface ActiveHold {
+  methods: Set<string>;
+  released: Promise<void>;
+  release: () => void;
+  waiting: number;
+}
+
 export interface FaultHandle {
   /** How many errors this rule has injected so far. */
   readonly injected: number;
@@ -62,6 +77,7 @@ export function seededRandom(seed: number): () => number {
 
 export class Faults {
   private rules: ActiveRule[] = [];
+  private holds: ActiveHold[] = [];
   private deliveryFaults: DeliveryFaults = {};
 
   constructor(private readonly random: () => number) {}
@@ -97,6 +113,47 @@ export class Faults {
     return this.set({ method, chatId, rate429: 1, retryAfter: 60, times: 1 });
   }
 
+  /**
+   * Holds every call of `method` when it arrives, before it is handled, until `release()`: what
+   * the bot sent takes effect only then (an answer to a pre-checkout query, say, and the payment
+   * that follows it), at a moment the test chooses.
+   *
+   * @example
+   * const held = kit.faults.hold("answerPreCheckoutQuery");
+   * // ... wait until held.waiting > 0, break something ...
+   * held.release(); // the payment goes through now
+   */
+  hold(method: string | string[]): HoldHandle {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const active: ActiveHold = {
+      methods: new Set([method].flat().map((m) => m.toLowerCase())),
+      released,
+      release: () => {
+        this.holds = this.holds.filter((h) => h !== active);
+        release();
+      },
+      waiting: 0,
+    };
+    this.holds.push(active);
+    return {
+      get waiting() {
+        return active.waiting;
+      },
+      release: active.release,
+    };
+  }
+
+  /** Waits while a hold on `method` is in place (at once when there is none). */
+  async passHolds(method: string): Promise<void> {
+    const name = method.toLowerCase();
+    for (const hold of this.holds.filter((h) => h.methods.has(name))) {
+      hold.waiting++;
+      await hold.released;
+      hold.waiting--;
+    }
+  }
+
   /** Sets (replaces) the webhook delivery faults. */
   delivery(faults: DeliveryFaults): void {
     this.deliveryFaults = { ...faults };
@@ -104,6 +161,7 @@ export class Faults {
 
   /** Removes every rule and delivery fault. */
   clear(): void {
+    for (const hold of this.holds) hold.release();
     this.rules = [];
     this.deliveryFaults = {};
   }

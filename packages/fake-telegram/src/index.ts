@@ -19,7 +19,7 @@ export type { PaymentResult, PayOptions } from "./pay.ts";
 export type { ChatView } from "./chat-view.ts";
 export type { MessageMatch, WaitForMessageOptions } from "./waits.ts";
 export { messageText } from "./waits.ts";
-export type { MethodFault, DeliveryFaults, FaultHandle, Faults } from "./faults.ts";
+export type { MethodFault, DeliveryFaults, FaultHandle, Faults, HoldHandle } from "./faults.ts";
 export { seededRandom } from "./faults.ts";
 export type { FloodLimits } from "./flood.ts";
 export type { RecordedCall, Pacing, PacingFilter } from "./recorder.ts";
@@ -31,7 +31,13 @@ export type {
   QueuedUpdate,
 } from "./delivery/queue.ts";
 export type { WebhookOptions } from "./delivery/webhook.ts";
-export type { CallbackAnswer, ChargeRecord, ChatEvent, MemberStatus } from "./state.ts";
+export type {
+  CallbackAnswer,
+  ChargeRecord,
+  ChatEvent,
+  MemberStatus,
+  StarLedgerEntry,
+} from "./state.ts";
 export type { TgMessage, TgUpdate, ChatRef } from "./types.ts";
 export {
   BotApiError,

@@ -1,9 +1,8 @@
 // A user paying an invoice, step by step as Telegram runs it: pre_checkout_query, the bot's answer
 // within the deadline, then the successful_payment message with a unique charge id.
-import { randomBytes } from "node:crypto";
 import { FakeTelegramError } from "./errors.ts";
 import type { KitContext } from "./methods/context.ts";
-import { STARS } from "./methods/payments.ts";
+import { recordCharge, STARS, uniqueChargeId } from "./stars-ledger.ts";
 import type { ChatRecord, ChargeRecord, StoredMessage } from "./state.ts";
 import type { TgMessage, User } from "./types.ts";
 import { postUpdate, postUserMessage } from "./updates.ts";
@@ -101,10 +100,10 @@ function recordPayment(
     message: TgMessage;
   } {
   const invoice = stored.invoice!;
-  const chargeId = uniqueChargeId(ctx);
+  const chargeId = uniqueChargeId(ctx.state);
   const providerChargeId =
     invoice.currency === STARS ? "" : `${Date.now()}_${chargeId.slice(3, 15)}`;
-  ctx.state.charges.set(chargeId, {
+  recordCharge(ctx.state, {
     chargeId,
     providerChargeId,
     userId: user.id,
@@ -140,6 +139,11 @@ function findInvoice(chat: ChatRecord, wanted: PayOptions["invoice"]): StoredMes
   if (wanted !== undefined) {
     const messageId = typeof wanted === "number" ? wanted : wanted.message_id;
     const stored = chat.messages.get(messageId);
+    if (stored?.message.invoice && !stored.invoice && !stored.deleted) {
+      throw new FakeTelegramError(
+        `message ${messageId} in chat ${chat.chat.id} is a forwarded invoice with a start_parameter: it has no Pay button, only a deep link to the bot`,
+      );
+    }
     if (!stored?.invoice || stored.deleted) {
       throw new FakeTelegramError(`message ${messageId} in chat ${chat.chat.id} is not an invoice`);
     }
@@ -150,11 +154,4 @@ function findInvoice(chat: ChatRecord, wanted: PayOptions["invoice"]): StoredMes
     .find((m) => m.invoice && !m.deleted && !m.invoice.paidChargeId);
   if (!newest) throw new FakeTelegramError(`no unpaid invoice in chat ${chat.chat.id}`);
   return newest;
-}
-
-function uniqueChargeId(ctx: KitContext): string {
-  let id: string;
-  do id = `stx${randomBytes(36).toString("base64url")}`;
-  while (ctx.state.charges.has(id));
-  return id;
 }

@@ -97,6 +97,17 @@ export interface ChargeRecord {
   refundedAt?: number;
 }
 
+/**
+ * One entry of the bot's Stars balance history, as getStarTransactions lists it: a user's payment
+ * (in) or its refund (out), in the order they happened. A refund carries its charge's id.
+ */
+export interface StarLedgerEntry {
+  direction: "in" | "out";
+  chargeId: string;
+  /** Unix time (s). */
+  date: number;
+}
+
 type Listener = () => void;
 
 export class TelegramState {
@@ -105,6 +116,8 @@ export class TelegramState {
   readonly callbackQueries = new Map<string, CallbackQueryRecord>();
   readonly preCheckoutQueries = new Map<string, PreCheckoutRecord>();
   readonly charges = new Map<string, ChargeRecord>();
+  /** The bot's Stars transactions, oldest first: Telegram's list only ever grows at the end. */
+  readonly starLedger: StarLedgerEntry[] = [];
   private seq = 0;
   private nextUserId = 7_000_000_001;
   private nextGroupId = 1;

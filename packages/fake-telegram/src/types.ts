@@ -7,6 +7,7 @@ import type {
   InlineKeyboardMarkup,
   Invoice,
   MessageEntity,
+  MessageOrigin,
   PreCheckoutQuery,
   RefundedPayment,
   ReplyKeyboardMarkup,
@@ -44,6 +45,8 @@ export interface TgMessage {
   entities?: MessageEntity[];
   reply_markup?: InlineKeyboardMarkup;
   reply_to_message?: TgMessage;
+  /** Set on a forwarded copy: who sent the original, and when. */
+  forward_origin?: MessageOrigin;
   invoice?: Invoice;
   successful_payment?: SuccessfulPayment;
   refunded_payment?: RefundedPayment;

@@ -8,6 +8,7 @@ import type { SimulatedGroup } from "./groups.ts";
 import { findButton, latestBotMessage, visibleButtons, visibleData } from "./buttons.ts";
 import { type KitContext, unixNow } from "./methods/context.ts";
 import { shallow } from "./methods/messages.ts";
+import { forwardMessage } from "./forward.ts";
 import { payInvoice, type PayOptions, type PaymentResult } from "./pay.ts";
 import type { CallbackAnswer, ChatRecord, StoredMessage } from "./state.ts";
 import { type ChatRef, chatIdOf, type TgMessage, type User } from "./types.ts";
@@ -157,6 +158,18 @@ export class SimulatedUser {
    */
   pay(options: PayOptions & Where = {}): Promise<PaymentResult> {
     return payInvoice(this.ctx, this.user, this.chatFor(options.in), options);
+  }
+
+  /**
+   * Forwards message `messageId` of chat `from` (default: the private chat with the bot) to chat
+   * `to`. A forwarded invoice stays payable there only if it was sent without start_parameter.
+   */
+  async forward(messageId: number, options: { from?: ChatRef; to: ChatRef }): Promise<SentMessage> {
+    const from = this.chatFor(options.from);
+    const to = this.chatFor(options.to);
+    this.ctx.state.markUserAction(to.chat.id);
+    const posted = forwardMessage(this.ctx, this.user, from, to, messageId);
+    return { ...actionOf(posted.queued), message: structuredClone(posted.stored.message) };
   }
 
   /** Joins a group: a new_chat_members message (and chat_member, if the bot allowed it). */

@@ -96,6 +96,28 @@ describe("other faults", () => {
     expect(tg.callsTo("getMe")[0]!.durationMs).toBeGreaterThanOrEqual(55);
   });
 
+  it("holds calls of a method at arrival until released, then lets every call through", async () => {
+    const held = tg.faults.hold("sendMessage");
+    let answered = false;
+    const call = rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "late" }).then((r) => {
+      answered = true;
+      return r;
+    });
+    for (let i = 0; i < 100 && held.waiting === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(held.waiting).toBe(1);
+    expect((await rawCall(tg, "getMe")).body.ok).toBe(true); // other methods pass
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    expect(tg.chat(ann).botMessages).toHaveLength(0); // not handled yet: no effect
+    held.release();
+    expect((await call).body.ok).toBe(true);
+    expect(held.waiting).toBe(0);
+    expect(tg.chat(ann).botMessages.map((m) => m.text)).toEqual(["late"]);
+    expect((await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "now" })).body.ok).toBe(
+      true,
+    );
+  });
+
   it("limits a rule to one chat", async () => {
     const bo = tg.createUser({ firstName: "Bo" });
     await bo.send("/start");

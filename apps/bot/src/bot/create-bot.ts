@@ -9,8 +9,10 @@ import { languageFeature } from "../features/language.ts";
 import { myOrdersFeature } from "../features/my-orders.ts";
 import { operatorFeature } from "../features/operator/index.ts";
 import { orderFeature } from "../features/order.ts";
+import { paySupportFeature } from "../features/pay-support.ts";
 import { paymentsFeature } from "../features/payments.ts";
 import { productFeature } from "../features/product.ts";
+import { refundedPaymentFeature } from "../features/refunded-payment.ts";
 import { startFeature } from "../features/start.ts";
 import { unhandledFeature } from "../features/unhandled.ts";
 import type { BotContext } from "./context.ts";
@@ -40,7 +42,7 @@ export interface CreateBotDeps extends FeatureDeps {
 function features(deps: FeatureDeps): Composer<BotContext>[] {
   const { shop } = deps;
   return [
-    startFeature(),
+    startFeature(shop.orders),
     languageFeature(deps.languages),
     catalogFeature({ catalog: shop.catalog, pageSize: deps.catalogPageSize }),
     productFeature({ catalog: shop.catalog, maxUnitsPerLine: deps.maxUnitsPerLine }),
@@ -58,6 +60,8 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
       outbox: shop.outbox,
       invoice: deps.payments,
     }),
+    refundedPaymentFeature({ payments: shop.payments }),
+    paySupportFeature({ support: shop.support, ...deps.shopInfo }),
     operatorFeature({
       shop,
       lowStock: deps.lowStock,

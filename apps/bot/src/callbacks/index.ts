@@ -44,4 +44,10 @@ export const callbacks = {
     value: settingValueField,
     version: countField,
   }),
+  /** /refunds: send a Stars refund Telegram refused again (the payment's row id). */
+  refundRetry: defineCallback("rr", { paymentId: idField }),
+  /** /refunds: mark a refund done by hand; the bot then asks for an optional note. */
+  refundMark: defineCallback("rm", { paymentId: idField }),
+  /** /refunds: an operator has checked a Stars ledger finding and resolves it (its row id). */
+  findingResolve: defineCallback("fr", { findingId: idField }),
 } as const;

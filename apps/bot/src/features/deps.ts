@@ -2,7 +2,10 @@ import type { LanguagePreferences, LowStockAlerts, Reports, Shop } from "@orderb
 
 /** The services and settings the features are built from; each feature takes the part it uses. */
 export interface FeatureDeps {
-  shop: Pick<Shop, "catalog" | "orders" | "payments" | "stock" | "groups" | "outbox">;
+  shop: Pick<
+    Shop,
+    "catalog" | "orders" | "payments" | "ledger" | "stock" | "groups" | "outbox" | "support"
+  >;
   languages: LanguagePreferences;
   lowStock: LowStockAlerts;
   reports: Reports;
@@ -18,6 +21,8 @@ export interface FeatureDeps {
     /** When set, the only group that may be bound. */
     groupId: bigint | undefined;
   };
+  /** /terms and /paysupport: SHOP_TERMS and SHOP_SUPPORT_CONTACT (empty: the defaults). */
+  shopInfo: { terms: string; contact: string };
   catalogPageSize: number;
   /** Units per order line the order service accepts (the card's + stops there). */
   maxUnitsPerLine: number;

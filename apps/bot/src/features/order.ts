@@ -86,6 +86,24 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
         ctx.logger.info({ problems: result.problems }, "order refused as invalid");
         await alert(ctx, ctx.t("order-invalid"));
         return;
+      case "amount-out-of-range":
+        // Telegram would refuse the invoice at Pay: refused here, before any stock is held.
+        await alert(
+          ctx,
+          ctx.t("order-amount-out-of-range", {
+            total: formatMoney(result.amountMinor, result.currency),
+            min: formatMoney(result.minMinor, result.currency),
+            max: formatMoney(result.maxMinor, result.currency),
+          }),
+        );
+        return;
+      case "unsupported-currency":
+        ctx.logger.error(
+          { currency: result.currency },
+          "product priced in a currency the shop cannot invoice",
+        );
+        await alert(ctx, ctx.t("order-currency-unsupported"));
+        return;
       case "out-of-stock": {
         const items = result.short.map((line) =>
           ctx.t("out-of-stock-item", {

@@ -1,4 +1,4 @@
-import { Composer } from "grammy";
+import { Composer, GrammyError } from "grammy";
 import type {
   CheckPayableResult,
   OrderService,
@@ -13,6 +13,7 @@ import { callbacks } from "../callbacks/index.ts";
 import { itemLines, orderText } from "../format/order.ts";
 import { loggableError } from "../log-safety.ts";
 import { updateReceivedAt } from "../updates/scope.ts";
+import { payStartParameter } from "./pay-link.ts";
 import { alert, showInPlace } from "./support.ts";
 
 export interface PaymentsFeatureDeps {
@@ -69,15 +70,32 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       );
       return alert(ctx, ctx.t("unavailable"));
     }
+    try {
+      await ctx.replyWithInvoice(
+        ctx.t("invoice-title", { id: order.id }),
+        itemLines(ctx.t, order, ctx.locale).slice(0, 255),
+        order.id,
+        order.currency,
+        [{ label: ctx.t("invoice-title", { id: order.id }), amount: order.totalMinor }],
+        // A forwarded copy gets a deep link back to the bot instead of a Pay button, so the
+        // invoice is paid only where it was sent (and the link opens the order for its owner).
+        {
+          provider_token: deps.invoice.providerToken,
+          start_parameter: payStartParameter(order.id),
+        },
+      );
+    } catch (error) {
+      // Telegram refused the invoice (an amount out of its range, a provider problem): say so
+      // rather than leave the user waiting. Anything else fails the update, which is retried.
+      if (!(error instanceof GrammyError) || error.error_code !== 400) throw error;
+      ctx.logger.error(
+        { order: order.id, description: error.description },
+        "invoice refused by Telegram",
+      );
+      return alert(ctx, ctx.t("pay-invoice-refused", { id: order.id }));
+    }
+    // Only now: "invoice sent" is true once the invoice exists.
     await ctx.answerCallbackQuery({ text: ctx.t("pay-invoice-sent") });
-    await ctx.replyWithInvoice(
-      ctx.t("invoice-title", { id: order.id }),
-      itemLines(ctx.t, order, ctx.locale).slice(0, 255),
-      order.id,
-      order.currency,
-      [{ label: ctx.t("invoice-title", { id: order.id }), amount: order.totalMinor }],
-      { provider_token: deps.invoice.providerToken },
-    );
   });
 
   function payRefusal(order: OrderView): string | null {
@@ -123,7 +141,9 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
     });
   });
 
-  privateChats.on("message:successful_payment", async (ctx) => {
+  // In whatever chat it arrives (a private chat, a group where an invoice was forwarded before
+  // invoices carried a start_parameter): the buyer has been charged, so it is recorded.
+  feature.on("message:successful_payment", async (ctx) => {
     const payment = ctx.message.successful_payment;
     // Errors propagate: the update is re-delivered until the payment is recorded.
     const result = await deps.payments.confirmPayment({
@@ -139,6 +159,9 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
     if (result.status === "invalid" || result.duplicate) return;
     const id = payment.invoice_payload;
     // (A payment that cannot be applied is refunded, and the user told, through the outbox.)
+    // Outside the private chat the reply would tell a group about the buyer's order: the outbox
+    // confirms it in the private chat of the order instead (the notice is not settled here).
+    if (ctx.chat.type !== "private") return;
     if (result.status !== "ok") {
       await ctx.reply(ctx.t("payment-refund-pending", { id }));
       return;

@@ -56,7 +56,7 @@ export function refundsJob(deps: {
             payload: {
               template: "operator-refund-needed",
               params: {
-                orderId: r.orderPublicId,
+                orderId: r.orderPublicId ?? "",
                 amountMinor: r.amountMinor,
                 currency: r.currency,
                 telegramChargeId: r.telegramChargeId,

@@ -12,6 +12,7 @@ import {
   type OutboxMessageInput,
 } from "@orderbot/core";
 import type { WorkerMetrics } from "../metrics.ts";
+import type { OperatorChats } from "../operators/chats.ts";
 import { toApiCall, type ApiCall, type CallApi } from "./api-call.ts";
 import { classify } from "./classify.ts";
 import type { Pacer } from "./pacer.ts";
@@ -24,8 +25,6 @@ export interface RelayOptions {
   /** Messages whose pacing slot is further away than this go back to the table (ms). */
   horizonMs: number;
   locale: Locale;
-  /** Where dead letters are reported; null: only logged and counted. */
-  operatorChatId: bigint | null;
 }
 
 export interface RelayDeps {
@@ -37,6 +36,11 @@ export interface RelayDeps {
   options: RelayOptions;
   metrics: WorkerMetrics;
   logger: Logger;
+  /**
+   * Where dead letters are reported: every bound operator group and OPERATOR_GROUP_ID. None: only
+   * logged and counted.
+   */
+  operatorChats: OperatorChats;
   now?: () => number;
   random?: () => number;
 }
@@ -100,21 +104,26 @@ export function createOutboxRelay(deps: RelayDeps) {
     }
   }
 
-  function deadLetterAlert(
+  /**
+   * The dead letter's alert, one per operator chat. The claim is part of the key: a refund an
+   * operator sent again (from /refunds) that Telegram refuses again is reported again.
+   */
+  async function deadLetterAlerts(
     message: ClaimedMessage,
     result: SendResult,
     error: string,
-  ): OutboxMessageInput | null {
-    if (options.operatorChatId === null) return null;
-    if (message.chatId === options.operatorChatId || message.dedupeKey.startsWith("alert:"))
-      return null; // no alert about an alert
-    if (result.kind === "permanent" && result.code === FORBIDDEN) return null;
-    return {
-      dedupeKey: `alert:dead:${message.id}`,
-      chatId: options.operatorChatId,
-      method: "notify",
+  ): Promise<OutboxMessageInput[]> {
+    if (message.dedupeKey.startsWith("alert:")) return []; // no alert about an alert
+    if (result.kind === "permanent" && result.code === FORBIDDEN) return [];
+    const chats = await deps.operatorChats();
+    // A message to an operator chat that failed for good would fail the same way as its alert.
+    if (chats.includes(message.chatId)) return [];
+    return chats.map((chatId) => ({
+      dedupeKey: `alert:dead:${message.id}:${message.claim.replace(/\D/g, "")}:${chatId}`,
+      chatId,
+      method: "notify" as const,
       payload: {
-        template: "operator-dead-letter",
+        template: "operator-dead-letter" as const,
         params: {
           id: message.id,
           method: message.method,
@@ -123,7 +132,7 @@ export function createOutboxRelay(deps: RelayDeps) {
           error,
         },
       },
-    };
+    }));
   }
 
   async function settle(
@@ -187,7 +196,7 @@ export function createOutboxRelay(deps: RelayDeps) {
         id: message.id,
         claim: message.claim,
         error: decision.error,
-        alert: deadLetterAlert(message, result, decision.error),
+        alerts: await deadLetterAlerts(message, result, decision.error),
       });
       if (kept) {
         summary.dead++;

@@ -35,6 +35,26 @@ const REASONS: Record<Locale, Record<string, string>> = {
 const reason = (locale: Locale, p: Params): string =>
   REASONS[locale][str(p.reason)] ?? str(p.reason);
 
+/** What each kind of reconciliation finding means, in the operators' words. */
+const LEDGER_FINDINGS: Record<Locale, Record<string, string>> = {
+  en: {
+    "charge-missing":
+      "Telegram took a payment the shop never recorded; it is recorded now and refunded automatically",
+    "payment-unknown-to-telegram": "the shop recorded a payment that Telegram does not list",
+    "refund-only-in-telegram":
+      "Telegram refunded a payment the shop had as paid; recorded as refunded",
+    "refund-only-in-shop": "the shop has a refund that Telegram does not list",
+    "amount-mismatch": "the amount Telegram took differs from the shop's record",
+  },
+  zh: {
+    "charge-missing": "Telegram 收取了一笔本店未记录的付款；现已记录并将自动退款",
+    "payment-unknown-to-telegram": "本店记录的一笔付款在 Telegram 账目中不存在",
+    "refund-only-in-telegram": "Telegram 退回了一笔本店记为已支付的付款；已记为已退款",
+    "refund-only-in-shop": "本店记录的一笔退款在 Telegram 账目中不存在",
+    "amount-mismatch": "Telegram 收取的金额与本店记录不符",
+  },
+};
+
 type Render = (p: Params, locale: Locale) => string;
 
 const TEMPLATES: Record<string, Record<Locale, Render>> = {
@@ -73,6 +93,34 @@ const TEMPLATES: Record<string, Record<Locale, Render>> = {
       `需要退款：${money(p)}${p.orderId ? `，订单 ${str(p.orderId)}` : ""}（${reason(l, p)}）。` +
       (Number(p.automatic) === 1 ? "Stars 付款：系统将自动退款。" : "请在支付服务商处手动退款。"),
   },
+  "operator-ledger-finding": {
+    en: (p) =>
+      `Stars ledger check: ${LEDGER_FINDINGS.en[str(p.kind)] ?? str(p.kind)}. Charge ${str(p.telegramChargeId)}` +
+      `${p.telegramAmount !== "" && p.telegramAmount !== undefined ? `, Telegram: ${str(p.telegramAmount)} XTR` : ""}` +
+      `${p.shopAmount !== "" && p.shopAmount !== undefined ? `, shop: ${str(p.shopAmount)} XTR` : ""}. ` +
+      "See /refunds.",
+    zh: (p) =>
+      `Stars 账目核对：${LEDGER_FINDINGS.zh[str(p.kind)] ?? str(p.kind)}。交易 ${str(p.telegramChargeId)}` +
+      `${p.telegramAmount !== "" && p.telegramAmount !== undefined ? `，Telegram：${str(p.telegramAmount)} XTR` : ""}` +
+      `${p.shopAmount !== "" && p.shopAmount !== undefined ? `，本店：${str(p.shopAmount)} XTR` : ""}。` +
+      "详见 /refunds。",
+  },
+  "operator-refunded-outside": {
+    en: (p) =>
+      `Telegram reports a refund the shop did not make: ${money(p)}, charge ${str(p.telegramChargeId)}. ` +
+      (!p.orderId
+        ? "The shop had no record of this charge; it is recorded as refunded."
+        : p.orderStatus === "REFUNDED"
+          ? `Order ${str(p.orderId)} is now refunded and its items are back on sale.`
+          : `Order ${str(p.orderId)} stays ${p.orderStatus === "FULFILLED" ? "fulfilled (it was delivered)" : str(p.orderStatus)}.`),
+    zh: (p) =>
+      `Telegram 通知了一笔非本店发起的退款：${money(p)}，交易 ${str(p.telegramChargeId)}。` +
+      (!p.orderId
+        ? "本店没有这笔交易的记录，已记为已退款。"
+        : p.orderStatus === "REFUNDED"
+          ? `订单 ${str(p.orderId)} 已改为已退款，商品已重新上架。`
+          : `订单 ${str(p.orderId)} 保持${p.orderStatus === "FULFILLED" ? "已完成（已发货）" : str(p.orderStatus)}。`),
+  },
   "operator-low-stock": {
     en: (p) =>
       Number(p.stock) === 0
@@ -82,6 +130,25 @@ const TEMPLATES: Record<string, Record<Locale, Render>> = {
       Number(p.stock) === 0
         ? `已售罄：${str(p.titleZh)}（${str(p.sku)}）。`
         : `库存不足：${str(p.titleZh)}（${str(p.sku)}），剩余 ${str(p.stock)}（阈值 ${str(p.threshold)}）。`,
+  },
+  "support-answer": {
+    en: (p) => `The shop's answer to your request #${str(p.requestId)}:\n${str(p.text)}`,
+    zh: (p) => `商店对您的请求 #${str(p.requestId)} 的回复：\n${str(p.text)}`,
+  },
+  "operator-support-request": {
+    // The text last, as the customer wrote it; "(none)" for a bare /paysupport.
+    en: (p) =>
+      [
+        `Support request #${str(p.requestId)} (/${str(p.topic)}) from ${str(p.customer)}`,
+        `Recent orders:\n${p.orders ? str(p.orders) : "(none)"}`,
+        `Message: ${p.text ? str(p.text) : "(none)"}`,
+      ].join("\n"),
+    zh: (p) =>
+      [
+        `客服请求 #${str(p.requestId)}（/${str(p.topic)}），来自 ${str(p.customer)}`,
+        `最近的订单：\n${p.orders ? str(p.orders) : "（无）"}`,
+        `留言：${p.text ? str(p.text) : "（无）"}`,
+      ].join("\n"),
   },
   "operator-dead-letter": {
     en: (p) =>

@@ -70,6 +70,13 @@ const send = (dedupeKey: string, chatId: number, text: string) =>
     data: { dedupeKey, chatId: BigInt(chatId), method: "sendMessage", payload: { text } },
   });
 
+/** The dead-letter alerts about one message: one per operator chat. */
+const deadAlerts = (id: number) =>
+  db.outboxMessage.findMany({
+    where: { dedupeKey: { startsWith: `alert:dead:${id}:` } },
+    orderBy: { id: "asc" },
+  });
+
 describe("dead letters", () => {
   it("gives up after the last attempt on a 5xx that never ends, and alerts the operators", async () => {
     const user = await startedUser(tg);
@@ -133,12 +140,8 @@ describe("dead letters", () => {
       "DEAD",
     );
     expect(tg.calls.filter((c) => c.params.text === "to nobody")).toHaveLength(1);
-    expect(await db.outboxMessage.count({ where: { dedupeKey: `alert:dead:${missing.id}` } })).toBe(
-      1,
-    );
-    expect(await db.outboxMessage.count({ where: { dedupeKey: `alert:dead:${blocked.id}` } })).toBe(
-      0,
-    );
+    expect(await deadAlerts(missing.id)).toHaveLength(1);
+    expect(await deadAlerts(blocked.id)).toHaveLength(0);
   });
 
   it("does not alert about a dead alert: no loop when the operators' chat itself fails", async () => {
@@ -147,12 +150,26 @@ describe("dead letters", () => {
     await relayAll();
     fault.remove();
 
-    const alert = await db.outboxMessage.findUniqueOrThrow({
-      where: { dedupeKey: `alert:dead:${message.id}` },
+    const [alert] = await deadAlerts(message.id);
+    expect(alert?.status).toBe("DEAD");
+    expect(await deadAlerts(alert!.id)).toHaveLength(0);
+  });
+
+  it("alerts every bound operator group, not only OPERATOR_GROUP_ID", async () => {
+    const bound = tg.createGroup({ title: "Bound with /bind", admins: [await startedUser(tg)] });
+    await db.operatorGroup.create({
+      data: { chatId: BigInt(bound.id), title: "Bound with /bind", adminIds: [], boundBy: 1n },
     });
-    expect(alert.status).toBe("DEAD");
-    expect(await db.outboxMessage.count({ where: { dedupeKey: `alert:dead:${alert.id}` } })).toBe(
-      0,
-    );
+    const message = await send("to-a-stranger", 454545, "nobody reads this");
+    await relayAll();
+
+    const alerts = await deadAlerts(message.id);
+    expect(alerts.map((a) => a.chatId).sort()).toEqual([BigInt(ops.id), BigInt(bound.id)].sort());
+    expect(alerts.map((a) => a.status)).toEqual(["SENT", "SENT"]);
+    const told = tg
+      .callsTo("sendMessage")
+      .filter((c) => c.ok && String(c.params.text).includes(`#${message.id} `))
+      .map((c) => c.chatId);
+    expect(told.sort()).toEqual([ops.id, bound.id].sort());
   });
 });

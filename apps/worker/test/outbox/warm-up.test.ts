@@ -42,8 +42,8 @@ describe("warming up a relay's pacer", () => {
         claimMs: 30_000,
         horizonMs: 1000,
         locale: "en",
-        operatorChatId: null,
       },
+      operatorChats: async () => [],
       metrics: createWorkerMetrics(new Registry()),
       logger: silentLogger,
     });

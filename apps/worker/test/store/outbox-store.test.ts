@@ -131,11 +131,16 @@ describe("outbox store", () => {
     const [m] = await claimDueOutbox(db, { limit: 1, claimMs: 60_000 });
     const alert = notify(-100500n, `alert:dead:${m!.id}`, "operator-dead-letter");
     expect(
-      await markOutboxDead(db, { id: m!.id, claim: m!.claim, error: "400: chat not found", alert }),
+      await markOutboxDead(db, {
+        id: m!.id,
+        claim: m!.claim,
+        error: "400: chat not found",
+        alerts: [alert],
+      }),
     ).toBe(true);
-    expect(await markOutboxDead(db, { id: m!.id, claim: m!.claim, error: "again", alert })).toBe(
-      false,
-    );
+    expect(
+      await markOutboxDead(db, { id: m!.id, claim: m!.claim, error: "again", alerts: [alert] }),
+    ).toBe(false);
     const rows = await db.outboxMessage.findMany({ orderBy: { id: "asc" } });
     expect(rows.map((r) => [r.dedupeKey, r.status])).toEqual([
       ["doomed", "DEAD"],

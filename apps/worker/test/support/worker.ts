@@ -45,6 +45,7 @@ export async function startWorker(
     locks,
     expireDue: shop.orders.expireDue,
     groups: shop.groups,
+    ledger: shop.ledger,
     api,
     logger,
     registry,

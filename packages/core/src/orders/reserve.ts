@@ -17,6 +17,7 @@ import {
 import { newPublicId } from "./public-id.ts";
 import { utcTimestamp } from "../database/sql-time.ts";
 import type { OrderView } from "../views.ts";
+import { checkInvoiceAmount, type InvoiceAmountRefusal } from "../payments/invoice-limits.ts";
 import type { ValidPlaceOrder } from "./place-order-input.ts";
 import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
 
@@ -36,7 +37,9 @@ export type PlaceOrderResult =
   | { status: "limit"; open: number; max: number }
   | Busy
   | Unavailable
-  | Invalid;
+  | Invalid
+  /** The order's total is more (or less) than one invoice of its currency may ask: nothing reserved. */
+  | InvoiceAmountRefusal;
 
 interface Line {
   productId: number;
@@ -159,7 +162,10 @@ export async function reserveOrder(
 type PricedLine = Line & { currency: string; available: number };
 
 /** The order's lines with today's prices, or why the input names products that cannot be sold. */
-async function priceLines(deps: CoreDeps, input: ValidPlaceOrder): Promise<PricedLine[] | Invalid> {
+async function priceLines(
+  deps: CoreDeps,
+  input: ValidPlaceOrder,
+): Promise<PricedLine[] | Invalid | InvoiceAmountRefusal> {
   const products = await deps.db.product.findMany({
     where: { sku: { in: input.items.map((i) => i.sku) } },
   });
@@ -187,6 +193,11 @@ async function priceLines(deps: CoreDeps, input: ValidPlaceOrder): Promise<Price
       `items: the order's total would exceed ${MAX_TOTAL_MINOR} minor units; order fewer`,
     );
   if (problems.length > 0) return invalid(problems);
+  const payable = checkInvoiceAmount(
+    lines.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0),
+    lines[0]!.currency,
+  );
+  if (payable.status !== "ok") return payable;
   return lines.sort((a, b) => a.productId - b.productId);
 }
 

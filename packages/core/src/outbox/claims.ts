@@ -110,8 +110,8 @@ export async function rescheduleOutbox(sql: Sql, options: RescheduleOptions): Pr
 
 export interface DeadOptions extends ClaimRef {
   error: string;
-  /** Told to operators in the same transaction (null: nobody to tell, or the message was an alert). */
-  alert: OutboxMessageInput | null;
+  /** Told to operators (each operator chat) in the same transaction; none: nobody to tell, or the message was an alert. */
+  alerts: readonly OutboxMessageInput[];
 }
 
 /** PENDING → DEAD (the dead-letter state), with the operator alert committed alongside. */
@@ -120,7 +120,7 @@ export async function markOutboxDead(db: Database, options: DeadOptions): Promis
     const count = await tx.$executeRaw`
       UPDATE outbox_messages SET status = 'DEAD', last_error = ${options.error}
        WHERE id = ${options.id} AND status = 'PENDING' AND next_attempt_at = ${options.claim}::timestamp`;
-    if (count === 1 && options.alert) await enqueueOutbox(tx, [options.alert]);
+    if (count === 1) await enqueueOutbox(tx, options.alerts);
     return count === 1;
   });
 }

@@ -32,6 +32,14 @@ export type NotificationTemplate =
   | "operator-order-paid"
   /** To operators: a payment needs a refund (a provider other than Stars must be refunded by hand). */
   | "operator-refund-needed"
+  /** To operators: Telegram reported a refund the shop did not make (`refunded_payment`). */
+  | "operator-refunded-outside"
+  /** To operators (from the worker): Telegram's Stars ledger and the payments table differ. */
+  | "operator-ledger-finding"
+  /** To the user: an operator's answer to their support request (a reply to its alert). */
+  | "support-answer"
+  /** To operators: a customer asked for help (/paysupport), with their latest orders. */
+  | "operator-support-request"
   /** To operators: a product's stock fell to the group's low-stock threshold or ran out. */
   | "operator-low-stock"
   /** To operators (from the worker): a message failed for good and went to the dead letters. */
@@ -98,7 +106,11 @@ export async function enqueueOperatorAlert(
   if (chats.length === 0 && deps.config.fallbackOperatorChatId !== undefined)
     chats.push(deps.config.fallbackOperatorChatId);
   if (chats.length === 0) {
-    deps.logger.warn({ template, params }, "operator alert not queued: no operator group is bound");
+    // Not the params: some carry a customer's name or words.
+    deps.logger.warn(
+      { template, dedupeKey },
+      "operator alert not queued: no operator group is bound",
+    );
     return 0;
   }
   return enqueueOutbox(

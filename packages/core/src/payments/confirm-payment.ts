@@ -91,7 +91,7 @@ interface LockedOrder {
  * - EXPIRED/CANCELLED → re-reserve (ledger RERESERVE) if every item is in stock → PAID;
  *   otherwise the payment is REFUND_PENDING, with the refund and an operator alert queued.
  * - Already paid (a second invoice paid too), wrong amount, another user's order, or an unknown
- *   order → REFUND_PENDING the same way.
+ *   order (the payment then has no order) → REFUND_PENDING the same way.
  * - The same charge id again → the first outcome, `duplicate: true`, nothing written.
  */
 export function createConfirmPayment(deps: CoreDeps) {
@@ -184,13 +184,27 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
     include: { order: { select: { publicId: true } } },
   });
   if (existing) {
-    const view = await findOrderByPublicId(tx, existing.order.publicId);
-    const payment = paymentView(existing, existing.order.publicId);
-    return existing.status === "CAPTURED"
-      ? { status: "ok", order: view!, payment, duplicate: true, rereserved: false }
+    const publicId = existing.order?.publicId ?? null;
+    const view = publicId ? await findOrderByPublicId(tx, publicId) : null;
+    const payment = paymentView(existing, publicId);
+    return existing.status === "CAPTURED" && view
+      ? { status: "ok", order: view, payment, duplicate: true, rereserved: false }
       : { status: "refund-pending", reason: "duplicate", order: view, payment, duplicate: true };
   }
   if (!order) {
+    // Money taken for no order we know still gets its row (docs/architecture.md, Data model), so
+    // the refunds job, the refund-age alert and /refunds see it like any other refund owed.
+    const payment = await tx.payment.create({
+      data: {
+        orderId: null,
+        userId: input.userId,
+        telegramChargeId: input.telegramChargeId,
+        providerChargeId: input.providerChargeId ?? null,
+        amountMinor: input.amount,
+        currency: input.currency,
+        status: "REFUND_PENDING",
+      },
+    });
     // No order, so no order chat: the payer hears in their private chat, whose id is their user id.
     await queueRefund(
       tx,
@@ -202,7 +216,7 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
       status: "refund-pending",
       reason: "unknown-order",
       order: null,
-      payment: null,
+      payment: paymentView(payment, null),
       duplicate: false,
     };
   }

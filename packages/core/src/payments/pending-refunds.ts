@@ -43,7 +43,8 @@ export async function completeStarRefund(
 
 export interface PendingRefund {
   paymentId: number;
-  orderPublicId: string;
+  /** Null for a charge whose invoice named no order we know. */
+  orderPublicId: string | null;
   userId: bigint;
   telegramChargeId: string;
   amountMinor: number;
@@ -53,7 +54,7 @@ export interface PendingRefund {
 
 interface RefundRow {
   payment_id: number;
-  public_id: string;
+  public_id: string | null;
   user_id: bigint;
   telegram_charge_id: string;
   amount_minor: number;
@@ -72,14 +73,14 @@ const toRefund = (r: RefundRow): PendingRefund => ({
 });
 
 /**
- * REFUND_PENDING Stars payments with no refund call in the outbox. Core queues the call in the
+ * REFUND_PENDING Stars payments (with or without an order) with no refund call in the outbox. Core queues the call in the
  * transaction that records the payment, so this finds only what slipped through (rows written by
  * hand, older code); the refunds job queues their call.
  */
 export async function starRefundsWithoutCall(sql: Sql, limit: number): Promise<PendingRefund[]> {
   const rows = await sql.$queryRaw<RefundRow[]>`
     SELECT p.id AS payment_id, o.public_id, p.user_id, p.telegram_charge_id, p.amount_minor, p.currency, p.created_at
-      FROM payments p JOIN orders o ON o.id = p.order_id
+      FROM payments p LEFT JOIN orders o ON o.id = p.order_id
      WHERE p.status = 'REFUND_PENDING' AND p.currency = ${STARS}
        AND NOT EXISTS (SELECT 1 FROM outbox_messages m WHERE m.dedupe_key = 'refund:' || p.telegram_charge_id)
      ORDER BY p.id LIMIT ${limit}`;
@@ -93,7 +94,7 @@ export async function starRefundsWithoutCall(sql: Sql, limit: number): Promise<P
 export async function manualRefundsNotAlerted(sql: Sql, limit: number): Promise<PendingRefund[]> {
   const rows = await sql.$queryRaw<RefundRow[]>`
     SELECT p.id AS payment_id, o.public_id, p.user_id, p.telegram_charge_id, p.amount_minor, p.currency, p.created_at
-      FROM payments p JOIN orders o ON o.id = p.order_id
+      FROM payments p LEFT JOIN orders o ON o.id = p.order_id
      WHERE p.status = 'REFUND_PENDING' AND p.currency <> ${STARS}
        AND NOT EXISTS (SELECT 1 FROM outbox_messages m WHERE m.dedupe_key LIKE 'refund-alert:' || p.telegram_charge_id || ':%')
      ORDER BY p.id LIMIT ${limit}`;

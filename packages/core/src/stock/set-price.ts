@@ -1,6 +1,7 @@
 import { runTransaction } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
+import { checkInvoiceAmount, type InvoiceAmountRefusal } from "../payments/invoice-limits.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, skuSchema, telegramId } from "../validation.ts";
 import { productView, type ProductView } from "../views.ts";
@@ -10,7 +11,9 @@ export type SetPriceResult =
   /** The product changed since `expectedVersion` (another operator, or an order): read it again. */
   | { status: "conflict"; product: ProductView }
   | NotFound
-  | Invalid;
+  | Invalid
+  /** One unit at this price could not be invoiced (or the currency cannot be): nothing changed. */
+  | InvoiceAmountRefusal;
 
 export interface SetPriceInput {
   sku: string;
@@ -41,6 +44,9 @@ export function createSetPrice(deps: CoreDeps) {
     const { sku, priceMinor, actor, expectedVersion } = parsed.value;
     const product = await deps.db.product.findUnique({ where: { sku } });
     if (!product) return NOT_FOUND;
+    // A price no invoice can carry would only fail at Pay, after the stock was reserved.
+    const payable = checkInvoiceAmount(priceMinor, product.currency);
+    if (payable.status !== "ok") return payable;
     if (expectedVersion !== undefined && product.version !== expectedVersion)
       return conflict(product.id);
     if (product.priceMinor === priceMinor)

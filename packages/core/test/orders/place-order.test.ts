@@ -165,16 +165,18 @@ describe("placeOrder", () => {
     });
   });
 
-  it("refuses an order whose total would not fit its column, and writes nothing", async () => {
-    const p = await addProduct(h.db, { stock: 10, priceMinor: 1_000_000_000, currency: "USD" }); // the highest price /price allows
+  it("refuses an order whose total one invoice cannot ask, and writes nothing", async () => {
+    // US$4,000.00 a unit: three are above the US$10,000.00 one invoice may ask.
+    const p = await addProduct(h.db, { stock: 10, priceMinor: 400_000, currency: "USD" });
     const before = await counts();
     expect(await place(17, [{ sku: p.sku, quantity: 3 }])).toMatchObject({
-      status: "invalid",
-      problems: [expect.stringMatching(/total would exceed 2147483647/)],
+      status: "amount-out-of-range",
+      amountMinor: 1_200_000,
+      maxMinor: 1_000_000,
     });
     expect(await counts()).toEqual(before);
     expect(await stockOf(h.db, p.sku)).toBe(10);
-    expect((await place(17, [{ sku: p.sku, quantity: 2 }])).status).toBe("ok"); // 2,000,000,000 fits
+    expect((await place(17, [{ sku: p.sku, quantity: 2 }])).status).toBe("ok"); // US$8,000.00 fits
   });
 
   it("caps open reservations per user: the next one is 'limit' and changes nothing", async () => {

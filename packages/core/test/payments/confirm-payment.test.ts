@@ -202,7 +202,7 @@ describe("confirmPayment", () => {
     await expectInvariants(h.db);
   });
 
-  it("keeps the money of a payment for an unknown order: refund queued, operators told, nothing else", async () => {
+  it("keeps the money of a payment for an unknown order: a payment row without an order, refund queued, operators told", async () => {
     const chargeId = unique("orphan");
     const result = await h.shop.payments.confirmPayment({
       orderId: "ZZZZZZZZ",
@@ -215,7 +215,13 @@ describe("confirmPayment", () => {
       status: "refund-pending",
       reason: "unknown-order",
       order: null,
-      payment: null,
+      payment: {
+        telegramChargeId: chargeId,
+        orderId: null,
+        amountMinor: 50,
+        currency: "XTR",
+        status: "REFUND_PENDING",
+      },
       duplicate: false,
     });
     expect(await outbox(`refund:${chargeId}`)).toHaveLength(1);

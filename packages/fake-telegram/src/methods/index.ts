@@ -16,7 +16,12 @@ import {
   sendChatAction,
   sendMessage,
 } from "./messages.ts";
-import { answerPreCheckoutQuery, refundStarPayment, sendInvoice } from "./payments.ts";
+import {
+  answerPreCheckoutQuery,
+  getStarTransactions,
+  refundStarPayment,
+  sendInvoice,
+} from "./payments.ts";
 import { deleteWebhook, getUpdates, getWebhookInfo, setWebhook } from "./webhook.ts";
 
 export const METHODS: Record<string, MethodHandler> = {
@@ -39,6 +44,7 @@ export const METHODS: Record<string, MethodHandler> = {
   sendInvoice,
   answerPreCheckoutQuery,
   refundStarPayment,
+  getStarTransactions,
   getChat,
   getChatAdministrators,
   getChatMember,

@@ -1,10 +1,11 @@
 // sendInvoice, answerPreCheckoutQuery and refundStarPayment, with Telegram's rules for Stars (XTR):
-// exactly one price, an empty provider token, no tips; a payload of 1-128 bytes for any invoice.
+// exactly one price, an empty provider token, no tips; a payload of 1-128 bytes, a total within
+// the currency's bounds and a deep-link start_parameter for any invoice.
 import type { LabeledPrice } from "@grammyjs/types";
 import { type Args, utf8Length } from "../args.ts";
 import { badRequest } from "../errors.ts";
 import { readReplyMarkup } from "../markup.ts";
-import { postUserMessage } from "../updates.ts";
+import { refundCharge, STARS, starTransactionOf } from "../stars-ledger.ts";
 import {
   assertCanWrite,
   checkFlood,
@@ -16,7 +17,20 @@ import {
 import { shallow } from "./messages.ts";
 
 export const MAX_INVOICE_PAYLOAD_BYTES = 128;
-export const STARS = "XTR";
+
+/**
+ * What one invoice's total may be, in minor units, as Telegram checks it: Stars 1-10000;
+ * provider currencies per currencies.json (min_amount/max_amount, the equivalent of US$1 and
+ * US$10,000). Only currencies whose bounds do not move with exchange rates are listed; others
+ * are not checked.
+ */
+export const INVOICE_TOTAL_LIMITS: Readonly<Record<string, { min: number; max: number }>> = {
+  XTR: { min: 1, max: 10_000 },
+  USD: { min: 100, max: 1_000_000 },
+};
+
+/** A deep-linking parameter: 1-64 characters of A-Z a-z 0-9 _ - (empty: none). */
+const START_PARAMETER = /^[A-Za-z0-9_-]{1,64}$/;
 
 function readPrices(args: Args): LabeledPrice[] {
   args.required("prices");
@@ -47,6 +61,12 @@ export const sendInvoice: MethodHandler = (ctx, args) => {
   const prices = readPrices(args);
   const totalAmount = prices.reduce((sum, p) => sum + p.amount, 0);
   if (totalAmount <= 0) throw badRequest("total price must be positive");
+  const limit = INVOICE_TOTAL_LIMITS[currency];
+  if (limit && (totalAmount < limit.min || totalAmount > limit.max))
+    throw badRequest("CURRENCY_TOTAL_AMOUNT_INVALID");
+  const startParameter = args.str("start_parameter");
+  if (startParameter !== "" && !START_PARAMETER.test(startParameter))
+    throw badRequest("START_PARAM_INVALID");
   if (currency === STARS) {
     const tips = args.int("max_tip_amount", 0) > 0 || args.str("suggested_tip_amounts") !== "";
     if (prices.length !== 1 || providerToken !== "" || tips)
@@ -72,7 +92,7 @@ export const sendInvoice: MethodHandler = (ctx, args) => {
       invoice: {
         title,
         description,
-        start_parameter: args.str("start_parameter"),
+        start_parameter: startParameter,
         currency,
         total_amount: totalAmount,
       },
@@ -106,17 +126,22 @@ export const refundStarPayment: MethodHandler = (ctx, args) => {
   if (!charge || charge.userId !== userId || charge.currency !== STARS)
     throw badRequest("CHARGE_ID_INVALID");
   if (charge.refundedAt !== undefined) throw badRequest("CHARGE_ALREADY_REFUNDED");
-  charge.refundedAt = Date.now();
-  const chat = ctx.state.chats.get(charge.chatId);
-  if (chat) {
-    postUserMessage(ctx, chat, user.user, {
-      refunded_payment: {
-        currency: charge.currency,
-        total_amount: charge.totalAmount,
-        invoice_payload: charge.payload,
-        telegram_payment_charge_id: charge.chargeId,
-      },
-    });
-  }
+  refundCharge(ctx, charge);
   return true;
+};
+
+/**
+ * getStarTransactions: the bot's Stars transactions, oldest first. `offset` skips that many,
+ * `limit` takes at most that many. Like Telegram's Bot API server, out-of-range values are
+ * clamped, not refused: offset to 0 and up, limit to 1-100 (default 100).
+ */
+export const getStarTransactions: MethodHandler = (ctx, args) => {
+  const offset = args.int("offset", 0, 0);
+  const limit = args.int("limit", 100, 1, 100);
+  const { state } = ctx;
+  return {
+    transactions: state.starLedger
+      .slice(offset, offset + limit)
+      .map((entry) => starTransactionOf(state, entry)),
+  };
 };

@@ -5,9 +5,11 @@ import { callbacks } from "../../callbacks/index.ts";
 import { bindFeature } from "./bind.ts";
 import { operatorsOnly } from "./guard.ts";
 import { operatorOrdersFeature } from "./orders.ts";
+import { isRefundNoteReply, REFUND_COMMANDS, refundsFeature } from "./refunds.ts";
 import { reportFeature } from "./report.ts";
 import { settingsFeature } from "./settings.ts";
 import { stockFeature } from "./stock.ts";
+import { isSupportAnswer, supportAnswerFeature } from "./support-answer.ts";
 
 /** The commands operators use in their group (also published with setMyCommands). */
 export const OPERATOR_COMMANDS = [
@@ -19,10 +21,11 @@ export const OPERATOR_COMMANDS = [
   "refund",
   "report",
   "settings",
+  ...REFUND_COMMANDS,
 ] as const;
 
 export interface OperatorFeatureDeps {
-  shop: Pick<Shop, "catalog" | "orders" | "payments" | "stock" | "groups">;
+  shop: Pick<Shop, "catalog" | "orders" | "payments" | "ledger" | "stock" | "groups" | "support">;
   lowStock: LowStockAlerts;
   reports: Reports;
   ownerIds: readonly bigint[];
@@ -43,12 +46,20 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
 
   const actions = groups.filter(
     (ctx) =>
-      ctx.hasCommand([...OPERATOR_COMMANDS]) || ctx.hasCallbackQuery(callbacks.setting.pattern),
+      ctx.hasCommand([...OPERATOR_COMMANDS]) ||
+      ctx.hasCallbackQuery(callbacks.setting.pattern) ||
+      ctx.hasCallbackQuery(callbacks.refundRetry.pattern) ||
+      ctx.hasCallbackQuery(callbacks.refundMark.pattern) ||
+      ctx.hasCallbackQuery(callbacks.findingResolve.pattern) ||
+      isRefundNoteReply(ctx) ||
+      isSupportAnswer(ctx),
   );
   actions.use(operatorsOnly({ groups: shop.groups }));
   actions.use(stockFeature({ catalog: shop.catalog, stock: shop.stock, lowStock: deps.lowStock }));
   actions.use(operatorOrdersFeature({ orders: shop.orders, payments: shop.payments }));
   actions.use(reportFeature({ reports: deps.reports, groups: shop.groups }));
   actions.use(settingsFeature(shop.groups));
+  actions.use(refundsFeature({ payments: shop.payments, ledger: shop.ledger }));
+  actions.use(supportAnswerFeature(shop.support));
   return feature;
 }

@@ -111,6 +111,27 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
       case "invalid":
         await respond(ctx, ctx.t("op-invalid", { problems: result.problems.join("; ") }));
         break;
+      case "amount-out-of-range":
+        await respond(
+          ctx,
+          ctx.t("op-price-out-of-range", {
+            sku,
+            price: formatMoney(priceMinor, result.currency),
+            min: formatMoney(result.minMinor, result.currency),
+            max: formatMoney(result.maxMinor, result.currency),
+          }),
+        );
+        break;
+      case "unsupported-currency":
+        await respond(
+          ctx,
+          ctx.t("op-price-currency-unsupported", {
+            sku,
+            currency: result.currency,
+            supported: result.supported.join(", "),
+          }),
+        );
+        break;
     }
   });
 

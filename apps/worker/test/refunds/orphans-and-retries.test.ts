@@ -1,0 +1,228 @@
+// Refunds that used to be invisible: a charge for no order we know (now a payment row, refunded
+// through the usual path), and a Stars refund Telegram refused (dead-lettered, every operator
+// group told, sent again when an operator asks). Nothing is ever refunded twice.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createShop, type Shop } from "@orderbot/core";
+import type { Database } from "@orderbot/db";
+import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
+import { startFakeTelegram, type FakeTelegram, type SimulatedGroup } from "@orderbot/fake-telegram";
+import { startedUser } from "../support/kit.ts";
+import { buildLocks, HASH_KEY } from "../support/locks.ts";
+import { metricValue } from "../support/metrics.ts";
+import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
+
+let testDb: TestDatabase;
+let db: Database;
+let t: TestRedis;
+let tg: FakeTelegram;
+let shop: Shop;
+let configured: SimulatedGroup;
+let w: InProcessWorker;
+const closers: (() => Promise<void>)[] = [];
+const OPERATOR = 7_400_000_001;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase({ poolMax: 10 });
+  db = testDb.db;
+  t = await createTestRedis();
+  tg = await startFakeTelegram();
+  configured = tg.createGroup({ title: "OPERATOR_GROUP_ID", admins: [await startedUser(tg)] });
+  const botLocks = await buildLocks(t.url, t.namespace);
+  closers.push(botLocks.close);
+  shop = createShop({
+    db,
+    locks: botLocks.locks,
+    config: { maskKey: HASH_KEY },
+    logger: silentLogger,
+    registry: createMetricsRegistry(),
+  });
+  w = await startWorker(
+    db,
+    {
+      databaseUrl: testDb.url,
+      redisUrl: t.url,
+      namespace: t.namespace,
+      apiRoot: tg.apiRoot,
+      token: tg.token,
+    },
+    { OPERATOR_GROUP_ID: String(configured.id) },
+    { start: false },
+  );
+});
+afterAll(async () => {
+  await w.close();
+  for (const close of closers) await close();
+  await tg.close();
+  await t.cleanup();
+  await testDb.drop();
+});
+
+async function relayAll(): Promise<void> {
+  await waitUntil(
+    "the outbox settled",
+    async () => {
+      await w.worker.runOnce("outbox-relay");
+      return (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0;
+    },
+    30_000,
+    20,
+  );
+}
+
+const payment = (chargeId: string) =>
+  db.payment.findUniqueOrThrow({ where: { telegramChargeId: chargeId } });
+const refundCalls = (chargeId: string) =>
+  tg.callsTo("refundStarPayment").filter((c) => c.params.telegram_payment_charge_id === chargeId);
+
+async function bindGroup(title: string): Promise<SimulatedGroup> {
+  const group = tg.createGroup({ title, admins: [await startedUser(tg)] });
+  await shop.groups.bind({ chatId: group.id, title, boundBy: OPERATOR });
+  return group;
+}
+
+describe("a charge for an unknown order", () => {
+  it("is refunded through the usual path (Stars), and counted by the refund-age gauge until then", async () => {
+    const payer = await startedUser(tg);
+    // Telegram took the Stars; the invoice came from another database sharing the token.
+    const charge = tg.seedStarCharge({ user: payer, amount: 35, payload: "STAGING1" });
+    const result = await shop.payments.confirmPayment({
+      orderId: "STAGING1",
+      userId: payer.id,
+      telegramChargeId: charge.chargeId,
+      amount: 35,
+      currency: "XTR",
+    });
+    expect(result).toMatchObject({ status: "refund-pending", reason: "unknown-order" });
+    // The outbox row was lost (say, a restore): the refunds job queues the call again.
+    await db.outboxMessage.deleteMany({ where: { dedupeKey: `refund:${charge.chargeId}` } });
+    // Ten minutes owed: the gauge behind the refund-age alert sees it.
+    await db.$executeRaw`UPDATE payments SET created_at = created_at - interval '10 minutes' WHERE telegram_charge_id = ${charge.chargeId}`;
+    await w.worker.server.inject({ method: "GET", url: "/metrics" });
+    expect(
+      await metricValue(w.registry, "orderbot_refund_pending_oldest_age_seconds"),
+    ).toBeGreaterThanOrEqual(600);
+    expect(await w.worker.runOnce("refunds")).toBe("ran");
+    await relayAll();
+
+    expect(await payment(charge.chargeId)).toMatchObject({ orderId: null, status: "REFUNDED" });
+    expect(refundCalls(charge.chargeId).filter((c) => c.ok)).toHaveLength(1);
+    expect(tg.charges.find((c) => c.chargeId === charge.chargeId)?.refundedAt).toBeDefined();
+  });
+
+  it("in another currency, taken before any group was bound, reaches the operators once one is", async () => {
+    const result = await shop.payments.confirmPayment({
+      orderId: "STAGING2",
+      userId: 7_400_000_099,
+      telegramChargeId: "usd-orphan",
+      amount: 1200,
+      currency: "USD",
+    });
+    expect(result).toMatchObject({ status: "refund-pending", reason: "unknown-order" });
+    expect(
+      await db.outboxMessage.count({
+        where: { dedupeKey: { startsWith: "refund-alert:usd-orphan" } },
+      }),
+    ).toBe(0);
+    const ops = await bindGroup("Bound later");
+    expect(await w.worker.runOnce("refunds")).toBe("ran");
+    expect(await w.worker.runOnce("refunds")).toBe("ran");
+    const alerts = await db.outboxMessage.findMany({
+      where: { dedupeKey: { startsWith: "refund-alert:usd-orphan:" } },
+    });
+    expect(alerts.map((a) => a.chatId).sort()).toEqual(
+      [BigInt(configured.id), BigInt(ops.id)].sort(),
+    );
+    expect(alerts[0]).toMatchObject({
+      payload: { template: "operator-refund-needed", params: { currency: "USD", automatic: 0 } },
+    });
+  });
+});
+
+describe("a Stars refund Telegram refused", () => {
+  it("is dead-lettered with an alert to every operator chat, sent again on an operator's retry, and reported again when refused again", async () => {
+    const groups = await db.operatorGroup.findMany();
+    expect(groups.length).toBeGreaterThan(0);
+    // A charge Telegram does not know (its ledger is another bot's): every call is refused.
+    await shop.payments.confirmPayment({
+      orderId: "STAGING3",
+      userId: (await startedUser(tg)).id,
+      telegramChargeId: "unknown-to-telegram",
+      amount: 20,
+      currency: "XTR",
+    });
+    await relayAll();
+    const call = await db.outboxMessage.findUniqueOrThrow({
+      where: { dedupeKey: "refund:unknown-to-telegram" },
+    });
+    expect(call).toMatchObject({
+      status: "DEAD",
+      lastError: expect.stringContaining("CHARGE_ID_INVALID"),
+    });
+    const alerted = () =>
+      db.outboxMessage.findMany({ where: { dedupeKey: { startsWith: `alert:dead:${call.id}:` } } });
+    const everyChat = [BigInt(configured.id), ...groups.map((g) => g.chatId)].sort();
+    expect((await alerted()).map((a) => a.chatId).sort()).toEqual(everyChat);
+
+    expect(
+      await shop.payments.retryRefund({ telegramChargeId: "unknown-to-telegram" }, OPERATOR),
+    ).toMatchObject({ status: "ok" });
+    await relayAll();
+    expect(refundCalls("unknown-to-telegram")).toHaveLength(2);
+    expect((await payment("unknown-to-telegram")).status).toBe("REFUND_PENDING");
+    expect(await alerted()).toHaveLength(everyChat.length * 2);
+  });
+
+  it("refunds once when retried, and a retry after Telegram refunded it another way records it without a second refund", async () => {
+    const payer = await startedUser(tg);
+    const [first, second] = [1, 2].map(() =>
+      tg.seedStarCharge({ user: payer, amount: 10, payload: "STAGING4" }),
+    );
+    for (const charge of [first!, second!]) {
+      await shop.payments.confirmPayment({
+        orderId: "STAGING4",
+        userId: payer.id,
+        telegramChargeId: charge.chargeId,
+        amount: 10,
+        currency: "XTR",
+      });
+      // As if Telegram had refused an earlier attempt (a refusal it later gets over).
+      await db.outboxMessage.update({
+        where: { dedupeKey: `refund:${charge.chargeId}` },
+        data: { status: "DEAD", lastError: "400: Bad Request: something transient" },
+      });
+    }
+
+    expect(
+      await shop.payments.retryRefund({ telegramChargeId: first!.chargeId }, OPERATOR),
+    ).toMatchObject({ status: "ok" });
+    await relayAll();
+    expect((await payment(first!.chargeId)).status).toBe("REFUNDED");
+    expect(
+      await shop.payments.retryRefund({ telegramChargeId: first!.chargeId }, OPERATOR),
+    ).toMatchObject({ status: "already-refunded" });
+
+    // Telegram support refunded the second meanwhile; the retry's call is refused as already
+    // refunded, which the relay counts as done.
+    tg.refundFromOutside(second!.chargeId);
+    expect(
+      await shop.payments.retryRefund({ telegramChargeId: second!.chargeId }, OPERATOR),
+    ).toMatchObject({ status: "ok" });
+    await relayAll();
+    expect((await payment(second!.chargeId)).status).toBe("REFUNDED");
+
+    for (const charge of [first!, second!])
+      expect(refundCalls(charge.chargeId).filter((c) => c.ok)).toHaveLength(
+        charge === first ? 1 : 0,
+      );
+    const ledgerRefunds = tg.starTransactions.filter(
+      (tx) => tx.id === second!.chargeId && tx.receiver !== undefined,
+    );
+    expect(ledgerRefunds).toHaveLength(1);
+  });
+});

@@ -1,0 +1,156 @@
+import { runTransaction, type OrderStatus, type PaymentStatus, type Tx } from "@orderbot/db";
+import { z } from "zod";
+import type { CoreDeps } from "../deps.ts";
+import { UNIQUE, violatedUniqueIndex } from "../database/db-errors.ts";
+import { enqueueOperatorAlert } from "../outbox/messages.ts";
+import { transition } from "../orders/transitions.ts";
+import { invalid, type Invalid } from "../results.ts";
+import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
+import { currencySchema, parseWith, telegramId } from "../validation.ts";
+
+/** Telegram's `refunded_payment` service message, as the bot receives it. */
+export interface TelegramRefundInput {
+  telegramChargeId: string;
+  providerChargeId?: string | null;
+  /** The payer (the service message's sender). */
+  userId: bigint | number | string;
+  amount: number;
+  currency: string;
+}
+
+export type TelegramRefundResult =
+  /** The payment was captured: it is REFUNDED now, its order moved on, operators alerted once. */
+  | {
+      status: "recorded";
+      orderId: string | null;
+      /** The order's state now: REFUNDED if it was PAID; FULFILLED stays (the goods went out). */
+      orderStatus: OrderStatus | null;
+    }
+  /** A refund the shop owed (its own refundStarPayment, mostly) is now confirmed: REFUNDED. */
+  | { status: "completed" }
+  /** Recorded already (the bot's own refund came back as this message, or a re-delivery). */
+  | { status: "already-refunded" }
+  /** A charge the shop never recorded: a REFUNDED row without an order, operators alerted. */
+  | { status: "unknown-charge" }
+  | Invalid;
+
+const inputSchema = z.object({
+  telegramChargeId: z.string().min(1).max(256),
+  providerChargeId: z.string().max(256).nullish(),
+  userId: telegramId,
+  amount: z.number().int().positive(),
+  currency: currencySchema,
+});
+type Input = z.output<typeof inputSchema>;
+
+/** The actor recorded on a payment (and ledger rows) that Telegram's own message refunded. */
+export const TELEGRAM_ACTOR = "telegram";
+
+/** One alert per charge and operator chat, however often Telegram delivers the message. */
+export const telegramRefundAlertKey = (telegramChargeId: string): string =>
+  `refunded-outside:${telegramChargeId}`;
+
+/**
+ * Records a refund Telegram reports (`refunded_payment`), whoever made it: Telegram itself, an
+ * operator through Telegram, or the bot's own refundStarPayment. Idempotent: the payment leaves
+ * CAPTURED or REFUND_PENDING once, by a conditional update under its order's row lock. A captured
+ * payment's PAID order goes REFUNDED through the state machine, its stock back on sale (RESTOCK,
+ * once per item, as an operator's /refund does). No `order` lock: like a payment, a refund that
+ * already happened is recorded on database guarantees alone.
+ */
+export function createRecordTelegramRefund(deps: CoreDeps) {
+  return async function recordTelegramRefund(
+    raw: TelegramRefundInput,
+  ): Promise<TelegramRefundResult> {
+    const parsed = parseWith(inputSchema, raw);
+    if (!parsed.ok) return invalid(parsed.problems);
+    const run = () => runTransaction(deps.db, (tx) => record(tx, deps, parsed.value));
+    let result: TelegramRefundResult;
+    try {
+      result = await run();
+    } catch (error) {
+      // The charge's successful_payment was recorded at the same moment: now there is a row.
+      if (violatedUniqueIndex(error) !== UNIQUE.paymentChargeId) throw error;
+      result = await run();
+    }
+    deps.metrics.operations.inc({ op: "telegram_refund", outcome: result.status });
+    if (result.status === "recorded" || result.status === "unknown-charge")
+      deps.logger.warn(
+        { user: deps.mask(parsed.value.userId), outcome: result.status },
+        "Telegram reported a refund the shop did not make",
+      );
+    return result;
+  };
+}
+
+interface PaymentRow {
+  id: number;
+  orderId: number | null;
+  status: PaymentStatus;
+}
+
+async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<TelegramRefundResult> {
+  const found = await tx.payment.findUnique({
+    where: { telegramChargeId: input.telegramChargeId },
+    select: { orderId: true },
+  });
+  const alert = (params: Record<string, string | number>) =>
+    enqueueOperatorAlert(
+      tx,
+      deps,
+      telegramRefundAlertKey(input.telegramChargeId),
+      "operator-refunded-outside",
+      {
+        amountMinor: input.amount,
+        currency: input.currency,
+        telegramChargeId: input.telegramChargeId,
+        ...params,
+      },
+    );
+  if (!found) {
+    await tx.payment.create({
+      data: {
+        orderId: null,
+        userId: input.userId,
+        telegramChargeId: input.telegramChargeId,
+        providerChargeId: input.providerChargeId ?? null,
+        amountMinor: input.amount,
+        currency: input.currency,
+        status: "REFUNDED",
+        refundedAt: deps.clock.now(),
+        refundedBy: TELEGRAM_ACTOR,
+      },
+    });
+    await alert({ orderId: "", orderStatus: "" });
+    return { status: "unknown-charge" };
+  }
+  // Order row first, then the payment, the order confirmPayment and refundOrder lock them in.
+  const [order] = found.orderId
+    ? await tx.$queryRaw<{ id: number; publicId: string; status: OrderStatus; version: number }[]>`
+        SELECT id, public_id AS "publicId", status::text AS status, version
+          FROM orders WHERE id = ${found.orderId} FOR UPDATE`
+    : [];
+  const [payment] = await tx.$queryRaw<PaymentRow[]>`
+    SELECT id, order_id AS "orderId", status::text AS status
+      FROM payments WHERE telegram_charge_id = ${input.telegramChargeId} FOR UPDATE`;
+  if (!payment || payment.status === "REFUNDED") return { status: "already-refunded" };
+  await tx.payment.updateMany({
+    where: { id: payment.id, status: payment.status },
+    data: { status: "REFUNDED", refundedAt: deps.clock.now(), refundedBy: TELEGRAM_ACTOR },
+  });
+  if (payment.status === "REFUND_PENDING") return { status: "completed" };
+
+  let orderStatus: OrderStatus | null = order?.status ?? null;
+  if (order?.status === "PAID") {
+    await transition(tx, order.id, ["PAID"], "REFUNDED", { version: order.version });
+    await lockProductsOfOrders(tx, [order.id]);
+    const moved = await moveOrderStock(tx, [order.id], "RESTOCK", TELEGRAM_ACTOR);
+    deps.metrics.releasedUnits.inc(
+      { reason: "RESTOCK" },
+      moved.reduce((sum, m) => sum + m.delta, 0),
+    );
+    orderStatus = "REFUNDED";
+  }
+  await alert({ orderId: order?.publicId ?? "", orderStatus: orderStatus ?? "" });
+  return { status: "recorded", orderId: order?.publicId ?? null, orderStatus };
+}
