@@ -3,10 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Api } from "grammy";
 import type { Update } from "grammy/types";
-import { silentLogger } from "@orderbot/platform";
+import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
 import { startFakeTelegram, type FakeTelegram } from "@orderbot/fake-telegram";
 import type { UpdateOutcome } from "../src/updates/pipeline.ts";
 import { startPolling } from "../src/updates/polling.ts";
+import { createBotMetrics } from "../src/metrics.ts";
 
 let tg: FakeTelegram;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ const poll = (processUpdate: (update: Update) => Promise<UpdateOutcome>, extra: 
     api: new Api(tg.token, { apiRoot: tg.apiRoot }),
     processUpdate,
     logger: silentLogger,
-    allowedUpdates: ["message"],
+    allowedUpdates: ["message", "pre_checkout_query"],
     timeoutSeconds: 1,
     ...extra,
   });
@@ -101,6 +102,68 @@ describe("polling", () => {
       expect(handled).toEqual(["urgent", "slow", "after-slow"]);
     } finally {
       release();
+      await poller.stop();
+    }
+  });
+
+  it("never skips a payment however long it fails; other updates are skipped after the limit, and counted", async () => {
+    const registry = createMetricsRegistry();
+    const metrics = createBotMetrics(registry);
+    const api = new Api(tg.token, { apiRoot: tg.apiRoot });
+    // The fault hook: the database is unreachable until the test says otherwise.
+    let databaseDown = true;
+    const recorded: string[] = [];
+    let paymentAttempts = 0;
+    const processUpdate = async (update: Update): Promise<UpdateOutcome> => {
+      const payment = update.message?.successful_payment;
+      if (payment) paymentAttempts += 1;
+      // Answered without the database, as Telegram's 10 s require.
+      if (update.pre_checkout_query) {
+        await api.answerPreCheckoutQuery(update.pre_checkout_query.id, true);
+        return "handled";
+      }
+      if (databaseDown) throw new Error("database unreachable");
+      const key = payment ? "charge" : textOf(update);
+      if (recorded.includes(key)) return "duplicate";
+      recorded.push(key);
+      return "handled";
+    };
+    const maxAttempts = 3;
+    const poller = poll(processUpdate, {
+      retryBaseMs: 5,
+      retryMaxMs: 20,
+      maxAttempts,
+      skipped: metrics.updatesSkipped,
+    });
+    const skippedCount = async () =>
+      (await registry.getSingleMetric("orderbot_updates_skipped_total")!.get()).values
+        .filter((v) => v.labels.kind === "message")
+        .reduce((sum, v) => sum + v.value, 0);
+    try {
+      const buyer = tg.createUser();
+      const other = tg.createUser();
+      await buyer.send("/start"); // nothing to charge: given up on after maxAttempts
+      await other.send("/catalog");
+      // The buyer is charged: an invoice, its pre-checkout answered, then the successful_payment.
+      await api.sendInvoice(buyer.id, "Order", "1 item", "ORDER123", "XTR", [
+        { label: "Order", amount: 25 },
+      ]);
+      const payment = await buyer.pay();
+      if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
+      const deadline = Date.now() + 10_000;
+      while (paymentAttempts < maxAttempts * 4 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      // Far past the limit, and still being tried; the other updates were skipped and counted.
+      expect(paymentAttempts).toBeGreaterThanOrEqual(maxAttempts * 4);
+      expect(await skippedCount()).toBe(2);
+      expect(recorded).toEqual([]);
+
+      databaseDown = false; // the database is back: the payment is recorded
+      while (!recorded.includes("charge") && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(recorded).toEqual(["charge"]);
+      expect(await skippedCount()).toBe(2);
+    } finally {
       await poller.stop();
     }
   });

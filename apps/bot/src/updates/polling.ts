@@ -2,8 +2,9 @@ import type { Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "@orderbot/platform";
 import { loggableError } from "../log-safety.ts";
+import { carriesMoney } from "./money-updates.ts";
 import { chatIdOf } from "./parse.ts";
-import type { ProcessUpdate } from "./pipeline.ts";
+import { updateType, type ProcessUpdate } from "./pipeline.ts";
 
 export interface PollerOptions {
   api: Api;
@@ -14,10 +15,14 @@ export interface PollerOptions {
   timeoutSeconds?: number;
   /**
    * A failing update is run again, after a growing pause, up to this many times, then skipped
-   * with an error. With the default pauses (0.5 s doubling to 30 s) 12 attempts span about three
-   * minutes: a database or Redis restart, not a bug that will never go away.
+   * with an error (and counted in `skipped`). With the default pauses (0.5 s doubling to 30 s) 12
+   * attempts span about three minutes: a database or Redis restart, not a bug that will never go
+   * away. An update that carries money (a successful or refunded payment) is never skipped: it is
+   * retried without limit, at the longest pause, because skipping it loses a charge.
    */
   maxAttempts?: number;
+  /** Counts every skipped update by its type (orderbot_updates_skipped_total{kind}). */
+  skipped?: { inc(labels: { kind: string }): void };
   /** First pause before a failed update runs again (ms), doubled per failed attempt. */
   retryBaseMs?: number;
   /** Longest pause (ms). */
@@ -47,7 +52,8 @@ interface Pending {
  * An update that failed, or that another process is still running ("in-progress": its `update`
  * lock is held, perhaps by a process that died), runs again after a pause, as Telegram re-delivers
  * a webhook that answered 500 or 503; its chat's later updates wait for it. Only failures count
- * towards giving up.
+ * towards giving up, and an update that carries money is never given up (docs/architecture.md,
+ * "Updates that carry money").
  */
 export function startPolling(options: PollerOptions): {
   stop(): Promise<void>;
@@ -66,12 +72,16 @@ export function startPolling(options: PollerOptions): {
   const runs = new Set<Promise<void>>();
   let offset = 0;
 
+  // The abort listener goes when the timer fires: a poller that waits for a payment through a long
+  // outage pauses thousands of times and must not pile them up.
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms).unref();
-      controller.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), {
-        once: true,
-      });
+      const onAbort = () => (clearTimeout(timer), resolve());
+      const timer = setTimeout(() => {
+        controller.signal.removeEventListener("abort", onAbort);
+        resolve();
+      }, ms).unref();
+      controller.signal.addEventListener("abort", onAbort, { once: true });
     });
 
   /** Whether an earlier update of the same chat is unfinished: this one must wait for it. */
@@ -95,14 +105,23 @@ export function startPolling(options: PollerOptions): {
       finish(id);
     } catch {
       p.failures += 1;
-      if (p.failures < maxAttempts) {
+      const money = carriesMoney(p.update);
+      if (p.failures < maxAttempts || money) {
         p.notBefore = performance.now() + Math.min(retryMaxMs, retryBaseMs * 2 ** (p.failures - 1));
+        // Said once per maxAttempts failures: loud enough to be seen, not a line per retry.
+        if (money && p.failures % maxAttempts === 0)
+          logger.error(
+            { updateId: id, attempts: p.failures },
+            "payment update still failing; retrying without limit (its chat's later updates wait)",
+          );
         return;
       }
+      const kind = updateType(p.update);
       logger.error(
-        { updateId: id, attempts: p.failures },
+        { updateId: id, updateType: kind, attempts: p.failures },
         "update skipped after repeated failures",
       );
+      options.skipped?.inc({ kind });
       finish(id);
     } finally {
       p.running = false;

@@ -1,0 +1,154 @@
+// "Ask the shop": a customer's request for help, recorded and shown to the operators. /paysupport
+// uses it today; a free-text question can reuse it with another topic.
+import { runTransaction } from "@orderbot/db";
+import { z } from "zod";
+import type { CoreDeps } from "../deps.ts";
+import { formatMoney } from "../money.ts";
+import { enqueueOperatorAlert, enqueueOutbox } from "../outbox/messages.ts";
+import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
+import { parseWith, telegramId } from "../validation.ts";
+
+/** Orders listed with a request: enough for an operator to see what it is about. */
+const RECENT_ORDERS = 5;
+/** The stored text fits one Telegram message with the alert's header (checked in the database too). */
+export const MAX_SUPPORT_TEXT = 3500;
+
+export const SUPPORT_TOPICS = ["paysupport"] as const;
+export type SupportTopic = (typeof SUPPORT_TOPICS)[number];
+
+export interface OpenSupportRequestInput {
+  userId: bigint | number | string;
+  /** The private chat it was asked from: answers go there. */
+  chatId: bigint | number | string;
+  topic: SupportTopic;
+  /** What the customer wrote (may be empty). */
+  text: string;
+  /** How operators know them: their Telegram name and @username. Shown to operators only. */
+  customer: { name: string; username?: string | undefined };
+}
+
+export type OpenSupportRequestResult =
+  | {
+      status: "ok";
+      requestId: number;
+      /** Operator groups alerted (0: none bound). */ alerted: number;
+    }
+  | Invalid;
+
+const inputSchema = z.object({
+  userId: telegramId,
+  chatId: telegramId,
+  topic: z.enum(SUPPORT_TOPICS),
+  text: z.string().max(MAX_SUPPORT_TEXT),
+  customer: z.object({
+    name: z.string().min(1).max(128),
+    username: z
+      .string()
+      .regex(/^[A-Za-z0-9_]{1,32}$/)
+      .optional(),
+  }),
+});
+
+/** The alert's dedupe key: one alert per request and group, however often it is retried. */
+export const supportRequestKey = (requestId: number) => `support:${requestId}`;
+
+export interface AnswerSupportRequestInput {
+  requestId: number;
+  /** The operator group and message the answer was written as: one answer per message. */
+  groupChatId: bigint | number | string;
+  messageId: number;
+  text: string;
+}
+
+export type AnswerSupportRequestResult = { status: "ok"; queued: boolean } | NotFound | Invalid;
+
+const answerSchema = z.object({
+  requestId: z.number().int().min(1),
+  groupChatId: telegramId,
+  messageId: z.number().int().min(1),
+  text: z.string().trim().min(1).max(MAX_SUPPORT_TEXT),
+});
+
+export function createSupportRequests(deps: CoreDeps) {
+  return {
+    /**
+     * Records the request and, in the same transaction, queues its alert to every operator group
+     * (or OPERATOR_GROUP_ID before one is bound) with the customer's latest orders.
+     */
+    async open(raw: OpenSupportRequestInput): Promise<OpenSupportRequestResult> {
+      const parsed = parseWith(inputSchema, raw);
+      if (!parsed.ok) return invalid(parsed.problems);
+      const input = parsed.value;
+      const recent = await deps.db.order.findMany({
+        where: { userId: input.userId },
+        orderBy: { createdAt: "desc" },
+        take: RECENT_ORDERS,
+        select: { publicId: true, status: true, totalMinor: true, currency: true },
+      });
+      const orders = recent
+        .map((o) => `${o.publicId} ${o.status} ${formatMoney(o.totalMinor, o.currency)}`)
+        .join("\n");
+      const customer = input.customer.username
+        ? `${input.customer.name} (@${input.customer.username})`
+        : input.customer.name;
+      const result = await runTransaction(
+        deps.db,
+        async (tx) => {
+          const row = await tx.supportRequest.create({
+            data: {
+              userId: input.userId,
+              chatId: input.chatId,
+              topic: input.topic,
+              text: input.text,
+            },
+          });
+          const alerted = await enqueueOperatorAlert(
+            tx,
+            deps,
+            supportRequestKey(row.id),
+            "operator-support-request",
+            { requestId: row.id, topic: input.topic, customer, text: input.text, orders },
+          );
+          return { status: "ok" as const, requestId: row.id, alerted };
+        },
+        {
+          timeoutMs: deps.config.transactionTimeoutMs,
+          maxWaitMs: deps.config.transactionMaxWaitMs,
+        },
+      );
+      // The request id only: the customer's name and words stay out of the logs.
+      deps.logger.info(
+        { request: result.requestId, topic: input.topic, user: deps.mask(input.userId) },
+        "support request opened",
+      );
+      return result;
+    },
+
+    /**
+     * An operator's answer (a reply to the request's alert in their group), queued to the
+     * customer's chat. Keyed by the operator's message: Telegram re-delivering it queues nothing new.
+     */
+    async answer(raw: AnswerSupportRequestInput): Promise<AnswerSupportRequestResult> {
+      const parsed = parseWith(answerSchema, raw);
+      if (!parsed.ok) return invalid(parsed.problems);
+      const input = parsed.value;
+      const request = await deps.db.supportRequest.findUnique({ where: { id: input.requestId } });
+      if (!request) return NOT_FOUND;
+      const queued = await enqueueOutbox(deps.db, [
+        {
+          dedupeKey: `support-answer:${input.groupChatId}:${input.messageId}`,
+          chatId: request.chatId,
+          method: "notify",
+          payload: {
+            template: "support-answer",
+            params: { requestId: request.id, text: input.text },
+          },
+        },
+      ]);
+      deps.logger.info({ request: request.id, queued: queued === 1 }, "support request answered");
+      return { status: "ok", queued: queued === 1 };
+    },
+  };
+}
+
+export type SupportRequests = ReturnType<typeof createSupportRequests>;
