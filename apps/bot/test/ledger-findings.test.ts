@@ -1,0 +1,105 @@
+// /refunds ends with the Stars ledger findings nobody has resolved (from the worker's
+// reconcile-stars job), each with a button that resolves it: once, recording who and when.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
+import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
+
+let h: BotHarness;
+let kit: FakeTelegram;
+let admin: SimulatedUser;
+let member: SimulatedUser;
+let group: SimulatedGroup;
+
+beforeAll(async () => {
+  h = await startBotHarness();
+  kit = h.kit;
+  const owner = kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
+  admin = kit.createUser({ firstName: "Admin", languageCode: "en" });
+  member = kit.createUser({ firstName: "Member", languageCode: "en" });
+  group = kit.createGroup({ title: "Ops", creator: owner, admins: [admin], members: [member] });
+  await h.shop.groups.bind({ chatId: group.id, title: "Ops", boundBy: OWNER_ID });
+});
+afterAll(() => h?.close());
+
+describe("/refunds: Stars ledger findings", () => {
+  it("says so when there is no open finding, after the refunds", async () => {
+    await admin.send("/refunds", { in: group });
+    await group.waitForMessage(/^No refunds owed/);
+    expect((await group.waitForMessage(/^Stars ledger/)).text).toBe(
+      "Stars ledger: no open findings (Telegram's record and the shop's agree as far as checked).",
+    );
+  });
+
+  it("lists open findings after the refunds and resolves one per button press, once", async () => {
+    const missing = await h.db.starLedgerFinding.create({
+      data: {
+        kind: "charge-missing",
+        telegramChargeId: "stxLost",
+        userId: 7_300_000_002n,
+        telegramAmount: 25,
+      },
+    });
+    await h.db.starLedgerFinding.create({
+      data: {
+        kind: "amount-mismatch",
+        telegramChargeId: "stxDiff",
+        telegramAmount: 30,
+        shopAmount: 20,
+      },
+    });
+    await h.db.starLedgerFinding.create({
+      data: {
+        kind: "refund-only-in-shop",
+        telegramChargeId: "stxOld",
+        resolvedAt: new Date(),
+        resolvedBy: "op:someone",
+      },
+    });
+
+    await admin.send("/refunds", { in: group });
+    await group.waitForMessage(/^No refunds owed/);
+    const listing = await group.waitForMessage(/^Stars ledger findings/);
+    expect(listing.text?.split("\n")).toEqual([
+      "Stars ledger findings (Telegram's record and the shop's differ): 2",
+      "1. charge the shop never recorded (refunded automatically) · charge stxLost · Telegram 25 ⭐ · shop - · 0 min",
+      "2. amounts differ · charge stxDiff · Telegram 30 ⭐ · shop 20 ⭐ · 0 min",
+    ]);
+    expect(listing.reply_markup?.inline_keyboard.map((row) => row.map((b) => b.text))).toEqual([
+      ["✓ Resolved 1", "✓ Resolved 2"],
+    ]);
+
+    const refused = await member.press("✓ Resolved 1", {
+      in: group,
+      messageId: listing.message_id,
+    });
+    expect((await refused.answered()).text).toBe("Only this group's administrators can do that.");
+    expect(
+      (await h.db.starLedgerFinding.findUniqueOrThrow({ where: { id: missing.id } })).resolvedAt,
+    ).toBeNull();
+
+    const resolved = await admin.press("✓ Resolved 1", {
+      in: group,
+      messageId: listing.message_id,
+    });
+    expect((await resolved.answered()).text).toBe(
+      "Finding resolved: stxLost. Your name and the time are recorded.",
+    );
+    const row = await h.db.starLedgerFinding.findUniqueOrThrow({ where: { id: missing.id } });
+    expect(row.resolvedAt).not.toBeNull();
+    expect(row.resolvedBy).toMatch(/^op:/);
+    expect(row.resolvedBy).not.toContain(String(admin.id));
+
+    const again = await admin.press("✓ Resolved 1", { in: group, messageId: listing.message_id });
+    expect((await again.answered()).text).toBe("This finding was resolved already: stxLost.");
+    expect(
+      (await h.db.starLedgerFinding.findUniqueOrThrow({ where: { id: missing.id } })).resolvedAt,
+    ).toEqual(row.resolvedAt);
+
+    await admin.send("/refunds", { in: group });
+    await group.waitForMessage(/^No refunds owed/);
+    expect((await group.waitForMessage(/^Stars ledger findings/)).text?.split("\n")).toEqual([
+      "Stars ledger findings (Telegram's record and the shop's differ): 1",
+      "1. amounts differ · charge stxDiff · Telegram 30 ⭐ · shop 20 ⭐ · 0 min",
+    ]);
+  });
+});
