@@ -27,6 +27,7 @@ describe("chaos (quick)", () => {
         "SIGSTOP bot",
         "restart Redis",
         "restart PostgreSQL",
+        "polling: PostgreSQL down past the retry window",
         "Telegram 429/500",
         "duplicate deliveries",
         "kill -9 worker",
@@ -39,6 +40,12 @@ describe("chaos (quick)", () => {
       expect(total("orderLocksExpiredWhilePaused")).toBeGreaterThanOrEqual(2);
       expect(total("redisRestarts")).toBeGreaterThanOrEqual(2);
       expect(total("postgresRestarts")).toBeGreaterThanOrEqual(2);
+      expect(total("chargesDuringOutage")).toBeGreaterThan(0);
+      // Every scenario checks that every charge Telegram took is accounted for.
+      for (const r of suite.results)
+        expect(r.invariants.map((i) => i.name)).toContain(
+          "every charge is accounted for: a paid order or refunded once, none refunded twice",
+        );
       expect(
         total("telegram429") *
           total("telegram500") *

@@ -2,6 +2,7 @@
 // the kit's records, and the lock audit from Redis's append-only file.
 import {
   checkEffects,
+  chargeLedgerOf,
   checkInvariants,
   checkOrdersHadLocks,
   type CustomerResult,
@@ -16,6 +17,7 @@ export async function checkAll(
   env: ChaosEnvironment,
   presses: OrderPress[],
   _sizes: Sizes,
+  skippedUpdateIds?: ReadonlySet<number>,
 ): Promise<InvariantResult[]> {
   const kit = env.shop.kit;
   const refunded = kit
@@ -29,11 +31,13 @@ export async function checkAll(
     paymentGraceMs: 5_000,
     telegram: { chargeIds: kit.charges.map((c) => c.chargeId), refundedChargeIds: refunded },
     outboxDrained: true,
+    charges: chargeLedgerOf(kit),
   });
   const effects = await checkEffects(env.db, {
     kit,
     presses,
     stockCommands: env.shop.operator.commands,
+    ...(skippedUpdateIds ? { skippedUpdateIds } : {}),
   });
   const locks = await checkOrdersHadLocks(env.db, {
     aofDir: env.aofDir,

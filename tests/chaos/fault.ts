@@ -15,6 +15,8 @@ export interface FaultCounts {
   orderLocksExpiredWhilePaused: number;
   redisRestarts: number;
   postgresRestarts: number;
+  /** Charges Telegram took while PostgreSQL was down (their successful_payment met the outage). */
+  chargesDuringOutage: number;
   /** Filled from the kit's records after the load: injected 429s and 500s, duplicates, lost responses. */
   telegram429: number;
   telegram500: number;
@@ -67,6 +69,7 @@ export function emptyCounts(): FaultCounts {
     orderLocksExpiredWhilePaused: 0,
     redisRestarts: 0,
     postgresRestarts: 0,
+    chargesDuringOutage: 0,
     telegram429: 0,
     telegram500: 0,
     duplicateDeliveries: 0,

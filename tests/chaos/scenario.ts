@@ -23,6 +23,7 @@ import {
   type OutageRecord,
 } from "./fault.ts";
 import { checkAll, outageBehaviour } from "./checks.ts";
+import { startPollingMode, type PollingMode } from "./polling.ts";
 import type { Scenario } from "./scenarios.ts";
 import type { Sizes } from "./sizes.ts";
 
@@ -43,6 +44,9 @@ export interface ScenarioResult {
 /** Every press of Order across the run (the effects check spans the whole database). */
 export const allPresses: OrderPress[] = [];
 
+/** Every update a polling bot skipped after its retry window, across the run (the checks span it). */
+export const allSkipped = new Set<number>();
+
 function hash(text: string): number {
   let h = 2166136261;
   for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
@@ -57,9 +61,6 @@ export async function runScenario(
   onSale?: (stats: FlashSaleStats) => void,
 ): Promise<ScenarioResult> {
   const started = Date.now();
-  const kit = env.shop.kit;
-  const firstUpdate = kit.deliveries.length;
-  const firstCall = kit.calls.length;
   const [before] = await env.db.$queryRaw<
     { maxId: number }[]
   >`SELECT COALESCE(max(id), 0)::int AS "maxId" FROM orders`;
@@ -69,6 +70,43 @@ export async function runScenario(
     notes.push(line);
     progress.log(`  [${scenario.name}] ${line}`);
   };
+  // Polling: the scenario's whole record (its updates, the operator's restocks) goes through it.
+  const polling = scenario.polling ? await startPollingMode(env, sizes) : undefined;
+  if (polling)
+    note(
+      `${polling.bot.name} polls getUpdates for ${Math.min(sizes.users, sizes.pollingUsers)} users; the webhook bots stand by`,
+    );
+  try {
+    return await runLoad(
+      env,
+      scenario,
+      sizes,
+      progress,
+      { started, maxId, notes, note },
+      polling,
+      onSale,
+    );
+  } finally {
+    if (polling) {
+      await polling.restore();
+      note("back to webhooks");
+    }
+  }
+}
+
+async function runLoad(
+  env: ChaosEnvironment,
+  scenario: Scenario,
+  sizes: Sizes,
+  progress: Progress,
+  run: { started: number; maxId: number; notes: string[]; note: (line: string) => void },
+  polling: PollingMode | undefined,
+  onSale?: (stats: FlashSaleStats) => void,
+): Promise<ScenarioResult> {
+  const { started, maxId, notes, note } = run;
+  const kit = env.shop.kit;
+  const firstUpdate = kit.deliveries.length;
+  const firstCall = kit.calls.length;
   for (const product of env.catalog)
     await env.shop.operator.stock(product.sku, `=${sizes.stockPerProduct}`);
 
@@ -85,7 +123,7 @@ export async function runScenario(
   };
   const sale = startFlashSale({
     ...shopping,
-    users: sizes.users,
+    users: polling ? Math.min(sizes.users, sizes.pollingUsers) : sizes.users,
     seconds: sizes.seconds,
     gate: (step) => gates.pass(step),
   });
@@ -155,7 +193,10 @@ export async function runScenario(
     note(`did not settle within ${sizes.settleMs / 1000} s: ${settled.pending.join(", ")}`);
   countTelegramFaults(env, counts, firstUpdate, firstCall);
 
-  const invariants = await checkAll(env, allPresses, sizes);
+  const skipped = polling?.skipped();
+  if (skipped) note(`the poller skipped ${skipped.size} updates after its retry window`);
+  for (const id of skipped ?? []) allSkipped.add(id);
+  const invariants = await checkAll(env, allPresses, sizes, allSkipped);
   const planned = scenario.faults.map((f) => ({ label: f.label, ok: f.happened(counts) }));
   invariants.push({
     name: "every planned fault really happened",

@@ -2,12 +2,15 @@
 // arrival window, so it lands in the middle of the load.
 import type { Fault } from "./fault.ts";
 import { killBot, pauseBot } from "./faults/bots.ts";
+import { postgresPastRetryWindow } from "./faults/postgres-outage.ts";
 import { killWorker, restartPostgres, restartRedisFault } from "./faults/services.ts";
 import { duplicateDeliveries, telegramErrorBursts } from "./faults/telegram.ts";
 
 export interface Scenario {
   name: string;
   faults: Fault[];
+  /** Run with one bot polling getUpdates (the webhook bots stand by) instead of webhooks. */
+  polling?: boolean;
 }
 
 export function scenarios(options: { baseline: boolean }): Scenario[] {
@@ -17,6 +20,11 @@ export function scenarios(options: { baseline: boolean }): Scenario[] {
     { name: "SIGSTOP bot", faults: [pauseBot(0.3)] },
     { name: "restart Redis", faults: [restartRedisFault(0.4)] },
     { name: "restart PostgreSQL", faults: [restartPostgres(0.4)] },
+    {
+      name: "polling: PostgreSQL down past the retry window",
+      faults: [postgresPastRetryWindow(0.3)],
+      polling: true,
+    },
     { name: "Telegram 429/500", faults: [telegramErrorBursts()] },
     { name: "duplicate deliveries", faults: [duplicateDeliveries()] },
     { name: "kill -9 worker", faults: [killWorker(0.5)] },

@@ -12,6 +12,14 @@ export interface Sizes {
   /** How long Redis stays down in a restart, and PostgreSQL. */
   redisDownMs: number;
   postgresDownMs: number;
+  /**
+   * The polling scenario: the bot's retry window for a failing update (attempts, first and longest
+   * pause) made short, and PostgreSQL kept down well past it while payments land.
+   */
+  pollRetry: { maxAttempts: number; baseMs: number; maxMs: number };
+  pollingOutageMs: number;
+  /** Users of the polling scenario: one polling process serves them all, as in production. */
+  pollingUsers: number;
   /** Attempts at catching a bot holding an order lock before pausing it. */
   pauseAttempts: number;
   /** How long to wait for the shop to settle after a load (ms). */
@@ -27,6 +35,9 @@ export const FULL: Sizes = {
   thinkMs: [100, 600],
   redisDownMs: 8_000,
   postgresDownMs: 4_000,
+  pollRetry: { maxAttempts: 4, baseMs: 200, maxMs: 1_000 },
+  pollingOutageMs: 9_000,
+  pollingUsers: 160,
   pauseAttempts: 12,
   settleMs: 90_000,
 };
@@ -40,6 +51,9 @@ export const QUICK: Sizes = {
   thinkMs: [50, 300],
   redisDownMs: 6_000,
   postgresDownMs: 3_000,
+  pollRetry: { maxAttempts: 4, baseMs: 200, maxMs: 1_000 },
+  pollingOutageMs: 7_000,
+  pollingUsers: 80,
   pauseAttempts: 8,
   settleMs: 60_000,
 };

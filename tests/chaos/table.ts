@@ -14,6 +14,7 @@ const LABELS: [RegExp, string][] = [
   [/^the outbox delivered/, "outbox"],
   [/^each successful_payment/, "charges"],
   [/^refunds were issued/, "refunds"],
+  [/^every charge is accounted for/, "accounted"],
   [/^every update was delivered in the end/, "delivered"],
   [/^every update delivered/, "updates"],
   [/^every press of Order/, "presses"],
@@ -33,6 +34,7 @@ export function describeFaults(c: FaultCounts): string {
   if (c.pauses) parts.push(`${c.pauses} SIGSTOP (${c.orderLocksExpiredWhilePaused} lock expired)`);
   if (c.redisRestarts) parts.push(`${c.redisRestarts} Redis restart`);
   if (c.postgresRestarts) parts.push(`${c.postgresRestarts} PG restart`);
+  if (c.chargesDuringOutage) parts.push(`${c.chargesDuringOutage} paid while PG down`);
   if (c.workerKills)
     parts.push(`${c.workerKills} worker kill (${c.workerKillsMidBatch} mid-batch)`);
   if (c.telegram429 || c.telegram500) parts.push(`${c.telegram429}×429 ${c.telegram500}×500`);

@@ -17,6 +17,7 @@ export {
   type InvariantResult,
   type InvariantInputs,
 } from "./harness/invariants.ts";
+export { checkChargesAccounted, chargeLedgerOf, type ChargeLedger } from "./harness/charges.ts";
 export { spawnApp, type AppProcess, type SpawnAppOptions } from "./harness/processes.ts";
 export {
   spawnWorker,

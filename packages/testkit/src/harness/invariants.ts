@@ -1,4 +1,5 @@
 import type { Database } from "@orderbot/db";
+import { checkChargesAccounted, type ChargeLedger } from "./charges.ts";
 
 /** One invariant's verdict, with a few examples of what broke it. */
 export interface InvariantResult {
@@ -24,6 +25,8 @@ export interface InvariantInputs {
   };
   /** When true, the outbox must be drained: nothing PENDING (DEAD rows are allowed). */
   outboxDrained?: boolean;
+  /** Telegram's own ledger of the run's charges and refunds: every charge must be accounted for. */
+  charges?: ChargeLedger;
 }
 
 type Row = Record<string, unknown>;
@@ -149,8 +152,15 @@ export async function checkInvariants(
     const since = inputs.telegram.since
       ? `WHERE created_at >= '${inputs.telegram.since.toISOString()}'::timestamptz AT TIME ZONE 'UTC'`
       : "";
-    const rows = await q(`SELECT telegram_charge_id, status FROM payments ${since}`);
+    const rows = await q(`SELECT telegram_charge_id, status, refunded_by FROM payments ${since}`);
     const recorded = new Map(rows.map((r) => [String(r.telegram_charge_id), String(r.status)]));
+    // Refunded without the bot's call: by Telegram itself (its ledger says so) or by a person.
+    const refundedElsewhere = new Set([
+      ...rows.filter((r) => r.refunded_by !== null).map((r) => String(r.telegram_charge_id)),
+      ...(inputs.charges?.charges.filter((c) => c.refundedAt !== undefined) ?? []).map(
+        (c) => c.chargeId,
+      ),
+    ]);
     const unmatched: Row[] = [];
     for (const id of charges.keys())
       if (!recorded.has(id)) unmatched.push({ id, problem: "no Payment row" });
@@ -177,7 +187,7 @@ export async function checkInvariants(
         });
     }
     for (const [id, status] of recorded) {
-      if (status === "REFUNDED" && !refunded.has(id))
+      if (status === "REFUNDED" && !refunded.has(id) && !refundedElsewhere.has(id))
         wrong.push({ id, problem: "marked REFUNDED without a refund call" });
       if (status === "REFUND_PENDING" && inputs.outboxDrained)
         wrong.push({ id, problem: "still REFUND_PENDING" });
@@ -190,6 +200,8 @@ export async function checkInvariants(
       ),
     );
   }
+
+  if (inputs.charges) results.push(await checkChargesAccounted(db, inputs.charges));
 
   return results;
 }

@@ -64,6 +64,12 @@ export interface ShopRun {
   onForward(
     listener: (bot: AppInstance, update: { update_id: number } & Record<string, unknown>) => void,
   ): () => void;
+  /**
+   * Starts one more bot process with these variables over the usual ones (BOT_MODE=polling, say:
+   * it deletes the webhook and polls, while the webhook bots stand by), and waits until it is ready.
+   * It is stopped with the shop; not listed in `bots`.
+   */
+  addBot(env: Record<string, string>): Promise<AppInstance>;
   /** Stops every process (gracefully, then SIGKILL), the proxy and the kit. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -123,6 +129,7 @@ export async function startShopRun(options: ShopRunOptions): Promise<ShopRun> {
     kind: "bot" | "worker",
     index: number,
     port: number,
+    extraEnv: Record<string, string> = {},
   ): Promise<AppInstance> {
     const name = `${kind}-${index + 1}`;
     const metricsPort = kind === "bot" ? await freePort() : port;
@@ -137,6 +144,7 @@ export async function startShopRun(options: ShopRunOptions): Promise<ShopRun> {
             METRICS_PORT: String(metricsPort),
             OWNER_IDS: String(operator.id),
             ...options.botEnv,
+            ...extraEnv,
           }
         : { ...env, WORKER_PORT: String(port), WORKER_ID: name, ...options.workerEnv };
     const spawn = () =>
@@ -215,6 +223,13 @@ export async function startShopRun(options: ShopRunOptions): Promise<ShopRun> {
       operator: new Operator(kit, operator, group),
       env,
       stop,
+      async addBot(extra) {
+        const index = instances.filter((i) => i.kind === "bot").length;
+        const app = await instance("bot", index, await freePort(), extra);
+        await app.process.waitReady(app.readyUrl, 90_000);
+        say(`${app.name} ready (pid ${app.process.pid})`);
+        return app;
+      },
       onForward(listener) {
         listeners.add(listener);
         return () => listeners.delete(listener);

@@ -201,4 +201,31 @@ describe("checkInvariants", () => {
       "refunds were issued for exactly the payments to refund",
     ]);
   });
+
+  it("takes a refund made outside the bot (Telegram's own) for a refund, and checks the charges", async () => {
+    const { order } = await shop("PAID");
+    const charge = `ch-${n}`;
+    await db.payment.updateMany({
+      where: { orderId: order.id },
+      data: { status: "REFUNDED", refundedBy: "telegram" },
+    });
+    await db.order.update({ where: { id: order.id }, data: { status: "REFUNDED" } });
+    await db.stockMovement.create({
+      data: { productId: 1, orderId: order.id, delta: 2, reason: "RESTOCK" },
+    });
+    await db.product.update({ where: { id: 1 }, data: { stock: { increment: 2 } } });
+    const telegram = { chargeIds: [charge], refundedChargeIds: [] };
+    const refunded = { chargeId: charge, currency: "XTR", refundedAt: Date.now() };
+    const accounted = { charges: [refunded], refundCalls: [] };
+    expect(failing(await checkInvariants(db, { ...inputs, telegram, charges: accounted }))).toEqual(
+      [],
+    );
+    // Telegram's ledger says the buyer still paid: then the REFUNDED row is not true.
+    const charged = { charges: [{ chargeId: charge, currency: "XTR" }], refundCalls: [] };
+    await db.payment.updateMany({ where: { orderId: order.id }, data: { refundedBy: null } });
+    expect(failing(await checkInvariants(db, { ...inputs, telegram, charges: charged }))).toEqual([
+      "refunds were issued for exactly the payments to refund",
+      "every charge is accounted for: a paid order or refunded once, none refunded twice",
+    ]);
+  });
 });
