@@ -1,15 +1,17 @@
 // npm run demo [-- --users N --seconds S --keep]: the whole shop with simulated users. scripts/demo
-// starts the services, migrates and seeds; this starts the fake Telegram, two bots behind the
-// proxy and a worker, runs a flash sale while an operator restocks, shows live progress, then
+// starts the services; this makes a new shop database (migrated and seeded), starts the fake
+// Telegram, two bots behind the proxy and a worker, runs a flash sale while an operator restocks, shows live progress, then
 // checks the invariants and prints the report. Ctrl-C stops everything it started.
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createDatabase } from "@orderbot/db";
+import { seedCatalog } from "@orderbot/db";
 import {
   chargeLedgerOf,
   checkEffects,
   checkInvariants,
+  createTestDatabase,
+  prepareTemplateDatabase,
   PROJECT_ROOT,
   scrapeAll,
   serviceUrls,
@@ -47,18 +49,21 @@ process.once("SIGINT", () => {
   interrupted.abort();
 });
 
-const { databaseUrl, redisUrl } = serviceUrls();
-const db = createDatabase({ url: databaseUrl, poolMax: 3 });
+const { redisUrl } = serviceUrls();
+// Every demo is a new shop, in a database of its own (cloned from the migrated template, dropped at
+// the end): a fresh fake Telegram starts its chats' message ids at 1 again, and against an earlier
+// run's rows a repeated id reads as the same command delivered twice.
+await prepareTemplateDatabase();
+const shopDatabase = await createTestDatabase({ poolMax: 3 });
+const { db, url: databaseUrl } = shopDatabase;
 let shop: ShopRun | undefined;
 try {
+  await seedCatalog(db);
   const started = new Date();
-  // Telegram's ids only grow: update and user ids continue after earlier demo runs on this database.
-  const [last] = await db.$queryRaw<{ update: bigint | null; user: bigint | null }[]>`
-    SELECT (SELECT max(update_id) FROM processed_updates) AS update, (SELECT max(user_id) FROM orders) AS user`;
   const products = (
     await db.product.findMany({ where: { active: true }, orderBy: { id: "asc" }, take: PAGE })
   ).map((p) => ({ sku: p.sku, title: p.titleEn }));
-  if (products.length === 0) throw new Error("no products: run npm run db:seed");
+  if (products.length === 0) throw new Error("the demo catalog is empty");
   const logDir = path.join(PROJECT_ROOT, ".data/demo/logs");
   await rm(logDir, { recursive: true, force: true });
   await mkdir(logDir, { recursive: true });
@@ -73,7 +78,6 @@ try {
     lockNamespace: "demo:orderbot",
     lockHashKey: "demo-run-lock-hash-key-0123",
     logDir,
-    kit: { firstUpdateId: Number(last?.update ?? 100_000_000n) + 1_000 },
     env: { LOG_LEVEL: "info" },
     botEnv: { RESERVATION_SECONDS: String(RESERVATION_SECONDS) },
     workerEnv: {
@@ -109,7 +113,7 @@ try {
     thinkMs: [200, 1_500],
     random,
     signal: interrupted.signal,
-    firstUserId: Math.max(7_100_000_000, Number(last?.user ?? 0n) + 1_000),
+    firstUserId: 7_100_000_000,
   });
   const restock = new AbortController();
   const stopRestock = () => restock.abort();
@@ -235,6 +239,6 @@ try {
   process.exitCode = interrupted.signal.aborted ? 130 : 1;
 } finally {
   await shop?.stop();
-  await db.$disconnect();
+  await shopDatabase.drop();
   out("demo: stopped everything it started");
 }
