@@ -35,7 +35,7 @@ import {
 const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 4000);
 const ROUNDS = 4;
 const SENDERS = 32;
-const WEBHOOK_SECRET = "bench-webhook-secret_0123456789";
+const WEBHOOK_SECRET = "bench-webhook-secret_0123456789abcdef";
 
 /**
  * The whole bot in this process, built as main.ts builds it (the bot's public API), on a database

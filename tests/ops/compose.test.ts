@@ -9,7 +9,7 @@ import { DOCKER_DIR, run, tool } from "./support/tools.ts";
 
 const SECRETS = {
   BOT_TOKEN: "123456:test-token-not-real-000000000000",
-  WEBHOOK_SECRET: "test_webhook_secret",
+  WEBHOOK_SECRET: "test_webhook_secret_0123456789abcdef",
   LOCK_HASH_KEY: "test-hash-key-0123456789",
   POSTGRES_PASSWORD: "test-postgres-password",
   GRAFANA_ADMIN_PASSWORD: "test-grafana-password",
@@ -155,5 +155,41 @@ describe("reverse proxy", () => {
     );
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout + result.stderr).toContain("Valid configuration");
+  });
+
+  it("the access log drops X-Telegram-Bot-Api-Secret-Token (whoever reads it could forge updates)", async () => {
+    const result = await run(
+      tool("caddy"),
+      ["adapt", "--adapter", "caddyfile", "--config", path.join(DOCKER_DIR, "caddy/Caddyfile")],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: dir,
+          XDG_DATA_HOME: dir,
+          XDG_CONFIG_HOME: dir,
+          PUBLIC_HOST: "shop.example.com",
+        },
+      },
+    );
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const adapted = JSON.parse(result.stdout) as {
+      logging?: { logs?: Record<string, { include?: string[]; encoder?: Encoder }> };
+    };
+    interface Encoder {
+      format?: string;
+      fields?: Record<string, { filter?: string }>;
+    }
+    // Every logger that writes access logs (a site with `log` gets one) filters the header out;
+    // Go canonicalises header names, so the key is spelt exactly so.
+    const accessLogs = Object.values(adapted.logging?.logs ?? {}).filter((log) =>
+      (log.include ?? []).some((name) => name.startsWith("http.log.access")),
+    );
+    expect(accessLogs.length).toBeGreaterThan(0);
+    for (const log of accessLogs) {
+      expect(log.encoder?.format).toBe("filter");
+      expect(log.encoder?.fields?.["request>headers>X-Telegram-Bot-Api-Secret-Token"]).toEqual({
+        filter: "delete",
+      });
+    }
   });
 });

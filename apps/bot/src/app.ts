@@ -14,6 +14,7 @@ import { createBot } from "./bot/create-bot.ts";
 import { publishCommands } from "./commands.ts";
 import type { BotConfig } from "./config.ts";
 import { createBotMetrics } from "./metrics.ts";
+import { assertPollingMayTakeOver, assertRedisVersion } from "./startup.ts";
 import { createMetricsServer, createServer, WEBHOOK_PATH, type BotServer } from "./server.ts";
 import { createUpdatePipeline, type ProcessUpdate } from "./updates/pipeline.ts";
 import { startPolling } from "./updates/polling.ts";
@@ -67,6 +68,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   const { config, logger, shop } = deps;
   const mask = (id: bigint | number) => maskId(id, config.LOCK_HASH_KEY);
   const clock = shop.deps.clock;
+  const metrics = createBotMetrics(deps.registry);
 
   const bot = createBot({
     token: config.BOT_TOKEN,
@@ -93,10 +95,11 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       mask,
       limit: config.RATE_LIMIT_PER_WINDOW,
       windowMs: config.RATE_LIMIT_WINDOW_MS,
+      failedOpen: metrics.rateLimitFailOpen,
+      logger,
     },
   });
 
-  const metrics = createBotMetrics(deps.registry);
   const processUpdate = createUpdatePipeline({
     // A bot token starts with the bot's id: known before getMe, and the same on every replica.
     botId: BigInt(config.BOT_TOKEN.split(":")[0]!),
@@ -127,7 +130,8 @@ export function createBotApp(deps: BotAppDeps): BotApp {
 
     async start() {
       await bot.init();
-      await publishCommands(bot.api);
+      await assertRedisVersion(deps.redis, logger);
+      await publishCommands(bot.api, logger);
       const address = await server.listen({ host: config.HOST, port: config.PORT });
       if (metricsServer)
         await metricsServer.listen({ host: config.HOST, port: config.METRICS_PORT });
@@ -139,6 +143,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
           allowed_updates: [...HANDLED_UPDATE_TYPES],
         });
       } else {
+        await assertPollingMayTakeOver(bot.api, config.botModeChosen);
         await bot.api.deleteWebhook();
         poller = startPolling({
           api: bot.api,

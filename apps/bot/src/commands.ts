@@ -1,4 +1,6 @@
 import type { Api } from "grammy";
+import type { Logger } from "@orderbot/platform";
+import { loggableError } from "./log-safety.ts";
 import { OPERATOR_COMMANDS } from "./features/operator/index.ts";
 
 type Description = Record<"en" | "zh", string>;
@@ -41,13 +43,23 @@ function list(commands: Record<string, Description>, language: "en" | "zh") {
  * The command menus: customers' in private chats, operators' in groups, each in English and (for
  * users whose Telegram speaks Chinese) in Chinese. Setting them again is harmless, so every
  * replica does it at start.
+ *
+ * Cosmetic, so it never stops a start: Telegram answers 429 when many replicas restart at once,
+ * and some Bot API servers do not implement setMyCommands at all. A failure is logged, and the
+ * menus stay as the last replica that managed set them. Returns whether every call succeeded.
  */
-export async function publishCommands(api: Api): Promise<void> {
-  for (const [scope, commands] of [
-    [{ type: "all_private_chats" }, CUSTOMER],
-    [{ type: "all_group_chats" }, OPERATOR],
-  ] as const) {
-    await api.setMyCommands(list(commands, "en"), { scope });
-    await api.setMyCommands(list(commands, "zh"), { scope, language_code: "zh" });
+export async function publishCommands(api: Api, logger: Logger): Promise<boolean> {
+  try {
+    for (const [scope, commands] of [
+      [{ type: "all_private_chats" }, CUSTOMER],
+      [{ type: "all_group_chats" }, OPERATOR],
+    ] as const) {
+      await api.setMyCommands(list(commands, "en"), { scope });
+      await api.setMyCommands(list(commands, "zh"), { scope, language_code: "zh" });
+    }
+    return true;
+  } catch (error) {
+    logger.warn({ err: loggableError(error) }, "setMyCommands failed; starting without the menus");
+    return false;
   }
 }

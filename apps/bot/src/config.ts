@@ -3,6 +3,7 @@
 import path from "node:path";
 import { z } from "zod";
 import {
+  DEVELOPMENT_ONLY_SETTINGS,
   loadEnvFiles,
   parseConfig,
   port,
@@ -30,9 +31,16 @@ const schema = z
     BOT_MODE: z.enum(["webhook", "polling"]).default("polling"),
     /** Another Bot API server (a local one, or @orderbot/fake-telegram); Telegram's when unset. */
     TELEGRAM_API_ROOT: z.url().optional(),
+    /**
+     * Whoever holds it can post forged updates, a successful_payment among them, so it must not
+     * be guessable: 32 characters of Telegram's set are about 192 bits (`openssl rand -hex 32`).
+     */
     WEBHOOK_SECRET: z
       .string()
-      .regex(/^[A-Za-z0-9_-]{1,256}$/, "1-256 characters of A-Z a-z 0-9 _ -")
+      .regex(
+        /^[A-Za-z0-9_-]{32,256}$/,
+        "must be 32-256 characters of A-Z a-z 0-9 _ - (generate one with: openssl rand -hex 32)",
+      )
       .optional(),
     /** Public HTTPS base URL Telegram posts webhooks to, e.g. https://shop.example.com */
     PUBLIC_URL: z.url().optional(),
@@ -136,15 +144,38 @@ const schema = z
     },
   );
 
-export type BotConfig = z.infer<typeof schema>;
+export type BotConfig = z.infer<typeof schema> & {
+  /**
+   * Whether BOT_MODE was set in the environment or `.env`, not only defaulted: polling may take a
+   * webhook away (deleteWebhook) only when someone chose it.
+   */
+  botModeChosen: boolean;
+};
 
-/** Validates an environment; throws ConfigError listing every problem. */
-export function parseBotConfig(env: Record<string, string | undefined>): BotConfig {
-  return parseConfig(schema, env);
+/** Polling is `.env.example`'s mode for development: production must choose its mode. */
+const DEVELOPMENT_ONLY = [...DEVELOPMENT_ONLY_SETTINGS, "BOT_MODE"];
+
+/**
+ * Validates an environment; throws ConfigError listing every problem. `defaulted`: the names whose
+ * value came from `.env.example` alone (from `loadEnvFiles`); none when the caller passes a
+ * complete environment, as tests do.
+ */
+export function parseBotConfig(
+  env: Record<string, string | undefined>,
+  defaulted: ReadonlySet<string> = new Set(),
+): BotConfig {
+  const chosen = env.BOT_MODE !== undefined && !defaulted.has("BOT_MODE");
+  // An unset BOT_MODE is as implicit as a defaulted one.
+  const implicit = chosen ? defaulted : new Set([...defaulted, "BOT_MODE"]);
+  const config = parseConfig(schema, env, {
+    defaulted: implicit,
+    developmentOnly: DEVELOPMENT_ONLY,
+  });
+  return { ...config, botModeChosen: chosen };
 }
 
 /** The process's configuration: the environment, then .env, then .env.example. */
 export function loadBotConfig(): BotConfig {
-  loadEnvFiles(path.resolve(import.meta.dirname, "../../.."));
-  return parseBotConfig(process.env);
+  const defaulted = loadEnvFiles(path.resolve(import.meta.dirname, "../../.."), process.env);
+  return parseBotConfig(process.env, defaulted);
 }

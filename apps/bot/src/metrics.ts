@@ -5,6 +5,7 @@ export interface BotMetrics {
   updates: Counter<"type" | "outcome">;
   updateSeconds: Histogram<"type">;
   updatesSkipped: Counter<"kind">;
+  rateLimitFailOpen: Counter;
 }
 
 /** Updates handled, by type and outcome, with their latency; updates the poller skipped. */
@@ -30,8 +31,41 @@ export function createBotMetrics(registry: Registry): BotMetrics {
       labelNames: ["kind"],
       registers: [registry],
     }),
+    // Any increase means limiting was off for a while: Redis refused or missed the count.
+    rateLimitFailOpen: new Counter({
+      name: "orderbot_rate_limit_fail_open_total",
+      help: "Updates let through unlimited because the rate limiter could not count in Redis",
+      registers: [registry],
+    }),
   };
   // Exported at 0 from the start: increase() then sees the very first skip of a kind.
   for (const kind of HANDLED_UPDATE_TYPES) metrics.updatesSkipped.inc({ kind }, 0);
   return metrics;
+}
+
+/** Why a webhook request was refused: no secret header, or one that does not match. */
+export type WebhookRejection = "missing" | "wrong";
+
+export const WEBHOOK_METRICS = { rejected: "orderbot_webhook_rejected_total" } as const;
+
+/**
+ * Webhook requests refused for their secret, by reason. Telegram always sends the right secret
+ * (but for a rotation's short overlap), so a stream of them is someone else posting to the URL
+ * (OrderbotWebhookRejections). Reused when a second server shares the registry.
+ */
+
+export function webhookRejectedCounter(registry: Registry): Counter<"reason"> {
+  const name = WEBHOOK_METRICS.rejected;
+  const existing = registry.getSingleMetric(name) as Counter<"reason"> | undefined;
+  if (existing) return existing;
+  const counter = new Counter({
+    name,
+    help: "Webhook requests refused with 401 for their secret, by reason (missing, wrong)",
+    labelNames: ["reason"],
+    registers: [registry],
+  });
+  // Exported at 0 from the start: increase() then sees the very first rejection.
+  for (const reason of ["missing", "wrong"] satisfies WebhookRejection[])
+    counter.inc({ reason }, 0);
+  return counter;
 }

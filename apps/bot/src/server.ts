@@ -3,6 +3,7 @@ import type { Registry } from "prom-client";
 import { secretMatches, type Logger } from "@orderbot/platform";
 import { parseUpdate } from "./updates/parse.ts";
 import type { ProcessUpdate } from "./updates/pipeline.ts";
+import { createRejectionReporter } from "./webhook-rejections.ts";
 
 export const WEBHOOK_PATH = "/telegram/webhook";
 const SECRET_HEADER = "x-telegram-bot-api-secret-token";
@@ -22,6 +23,8 @@ export interface ServerDeps {
   bodyLimit: number;
   /** When set, /metrics needs `Authorization: Bearer <token>`; when null, it is not served here. */
   metricsToken: string | null;
+  /** Refused webhook requests are all counted but warned about at most once per interval. */
+  rejectionWarning?: { intervalMs: number; now?: () => number };
 }
 
 /**
@@ -49,7 +52,16 @@ export function createServer(deps: ServerDeps) {
   });
 
   if (deps.webhookSecret !== null)
-    void app.register(webhook, { processUpdate: deps.processUpdate, secret: deps.webhookSecret });
+    void app.register(webhook, {
+      processUpdate: deps.processUpdate,
+      secret: deps.webhookSecret,
+      reject: createRejectionReporter({
+        registry: deps.registry,
+        logger: deps.logger.child({ component: "webhook" }),
+        intervalMs: deps.rejectionWarning?.intervalMs ?? 60_000,
+        now: deps.rejectionWarning?.now,
+      }),
+    });
 
   app.get("/healthz", async () => ({ ok: true }));
 
@@ -93,13 +105,16 @@ export function createServer(deps: ServerDeps) {
  * nothing parsed, run or stored. Then 400 for a body that is not an update, 503 while another
  * replica runs the same update, 500 when it failed (Telegram re-delivers), 200 otherwise.
  */
-const webhook: FastifyPluginAsync<{ processUpdate: ProcessUpdate; secret: string }> = async (
-  app,
-  { processUpdate, secret },
-) => {
+const webhook: FastifyPluginAsync<{
+  processUpdate: ProcessUpdate;
+  secret: string;
+  reject: ReturnType<typeof createRejectionReporter>;
+}> = async (app, { processUpdate, secret, reject }) => {
   app.post(WEBHOOK_PATH, {
     onRequest: async (request, reply) => {
-      if (!secretMatches(request.headers[SECRET_HEADER], secret)) {
+      const header = request.headers[SECRET_HEADER];
+      if (!secretMatches(header, secret)) {
+        reject(request, header === undefined || header === "" ? "missing" : "wrong");
         await reply.code(401).send({ ok: false, error: "unauthorized" });
       }
     },

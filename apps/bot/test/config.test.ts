@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { parseEnv } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "@orderbot/platform";
 import { parseBotConfig } from "../src/config.ts";
@@ -115,8 +117,18 @@ describe("bot configuration", () => {
   });
 
   it("refuses a webhook secret Telegram would refuse", () => {
-    expect(problems({ ...VALID, WEBHOOK_SECRET: "has spaces" })).toHaveLength(1);
+    expect(problems({ ...VALID, WEBHOOK_SECRET: "has spaces".padEnd(40, "x") })).toHaveLength(1);
     expect(problems({ ...VALID, WEBHOOK_SECRET: "x".repeat(257) })).toHaveLength(1);
+  });
+
+  it("refuses a webhook secret shorter than 32 characters, saying so", () => {
+    for (const secret of ["x", "a".repeat(31)]) {
+      expect(problems({ ...VALID, WEBHOOK_SECRET: secret })).toEqual([
+        "WEBHOOK_SECRET: must be 32-256 characters of A-Z a-z 0-9 _ - (generate one with: openssl rand -hex 32)",
+      ]);
+    }
+    expect(problems({ ...VALID, WEBHOOK_SECRET: "A-z_0".repeat(6) + "9x" })).toEqual([]);
+    expect(problems({ ...VALID, WEBHOOK_SECRET: "x".repeat(256) })).toEqual([]);
   });
 });
 
@@ -134,6 +146,7 @@ describe("the bot process with an invalid configuration", () => {
           BOT_MODE: "webhook",
           PORT: "99999",
           NODE_ENV: "production",
+          LOCK_NAMESPACE: "prod:orderbot",
         },
         stdio: ["ignore", "pipe", "pipe"],
       },
@@ -154,5 +167,91 @@ describe("the bot process with an invalid configuration", () => {
       "WEBHOOK_SECRET",
     ]);
     expect(stderr).not.toContain(secretish);
+  });
+});
+
+/** `.env.example` as every process loads it for defaults. */
+const EXAMPLE = parseEnv(
+  readFileSync(path.resolve(import.meta.dirname, "../../../.env.example"), "utf8"),
+) as Record<string, string>;
+
+function productionProblems(env: Record<string, string>, defaulted: string[] = []): string[] {
+  try {
+    parseBotConfig({ ...EXAMPLE, ...env }, new Set(defaulted));
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("production on development defaults", () => {
+  const chosen = { ...VALID, LOCK_NAMESPACE: "prod:orderbot", BOT_MODE: "polling" };
+
+  it("refuses .env.example's hash key with NODE_ENV=production, even when set by hand", () => {
+    const found = productionProblems({
+      ...chosen,
+      NODE_ENV: "production",
+      LOCK_HASH_KEY: EXAMPLE.LOCK_HASH_KEY!,
+    });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^LOCK_HASH_KEY: .*NODE_ENV=production/);
+    expect(found[0]).not.toContain(EXAMPLE.LOCK_HASH_KEY);
+    // Development keeps working on the example.
+    expect(productionProblems({ ...chosen, LOCK_HASH_KEY: EXAMPLE.LOCK_HASH_KEY! })).toEqual([]);
+  });
+
+  it("names each development-only setting left at .env.example's value, one line each", () => {
+    const defaulted = ["DATABASE_URL", "REDIS_URL", "LOCK_NAMESPACE", "BOT_MODE", "PORT"];
+    const found = productionProblems({ ...chosen, NODE_ENV: "production" }, defaulted);
+    expect(found.map((p) => p.split(":")[0]).sort()).toEqual([
+      "BOT_MODE",
+      "DATABASE_URL",
+      "LOCK_NAMESPACE",
+      "REDIS_URL",
+    ]);
+    expect(found.every((p) => p.includes("development default"))).toBe(true);
+    expect(productionProblems({ ...chosen, NODE_ENV: "development" }, defaulted)).toEqual([]);
+  });
+
+  it("needs BOT_MODE chosen in production, and says whether it was", () => {
+    const { BOT_MODE: _, ...unset } = { ...EXAMPLE, ...chosen, NODE_ENV: "production" };
+    expect(() => parseBotConfig(unset)).toThrow(/BOT_MODE: /);
+    expect(parseBotConfig({ ...chosen }).botModeChosen).toBe(true);
+    expect(parseBotConfig({ ...chosen }, new Set(["BOT_MODE"])).botModeChosen).toBe(false);
+    expect(parseBotConfig(VALID).botModeChosen).toBe(false);
+  });
+});
+
+describe("the bot process started with NODE_ENV=production and .env.example's defaults", () => {
+  it("refuses to start, naming the example key and each development default", async () => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.resolve(import.meta.dirname, "../src/main.ts")],
+      {
+        env: {
+          PATH: process.env.PATH,
+          BOT_TOKEN: VALID.BOT_TOKEN,
+          NODE_ENV: "production",
+          DATABASE_URL: VALID.DATABASE_URL,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    // Without the check the bot would run on: it must not outlive the test.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    clearTimeout(timer);
+    expect(code).toBe(1);
+    const lines = stderr.trim().split("\n");
+    expect(lines.map((l) => /^bot: invalid configuration: (\w+):/.exec(l)?.[1]).sort()).toEqual([
+      "BOT_MODE",
+      "LOCK_HASH_KEY",
+      "LOCK_NAMESPACE",
+      "REDIS_URL",
+    ]);
+    expect(stderr).not.toContain(EXAMPLE.LOCK_HASH_KEY);
   });
 });

@@ -167,4 +167,30 @@ describe("polling", () => {
       await poller.stop();
     }
   });
+
+  it("keeps a minimum interval between empty polls when getUpdates answers at once, so it never spins", async () => {
+    tg.faults.delivery({ pollsAnswerAtOnce: true }); // a misbehaving server or proxy
+    const api = new Api(tg.token, { apiRoot: tg.apiRoot });
+    let calls = 0;
+    api.config.use((prev, method, payload, signal) => {
+      if (method === "getUpdates") calls += 1;
+      return prev(method, payload, signal);
+    });
+    const poller = startPolling({
+      api,
+      processUpdate: async () => "handled",
+      logger: silentLogger,
+      allowedUpdates: ["message"],
+      timeoutSeconds: 15,
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // One a second (the default minimum) over about two seconds; spinning made thousands.
+      expect(calls).toBeGreaterThanOrEqual(2);
+      expect(calls).toBeLessThanOrEqual(4);
+    } finally {
+      await poller.stop();
+      tg.faults.delivery({});
+    }
+  });
 });

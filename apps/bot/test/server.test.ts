@@ -1,12 +1,13 @@
 // The webhook endpoint over a real pipeline (PostgreSQL's ProcessedUpdate and the Redis `update`
 // lock), with a trivial handler in place of the bot: what gets to the handler, what is recorded,
 // and what Telegram is answered.
+import { PassThrough } from "node:stream";
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDatabase, createProcessedUpdates } from "@orderbot/db";
 import { createLockManager, type LockManager } from "@orderbot/lock";
 import { LOCK_KINDS } from "@orderbot/core";
-import { createMetricsRegistry, Redis, silentLogger } from "@orderbot/platform";
+import { createLogger, createMetricsRegistry, Redis, silentLogger } from "@orderbot/platform";
 import {
   createTestDatabase,
   createTestRedis,
@@ -18,7 +19,7 @@ import { createBotMetrics } from "../src/metrics.ts";
 import { createServer, WEBHOOK_PATH } from "../src/server.ts";
 import { createUpdatePipeline } from "../src/updates/pipeline.ts";
 
-const SECRET = "test-webhook-secret_0123456789";
+const SECRET = "test-webhook-secret_0123456789abcdef";
 const BOT_ID = 4242n;
 
 let testDb: TestDatabase;
@@ -185,6 +186,71 @@ describe("POST /telegram/webhook", () => {
     }
     expect(handled).toEqual([]);
     expect(await processedCount()).toBe(before);
+  });
+});
+
+describe("refused webhook requests", () => {
+  it("are all counted by reason, and warned about once per interval with the peer, never the header", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new PassThrough();
+    stream.on("data", (chunk: Buffer) =>
+      lines.push(
+        ...chunk
+          .toString()
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Record<string, unknown>),
+      ),
+    );
+    let clock = 1_000_000;
+    const registry = createMetricsRegistry();
+    const guarded = createServer({
+      processUpdate: () => Promise.reject(new Error("no update may get through")),
+      checks: { database: async () => 1, redis: async () => 1 },
+      registry,
+      logger: createLogger({ level: "info", destination: stream }),
+      webhookSecret: SECRET,
+      bodyLimit: 1024,
+      metricsToken: null,
+      rejectionWarning: { intervalMs: 60_000, now: () => clock },
+    });
+    const guess = "guessed-secret-value-7f3a9c";
+    const attempt = (headers: Record<string, string>) =>
+      guarded.inject({
+        method: "POST",
+        url: WEBHOOK_PATH,
+        remoteAddress: "203.0.113.9",
+        headers: { "content-type": "application/json", ...headers },
+        payload: JSON.stringify(message(30)),
+      });
+    try {
+      for (let i = 0; i < 5; i++)
+        expect((await attempt({ "x-telegram-bot-api-secret-token": guess })).statusCode).toBe(401);
+      expect((await attempt({})).statusCode).toBe(401);
+      clock += 60_000;
+      expect((await attempt({})).statusCode).toBe(401);
+      await new Promise((resolve) => setImmediate(resolve));
+
+      const metrics = await registry.metrics();
+      expect(metrics).toContain('orderbot_webhook_rejected_total{reason="wrong"} 5');
+      expect(metrics).toContain('orderbot_webhook_rejected_total{reason="missing"} 2');
+      const warnings = lines.filter(
+        (l) => l.msg === "webhook request refused: secret header missing or wrong",
+      );
+      expect(warnings).toHaveLength(2);
+      expect(warnings[0]).toMatchObject({
+        level: 40,
+        reason: "wrong",
+        peer: "203.0.113.9",
+        heldBack: 0,
+      });
+      // The five held back in the first minute are reported with the next warning.
+      expect(warnings[1]).toMatchObject({ reason: "missing", peer: "203.0.113.9", heldBack: 5 });
+      expect(JSON.stringify(lines)).not.toContain(guess);
+      expect(JSON.stringify(lines)).not.toContain(SECRET);
+    } finally {
+      await guarded.close();
+    }
   });
 });
 

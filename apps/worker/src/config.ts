@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import {
+  DEVELOPMENT_ONLY_SETTINGS,
   loadEnvFiles,
   parseConfig,
   port,
@@ -121,13 +122,19 @@ const schema = z
 
 export type WorkerConfig = z.infer<typeof schema>;
 
-/** Validates an environment; throws ConfigError listing every problem. */
-export function parseWorkerConfig(env: Record<string, string | undefined>): WorkerConfig {
-  return parseConfig(schema, env);
+/**
+ * Validates an environment; throws ConfigError listing every problem. `defaulted`: the names whose
+ * value came from `.env.example` alone (from `loadEnvFiles`), refused with NODE_ENV=production.
+ */
+export function parseWorkerConfig(
+  env: Record<string, string | undefined>,
+  defaulted: ReadonlySet<string> = new Set(),
+): WorkerConfig {
+  return parseConfig(schema, env, { defaulted, developmentOnly: DEVELOPMENT_ONLY_SETTINGS });
 }
 
 /** The process's configuration: the environment, then .env, then .env.example. */
 export function loadWorkerConfig(): WorkerConfig {
-  loadEnvFiles(path.resolve(import.meta.dirname, "../../.."));
-  return parseWorkerConfig(process.env);
+  const defaulted = loadEnvFiles(path.resolve(import.meta.dirname, "../../.."), process.env);
+  return parseWorkerConfig(process.env, defaulted);
 }

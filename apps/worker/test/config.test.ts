@@ -1,3 +1,7 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseEnv } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "@orderbot/platform";
 import { spawnApp } from "@orderbot/testkit";
@@ -80,5 +84,55 @@ describe("the worker process with a bad configuration", () => {
       app.output.filter((line) => /^\s+- (BOT_TOKEN|EXPIRE_BATCH_SIZE):/.test(line)),
     ).toHaveLength(2);
     expect(output).not.toContain("not-a-token");
+  }, 30_000);
+});
+
+describe("the worker in production on development defaults", () => {
+  const example = parseEnv(
+    readFileSync(path.resolve(import.meta.dirname, "../../../.env.example"), "utf8"),
+  ) as Record<string, string>;
+
+  it("refuses .env.example's hash key and each development-only setting it defaulted, by name", () => {
+    const production = { ...example, ...minimal, NODE_ENV: "production" };
+    const refused = (env: Record<string, string>, defaulted: string[]) => {
+      try {
+        parseWorkerConfig(env, new Set(defaulted));
+      } catch (error) {
+        if (error instanceof ConfigError) return error.problems.map((p) => p.split(":")[0]);
+        throw error;
+      }
+      return [];
+    };
+    expect(
+      refused({ ...production, LOCK_HASH_KEY: example.LOCK_HASH_KEY! }, [
+        "REDIS_URL",
+        "LOCK_NAMESPACE",
+        "OUTBOX_BATCH_SIZE",
+      ]).sort(),
+    ).toEqual(["LOCK_HASH_KEY", "LOCK_NAMESPACE", "REDIS_URL"]);
+    expect(refused(production, [])).toEqual([]);
+    expect(refused({ ...production, NODE_ENV: "development" }, ["REDIS_URL"])).toEqual([]);
+  });
+
+  it("exits 1 when started with NODE_ENV=production on .env.example's key and services", async () => {
+    // Only what is given here: nothing of the test runner's own environment.
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.resolve(import.meta.dirname, "../src/main.ts")],
+      {
+        env: { PATH: process.env.PATH, BOT_TOKEN: minimal.BOT_TOKEN, NODE_ENV: "production" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    // Without the check the worker would run on: it must not outlive the test.
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    expect(await exited.finally(() => clearTimeout(timer))).toBe(1);
+    const named = output.split("\n").flatMap((line) => /^\s*(?:- )?(\w+): /.exec(line)?.[1] ?? []);
+    expect(named.sort()).toEqual(["DATABASE_URL", "LOCK_HASH_KEY", "LOCK_NAMESPACE", "REDIS_URL"]);
+    expect(output).not.toContain(example.LOCK_HASH_KEY);
   }, 30_000);
 });

@@ -1,6 +1,6 @@
 // Fault injection: errors and latency on Bot API calls, lost and duplicated webhook deliveries.
 // Rates draw from a seeded generator, so a failing run can be replayed with the same seed.
-import { type BotApiError, internalError, tooManyRequests } from "./errors.ts";
+import { type BotApiError, internalError, notFound, tooManyRequests } from "./errors.ts";
 
 export interface MethodFault {
   /** Method name(s) the rule applies to (any case); all methods when absent. */
@@ -13,6 +13,11 @@ export interface MethodFault {
   retryAfter?: number;
   /** Share of matching calls answered 500 "Internal Server Error" (0-1). */
   rate500?: number;
+  /**
+   * Answer every matching call 404 "Not Found", as a Bot API server that does not implement the
+   * method does (Telegram's own answers an unknown method so).
+   */
+  unimplemented?: boolean;
   /** Added latency before the call is handled: a fixed delay or a random one in [min, max]. */
   latencyMs?: number | { min: number; max: number };
   /** The rule injects at most this many errors, then only its latency stays (default unlimited). */
@@ -28,6 +33,11 @@ export interface DeliveryFaults {
   duplicateRate?: number;
   /** Send the next N delivered updates once more. */
   duplicateNext?: number;
+  /**
+   * getUpdates answers at once, ignoring its long-poll timeout, as a misbehaving Bot API server or
+   * proxy can: an empty answer comes back in a millisecond.
+   */
+  pollsAnswerAtOnce?: boolean;
 }
 
 /** Calls of a method held at arrival, as a network that delivers them late; see `Faults.hold`. */
@@ -54,7 +64,7 @@ export interface FaultHandle {
 export interface FaultDecision {
   latencyMs: number;
   error?: BotApiError;
-  kind?: "429" | "500";
+  kind?: "429" | "500" | "404";
 }
 
 interface ActiveRule {
@@ -176,7 +186,10 @@ export class Faults {
       if (rule.chatId !== undefined && rule.chatId !== chatId) continue;
       decision.latencyMs += this.latency(rule.latencyMs);
       if (decision.error || (rule.times !== undefined && active.injected >= rule.times)) continue;
-      if (rule.rate429 && this.random() < rule.rate429) {
+      if (rule.unimplemented) {
+        decision.error = notFound();
+        decision.kind = "404";
+      } else if (rule.rate429 && this.random() < rule.rate429) {
         decision.error = tooManyRequests(Math.max(1, Math.round(rule.retryAfter ?? 1)));
         decision.kind = "429";
       } else if (rule.rate500 && this.random() < rule.rate500) {
@@ -196,6 +209,11 @@ export class Faults {
       return true;
     }
     return !!f.dropResponseRate && this.random() < f.dropResponseRate;
+  }
+
+  /** Does getUpdates answer without waiting for its timeout? */
+  pollsAnswerAtOnce(): boolean {
+    return this.deliveryFaults.pollsAnswerAtOnce === true;
   }
 
   /** Should this delivered update be sent once more? */

@@ -33,6 +33,12 @@ export {
 } from "./connections.ts";
 export { maskId } from "./mask.ts";
 export { ConfigError } from "./errors.ts";
-export { loadEnvFiles, parseConfig } from "./env.ts";
+export {
+  DEVELOPMENT_ONLY_SETTINGS,
+  EXAMPLE_LOCK_HASH_KEY,
+  loadEnvFiles,
+  parseConfig,
+  type ProductionRules,
+} from "./env.ts";
 export { sharedConfigShape, csv, telegramIds, port } from "./config.ts";
 export { secretMatches } from "./secret.ts";

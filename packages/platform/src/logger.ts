@@ -38,9 +38,14 @@ export const REDACTED_KEYS: readonly string[] = [
   "order_info",
   "shipping_address",
   "credentials",
-  // Personal data.
+  // Personal data: who a user is (names, @username) and what they wrote (a message's or a
+  // caption's `text`). The numeric ids stay: an operator needs them to follow one user's updates.
   "phone_number",
   "contact",
+  "first_name",
+  "last_name",
+  "username",
+  "text",
 ];
 
 const CENSOR = "[redacted]";

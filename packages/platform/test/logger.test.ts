@@ -139,6 +139,52 @@ describe("createLogger redaction", () => {
     });
   });
 
+  it("removes names, usernames and message text from an update, keeping the ids", () => {
+    const { logger, output, lines } = capture();
+    const FIRST = "Annabel-first-7c1";
+    const LAST = "Okonkwo-last-7c1";
+    const USERNAME = "annabel_handle_7c1";
+    const TEXT = "please deliver to 12 Elm Road, flat 3";
+    const user = {
+      id: 5_550_002,
+      is_bot: false,
+      first_name: FIRST,
+      last_name: LAST,
+      username: USERNAME,
+    };
+    const message = {
+      update_id: 918_273_650,
+      message: {
+        message_id: 79,
+        from: user,
+        chat: { id: 5_550_002, type: "private", first_name: FIRST, username: USERNAME },
+        text: TEXT,
+      },
+    };
+    const callback = {
+      update_id: 918_273_651,
+      callback_query: {
+        id: "cb-1",
+        from: user,
+        data: "buy:1",
+        message: { message_id: 80, text: TEXT },
+      },
+    };
+    logger.info({ update: message }, "update received");
+    logger.info({ update: callback }, "update received");
+    logger.info(user, "user spread at the top level");
+    expectAbsent(output(), FIRST, LAST, USERNAME, TEXT);
+    expect(lines()[0]).toMatchObject({
+      update: {
+        update_id: 918_273_650,
+        message: {
+          from: { id: 5_550_002, first_name: "[redacted]", last_name: "[redacted]" },
+          text: "[redacted]",
+        },
+      },
+    });
+  });
+
   it("removes the invoice payload and provider token from a grammY error's call payload", () => {
     const { logger, output } = capture();
     const err = Object.assign(

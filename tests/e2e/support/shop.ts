@@ -2,6 +2,7 @@
 // (`node --import tsx apps/bot/src/main.ts`) behind one webhook URL (a round-robin proxy, as a load
 // balancer would be), the test kit as Telegram, a database of the test's own and a namespace of its
 // own on the shared test Redis.
+import { randomBytes } from "node:crypto";
 import { Api } from "grammy";
 import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
@@ -72,7 +73,7 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
     webhook: { retryBaseMs: 100, retryMaxMs: 1_000 },
     ...options.kit,
   });
-  const secret = `e2e-secret-${Math.random().toString(36).slice(2)}_${Date.now()}`;
+  const secret = `e2e-secret-${randomBytes(16).toString("hex")}`;
   const hashKey = "e2e-lock-hash-key-0123456789";
   const ports = await Promise.all(Array.from({ length: replicas }, () => freePort()));
   const proxy =

@@ -1,7 +1,7 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Bot, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
-import type { Logger, Redis } from "@orderbot/platform";
+import type { Logger } from "@orderbot/platform";
 import { cancelFeature } from "../features/cancel.ts";
 import { catalogFeature } from "../features/catalog.ts";
 import type { FeatureDeps } from "../features/deps.ts";
@@ -19,7 +19,7 @@ import type { BotContext } from "./context.ts";
 import { createI18n, negotiateLocale } from "./i18n.ts";
 import { answerEveryCallbackQuery } from "./middleware/callback-answers.ts";
 import { handleFeatureError } from "./middleware/error-boundary.ts";
-import { rateLimit } from "./middleware/rate-limit.ts";
+import { rateLimit, type RateLimitOptions } from "./middleware/rate-limit.ts";
 import { updateLogger } from "./middleware/update-logger.ts";
 
 export interface CreateBotDeps extends FeatureDeps {
@@ -29,13 +29,7 @@ export interface CreateBotDeps extends FeatureDeps {
   /** Skips getMe at start when known (tests); otherwise `bot.init()` fetches it. */
   botInfo?: UserFromGetMe;
   logger: Logger;
-  rateLimit: {
-    redis: Pick<Redis, "multi">;
-    prefix: string;
-    mask: (id: number) => string;
-    limit: number;
-    windowMs: number;
-  };
+  rateLimit: RateLimitOptions;
 }
 
 /** Every feature, in the order an update meets them; `unhandled` takes whatever none of them did. */

@@ -29,6 +29,12 @@ export interface PollerOptions {
   retryMaxMs?: number;
   /** How often to poll while updates are unfinished (Telegram answers at once then). */
   busyPollMs?: number;
+  /**
+   * The shortest time between two long polls that came back empty. Telegram holds an empty poll
+   * for its whole timeout; a misbehaving server or proxy that answers at once would otherwise make
+   * this loop spin (thousands of calls a second were measured).
+   */
+  minEmptyPollMs?: number;
 }
 
 /** An update fetched and not finished yet. */
@@ -64,6 +70,7 @@ export function startPolling(options: PollerOptions): {
   const retryBaseMs = options.retryBaseMs ?? 500;
   const retryMaxMs = options.retryMaxMs ?? 30_000;
   const busyPollMs = options.busyPollMs ?? 100;
+  const minEmptyPollMs = options.minEmptyPollMs ?? 1000;
   const controller = new AbortController();
   /** Fetched and not finished, by update id (Telegram hands them out again until confirmed). */
   const pending = new Map<number, Pending>();
@@ -145,6 +152,7 @@ export function startPolling(options: PollerOptions): {
   async function loop(): Promise<void> {
     while (!controller.signal.aborted) {
       let updates: Update[];
+      const polledAt = performance.now();
       try {
         updates = await api.getUpdates(
           {
@@ -173,6 +181,8 @@ export function startPolling(options: PollerOptions): {
       offset = pending.size > 0 ? Math.min(...pending.keys()) : fetched + 1;
       for (const id of finished) if (id < offset) finished.delete(id);
       if (pending.size > 0) await pause(busyPollMs);
+      else if (updates.length === 0)
+        await pause(Math.max(0, minEmptyPollMs - (performance.now() - polledAt)));
     }
   }
 

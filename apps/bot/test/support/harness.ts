@@ -35,6 +35,10 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** A Redis of the test's own (to stop it) instead of a namespace on the shared one. */
   redis?: Redis;
+  /** Variables to treat as defaulted from `.env.example` (not chosen), as `loadEnvFiles` reports. */
+  defaulted?: string[];
+  /** Whether to call `app.start()` (default true); false leaves it to the test. */
+  start?: boolean;
 }
 
 export async function startBotHarness(options: HarnessOptions = {}): Promise<BotHarness> {
@@ -43,22 +47,25 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
   const kit = await startFakeTelegram({ webhook: { retryBaseMs: 50, retryMaxMs: 500 } });
   await seedCatalog(testDb.db);
   const port = await freePort();
-  const config = parseBotConfig({
-    NODE_ENV: "test",
-    LOG_LEVEL: "silent",
-    BOT_TOKEN: kit.token,
-    BOT_MODE: options.mode ?? "webhook",
-    TELEGRAM_API_ROOT: kit.apiRoot,
-    WEBHOOK_SECRET,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    PORT: String(port),
-    DATABASE_URL: testDb.url,
-    REDIS_URL: testRedis.url,
-    LOCK_NAMESPACE: testRedis.namespace,
-    LOCK_HASH_KEY: "harness-hash-key-0123456789",
-    OWNER_IDS: String(OWNER_ID),
-    ...options.env,
-  });
+  const config = parseBotConfig(
+    {
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      BOT_TOKEN: kit.token,
+      BOT_MODE: options.mode ?? "webhook",
+      TELEGRAM_API_ROOT: kit.apiRoot,
+      WEBHOOK_SECRET,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PORT: String(port),
+      DATABASE_URL: testDb.url,
+      REDIS_URL: testRedis.url,
+      LOCK_NAMESPACE: testRedis.namespace,
+      LOCK_HASH_KEY: "harness-hash-key-0123456789",
+      OWNER_IDS: String(OWNER_ID),
+      ...options.env,
+    },
+    new Set(options.defaulted),
+  );
   const redis = options.redis ?? testRedis.redis;
   const registry = createMetricsRegistry();
   const locks = createLockManager({
@@ -86,7 +93,7 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     shop,
     registry,
   });
-  await app.start();
+  if (options.start !== false) await app.start();
   return {
     kit,
     app,

@@ -40,7 +40,8 @@ export class LongPoller {
     this.confirm(request.offset);
     if (request.allowedUpdates !== undefined) this.queue.allowedUpdates = request.allowedUpdates;
     let batch = this.collect(request.limit);
-    if (batch.length === 0 && request.timeoutS > 0 && !request.signal?.aborted) {
+    const waits = request.timeoutS > 0 && !this.faults.pollsAnswerAtOnce();
+    if (batch.length === 0 && waits && !request.signal?.aborted) {
       await this.wait(request.timeoutS * 1000, request.signal);
       batch = this.collect(request.limit);
     }

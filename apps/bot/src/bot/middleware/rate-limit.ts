@@ -1,6 +1,6 @@
 import { limit } from "@grammyjs/ratelimiter";
 import type { MiddlewareFn } from "grammy";
-import type { Redis } from "@orderbot/platform";
+import type { Logger, Redis } from "@orderbot/platform";
 import type { BotContext } from "../context.ts";
 
 export interface RateLimitOptions {
@@ -11,7 +11,14 @@ export interface RateLimitOptions {
   mask: (id: number) => string;
   limit: number;
   windowMs: number;
+  /** Counts every count that failed open (orderbot_rate_limit_fail_open_total). */
+  failedOpen?: { inc(): void };
+  /** Told, at most once per FAIL_OPEN_WARN_MS, that limiting is off. */
+  logger?: Logger;
 }
+
+/** One warning a minute is enough to be seen; a line per update would flood the log. */
+const FAIL_OPEN_WARN_MS = 60_000;
 
 /**
  * A per-user limit on what a user can make the bot do (messages and button presses), counted in
@@ -19,9 +26,23 @@ export interface RateLimitOptions {
  * button press is still answered (so no spinner is left); limited messages are dropped silently,
  * since replying to a flood would only feed it.
  *
- * Redis down does not take the bot down: the counter fails open (the request is let through).
+ * Redis down does not take the bot down: the counter fails open (the request is let through),
+ * counted and warned about, since limiting is then off for everyone.
  */
 export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
+  let warnedAt = -Infinity;
+  const failOpen = (error: unknown) => {
+    options.failedOpen?.inc();
+    const now = performance.now();
+    if (now - warnedAt < FAIL_OPEN_WARN_MS) return;
+    warnedAt = now;
+    // The message only: a Redis error carries no user data, the key (masked) is not logged.
+    const reason = error instanceof Error ? error.message : String(error);
+    options.logger?.warn(
+      { reason },
+      "rate limiter failing open: Redis did not count; not limiting",
+    );
+  };
   const counter = {
     /**
      * Counts and, if the count has no expiry yet, gives it one, in one transaction. (The plugin
@@ -38,8 +59,9 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
         const [error, count] = replies?.[0] ?? [new Error("transaction discarded")];
         if (error) throw error;
         return Number(count);
-      } catch {
-        return 1; // fail open
+      } catch (error) {
+        failOpen(error);
+        return 1;
       }
     },
     /** Set with the count, above. */
