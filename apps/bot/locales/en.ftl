@@ -106,6 +106,7 @@ op-products-title = Products:
 op-products-line = { $sku } · { $title } · { $price } · stock { $stock }{ $inactive }
 op-inactive = { " " }(not on sale)
 op-products-empty = No products yet.
+op-products-page = Page { $page } of { $pages }
 op-stock-usage = Usage: /stock SKU +N | -N | =N
 op-stock-ok = { $sku }: stock { $before } → { $after }.
 op-stock-replayed = { $sku }: { $change } was applied already (this command came again); stock now { $now }.
@@ -200,3 +201,12 @@ terms-default =
     Prices are in the currency shown on each product. An order holds its items until you pay or the reservation runs out; an unpaid order is released and nothing is charged.
     Payments are taken by Telegram. If an order cannot be delivered after you paid (it expired, sold out, or was paid twice), it is refunded in full: Telegram Stars automatically, other currencies by the shop.
     For any problem with a payment, send /paysupport: your request goes to the shop's operators, who answer you here.
+
+# Operators: who sees a customer's id, who may refund, /unbind
+btn-show-customer = Show customer id
+op-order-customer-id = Order { $id }: customer id { $customer }
+op-refund-no-right = Refunds need an owner, or an admin with the "Add new admins" right. Nothing was changed.
+op-unbind-not-owner = Only the shop's owners can unbind the operator group.
+op-unbind-confirm = Unbind this group? Paid orders and low-stock alerts will no longer be posted here, and its settings are forgotten. Alerts already queued are still delivered.
+btn-unbind = Yes, unbind
+op-unbind-ok = This group is no longer the shop's operator group. An owner can bind it again with /bind.

@@ -106,6 +106,7 @@ op-products-title = 商品:
 op-products-line = { $sku } · { $title } · { $price } · 库存 { $stock }{ $inactive }
 op-inactive = (未上架)
 op-products-empty = 还没有商品。
+op-products-page = 第 { $page }/{ $pages } 页
 op-stock-usage = 用法:/stock SKU +N | -N | =N
 op-stock-ok = { $sku }:库存 { $before } → { $after }。
 op-stock-replayed = { $sku }:{ $change } 已经执行过(此命令被重复送达);当前库存 { $now }。
@@ -200,3 +201,12 @@ terms-default =
     价格以各商品显示的货币计。订单会为您保留商品，直到您付款或保留到期；未付款的订单会被释放，不会扣款。
     款项由 Telegram 收取。若您付款后订单无法交付（已过期、已售罄或重复支付），将全额退款：Telegram Stars 自动退回，其他货币由商店退款。
     如有任何付款问题，请发送 /paysupport：您的请求会送达商店运营人员，他们会在此回复您。
+
+# Operators: who sees a customer's id, who may refund, /unbind
+btn-show-customer = 显示顾客 ID
+op-order-customer-id = 订单 { $id }：顾客 ID { $customer }
+op-refund-no-right = 退款需要店主，或拥有“添加新管理员”权限的管理员。未作任何更改。
+op-unbind-not-owner = 只有店主可以解除运营群绑定。
+op-unbind-confirm = 确定解除本群的绑定吗？已付款订单和低库存提醒将不再发布在这里，本群的设置也会被清除。已排队的提醒仍会送达。
+btn-unbind = 确定解除
+op-unbind-ok = 本群已不再是店铺的运营群。店主可以用 /bind 重新绑定。

@@ -92,6 +92,8 @@ const schema = z
     OUTBOX_HORIZON_MS: ms(100).default(5000),
     /** Outbox: one Bot API call's timeout (ms). */
     OUTBOX_SEND_TIMEOUT_MS: ms(500).default(10_000),
+    /** Outbox: sent messages are deleted this long after sending (ms); dead letters are kept. */
+    OUTBOX_RETENTION_MS: ms(60_000).default(7 * 86_400_000),
 
     /** Admin lists older than this are fetched again (ms). */
     ADMIN_STALE_MS: ms(1000).default(30 * 60_000),

@@ -11,6 +11,7 @@ import { dailyReportJob } from "./jobs/daily-report.ts";
 import { expireReservationsJob, type ExpireDue } from "./jobs/expire-reservations.ts";
 import type { Job } from "./jobs/job.ts";
 import { outboxRelayJob } from "./jobs/outbox-relay.ts";
+import { pruneOutboxJob } from "./jobs/prune-outbox.ts";
 import { pruneProcessedUpdatesJob } from "./jobs/prune-processed-updates.ts";
 import { reconcileStarsJob } from "./jobs/reconcile-stars.ts";
 import { refundsJob } from "./jobs/refunds.ts";
@@ -131,6 +132,11 @@ export function createWorker(deps: WorkerDeps): Worker {
     }),
     pruneProcessedUpdatesJob({
       processed: createProcessedUpdates(db),
+      intervalMs: config.PRUNE_INTERVAL_MS,
+    }),
+    pruneOutboxJob({
+      db,
+      keepMs: config.OUTBOX_RETENTION_MS,
       intervalMs: config.PRUNE_INTERVAL_MS,
     }),
   ];

@@ -157,6 +157,8 @@ export {
   type DeadOptions,
   type OutboxStats,
 } from "./outbox/claims.ts";
+// Retention: sent messages are deleted after a while, dead letters kept (see retention.ts).
+export { pruneSentOutbox } from "./outbox/retention.ts";
 
 // The worker posts the daily report once a day; an operator's /report shows today's on demand.
 export { buildDailyReport, type DailyReport } from "./reports/daily-report.ts";

@@ -109,6 +109,16 @@ describe("text length", () => {
     expect(markup.body.ok).toBe(true);
   });
 
+  it("applies the same limit to an edit, and leaves the message as it was", async () => {
+    const sent = await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "short" });
+    const messageId = (sent.body.result as { message_id: number }).message_id;
+    const edit = (text: string) =>
+      rawCall(tg, "editMessageText", { chat_id: ann.chatId, message_id: messageId, text });
+    expect(failure(await edit("b".repeat(4097)))).toBe("400 400 Bad Request: message is too long");
+    expect(ann.lastMessage()?.text).toBe("short");
+    expect((await edit("b".repeat(4096))).body.ok).toBe(true);
+  });
+
   it("reports markup it cannot parse", async () => {
     const html = await rawCall(tg, "sendMessage", {
       chat_id: ann.chatId,

@@ -69,6 +69,12 @@ export const idField = z
   .transform(Number)
   .pipe(z.number().int().max(2_147_483_647));
 
+/** A group's chat id (negative), as text. */
+export const chatIdField = z
+  .string()
+  .regex(/^-[1-9]\d{0,15}$/)
+  .transform(Number);
+
 /** A catalog page, from 1. */
 export const pageField = z
   .string()

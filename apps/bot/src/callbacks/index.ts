@@ -2,6 +2,7 @@
 // Prefixes are one letter because Telegram allows 64 bytes of callback data.
 import { LOCALES } from "../format/translate.ts";
 import {
+  chatIdField,
   countField,
   defineCallback,
   enumField,
@@ -21,6 +22,8 @@ export type SettingKey = (typeof SETTING_KEYS)[number];
 export const callbacks = {
   /** A page of the catalog. */
   catalogPage: defineCallback("c", { page: pageField }),
+  /** A page of the operators' /products listing. */
+  productsPage: defineCallback("pp", { page: pageField }),
   /** A product card showing `qty` units; +/− re-render it with another qty. */
   product: defineCallback("p", { productId: idField, qty: quantityField, page: pageField }),
   /**
@@ -50,4 +53,8 @@ export const callbacks = {
   refundMark: defineCallback("rm", { paymentId: idField }),
   /** /refunds: an operator has checked a Stars ledger finding and resolves it (its row id). */
   findingResolve: defineCallback("fr", { findingId: idField }),
+  /** /order: show the order's customer id to the admin who presses (a dialog only they see). */
+  customerId: defineCallback("ci", { orderId: publicIdField }),
+  /** /unbind's confirmation (owners only); carries the group so a copy elsewhere does nothing. */
+  unbind: defineCallback("ub", { chatId: chatIdField }),
 } as const;

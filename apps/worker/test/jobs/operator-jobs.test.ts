@@ -227,3 +227,37 @@ describe("prune-processed-updates", () => {
     );
   });
 });
+
+describe("prune-outbox", () => {
+  it("deletes sent messages past the retention, and keeps recent ones, dead letters and pending ones", async () => {
+    const rows: [string, string, string | null][] = [
+      ["SENT", "8 days", "8 days"],
+      ["SENT", "30 days", "30 days"],
+      ["SENT", "1 day", "1 day"],
+      ["DEAD", "60 days", null],
+      ["PENDING", "9 days", null],
+    ];
+    for (const [i, [status, age, sentAge]] of rows.entries()) {
+      await db.$executeRawUnsafe(
+        `INSERT INTO outbox_messages (dedupe_key, chat_id, method, payload, status, created_at, sent_at)
+         VALUES ($1, 42, 'notify', '{}', $2::"OutboxStatus", timezone('UTC', now()) - $3::interval,
+                 timezone('UTC', now()) - $4::interval)`,
+        `prune-outbox:${i}`,
+        status,
+        age,
+        sentAge,
+      );
+    }
+    await both("prune-outbox");
+    const left = await db.outboxMessage.findMany({
+      where: { dedupeKey: { startsWith: "prune-outbox:" } },
+      select: { dedupeKey: true },
+      orderBy: { dedupeKey: "asc" },
+    });
+    expect(left.map((r) => r.dedupeKey)).toEqual([
+      "prune-outbox:2",
+      "prune-outbox:3",
+      "prune-outbox:4",
+    ]);
+  });
+});

@@ -1,3 +1,4 @@
+import { Prisma } from "@orderbot/db";
 import type { Sql } from "../database/sql.ts";
 
 export interface DailyReport {
@@ -15,7 +16,7 @@ export interface DailyReport {
   lowStock: { sku: string; stock: number }[];
 }
 
-const dayBounds = (day: string): [string, string] => {
+export const dayBounds = (day: string): [string, string] => {
   const from = new Date(`${day}T00:00:00.000Z`);
   if (Number.isNaN(from.getTime()) || from.toISOString().slice(0, 10) !== day)
     throw new RangeError(`not a day: ${day}`);
@@ -27,27 +28,48 @@ const dayBounds = (day: string): [string, string] => {
   ];
 };
 
-/** The figures of one UTC day. Read-only; run once a day, so plain scans are fine. */
+/**
+ * The report's queries over one day [from, to), exported so a test can EXPLAIN each one. Every
+ * query is bounded by the day or by a small status (REFUND_PENDING, DEAD), and each has an index
+ * (migration 20261202030000_outbox_retention): /report can be run by any admin, many times, so
+ * none may scan a table that grows with the shop's history.
+ */
+export function reportQueries(from: string, to: string) {
+  const day = (column: string) =>
+    Prisma.sql`${Prisma.raw(column)} >= ${from}::timestamp AND ${Prisma.raw(column)} < ${to}::timestamp`;
+  return {
+    orders: Prisma.sql`
+      SELECT (SELECT count(*) FROM orders WHERE ${day("created_at")})::int AS placed,
+             (SELECT count(*) FROM orders WHERE status = 'EXPIRED' AND ${day("updated_at")})::int AS expired,
+             (SELECT count(*) FROM orders WHERE status = 'CANCELLED' AND ${day("updated_at")})::int AS cancelled`,
+    revenue: Prisma.sql`
+      SELECT currency, count(*)::int AS payments, sum(amount_minor)::bigint AS amount
+        FROM payments
+       WHERE status = 'CAPTURED' AND ${day("created_at")}
+       GROUP BY currency ORDER BY currency`,
+    refunds: Prisma.sql`
+      SELECT (SELECT count(*) FROM payments WHERE status = 'REFUNDED' AND ${day("refunded_at")})::int AS refunded,
+             (SELECT count(*) FROM payments WHERE status = 'REFUND_PENDING')::int AS pending`,
+    deadLetters: Prisma.sql`SELECT count(*)::int AS dead FROM outbox_messages WHERE status = 'DEAD'`,
+  };
+}
+
+/** The figures of one UTC day. Read-only. */
 export async function buildDailyReport(
   sql: Sql,
   options: { day: string; lowStockThreshold: number },
 ): Promise<DailyReport> {
   const [from, to] = dayBounds(options.day);
-  const [orders] = await sql.$queryRaw<{ placed: number; expired: number; cancelled: number }[]>`
-    SELECT count(*) FILTER (WHERE created_at >= ${from}::timestamp AND created_at < ${to}::timestamp)::int AS placed,
-           count(*) FILTER (WHERE status = 'EXPIRED' AND updated_at >= ${from}::timestamp AND updated_at < ${to}::timestamp)::int AS expired,
-           count(*) FILTER (WHERE status = 'CANCELLED' AND updated_at >= ${from}::timestamp AND updated_at < ${to}::timestamp)::int AS cancelled
-      FROM orders`;
-  const revenue = await sql.$queryRaw<{ currency: string; payments: number; amount: bigint }[]>`
-    SELECT currency, count(*)::int AS payments, sum(amount_minor)::bigint AS amount
-      FROM payments
-     WHERE status = 'CAPTURED' AND created_at >= ${from}::timestamp AND created_at < ${to}::timestamp
-     GROUP BY currency ORDER BY currency`;
-  const [refunds] = await sql.$queryRaw<{ refunded: number; pending: number }[]>`
-    SELECT count(*) FILTER (WHERE status = 'REFUNDED' AND refunded_at >= ${from}::timestamp AND refunded_at < ${to}::timestamp)::int AS refunded,
-           count(*) FILTER (WHERE status = 'REFUND_PENDING')::int AS pending
-      FROM payments WHERE status IN ('REFUNDED', 'REFUND_PENDING')`;
-  const deadLetters = await sql.outboxMessage.count({ where: { status: "DEAD" } });
+  const q = reportQueries(from, to);
+  const [orders] = await sql.$queryRaw<{ placed: number; expired: number; cancelled: number }[]>(
+    q.orders,
+  );
+  const revenue = await sql.$queryRaw<{ currency: string; payments: number; amount: bigint }[]>(
+    q.revenue,
+  );
+  const [refunds] = await sql.$queryRaw<{ refunded: number; pending: number }[]>(q.refunds);
+  const [dead] = await sql.$queryRaw<{ dead: number }[]>(q.deadLetters);
+  const deadLetters = dead?.dead ?? 0;
   const lowStock = await sql.product.findMany({
     where: { active: true, stock: { lte: options.lowStockThreshold } },
     select: { sku: true, stock: true },

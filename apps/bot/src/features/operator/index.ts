@@ -6,6 +6,7 @@ import { bindFeature } from "./bind.ts";
 import { operatorsOnly } from "./guard.ts";
 import { operatorOrdersFeature } from "./orders.ts";
 import { isRefundNoteReply, REFUND_COMMANDS, refundsFeature } from "./refunds.ts";
+import { productsFeature } from "./products.ts";
 import { reportFeature } from "./report.ts";
 import { settingsFeature } from "./settings.ts";
 import { stockFeature } from "./stock.ts";
@@ -30,6 +31,7 @@ export interface OperatorFeatureDeps {
   reports: Reports;
   ownerIds: readonly bigint[];
   groupId: bigint | undefined;
+  mask: (id: bigint | number) => string;
 }
 
 /**
@@ -48,18 +50,30 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
     (ctx) =>
       ctx.hasCommand([...OPERATOR_COMMANDS]) ||
       ctx.hasCallbackQuery(callbacks.setting.pattern) ||
+      ctx.hasCallbackQuery(callbacks.productsPage.pattern) ||
       ctx.hasCallbackQuery(callbacks.refundRetry.pattern) ||
       ctx.hasCallbackQuery(callbacks.refundMark.pattern) ||
       ctx.hasCallbackQuery(callbacks.findingResolve.pattern) ||
+      ctx.hasCallbackQuery(callbacks.customerId.pattern) ||
       isRefundNoteReply(ctx) ||
       isSupportAnswer(ctx),
   );
   actions.use(operatorsOnly({ groups: shop.groups }));
+  actions.use(productsFeature({ catalog: shop.catalog }));
   actions.use(stockFeature({ catalog: shop.catalog, stock: shop.stock, lowStock: deps.lowStock }));
-  actions.use(operatorOrdersFeature({ orders: shop.orders, payments: shop.payments }));
+  actions.use(
+    operatorOrdersFeature({
+      orders: shop.orders,
+      payments: shop.payments,
+      ownerIds: deps.ownerIds,
+      mask: deps.mask,
+    }),
+  );
   actions.use(reportFeature({ reports: deps.reports, groups: shop.groups }));
   actions.use(settingsFeature(shop.groups));
-  actions.use(refundsFeature({ payments: shop.payments, ledger: shop.ledger }));
+  actions.use(
+    refundsFeature({ payments: shop.payments, ledger: shop.ledger, ownerIds: deps.ownerIds }),
+  );
   actions.use(supportAnswerFeature(shop.support));
   return feature;
 }

@@ -20,24 +20,9 @@ function args(ctx: BotContext): string[] {
   return typeof ctx.match === "string" ? ctx.match.split(/\s+/).filter(Boolean) : [];
 }
 
-/** /products, /stock SKU +N|-N|=N and /price SKU AMOUNT, for the operator group's admins. */
+/** /stock SKU +N|-N|=N and /price SKU AMOUNT, for the operator group's admins (/products: products.ts). */
 export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
-
-  feature.command("products", async (ctx) => {
-    const products = await deps.catalog.all();
-    if (products.length === 0) return respond(ctx, ctx.t("op-products-empty"));
-    const lines = products.map((p) =>
-      ctx.t("op-products-line", {
-        sku: p.sku,
-        title: p.title[ctx.locale],
-        price: formatMoney(p.priceMinor, p.currency),
-        stock: p.stock,
-        inactive: p.active ? "" : ctx.t("op-inactive"),
-      }),
-    );
-    await ctx.reply([ctx.t("op-products-title"), ...lines].join("\n"));
-  });
 
   feature.command("stock", async (ctx) => {
     const [sku, change, ...rest] = args(ctx);
