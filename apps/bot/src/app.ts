@@ -85,7 +85,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     lowStock: createLowStockAlerts({ shop, clock }),
     reports: createReports({ db: deps.db, clock }),
     payments: { currency: config.PAYMENT_CURRENCY, providerToken: config.PROVIDER_TOKEN },
-    operators: { ownerIds: config.OWNER_IDS, groupId: config.OPERATOR_GROUP_ID },
+    operators: { ownerIds: config.OWNER_IDS, groupId: config.OPERATOR_GROUP_ID, mask },
     shopInfo: { terms: config.SHOP_TERMS, contact: config.SHOP_SUPPORT_CONTACT },
     catalogPageSize: CATALOG_PAGE_SIZE,
     maxUnitsPerLine: shop.deps.config.maxUnitsPerLine,

@@ -15,7 +15,7 @@ const CUSTOMER: Record<string, Description> = {
   help: { en: "Help", zh: "帮助" },
 };
 
-const OPERATOR: Record<(typeof OPERATOR_COMMANDS)[number] | "bind", Description> = {
+const OPERATOR: Record<(typeof OPERATOR_COMMANDS)[number] | "bind" | "unbind", Description> = {
   products: { en: "All products with stock", zh: "全部商品及库存" },
   stock: { en: "SKU +N|-N|=N: change stock", zh: "SKU +N|-N|=N:调整库存" },
   price: { en: "SKU AMOUNT: set a price", zh: "SKU 金额:设置价格" },
@@ -30,6 +30,7 @@ const OPERATOR: Record<(typeof OPERATOR_COMMANDS)[number] | "bind", Description>
     zh: "交易号 [备注]：标记为已手动退款",
   },
   bind: { en: "Make this the operator group (owners)", zh: "绑定为运营群(店主)" },
+  unbind: { en: "Stop being the operator group (owners)", zh: "解除运营群绑定（店主）" },
 };
 
 function list(commands: Record<string, Description>, language: "en" | "zh") {

@@ -29,8 +29,8 @@ describe("with the shared Redis", () => {
         `${c.scope.type}/${c.language_code ?? "default"}: ${c.commands.map((x) => x.command).join(",")}`,
     );
     expect(menus.sort()).toEqual([
-      "all_group_chats/default: products,stock,price,orders,order,refund,report,settings,refunds,refunded,bind",
-      "all_group_chats/zh: products,stock,price,orders,order,refund,report,settings,refunds,refunded,bind",
+      "all_group_chats/default: products,stock,price,orders,order,refund,report,settings,refunds,refunded,bind,unbind",
+      "all_group_chats/zh: products,stock,price,orders,order,refund,report,settings,refunds,refunded,bind,unbind",
       "all_private_chats/default: start,catalog,orders,language,paysupport,terms,help",
       "all_private_chats/zh: start,catalog,orders,language,paysupport,terms,help",
     ]);

@@ -157,11 +157,30 @@ describe("orders", () => {
     expect(await say(admin, "/orders nonsense")).toMatch(
       /^Usage: \/orders \[RESERVED\|PAYING\|PAID/,
     );
-    const detail = await say(admin, `/order ${id}`);
+    await admin.send(`/order ${id}`, { in: group });
+    const shown = await group.waitForMessage();
+    const detail = shown.text ?? "";
     expect(detail).toContain(`Order ${id} · reserved, awaiting payment`);
     expect(detail).toContain("Panda mug × 2: 24 ⭐");
+    // Every member reads the reply: the customer is masked, the id is not in it.
+    expect(detail).toContain(`Customer: ••••${String(customer.id).slice(-4)}`);
+    expect(detail).not.toContain(String(customer.id));
+    // The button shows the id to the admin who presses, in a dialog only they see.
+    const denied = await member.press("Show customer id", {
+      in: group,
+      messageId: shown.message_id,
+    });
+    expect((await denied.answered()).text).toBe("Only this group's administrators can do that.");
+    const revealed = await admin.press("Show customer id", {
+      in: group,
+      messageId: shown.message_id,
+    });
+    expect(await revealed.answered()).toMatchObject({
+      text: `Order ${id}: customer id ${customer.id}`,
+      showAlert: true,
+    });
 
-    expect(await say(admin, `/refund ${id}`)).toBe(
+    expect(await say(owner, `/refund ${id}`)).toBe(
       `Order ${id} is reserved, awaiting payment: only paid orders can be refunded.`,
     );
     const paid = await h.shop.payments.confirmPayment({
@@ -175,7 +194,12 @@ describe("orders", () => {
     expect(await say(member, `/refund ${id}`)).toBe(
       "Only this group's administrators can do that.",
     );
+    // A plain admin (the test kit's admins lack "Add new admins") is refused; an owner may.
     expect(await say(admin, `/refund ${id}`)).toBe(
+      'Refunds need an owner, or an admin with the "Add new admins" right. Nothing was changed.',
+    );
+    expect((await h.db.order.findUniqueOrThrow({ where: { publicId: id } })).status).toBe("PAID");
+    expect(await say(owner, `/refund ${id}`)).toBe(
       `Order ${id} is refunded; the customer's payment is being returned.`,
     );
     expect((await h.db.order.findUniqueOrThrow({ where: { publicId: id } })).status).toBe(
@@ -241,5 +265,36 @@ describe("the admin list", () => {
     );
     await group.promote(member).handled();
     expect(await say(member, "/stock FAN-SILK +1")).toMatch(/^FAN-SILK: stock/);
+  });
+});
+
+describe("/unbind", () => {
+  it("is refused to anyone but an owner, asks an owner to confirm, then unbinds the group", async () => {
+    // A fresh admin: the others have used up much of their rate-limit window above.
+    const admin = kit.createUser({ firstName: "Admin3", languageCode: "en" });
+    await group.promote(admin).handled();
+    expect(await say(admin, "/unbind")).toBe(
+      "Only the shop's owners can unbind the operator group.",
+    );
+    await owner.send("/unbind", { in: group });
+    const confirm = await group.waitForMessage(/^Unbind this group\?/);
+    // Nothing changes until an owner presses the button, and an admin's press changes nothing.
+    expect(await h.db.operatorGroup.count({ where: { chatId: BigInt(group.id) } })).toBe(1);
+    const denied = await admin.press("Yes, unbind", { in: group, messageId: confirm.message_id });
+    expect((await denied.answered()).text).toBe(
+      "Only the shop's owners can unbind the operator group.",
+    );
+    expect(await h.db.operatorGroup.count({ where: { chatId: BigInt(group.id) } })).toBe(1);
+    await owner.press("Yes, unbind", { in: group, messageId: confirm.message_id });
+    expect((await group.waitForMessage(/^This group is no longer/)).text).toBe(
+      "This group is no longer the shop's operator group. An owner can bind it again with /bind.",
+    );
+    expect(await h.db.operatorGroup.count({ where: { chatId: BigInt(group.id) } })).toBe(0);
+    expect(await say(admin, "/orders")).toBe(
+      "This group is not the shop's operator group. An owner can bind it with /bind.",
+    );
+    expect(await say(owner, "/unbind")).toBe(
+      "This group is not the shop's operator group. An owner can bind it with /bind.",
+    );
   });
 });

@@ -1,12 +1,14 @@
 // /refunds in the operator group: every refund owed that needs a person, a button to send a
 // refused Stars refund again and one to mark a refund made by hand (with a note by reply), and
-// `/refunded CHARGE_ID note` typed. Admins only.
+// `/refunded CHARGE_ID note` typed. Admins may list; only owners and admins with the refund
+// right (the group's creator here: the test kit's admins lack "Add new admins") may act.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
 
 let h: BotHarness;
 let kit: FakeTelegram;
+let owner: SimulatedUser;
 let admin: SimulatedUser;
 let member: SimulatedUser;
 let group: SimulatedGroup;
@@ -14,7 +16,7 @@ let group: SimulatedGroup;
 beforeAll(async () => {
   h = await startBotHarness();
   kit = h.kit;
-  const owner = kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
+  owner = kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
   admin = kit.createUser({ firstName: "Admin", languageCode: "en" });
   member = kit.createUser({ firstName: "Member", languageCode: "en" });
   group = kit.createGroup({ title: "Ops", creator: owner, admins: [admin], members: [member] });
@@ -92,29 +94,48 @@ describe("/refunds", () => {
       ).status,
     ).toBe("DEAD");
 
-    const retried = await admin.press("↻ Retry 1", { in: group, messageId: shown.message_id });
+    // A plain admin (no "Add new admins" right) is refused, and the refund stays as it was.
+    const plain = await admin.press("↻ Retry 1", { in: group, messageId: shown.message_id });
+    expect(await plain.answered()).toMatchObject({
+      text: 'Refunds need an owner, or an admin with the "Add new admins" right. Nothing was changed.',
+      showAlert: true,
+    });
+    expect(
+      (
+        await h.db.outboxMessage.findUniqueOrThrow({
+          where: { dedupeKey: "refund:refused-charge" },
+        })
+      ).status,
+    ).toBe("DEAD");
+    const plainMark = await admin.press("✓ Refunded 2", { in: group, messageId: shown.message_id });
+    expect((await plainMark.answered()).text).toMatch(/^Refunds need an owner/);
+
+    const retried = await owner.press("↻ Retry 1", { in: group, messageId: shown.message_id });
     expect((await retried.answered()).text).toBe("The refund is sent to Telegram again.");
     expect(
       await h.db.outboxMessage.findUniqueOrThrow({ where: { dedupeKey: "refund:refused-charge" } }),
     ).toMatchObject({ status: "PENDING", attempts: 0, lastError: null });
-    const again = await admin.press("↻ Retry 1", { in: group, messageId: shown.message_id });
+    const again = await owner.press("↻ Retry 1", { in: group, messageId: shown.message_id });
     expect((await again.answered()).text).toBe("This refund is already on its way to Telegram.");
 
-    // Mark by hand: the bot asks for a note, and the admin's reply records it.
-    await admin.press("✓ Refunded 2", { in: group, messageId: shown.message_id });
+    // Mark by hand: the bot asks for a note, and the owner's reply records it.
+    await owner.press("✓ Refunded 2", { in: group, messageId: shown.message_id });
     const prompt = await group.waitForMessage(/Reply to this message with a note/);
     expect(prompt.text).toContain("/refunded usd-charge note");
     expect(await say(member, "refunded at the bank", prompt.message_id)).toBe(
       "Only this group's administrators can do that.",
     );
+    expect(await say(admin, "refunded at the bank", prompt.message_id)).toMatch(
+      /^Refunds need an owner/,
+    );
     expect((await payment("usd-charge")).status).toBe("REFUND_PENDING");
-    expect(await say(admin, "refunded at the bank", prompt.message_id)).toBe(
+    expect(await say(owner, "refunded at the bank", prompt.message_id)).toBe(
       "Marked as refunded by hand: usd-charge.",
     );
     const marked = await payment("usd-charge");
     expect(marked).toMatchObject({ status: "REFUNDED", refundNote: "refunded at the bank" });
     expect(marked.refundedBy).toMatch(/^op:/);
-    expect(marked.refundedBy).not.toContain(String(admin.id));
+    expect(marked.refundedBy).not.toContain(String(owner.id));
     expect(marked.refundedAt).not.toBeNull();
 
     expect((await listing()).text?.split("\n")).toEqual([
@@ -125,19 +146,22 @@ describe("/refunds", () => {
   });
 
   it("/refunded CHARGE_ID note marks one refunded, once; bad input changes nothing", async () => {
-    expect(await say(admin, "/refunded")).toBe("Usage: /refunded CHARGE_ID [note]");
-    expect(await say(admin, "/refunded no-such-charge")).toBe("There is no such payment.");
-    expect(await say(admin, `/refunded waiting-charge ${"x".repeat(501)}`)).toBe(
+    expect(await say(owner, "/refunded")).toBe("Usage: /refunded CHARGE_ID [note]");
+    expect(await say(owner, "/refunded no-such-charge")).toBe("There is no such payment.");
+    expect(await say(owner, `/refunded waiting-charge ${"x".repeat(501)}`)).toBe(
       "The note is too long: 500 characters at most. Nothing was changed.",
     );
+    expect(await say(admin, "/refunded waiting-charge via Telegram support")).toMatch(
+      /^Refunds need an owner/,
+    );
     expect((await payment("waiting-charge")).status).toBe("REFUND_PENDING");
-    expect(await say(admin, "/refunded waiting-charge via Telegram support")).toBe(
+    expect(await say(owner, "/refunded waiting-charge via Telegram support")).toBe(
       "Marked as refunded by hand: waiting-charge.",
     );
     expect(await payment("waiting-charge")).toMatchObject({
       status: "REFUNDED",
       refundNote: "via Telegram support",
     });
-    expect(await say(admin, "/refunded waiting-charge")).toBe("This payment was refunded already.");
+    expect(await say(owner, "/refunded waiting-charge")).toBe("This payment was refunded already.");
   });
 });

@@ -16,10 +16,12 @@ export interface FeatureDeps {
     providerToken: string;
   };
   operators: {
-    /** Who may bind a group with /bind. */
+    /** Who may bind a group with /bind, unbind it, and refund without an admin right. */
     ownerIds: readonly bigint[];
     /** When set, the only group that may be bound. */
     groupId: bigint | undefined;
+    /** The log's stand-in for a Telegram id (who revealed a customer id). */
+    mask: (id: bigint | number) => string;
   };
   /** /terms and /paysupport: SHOP_TERMS and SHOP_SUPPORT_CONTACT (empty: the defaults). */
   shopInfo: { terms: string; contact: string };

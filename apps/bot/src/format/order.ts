@@ -6,6 +6,14 @@ export function isOpen(order: Pick<OrderView, "status">): boolean {
   return order.status === "RESERVED" || order.status === "PAYING";
 }
 
+/**
+ * A customer as the operator group sees them: the last four digits of the Telegram id, enough to
+ * tell two customers of one listing apart, too little to find or message them.
+ */
+export function maskedCustomer(userId: bigint): string {
+  return `••••${String(userId).slice(-4)}`;
+}
+
 /** "14:05 UTC" / "14:05 UTC": users' time zones are unknown, so the zone is always named. */
 export function formatTime(date: Date, locale: Locale): string {
   return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-GB", {

@@ -46,6 +46,15 @@ export interface GroupService {
     boundBy: bigint | number | string;
   }): Promise<{ status: "ok"; group: GroupView; created: boolean } | Invalid>;
   get(chatId: bigint | number | string): Promise<GroupView | null>;
+  /**
+   * Forgets the binding, its settings and admin list (the row is deleted; /bind starts afresh).
+   * Alerts already queued for the group stay queued and are delivered as addressed: they were
+   * due while it was bound, and the bot is still a member.
+   */
+  unbind(input: {
+    chatId: bigint | number | string;
+    actor: bigint | number | string;
+  }): Promise<{ status: "ok" } | NotFound | Invalid>;
   list(): Promise<GroupView[]>;
   /** Optimistic concurrency: applied only if the stored version is still `expectedVersion`. */
   updateSettings(input: {
@@ -83,6 +92,7 @@ const bindSchema = z.object({
   title: z.string().trim().min(1).max(255),
   boundBy: telegramId,
 });
+const unbindSchema = z.object({ chatId: telegramId, actor: telegramId });
 const updateSchema = z.object({
   chatId: telegramId,
   patch: groupSettingsPatchSchema,
@@ -157,6 +167,19 @@ export function createGroupService(deps: CoreDeps): GroupService {
         "operator group bound",
       );
       return { status: "ok", group: groupView(row), created: count === 1 };
+    },
+
+    async unbind(raw) {
+      const parsed = parseWith(unbindSchema, raw);
+      if (!parsed.ok) return invalid(parsed.problems);
+      const { chatId, actor } = parsed.value;
+      const { count } = await db.operatorGroup.deleteMany({ where: { chatId } });
+      if (count === 0) return NOT_FOUND;
+      deps.logger.info(
+        { group: deps.mask(chatId), by: deps.mask(actor) },
+        "operator group unbound",
+      );
+      return { status: "ok" };
     },
 
     async get(chatId) {

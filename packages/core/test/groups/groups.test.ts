@@ -40,6 +40,20 @@ describe("operator groups", () => {
     );
   });
 
+  it("unbinds a group: its row goes, a second unbind finds nothing, bad input changes nothing", async () => {
+    const chatId = nextChat();
+    const other = nextChat();
+    await h.shop.groups.bind({ chatId, title: "Ops", boundBy: user(1) });
+    await h.shop.groups.bind({ chatId: other, title: "Other", boundBy: user(1) });
+    expect(await h.shop.groups.unbind({ chatId: "nonsense", actor: user(1) })).toMatchObject({
+      status: "invalid",
+    });
+    expect(await h.shop.groups.unbind({ chatId, actor: user(1) })).toEqual({ status: "ok" });
+    expect(await h.shop.groups.get(chatId)).toBeNull();
+    expect(await h.shop.groups.get(other)).not.toBeNull();
+    expect(await h.shop.groups.unbind({ chatId, actor: user(1) })).toEqual({ status: "not-found" });
+  });
+
   it("updates settings with optimistic concurrency: of concurrent edits from one version, one wins", async () => {
     const chatId = nextChat();
     await h.shop.groups.bind({ chatId, title: "Ops", boundBy: user(1) });

@@ -1,4 +1,4 @@
-import { Composer } from "grammy";
+import { Composer, InlineKeyboard } from "grammy";
 import {
   formatMoney,
   ORDER_STATUSES,
@@ -7,8 +7,9 @@ import {
   type PaymentService,
 } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
-import { formatDate, formatTime, itemLines } from "../../format/order.ts";
-import { actorOf, respond } from "./guard.ts";
+import { callbacks } from "../../callbacks/index.ts";
+import { formatDate, formatTime, itemLines, maskedCustomer } from "../../format/order.ts";
+import { actorOf, refundersOnly, respond } from "./guard.ts";
 
 const SHOWN = 20;
 
@@ -25,10 +26,16 @@ function orderLine(ctx: BotContext, order: OrderView): string {
   });
 }
 
-/** /orders [STATUS], /order ID and /refund ID, for the operator group's admins. */
+/**
+ * /orders [STATUS], /order ID and /refund ID, for the operator group's admins. /order masks the
+ * customer's id (every group member reads the reply); its button shows the id to the admin who
+ * presses it, in a dialog nobody else sees, and the log records who asked (masked).
+ */
 export function operatorOrdersFeature(deps: {
   orders: OrderService;
   payments: PaymentService;
+  ownerIds: readonly bigint[];
+  mask: (id: bigint | number) => string;
 }): Composer<BotContext> {
   const feature = new Composer<BotContext>();
 
@@ -54,18 +61,40 @@ export function operatorOrdersFeature(deps: {
       ctx.t("op-order-detail", {
         id: order.id,
         status: ctx.t(`status-${order.status}`),
-        customer: String(order.userId),
+        customer: maskedCustomer(order.userId),
         items: itemLines(ctx.t, order, ctx.locale),
         total: formatMoney(order.totalMinor, order.currency),
         created: `${formatDate(order.createdAt, ctx.locale)} ${formatTime(order.createdAt, ctx.locale)}`,
         expires: formatTime(order.expiresAt, ctx.locale),
       }),
+      {
+        reply_markup: new InlineKeyboard().text(
+          ctx.t("btn-show-customer"),
+          callbacks.customerId.encode({ orderId: order.id }),
+        ),
+      },
     );
+  });
+
+  feature.callbackQuery(callbacks.customerId.pattern, async (ctx) => {
+    const data = callbacks.customerId.decode(ctx.callbackQuery.data);
+    if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+    const order = await deps.orders.get(data.orderId);
+    if (!order) return respond(ctx, ctx.t("order-not-found"));
+    ctx.logger.info(
+      { order: order.id, by: deps.mask(actorOf(ctx)) },
+      "operator revealed a customer id",
+    );
+    await ctx.answerCallbackQuery({
+      text: ctx.t("op-order-customer-id", { id: order.id, customer: String(order.userId) }),
+      show_alert: true,
+    });
   });
 
   feature.command("refund", async (ctx) => {
     const id = arg(ctx).toUpperCase();
     if (!id) return respond(ctx, ctx.t("op-refund-usage"));
+    if (!(await refundersOnly(ctx, deps.ownerIds))) return;
     const result = await deps.payments.refundOrder(id, actorOf(ctx));
     switch (result.status) {
       case "ok":

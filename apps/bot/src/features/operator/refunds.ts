@@ -17,7 +17,7 @@ import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { ledgerFindingsKeyboard } from "../../keyboards/ledger-findings.ts";
 import { refundsKeyboard } from "../../keyboards/refunds.ts";
-import { actorOf, respond } from "./guard.ts";
+import { actorOf, refundersOnly, respond } from "./guard.ts";
 
 /** Rows shown per section; the title says how many there are in all. */
 const SHOWN = 10;
@@ -179,12 +179,15 @@ export function refundsFeature(deps: {
   >;
   /** Stars ledger findings: an operator resolves one (who and when are recorded). */
   ledger: Pick<StarReconciliation, "resolveFinding">;
+  /** With admins holding guard.ts' REFUND_RIGHT, the only ones who may retry or mark a refund. */
+  ownerIds: readonly bigint[];
 }): Composer<BotContext> {
   const feature = new Composer<BotContext>();
 
   async function mark(ctx: BotContext, ref: PaymentRef, note: string | null): Promise<void> {
     if (note !== null && note.length > REFUND_NOTE_MAX)
       return respond(ctx, ctx.t("op-refunded-too-long", { max: REFUND_NOTE_MAX }));
+    if (!(await refundersOnly(ctx, deps.ownerIds))) return;
     const result = await deps.payments.markRefundedByHand({ ref, actor: actorOf(ctx), note });
     await respond(ctx, markText(ctx, result));
   }
@@ -207,6 +210,7 @@ export function refundsFeature(deps: {
   feature.callbackQuery(callbacks.refundRetry.pattern, async (ctx) => {
     const data = callbacks.refundRetry.decode(ctx.callbackQuery.data);
     if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+    if (!(await refundersOnly(ctx, deps.ownerIds))) return;
     const result = await deps.payments.retryRefund({ paymentId: data.paymentId }, actorOf(ctx));
     await respond(ctx, retryText(ctx, result));
   });
@@ -214,6 +218,7 @@ export function refundsFeature(deps: {
   feature.callbackQuery(callbacks.refundMark.pattern, async (ctx) => {
     const data = callbacks.refundMark.decode(ctx.callbackQuery.data);
     if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+    if (!(await refundersOnly(ctx, deps.ownerIds))) return;
     const owed = await deps.payments.owedRefund(data.paymentId);
     if (!owed) return respond(ctx, ctx.t("op-refund-already"));
     await ctx.answerCallbackQuery();
