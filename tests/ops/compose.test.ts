@@ -139,10 +139,11 @@ describe("compose files", () => {
 });
 
 describe("reverse proxy", () => {
-  it("Caddy accepts docker/caddy/Caddyfile", async () => {
-    const result = await run(
+  /** Runs `caddy validate|adapt` on the Caddyfile, with a home of its own and a public host set. */
+  const caddy = (subcommand: "validate" | "adapt") =>
+    run(
       tool("caddy"),
-      ["validate", "--adapter", "caddyfile", "--config", path.join(DOCKER_DIR, "caddy/Caddyfile")],
+      [subcommand, "--adapter", "caddyfile", "--config", path.join(DOCKER_DIR, "caddy/Caddyfile")],
       {
         env: {
           PATH: process.env.PATH,
@@ -153,24 +154,15 @@ describe("reverse proxy", () => {
         },
       },
     );
+
+  it("Caddy accepts docker/caddy/Caddyfile", async () => {
+    const result = await caddy("validate");
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout + result.stderr).toContain("Valid configuration");
   });
 
   it("the access log drops X-Telegram-Bot-Api-Secret-Token (whoever reads it could forge updates)", async () => {
-    const result = await run(
-      tool("caddy"),
-      ["adapt", "--adapter", "caddyfile", "--config", path.join(DOCKER_DIR, "caddy/Caddyfile")],
-      {
-        env: {
-          PATH: process.env.PATH,
-          HOME: dir,
-          XDG_DATA_HOME: dir,
-          XDG_CONFIG_HOME: dir,
-          PUBLIC_HOST: "shop.example.com",
-        },
-      },
-    );
+    const result = await caddy("adapt");
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const adapted = JSON.parse(result.stdout) as {
       logging?: { logs?: Record<string, { include?: string[]; encoder?: Encoder }> };
