@@ -1,6 +1,6 @@
 // The poller against the test kit's Telegram: an update that fails, or that another process is
 // still running, is fetched again after a pause until it is done; nothing is confirmed before.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Api } from "grammy";
 import type { Update } from "grammy/types";
 import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
@@ -9,11 +9,13 @@ import type { UpdateOutcome } from "../src/updates/pipeline.ts";
 import { startPolling } from "../src/updates/polling.ts";
 import { createBotMetrics } from "../src/metrics.ts";
 
+// A fake Telegram per test: updates an earlier test's poller left unconfirmed would otherwise be
+// handed to the next test's poller (and, failing there, counted as its skips).
 let tg: FakeTelegram;
-beforeAll(async () => {
+beforeEach(async () => {
   tg = await startFakeTelegram();
 });
-afterAll(() => tg.close());
+afterEach(() => tg.close());
 
 const textOf = (update: Update) => update.message?.text ?? "";
 
