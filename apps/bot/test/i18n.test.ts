@@ -8,7 +8,11 @@ import { localeFromLanguageCode, LOCALES } from "../src/format/translate.ts";
 
 /** Message ids and the variables each one uses, read from a .ftl file. */
 function messages(locale: string): Map<string, Set<string>> {
-  const source = readFileSync(path.join(LOCALES_DIR, `${locale}.ftl`), "utf8");
+  const dir = path.join(LOCALES_DIR, locale);
+  const source = readdirSync(dir)
+    .filter((file) => file.endsWith(".ftl"))
+    .map((file) => readFileSync(path.join(dir, file), "utf8"))
+    .join("\n");
   const result = new Map<string, Set<string>>();
   let current: Set<string> | undefined;
   for (const line of source.split("\n")) {

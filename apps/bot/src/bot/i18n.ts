@@ -1,14 +1,14 @@
-import path from "node:path";
 import { I18n } from "@grammyjs/i18n";
 import type { MiddlewareFn } from "grammy";
 import type { LanguagePreferences } from "@orderbot/core";
+import { LOCALES_DIR } from "@orderbot/locales";
 import { isLocale, localeFromLanguageCode, type Locale } from "../format/translate.ts";
 import type { BotContext } from "./context.ts";
 
-export const LOCALES_DIR = path.resolve(import.meta.dirname, "../../locales");
+export { LOCALES_DIR };
 
 /**
- * Translations from locales/*.ftl. The language is the one the user picked with /language,
+ * Translations from @orderbot/locales (one folder per language). The language is the one the user picked with /language,
  * else the one Telegram reports for them (zh for any Chinese variant), else English.
  */
 export function createI18n(): I18n<BotContext> {

@@ -1,0 +1,37 @@
+## Orders
+
+order-summary =
+    Order { $id }
+    { $items }
+    Total: { $total }
+    Status: { $status }
+order-reserved-until = Reserved for you until { $expires }. Pay before then, or the items go back on sale.
+order-item = • { $title } × { $qty }: { $amount }
+btn-pay = Pay { $total }
+btn-cancel = Cancel order
+order-busy = Still processing your last request…
+unavailable = Temporarily unavailable; nothing was reserved or charged. Please try again in a moment.
+unavailable-nothing-changed = Temporarily unavailable; nothing was changed. Please try again in a moment.
+out-of-stock = Sorry, not enough in stock: { $items }.
+out-of-stock-item = { $title } (only { $available } left)
+order-limit = You already have { $open } open orders, the most allowed. Pay for or cancel one first.
+order-invalid = That order could not be placed. Please pick the product again from /catalog.
+order-not-found = That order does not exist.
+order-not-yours = That order is not yours.
+order-link-not-found = That payment link is for an order that does not exist.
+order-link-not-yours = That payment link is for someone else's order, so it can only be paid by them. To buy the same, pick it from /catalog.
+order-amount-out-of-range = This order's total, { $total }, is outside what one invoice can ask ({ $min } to { $max }). Nothing was reserved; please change the quantity.
+order-currency-unsupported = This product cannot be paid for at the moment. Nothing was reserved.
+order-cancelled = Order { $id } is cancelled and its items are back on sale.
+order-cancel-closed = Order { $id } is { $status }, so it can no longer be cancelled. Please contact the shop if something is wrong.
+order-cancel-expired = Order { $id } had already expired; nothing was charged and its items are back on sale.
+orders-title = Your orders:
+orders-empty = You have no orders yet. Start with /catalog.
+orders-line = { $id } · { $status } · { $total } · { $date }
+status-RESERVED = reserved, awaiting payment
+status-PAYING = payment in progress
+status-PAID = paid
+status-FULFILLED = fulfilled
+status-CANCELLED = cancelled
+status-EXPIRED = expired
+status-REFUNDED = refunded

@@ -1,0 +1,18 @@
+## Payments
+
+invoice-title = Order { $id }
+pay-refused-cancelled = Order { $id } was cancelled, so it can no longer be paid. Place a new order from /catalog.
+pay-refused-expired = Order { $id } has expired and its items went back on sale. Place a new order from /catalog.
+pay-refused-paid = Order { $id } is already paid.
+pay-invoice-sent = Invoice sent.
+pay-invoice-refused = The shop could not create the invoice for order { $id }; nothing was charged. Please try again later, or ask for help with /paysupport.
+precheckout-expired = This order has expired. Nothing was charged; please order again.
+precheckout-cancelled = This order was cancelled. Nothing was charged.
+precheckout-paid = This order is already paid. Nothing was charged.
+precheckout-wrong-amount = The price of this order changed. Nothing was charged; please order again.
+precheckout-not-yours = This invoice belongs to someone else. Nothing was charged.
+precheckout-not-found = This order does not exist. Nothing was charged.
+precheckout-busy = The order is being changed right now. Nothing was charged; please try again in a moment.
+precheckout-unavailable = Payments are temporarily unavailable. Nothing was charged; please try again shortly.
+payment-received = Payment received: order { $id } is paid. Thank you!
+payment-refund-pending = We received your payment for order { $id }, but the order could not be fulfilled. Your payment will be refunded in full.
