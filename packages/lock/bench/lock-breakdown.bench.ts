@@ -13,7 +13,6 @@
 //      lock+unlock and the socket writes per lock+unlock.
 //
 // Results: printed, and written to docs/benchmarks.md between the bench:lock-breakdown markers.
-import { EventEmitter } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Registry } from "prom-client";
@@ -29,7 +28,6 @@ import {
 // The layers below the public API (scripts, key layout, command runner): this benchmark takes the
 // module apart, which is why it lives in the package and not with the other benchmarks.
 import { CircuitBreaker } from "../src/breaker.ts";
-import { createLockManager } from "../src/index.ts";
 import { CommandRunner } from "../src/commands.ts";
 import { lockKeys } from "../src/keys.ts";
 import { createLockMetrics } from "../src/metrics.ts";
@@ -40,61 +38,18 @@ import {
   type Client,
   type Library,
   libraries,
-  lockManagerOptions,
   orderbotLock,
   sleep,
   TTL_MS,
   WAIT_MS,
 } from "./clients.ts";
+import { javascriptPerOp, stubLockUnlock, stubManager } from "./stub-redis.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const ROUND_MS = Number(process.env.BENCH_CELL_MS ?? 700);
-const STUB_OPS = 200_000;
 
 const module = libraries[0]!;
 const raw = libraries.find((library) => library.name.startsWith("raw"))!;
-
-/** A Redis that answers every script at once: only the lock's JavaScript is left to measure. */
-class StubRedis extends EventEmitter {
-  #fence = 0;
-  evalsha(sha: string): Promise<unknown> {
-    return Promise.resolve(sha === releaseScript.sha ? 1 : [1, ++this.#fence]); // release : an acquire
-  }
-  eval(): Promise<unknown> {
-    return Promise.resolve(1);
-  }
-  duplicate(): this {
-    return this;
-  }
-}
-
-/** A lock manager as bench:lock's clients have, on a stub Redis of its own. */
-const stubManager = (waitMs: number) =>
-  createLockManager(lockManagerOptions(new StubRedis() as never, waitMs));
-
-/** One lock+unlock on a stub manager: the module's JavaScript without its Redis commands. */
-async function stubLockUnlock(locks: ReturnType<typeof stubManager>, id: string): Promise<void> {
-  const result = await locks.acquire({ kind: "bench", id });
-  if (!result.ok) throw new Error("busy on a stub");
-  await result.lease.release();
-}
-
-/** Microseconds of the lock's own JavaScript per lock+unlock, 32 callers at once (each its own manager), on stubs. */
-async function javascriptPerOp(waitMs: number): Promise<number> {
-  const managers = Array.from({ length: 32 }, () => stubManager(waitMs));
-  const run = async (ops: number) => {
-    const started = performance.now();
-    await Promise.all(
-      managers.map(async (locks, c) => {
-        for (let i = 0; i < ops / 32; i++) await stubLockUnlock(locks, `d:${c}:${i % 256}`);
-      }),
-    );
-    return ((performance.now() - started) * 1000) / ops;
-  };
-  await run(STUB_OPS / 4); // warm-up
-  const runs = [await run(STUB_OPS), await run(STUB_OPS), await run(STUB_OPS)];
-  return Math.min(...runs);
-}
 
 const busyFor = (microseconds: number) => {
   const until = performance.now() + microseconds / 1000;

@@ -1,6 +1,16 @@
-// A circuit breaker for the Redis connection. After `failureThreshold` consecutive failures it
-// opens: calls fail at once for `coolDownMs` instead of each waiting out its own timeout. Then it
-// half-opens and lets one probe through; a success closes it, a failure opens it again.
+// Layer: the circuit breaker. After `failureThreshold` consecutive failures it opens: calls fail
+// at once for `coolDownMs` instead of each waiting out its own timeout. Then it half-opens and
+// lets one probe through; a success closes it, a failure opens it again. What a failure means
+// (no connection, a timeout, LOADING, READONLY, OOM ...) is decided in commands.ts; what a caller
+// then gets is its kind's outage policy (refuse, proceed-db-only, skip: ON_OUTAGE in with-lock.ts).
+//
+// What it adds: while Redis is down, callers get the kind's policy at once instead of after a
+// command timeout each, and a recovering Redis is probed by one call, not by every caller.
+// What it costs: this file, a few lines in commands.ts, and calls refused for `coolDownMs` after
+// Redis is back.
+// When to leave it out: a single process with few callers, where a command timeout per call is
+// acceptable (pass `breaker: { failureThreshold: Number.MAX_SAFE_INTEGER, ... }`, or drop the
+// `allow()`, `success()` and `failure()` calls from commands.ts along with this file).
 
 export type BreakerState = "closed" | "open" | "half-open";
 

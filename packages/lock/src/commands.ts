@@ -3,8 +3,7 @@
 // breaker, the latency metric, and one rule for what counts as "Redis unreachable".
 //
 // The timeouts share one sweep timer per manager instead of a timer per command: a command
-// fails between `timeoutMs` and `timeoutMs + timeoutMs / 10` after it was sent, and the hot path
-// never touches the timer wheel.
+// fails between `timeoutMs` and `timeoutMs + timeoutMs / 10` after it was sent.
 import type { CircuitBreaker } from "./breaker.ts";
 import { LockUnavailableError } from "./errors.ts";
 import type { KindMetrics, LockCommand } from "./metrics.ts";
@@ -13,9 +12,15 @@ import type { TimerHandle } from "./timers.ts";
 
 /**
  * Errors Redis answers with that still mean "cannot serve a lock now" (loading a dataset, a
- * replica during failover, a cluster without quorum). Any other reply error is a real answer.
+ * replica during failover, a cluster without quorum, memory full under `noeviction`). Any other
+ * reply error is a real answer.
  */
-const UNAVAILABLE_REPLIES = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|NOREPLICAS)\b/;
+const UNAVAILABLE_REPLIES =
+  /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|NOREPLICAS|OOM)\b/;
+
+/** `OOM command not allowed when used memory > 'maxmemory'`: Redis is up, but takes no new key. */
+const isOutOfMemory = (error: unknown) =>
+  error instanceof Error && error.message.startsWith("OOM ");
 
 function isReplyError(error: unknown): boolean {
   return (
@@ -34,14 +39,8 @@ export class CommandTimeoutError extends Error {
   override name = "CommandTimeoutError";
 }
 
-/**
- * One command in flight, in an intrusive list (no Set, no closures per command): commands on a
- * connection complete roughly in order, so adding at the tail and unlinking near the head is O(1).
- */
+/** One command in flight. */
 class InFlight<T = unknown> {
-  prev: InFlight | undefined;
-  next: InFlight | undefined;
-  linked = true;
   constructor(
     readonly command: LockCommand,
     readonly metrics: KindMetrics,
@@ -58,9 +57,8 @@ class InFlight<T = unknown> {
 }
 
 export class CommandRunner {
-  #head: InFlight | undefined;
-  #tail: InFlight | undefined;
-  #count = 0;
+  /** In the order they were sent, which is roughly the order they time out in. */
+  readonly #inFlight = new Set<InFlight>();
   #sweeper: TimerHandle | undefined;
 
   constructor(
@@ -75,7 +73,7 @@ export class CommandRunner {
 
   /** Commands sent and not answered yet. */
   get inFlight(): number {
-    return this.#count;
+    return this.#inFlight.size;
   }
 
   /**
@@ -151,7 +149,8 @@ export class CommandRunner {
         script,
         keysAndArgs,
       );
-      this.#link(entry as InFlight);
+      this.#inFlight.add(entry as InFlight);
+      if (this.#sweeper === undefined) this.#sweeper = this.#schedule();
       this.#watch(entry, sent);
     });
   }
@@ -164,19 +163,18 @@ export class CommandRunner {
   }
 
   #answered<T>(entry: InFlight<T>, value: T): void {
-    if (!entry.linked) return; // it had timed out already
-    this.#unlink(entry as InFlight);
+    if (!this.#inFlight.delete(entry as InFlight)) return; // it had timed out already
     entry.metrics.command(entry.command, (performance.now() - entry.started) / 1000);
     this.breaker.success();
     entry.resolve(value);
   }
 
   #failed(entry: InFlight, error: unknown): void {
-    if (!entry.linked) return; // it had timed out already
+    if (!this.#inFlight.has(entry)) return; // it had timed out already
     const resent = entry.script?.resend(error, this.redis, entry.keysAndArgs!);
     entry.script = undefined; // once: a second NOSCRIPT is an answer like any other
     if (resent) return this.#watch(entry, resent);
-    this.#unlink(entry);
+    this.#inFlight.delete(entry);
     this.#fail(entry, error, isClientTimeout(error));
   }
 
@@ -190,30 +188,11 @@ export class CommandRunner {
     const message = `Redis unavailable for lock ${entry.command}: ${(error as Error).message}`;
     entry.reject(
       new LockUnavailableError(message, {
-        reason: timedOut ? "timeout" : "connection",
+        reason: timedOut ? "timeout" : isOutOfMemory(error) ? "oom" : "connection",
         kind: entry.kind,
         cause: error,
       }),
     );
-  }
-
-  #link(entry: InFlight): void {
-    entry.prev = this.#tail;
-    if (this.#tail) this.#tail.next = entry;
-    else this.#head = entry;
-    this.#tail = entry;
-    this.#count += 1;
-    if (this.#sweeper === undefined) this.#sweeper = this.#schedule();
-  }
-
-  #unlink(entry: InFlight): void {
-    entry.linked = false;
-    if (entry.prev) entry.prev.next = entry.next;
-    else this.#head = entry.next;
-    if (entry.next) entry.next.prev = entry.prev;
-    else this.#tail = entry.prev;
-    entry.prev = entry.next = undefined;
-    this.#count -= 1;
   }
 
   /** The sweep timer stops by itself once no command is in flight; unref'd like every lock timer. */
@@ -224,18 +203,15 @@ export class CommandRunner {
   readonly #sweep = (): void => {
     this.#sweeper = undefined;
     const now = performance.now();
-    for (let entry = this.#head; entry;) {
-      const next = entry.next;
-      if (entry.deadline <= now) {
-        this.#unlink(entry);
-        this.#fail(
-          entry,
-          new CommandTimeoutError(`Redis ${entry.command} took longer than ${entry.timeoutMs} ms`),
-          true,
-        );
-      }
-      entry = next;
+    for (const entry of this.#inFlight) {
+      if (entry.deadline > now) continue;
+      this.#inFlight.delete(entry);
+      this.#fail(
+        entry,
+        new CommandTimeoutError(`Redis ${entry.command} took longer than ${entry.timeoutMs} ms`),
+        true,
+      );
     }
-    if (this.#count > 0) this.#sweeper = this.#schedule();
+    if (this.#inFlight.size > 0) this.#sweeper = this.#schedule();
   };
 }

@@ -70,6 +70,8 @@ export function resolveConfig(options: LockManagerOptions): ResolvedConfig {
     if (config.maxRenewals !== undefined)
       positiveInt(config.maxRenewals, `${field}.maxRenewals`, { zero: true });
     if (config.maxHoldMs !== undefined) positiveInt(config.maxHoldMs, `${field}.maxHoldMs`);
+    if (config.fenceRetentionMs !== undefined)
+      positiveInt(config.fenceRetentionMs, `${field}.fenceRetentionMs`);
     kinds.set(kind, config);
   }
   if (kinds.size === 0) throw new LockInputError("configure at least one lock kind", "kinds");

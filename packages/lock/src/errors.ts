@@ -27,10 +27,11 @@ export class LockInputError extends Error {
  * if (error instanceof LockUnavailableError && error.reason === "breaker-open") metrics.fastFailures.inc();
  */
 export type UnavailableReason =
-  "connection" | "timeout" | "breaker-open" | "replication" | "closed";
+  "connection" | "timeout" | "oom" | "breaker-open" | "replication" | "closed";
 
 /**
- * Redis could not be reached (connection failure, command timeout, circuit breaker open, too few
+ * Redis could not be reached (connection failure, command timeout, Redis out of memory under
+ * `noeviction`, circuit breaker open, too few
  * replicas acknowledged in strict mode, or the manager was closed). `withLock` turns it into the
  * kind's outage policy, except when the manager was closed: shutting down is no outage, and work
  * must not run lockless while another instance may hold the lock. `acquire` callers decide for

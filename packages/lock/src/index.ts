@@ -9,6 +9,7 @@ export {
   type LeaseLossReason,
 } from "./errors.ts";
 export { LOCK_METRICS } from "./types.ts";
+export { MAX_WAIT_MS } from "./config.ts";
 export type {
   AcquireOptions,
   AcquireResult,

@@ -3,8 +3,10 @@
 import { LeaseLostError, type LeaseLossReason } from "./errors.ts";
 import type { LockKeys } from "./keys.ts";
 import type { KindMetrics } from "./metrics.ts";
-import type { TimerHandle } from "./timers.ts";
-import type { Lease, ReleaseOutcome } from "./types.ts";
+import type { CommandRunner } from "./commands.ts";
+import { extendScript, releaseScript } from "./scripts.ts";
+import type { TimerHandle, Timers } from "./timers.ts";
+import type { Lease, LockLogger, ReleaseOutcome } from "./types.ts";
 
 /** What a lease needs from its manager: Redis calls, timers, and where to report. */
 export interface LeaseHost {
@@ -18,6 +20,56 @@ export interface LeaseHost {
   checkTtl(ttlMs: number): number;
   safetyMarginMs(ttlMs: number): number;
   warn(lease: LockLease, fields: object, message: string): void;
+}
+
+/** The LeaseHost of a manager: its Redis calls by script, its timers, its logger. */
+export function leaseHost(deps: {
+  runner: CommandRunner;
+  /** Channel prefix of the namespace's managers (release.lua appends the next waiter's manager). */
+  inbox: string;
+  fenceRetentionOf(kind: string): number;
+  /** The manager's held leases by token. */
+  leases: Map<string, LockLease>;
+  timers: Timers;
+  checkTtl(ttlMs: number): number;
+  safetyMarginMs(ttlMs: number): number;
+  logger: LockLogger;
+}): LeaseHost {
+  const { runner, timers, logger } = deps;
+  return {
+    extend: async (lease, ttlMs) =>
+      (await runner.script("extend", lease.metrics, lease.kind, extendScript, [
+        lease.key,
+        lease.token,
+        ttlMs,
+      ])) === 1,
+    release: ({ keys, token, metrics, kind }) =>
+      runner.script("release", metrics, kind, releaseScript, [
+        keys.lock,
+        keys.fence,
+        keys.queue,
+        keys.tickets,
+        token,
+        deps.inbox,
+        deps.fenceRetentionOf(kind),
+      ]),
+    forget: (lease) => deps.leases.delete(lease.token),
+    setTimer: (fn, ms) => timers.set(fn, ms),
+    clearTimer: (handle) => timers.clear(handle),
+    checkTtl: deps.checkTtl,
+    safetyMarginMs: deps.safetyMarginMs,
+    warn: (lease, fields, message) =>
+      logger.warn(
+        {
+          kind: lease.kind,
+          id: lease.keys.maskedId,
+          fence: lease.fence,
+          requestId: lease.requestId,
+          ...fields,
+        },
+        message,
+      ),
+  };
 }
 
 type LeaseState = "held" | "released" | "lost";
@@ -135,6 +187,15 @@ export class LockLease implements Lease {
     this.metrics.leaseLost();
     this.host.warn(this, { reason }, "lock lease lost while its work was running");
     (this.#controller ??= new AbortController()).abort(new LeaseLostError(this.key, reason, cause));
+  }
+
+  /**
+   * The caller gave up (withLock's own signal aborted): aborts the lease's signal with the
+   * caller's reason. Not a loss: the holder releases the lock itself.
+   */
+  abort(reason: unknown): void {
+    if (this.#state !== "held") return;
+    (this.#controller ??= new AbortController()).abort(reason);
   }
 
   /** The watchdog stopped renewing on purpose (a cap was reached): say so when the lease runs out. */

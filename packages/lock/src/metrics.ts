@@ -1,7 +1,14 @@
-// The lock metrics (names in LOCK_METRICS), on the registry the application injects. Children are
-// bound per kind once (and per outcome or command on first use), and the counters and histograms
-// are LockCounter and LockHistogram, which do not hash a label set on every sample
-// (src/fast-metrics.ts).
+// Layer: metrics. The lock metrics (names in LOCK_METRICS), on the prom-client registry the
+// application injects. Children are bound per kind once (and per outcome or command on first
+// use), and the counters and histograms are LockCounter and LockHistogram, which do not hash a
+// label set on every sample (src/fast-metrics.ts, where the measured gain is written down).
+//
+// What it adds: acquisitions by outcome, wait and hold times (choose TTLs from the hold p99),
+// renewals, lost leases, not-owner releases, command latency, the breaker, degraded runs.
+// What it costs: this file and fast-metrics.ts, a prom-client dependency, five samples per
+// lock+unlock.
+// When to leave it out: nothing scrapes the process. Replace createLockMetrics with one that
+// returns no-op functions for every KindMetrics method.
 import { Gauge, Registry, type Metric } from "prom-client";
 import { LockCounter, LockHistogram } from "./fast-metrics.ts";
 import { LOCK_METRICS } from "./types.ts";

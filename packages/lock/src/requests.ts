@@ -14,6 +14,8 @@ export interface LockRequest {
   metrics: KindMetrics;
   ttlMs: number;
   waitMs: number;
+  /** How long the fence counter lives after this acquisition (the scripts use at least the TTL). */
+  fenceRetentionMs: number;
   signal: AbortSignal | undefined;
   requestId: string | undefined;
 }
@@ -52,9 +54,15 @@ export class Requests {
         zero: true,
         max: MAX_WAIT_MS,
       }),
+      fenceRetentionMs: config.fenceRetentionMs ?? this.config.fenceRetentionMs,
       signal,
       requestId,
     };
+  }
+
+  /** The fence retention of a configured kind. */
+  fenceRetentionOf(kind: string): number {
+    return this.config.kinds.get(kind)?.fenceRetentionMs ?? this.config.fenceRetentionMs;
   }
 
   kind(kind: unknown): LockKindConfig {

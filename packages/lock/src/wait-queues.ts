@@ -11,8 +11,8 @@ import type { TimerHandle, Timers } from "./timers.ts";
 import { Waiter, type Handover } from "./waiter.ts";
 
 export class WaitQueues {
-  /** The first waiter per lock key; the others follow it (`waiter.next`), in arrival order. */
-  #firsts = new Map<string, Waiter>();
+  /** The waiters per lock key, in arrival order (the first one asks Redis). */
+  #lines = new Map<string, Waiter[]>();
   #subscriber: LockSubscriberClient | undefined;
   #subscribed: Promise<boolean> | undefined;
   #listening = false;
@@ -39,14 +39,13 @@ export class WaitQueues {
   /** Joins the line for `lockKey`, behind the waiters of this process already in it. */
   join(lockKey: string, token: string, signal: AbortSignal | undefined): Waiter {
     const waiter = new Waiter(lockKey, token, this.options.timers, signal);
-    let last = this.#firsts.get(lockKey);
-    if (!last) {
-      this.#firsts.set(lockKey, waiter);
+    const line = this.#lines.get(lockKey);
+    if (!line) {
+      this.#lines.set(lockKey, [waiter]);
       return waiter;
     }
-    while (last.next) last = last.next;
-    last.next = waiter;
-    waiter.inLine = true; // others of this manager wait: its place in Redis's line may be theirs
+    line.push(waiter);
+    waiter.joinedLine(); // others of this manager wait: its place in Redis's line may be theirs
     return waiter;
   }
 
@@ -67,11 +66,11 @@ export class WaitQueues {
 
   /** Whether callers of this process wait for `lockKey`. */
   waiting(lockKey: string): boolean {
-    return this.#firsts.has(lockKey);
+    return this.#lines.has(lockKey);
   }
 
   isFirst(waiter: Waiter): boolean {
-    return this.#firsts.get(waiter.lockKey) === waiter;
+    return this.#lines.get(waiter.lockKey)?.[0] === waiter;
   }
 
   /**
@@ -81,32 +80,21 @@ export class WaitQueues {
    */
   leave(waiter: Waiter): boolean {
     waiter.dispose();
-    const first = this.#firsts.get(waiter.lockKey);
-    if (first === waiter) {
-      const next = waiter.next;
-      waiter.next = undefined;
-      if (!next) {
-        this.#firsts.delete(waiter.lockKey);
-        return true;
-      }
-      this.#firsts.set(waiter.lockKey, next);
-      next.notify();
-      return false;
+    const line = this.#lines.get(waiter.lockKey);
+    const at = line ? line.indexOf(waiter) : -1;
+    if (!line || at < 0) return false;
+    line.splice(at, 1);
+    if (line.length === 0) {
+      this.#lines.delete(waiter.lockKey);
+      return true;
     }
-    for (let before = first; before; before = before.next) {
-      if (before.next === waiter) {
-        before.next = waiter.next;
-        waiter.next = undefined;
-        break;
-      }
-    }
+    if (at === 0) line[0]!.notify();
     return false;
   }
 
   get waiterCount(): number {
     let count = 0;
-    for (const first of this.#firsts.values())
-      for (let w: Waiter | undefined = first; w; w = w.next) count++;
+    for (const line of this.#lines.values()) count += line.length;
     return count;
   }
 
@@ -121,10 +109,8 @@ export class WaitQueues {
    */
   close(reason: unknown): void {
     this.#closed = true;
-    for (const first of [...this.#firsts.values()]) {
-      for (let waiter: Waiter | undefined = first; waiter; waiter = waiter.next)
-        waiter.cancel(reason);
-    }
+    for (const line of [...this.#lines.values()])
+      for (const waiter of [...line]) waiter.cancel(reason);
     const subscriber = this.#subscriber;
     this.#subscriber = undefined;
     this.#subscribed = undefined;
@@ -144,8 +130,7 @@ export class WaitQueues {
       ttlMs: Number(ttl),
       serverMs: Number(serverMs),
     };
-    let waiter = this.#firsts.get(lockKey);
-    while (waiter && waiter.token !== token) waiter = waiter.next;
+    const waiter = this.#lines.get(lockKey)?.find((w) => w.token === token);
     if (!waiter?.handOver(handover)) this.options.unclaimed(lockKey, token);
   }
 

@@ -24,19 +24,14 @@ export class Waiter {
   #interrupt: ((reason: unknown) => void) | undefined;
   #notified = false;
   #cancelled: { reason: unknown } | undefined;
-  /** Set once a release handed the lock to this waiter's token. */
-  handover: Handover | undefined;
+  #handover: Handover | undefined;
   /** When (local ms) the last attempt that put this waiter's ticket in line was sent, and Redis's time then. */
-  lastSentAt = 0;
-  lastServerMs = 0;
+  #lastSentAt = 0;
+  #lastServerMs = 0;
   /** When (local ms) this waiter's first attempt was sent: no ticket of it, so no hand-off to it, is older. */
-  firstSentAt = 0;
-  /** Whether Redis may hold a place in line for this manager and key (so leave it on success). */
-  inLine = false;
-  /** Whether this waiter already asked for the manager's channel to be subscribed. */
-  subscribed = false;
-  /** The waiter of this process behind it for the same key (see WaitQueues). */
-  next: Waiter | undefined;
+  #firstSentAt = 0;
+  #inLine = false;
+  #subscribeAsked = false;
   /** Only a wait with a signal listens for its abort. */
   readonly #onAbort: (() => void) | undefined;
 
@@ -58,6 +53,52 @@ export class Waiter {
     return this.#cancelled !== undefined;
   }
 
+  /** Set once a release handed the lock to this waiter's token. */
+  get handover(): Handover | undefined {
+    return this.#handover;
+  }
+
+  /** Whether Redis may hold a place in line for this manager and key (so leave it on success). */
+  get inLine(): boolean {
+    return this.#inLine;
+  }
+
+  /** Redis may have put this manager in line for the key (an attempt ran, or others of ours wait). */
+  joinedLine(): void {
+    this.#inLine = true;
+  }
+
+  /** True the first time only: whether this waiter is the one to ask for the channel's subscription. */
+  asksToSubscribe(): boolean {
+    const first = !this.#subscribeAsked;
+    this.#subscribeAsked = true;
+    return first;
+  }
+
+  /** An attempt of this waiter was sent at `at` (local ms). */
+  attemptSent(at: number): void {
+    if (!this.#firstSentAt) this.#firstSentAt = at;
+  }
+
+  /** An attempt sent at `sentAt` found the lock taken and queued us; Redis's clock said `serverMs`. */
+  heardBusy(sentAt: number, serverMs: number): void {
+    this.#lastSentAt = sentAt;
+    this.#lastServerMs = serverMs;
+  }
+
+  /**
+   * When the handed lease started, in our clock: Redis's time of the hand-off, mapped through what
+   * our last busy attempt saw (sent at lastSentAt, Redis said lastServerMs, so the clocks differ by
+   * at least lastSentAt - lastServerMs). An early estimate only makes the lease look shorter, never
+   * longer. Without a busy reply seen (the message came first) the first attempt's sending is the
+   * safe bound: no ticket of this waiter, so no hand-off to it, is older.
+   */
+  handoverStartedAt(serverMs: number): number {
+    return this.#lastSentAt
+      ? Math.min(Date.now(), serverMs - this.#lastServerMs + this.#lastSentAt)
+      : this.#firstSentAt;
+  }
+
   /** `promise`'s outcome, unless the wait is cancelled first: then the cancel reason, at once. */
   race<T>(promise: Promise<T>): Promise<T> {
     if (this.#cancelled) return Promise.reject(this.#cancelled.reason);
@@ -70,7 +111,7 @@ export class Waiter {
   /** Sleeps up to `ms`; a hand-off or the waiter ahead leaving ends it early. */
   sleep(ms: number): Promise<WakeReason> {
     if (this.#cancelled) return Promise.reject(this.#cancelled.reason);
-    if (this.handover) return Promise.resolve("handed");
+    if (this.#handover) return Promise.resolve("handed");
     return new Promise<WakeReason>((resolve, reject) => {
       this.#interrupt = reject;
       this.#wake = (reason) => {
@@ -85,8 +126,8 @@ export class Waiter {
 
   /** The lock is ours (a release set it to our token). False if this waiter is past taking it. */
   handOver(handover: Handover): boolean {
-    if (this.#cancelled || this.handover) return false;
-    this.handover = handover;
+    if (this.#cancelled || this.#handover) return false;
+    this.#handover = handover;
     this.#wake?.("handed");
     return true;
   }

@@ -74,10 +74,21 @@ export async function withLock<T>(
   }
 
   const stopWatchdog = startWatchdog(lease, { maxRenewals, maxHoldMs }, deps);
+  // The caller gave up while the task runs: no more renewals, the task is told through the
+  // lease's signal, and the lock is released now rather than when the task gets round to ending.
+  const callerSignal = options.signal;
+  const cancel = () => {
+    stopWatchdog();
+    lease.abort(callerSignal!.reason);
+    lease.release().catch(() => {}); // a failure is logged by the release in `finally`
+  };
+  if (callerSignal?.aborted) cancel();
+  else callerSignal?.addEventListener("abort", cancel, { once: true });
   try {
     const value = await fn({ lease, signal: lease.signal });
     return { status: "ok", value, fence: lease.fence, degraded: false };
   } finally {
+    callerSignal?.removeEventListener("abort", cancel);
     stopWatchdog();
     // Not ours any more is counted and logged by the lease; unreachable Redis lets the TTL end it.
     await lease.release().catch((error: unknown) =>

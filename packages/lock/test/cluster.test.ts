@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cluster, Redis } from "ioredis";
 import { Registry } from "prom-client";
-import type { RedisServer } from "@orderbot/testkit";
+import type { RedisServer } from "./redis.ts";
 import { createLockManager, type LockManager, type LockRedisClient } from "../src/index.ts";
 import { HASH_KEY, KINDS, ownRedis, quiet, sleep } from "./support.ts";
 

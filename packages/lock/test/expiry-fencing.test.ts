@@ -80,3 +80,30 @@ it("a signal first looked at after its lease ran out is aborted already", async 
   expect(locks.stats()).toMatchObject({ leases: 0, timers: 0 });
   expect(await result.lease.release()).toBe("not-owner");
 });
+
+it("keeps a kind's fence counter only for its fenceRetentionMs (never less than the lease), and fences still grow", async () => {
+  const kinds = {
+    update: { ttlMs: 500, waitMs: 0, outage: "proceed-db-only" as const, fenceRetentionMs: 1 },
+    order: { ttlMs: 500, waitMs: 0, outage: "refuse" as const },
+  };
+  const locks = await fx.make({ kinds, fenceRetentionMs: 3_600_000 });
+  const fences: number[] = [];
+  for (const kind of ["update", "order"]) {
+    const result = await locks.acquire({ kind, id: "retention" });
+    if (!result.ok) throw new Error("must acquire");
+    fences.push(result.lease.fence);
+    const pttl = await fx.test.redis.pttl(`${result.lease.key}:fence`);
+    if (kind === "update")
+      expect(pttl).toBeLessThanOrEqual(500); // the lease, not an hour
+    else expect(pttl).toBeGreaterThan(3_000_000);
+    await result.lease.release();
+  }
+  // The update kind's counter is gone half a second later; its next fence is larger all the same.
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  const key = locks.keyFor({ kind: "update", id: "retention" });
+  expect(await fx.test.redis.exists(`${key}:fence`)).toBe(0);
+  const again = await locks.acquire({ kind: "update", id: "retention" });
+  if (!again.ok) throw new Error("must acquire");
+  expect(again.lease.fence).toBeGreaterThan(fences[0]!);
+  await again.lease.release();
+});

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { createLockManager, LockInputError, type LockManagerOptions } from "../src/index.ts";
+import { MAX_WAIT_MS } from "../src/config.ts";
 import { counting, HASH_KEY, KINDS } from "./support.ts";
 
 const { client, calls } = counting(new Redis({ lazyConnect: true }));
@@ -46,6 +47,16 @@ describe("acquire and withLock", () => {
     ["a negative wait", () => locks.acquire(order, { waitMs: -1 }), "waitMs"],
     ["an endless wait", () => locks.acquire(order, { waitMs: Number.POSITIVE_INFINITY }), "waitMs"],
     [
+      "a wait 1 ms over the bound",
+      () => locks.acquire(order, { waitMs: MAX_WAIT_MS + 1 }),
+      "waitMs",
+    ],
+    [
+      "withLock with a wait 1 ms over the bound",
+      () => locks.withLock(order, async () => 1, { waitMs: MAX_WAIT_MS + 1 }),
+      "waitMs",
+    ],
+    [
       "a signal that is not an AbortSignal",
       () => locks.acquire(order, { signal: {} as AbortSignal }),
       "signal",
@@ -84,6 +95,16 @@ describe("createLockManager", () => {
       "a kind TTL outside the bounds",
       { kinds: { x: { ttlMs: 5, waitMs: 0, outage: "refuse" as const } } },
       "kinds.x.ttlMs",
+    ],
+    [
+      "a kind wait 1 ms over the bound",
+      { kinds: { x: { ttlMs: 1000, waitMs: MAX_WAIT_MS + 1, outage: "refuse" as const } } },
+      "kinds.x.waitMs",
+    ],
+    [
+      "a kind fence retention of zero",
+      { kinds: { x: { ttlMs: 1000, waitMs: 0, outage: "refuse" as const, fenceRetentionMs: 0 } } },
+      "kinds.x.fenceRetentionMs",
     ],
     [
       "a kind name with a colon",

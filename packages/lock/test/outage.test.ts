@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
-import type { RedisServer } from "@orderbot/testkit";
+import type { RedisServer } from "./redis.ts";
 import {
   createLockManager,
   LOCK_METRICS,

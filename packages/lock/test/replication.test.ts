@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
-import type { RedisServer } from "@orderbot/testkit";
+import type { RedisServer } from "./redis.ts";
 import { createLockManager, LockUnavailableError } from "../src/index.ts";
 import { fastClient, HASH_KEY, KINDS, ownRedis, ready, sleep } from "./support.ts";
 

@@ -1,15 +1,10 @@
-// Test helpers: a lock manager on the shared test Redis (a namespace of this file's own), or on a
-// redis-server process of the test's own for what the shared one must not suffer.
+// Test helpers: a lock manager on the file's test Redis (a namespace of this file's own), or on a
+// redis-server process of the test's own for what the shared one must not suffer (test/redis.ts).
 import { getEventListeners } from "node:events";
 import { Writable } from "node:stream";
 import { Redis, type RedisOptions } from "ioredis";
 import { Registry } from "prom-client";
-import {
-  createTestRedis,
-  startRedisServer,
-  type RedisServer,
-  type TestRedis,
-} from "@orderbot/testkit";
+import { createTestRedis, startRedisServer, type RedisServer, type TestRedis } from "./redis.ts";
 import {
   createLockManager,
   type LockKindConfig,
@@ -105,8 +100,10 @@ export async function sharedRedis(): Promise<SharedRedisFixture> {
   };
 }
 
+export type { RedisServer, TestRedis };
+
 export async function ownRedis(args: string[] = []): Promise<RedisServer> {
-  return startRedisServer({ args });
+  return startRedisServer(args);
 }
 
 export function abortListeners(signal: AbortSignal): number {

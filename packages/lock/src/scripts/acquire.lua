@@ -7,7 +7,7 @@
 --   KEYS[4] tickets  {ns:lock:kind:id}:tickets   hash: manager -> "token ttl deadline" of its
 --                                                first waiter (deadline: server ms it gives up)
 --   ARGV[1] token (random, from the caller; a waiter keeps one for its whole wait)
---   ARGV[2] ttl ms   ARGV[3] fence retention ms
+--   ARGV[2] ttl ms   ARGV[3] fence retention ms (at least the TTL is used)
 --   ARGV[4] manager id when the caller waits in line, '' when it tries once
 --   ARGV[5] ms the caller will still wait   ARGV[6] how long the line is kept (ms)
 --   ARGV[7] '1' when that manager may already be in line (so taking the lock takes it out)
@@ -16,6 +16,7 @@
 -- (pttl < 0: the holder set no expiry; server ms only for a caller put in line).
 -- nextFence: fence.lua, sent in front of this script.
 local waiter = ARGV[4]
+local retention = math.max(tonumber(ARGV[3]), tonumber(ARGV[2]))
 -- The common case first: a free lock is taken in one call.
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   if waiter ~= '' and ARGV[7] == '1' then
@@ -23,13 +24,13 @@ if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
     redis.call('ZREM', KEYS[3], waiter)
     redis.call('HDEL', KEYS[4], waiter)
   end
-  return {1, nextFence(ARGV[3])}
+  return {1, nextFence(retention)}
 end
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then
   -- handed to us: the fence counter has not moved since (only an acquisition moves it)
   local fence = tonumber(redis.call('GET', KEYS[2]) or '0')
-  if fence == 0 then fence = nextFence(ARGV[3]) end
+  if fence == 0 then fence = nextFence(retention) end
   return {1, fence, redis.call('PTTL', KEYS[1])}
 end
 if waiter == '' then return {0, redis.call('PTTL', KEYS[1])} end

@@ -4,6 +4,7 @@
 -- Entries whose ticket is gone or whose waiter's deadline has passed are dropped on the way.
 --   KEYS[1] lock   KEYS[2] fence   KEYS[3] line   KEYS[4] tickets (see acquire.lua)
 --   ARGV[1] token   ARGV[2] channel prefix (manager id appended)   ARGV[3] fence retention ms
+--           (at least the next holder's TTL is used)
 --   ARGV[4] (optional) a manager id to take out of line first: a manager whose last waiter gave
 --           up calls this with that waiter's token, passing on a lock handed to it meanwhile
 -- Returns 1 when released, 0 when the lock is not ours (expired, or another holder's): then the
@@ -32,7 +33,7 @@ while true do
     local token, ttl, deadline = string.match(ticket, '^(%S+) (%d+) (%d+)$')
     if token and tonumber(deadline) > ms then
       redis.call('SET', KEYS[1], token, 'PX', ttl)
-      local fence = nextFence(ARGV[3])
+      local fence = nextFence(math.max(tonumber(ARGV[3]), tonumber(ttl)))
       redis.call('PUBLISH', ARGV[2] .. next[1],
         string.format('%s %d %d %d %s', token, fence, ttl, ms, KEYS[1]))
       return 1

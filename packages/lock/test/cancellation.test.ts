@@ -1,0 +1,54 @@
+// A caller that gives up while its task runs under withLock: the watchdog stops, the lease's
+// signal aborts with the caller's reason, and the lock is released at once, not when the task ends.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Registry } from "prom-client";
+import { LOCK_METRICS } from "../src/index.ts";
+import { aborted, sharedRedis, type SharedRedisFixture } from "./support.ts";
+
+let fx: SharedRedisFixture;
+beforeAll(async () => {
+  fx = await sharedRedis();
+});
+afterAll(() => fx.dispose());
+
+async function renewals(registry: Registry): Promise<number> {
+  const metric = await registry.getSingleMetric(LOCK_METRICS.renewalsTotal)!.get();
+  return metric.values.reduce((sum, sample) => sum + sample.value, 0);
+}
+
+it("a caller aborted while its task runs stops the renewals, aborts the lease signal and releases the lock", async () => {
+  const registry = new Registry();
+  const locks = await fx.make({ registry });
+  const rival = await fx.make();
+  const resource = { kind: "order", id: "cancelled-task" };
+  const caller = new AbortController();
+  let renewalsAtAbort = -1;
+  let key = "";
+  const outcome = locks.withLock(
+    resource,
+    async ({ lease, signal }) => {
+      key = lease!.key;
+      await sleep(150); // ttl/3 = 50 ms: the watchdog has renewed by now
+      expect(await renewals(registry)).toBeGreaterThan(0);
+      renewalsAtAbort = await renewals(registry);
+      caller.abort(new Error("the caller gave up"));
+      const reason = await aborted(signal, 100);
+      expect((reason as Error).message).toBe("the caller gave up");
+      // A task slow to notice keeps running a while; the lock must not be renewed meanwhile.
+      await sleep(600);
+      expect(await fx.test.redis.exists(key)).toBe(0);
+      const taken = await rival.acquire(resource, { waitMs: 0 });
+      expect(taken.ok).toBe(true);
+      if (taken.ok) await taken.lease.release();
+      return "ended late";
+    },
+    { ttlMs: 150, signal: caller.signal, requestId: "cancel-1" },
+  );
+  await expect(outcome).resolves.toMatchObject({ status: "ok", value: "ended late" });
+  expect(renewalsAtAbort).toBeGreaterThan(0);
+  expect(await renewals(registry)).toBe(renewalsAtAbort);
+  expect(locks.stats()).toMatchObject({ timers: 0, leases: 0 });
+  const lost = await registry.getSingleMetric(LOCK_METRICS.leaseLostTotal)!.get();
+  expect(lost.values.reduce((sum, sample) => sum + sample.value, 0)).toBe(0); // given up, not lost
+});

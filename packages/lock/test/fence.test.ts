@@ -1,0 +1,116 @@
+// Fences, from scripts/fence.lua as the acquire, try and release scripts run it: strictly growing
+// per key, floored by the server clock so that a counter that expired or went back (a replica
+// promoted before it had the last writes) still yields a larger fence, and kept for the kind's
+// retention time after each acquisition.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestRedis, type TestRedis } from "./redis.ts";
+import { acquireScript, releaseScript, tryScript } from "../src/scripts.ts";
+
+let t: TestRedis;
+let n = 0;
+const INBOX = "inbox:";
+const keys = () => {
+  const lock = `{${t.namespace}:lock:script:${++n}}`;
+  return { lock, fence: `${lock}:fence`, queue: `${lock}:queue`, tickets: `${lock}:tickets` };
+};
+type K = ReturnType<typeof keys>;
+const acquire = (k: K, token: string, waiter = "", waitLeft = 10_000, ttl = 1500) =>
+  acquireScript.run(
+    t.redis,
+    [k.lock, k.fence, k.queue, k.tickets],
+    [token, ttl, 60_000, waiter, waitLeft, 300_000, 1],
+  ) as Promise<[number, number, number?]>;
+const release = (k: K, token: string, leaving = "") =>
+  releaseScript.run(
+    t.redis,
+    [k.lock, k.fence, k.queue, k.tickets],
+    [token, INBOX, 60_000, leaving],
+  );
+
+beforeAll(async () => {
+  t = await createTestRedis();
+});
+afterAll(() => t.cleanup());
+
+describe("fences", () => {
+  const tryTake = (k: K, token: string, ttl = 1500) =>
+    tryScript.run(t.redis, [k.lock, k.fence], [token, ttl, 60_000]) as Promise<[number, number]>;
+
+  it("hands out strictly increasing fences, also after the counter expired", async () => {
+    const k = keys();
+    const fences: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const [, fence] = await acquire(k, `tok-${i}`);
+      fences.push(fence);
+      await t.redis.del(k.lock);
+      if (i === 2) await t.redis.del(k.fence); // as if the resource had been idle past the retention time
+    }
+    for (let i = 1; i < fences.length; i++) expect(fences[i]).toBeGreaterThan(fences[i - 1]!);
+  });
+
+  it("hands out a larger fence after the counter went back, as on a replica promoted before it had the last writes", async () => {
+    const k = keys();
+    const [, before] = await acquire(k, "old-primary");
+    await t.redis.del(k.lock);
+    await t.redis.set(k.fence, "5"); // the promoted replica's counter is far behind
+    const [, after] = await acquire(k, "new-primary");
+    expect(after).toBeGreaterThan(before);
+    expect(Number(await t.redis.get(k.fence))).toBe(after);
+  });
+
+  it("floors fences by the server clock in microseconds, and counts on past a floor in the future", async () => {
+    const k = keys();
+    const [seconds, micros] = await t.redis.time();
+    const [, fence] = await acquire(k, "clock");
+    expect(fence).toBeGreaterThanOrEqual(Number(seconds) * 1_000_000 + Number(micros));
+    await t.redis.del(k.lock);
+    const ahead = fence + 10_000_000_000; // a counter ahead of the clock (an old primary's clock ran fast)
+    await t.redis.set(k.fence, String(ahead));
+    expect((await acquire(k, "next"))[1]).toBe(ahead + 1);
+  });
+
+  it("keeps the counter for the retention time after each acquisition, and never shorter than the TTL", async () => {
+    const k = keys();
+    await acquireScript.run(
+      t.redis,
+      [k.lock, k.fence, k.queue, k.tickets],
+      ["a", 1500, 200, "", 0, 1000, 0],
+    );
+    const pttl = await t.redis.pttl(k.fence);
+    expect(pttl).toBeGreaterThan(1000); // the TTL (1500 ms), not the 200 ms retention
+    expect(pttl).toBeLessThanOrEqual(1500);
+    await t.redis.del(k.lock);
+    await tryScript.run(t.redis, [k.lock, k.fence], ["b", 100, 50_000]);
+    expect(await t.redis.pttl(k.fence)).toBeGreaterThan(40_000); // renewed by the acquisition
+  });
+
+  it("shares the fence counter with acquire.lua and release.lua's hand-offs: fences keep growing", async () => {
+    const k = keys();
+    const [, first] = await tryTake(k, "a");
+    await release(k, "a");
+    const [, second] = await acquire(k, "b");
+    await acquire(k, "c", "manager-c"); // waits in line with a ticket
+    await release(k, "b"); // hands the lock to "c", with the next fence
+    const handed = Number(await t.redis.get(k.fence));
+    await release(k, "c");
+    const [, third] = await tryTake(k, "d");
+    expect(second).toBeGreaterThan(first);
+    expect(handed).toBeGreaterThan(second);
+    expect(third).toBeGreaterThan(handed);
+  });
+  it("seeds a fence counter that expired while the lock was held when it hands the lock over: the fence still grows", async () => {
+    const k = keys();
+    const [, fence] = await acquire(k, "ours");
+    await acquire(k, "w1", "m1");
+    await t.redis.del(k.fence); // the counter's retention ran out while the lock was held
+    expect(await release(k, "ours")).toBe(1);
+    expect(await t.redis.get(k.lock)).toBe("w1");
+    const handed = Number(await t.redis.get(k.fence));
+    expect(handed).toBeGreaterThan(fence);
+    expect(await t.redis.pttl(k.fence)).toBeGreaterThan(50_000); // seeded with the retention time
+    // and the next acquisition goes on from there
+    expect(await release(k, "w1")).toBe(1);
+    const [, next] = await acquire(k, "later");
+    expect(next).toBeGreaterThan(handed);
+  });
+});
