@@ -20,6 +20,11 @@ export class Args {
     return this.values.has(name);
   }
 
+  /** The field as it arrived: a string, a decoded JSON value, or an uploaded file's note. */
+  raw(name: string): unknown {
+    return this.original[name];
+  }
+
   /** The raw string, "" when absent (the Bot API treats both alike). */
   str(name: string): string {
     return this.values.get(name) ?? "";

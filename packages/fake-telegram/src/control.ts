@@ -47,6 +47,16 @@ export function controlRoutes(kit: () => FakeTelegram): (app: FastifyInstance) =
         }),
     );
     app.post<{ Params: { id: string }; Body: Body }>(
+      "/_kit/users/:id/photo",
+      async (request, reply) =>
+        handle(reply, async () => {
+          const body = request.body ?? {};
+          const caption = typeof body.caption === "string" ? { caption: body.caption } : {};
+          const sent = await user(request.params.id).sendPhoto({ ...where(body), ...caption });
+          return { updateId: sent.updateId, message: sent.message };
+        }),
+    );
+    app.post<{ Params: { id: string }; Body: Body }>(
       "/_kit/users/:id/press",
       async (request, reply) =>
         handle(reply, async () => {

@@ -63,6 +63,13 @@ export const TelegramErrors = {
   MESSAGE_CANT_BE_EDITED: "Bad Request: message can't be edited",
   MESSAGE_CANT_BE_DELETED: "Bad Request: message can't be deleted",
   NO_TEXT_TO_EDIT: "Bad Request: there is no text in the message to edit",
+  NO_CAPTION_TO_EDIT: "Bad Request: there is no caption in the message to edit",
+  NO_MEDIA_TO_EDIT: "Bad Request: there is no media in the message to edit",
+  CAPTION_TOO_LONG: "Bad Request: message caption is too long",
+  NO_PHOTO: "Bad Request: there is no photo in the request",
+  WRONG_FILE_ID: "Bad Request: wrong file identifier/HTTP URL specified",
+  URL_NOT_FETCHED: "Bad Request: failed to get HTTP URL content",
+  INPUT_MEDIA_UNPARSABLE: "Bad Request: can't parse InputMedia JSON object",
   REPLY_NOT_FOUND: "Bad Request: message to be replied not found",
   QUERY_TOO_OLD:
     "Bad Request: query is too old and response timeout expired or query ID is invalid",

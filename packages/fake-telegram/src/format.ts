@@ -1,5 +1,6 @@
 // Message text the way Telegram stores it: parse_mode markup turned into entities, surrounding
-// whitespace trimmed, then the 1-4096 character limit (UTF-16 units, after parsing) applied.
+// whitespace trimmed, then the 1-4096 character limit (UTF-16 units, after parsing) applied;
+// captions alike, with 0-1024.
 import { badRequest } from "./errors.ts";
 import type { MessageEntity } from "./types.ts";
 import { type FormattedText } from "./format-common.ts";
@@ -7,6 +8,7 @@ import { parseHtml } from "./format-html.ts";
 import { parseMarkdown, parseMarkdownV2 } from "./format-markdown.ts";
 
 export const MAX_TEXT_LENGTH = 4096;
+export const MAX_CAPTION_LENGTH = 1024;
 
 export type { FormattedText };
 
@@ -21,6 +23,19 @@ export function formatMessageText(
   const formatted = trimFormatted(parsed);
   if (formatted.text === "") throw badRequest("message text is empty");
   if (formatted.text.length > MAX_TEXT_LENGTH) throw badRequest("message is too long");
+  formatted.entities.push(...detectEntities(formatted.text, formatted.entities));
+  formatted.entities.sort((a, b) => a.offset - b.offset || b.length - a.length);
+  return formatted;
+}
+
+/**
+ * A media caption: parsed and trimmed like a text, but it may be empty (no caption) and holds at
+ * most 1024 characters after parsing, else "message caption is too long".
+ */
+export function formatCaption(raw: string, parseMode: string, explicit: unknown): FormattedText {
+  if (raw === "") return { text: "", entities: [] };
+  const formatted = trimFormatted(parseText(raw, parseMode, explicit));
+  if (formatted.text.length > MAX_CAPTION_LENGTH) throw badRequest("message caption is too long");
   formatted.entities.push(...detectEntities(formatted.text, formatted.entities));
   formatted.entities.sort((a, b) => a.offset - b.offset || b.length - a.length);
   return formatted;

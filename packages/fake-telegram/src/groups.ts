@@ -107,6 +107,42 @@ export class SimulatedGroup {
     return actionOf(queued);
   }
 
+  /**
+   * Upgrades a basic group to a supergroup, as Telegram does (a creator's action; a supergroup
+   * cannot be upgraded again): a new chat with a new id and the same members. The old group gets
+   * a service message with `migrate_to_chat_id`, the new one a message with `migrate_from_chat_id`,
+   * both from the user who upgraded; after that, every Bot API call aimed at the old id answers
+   * 400 "group chat was upgraded to a supergroup chat" with `parameters.migrate_to_chat_id`.
+   */
+  upgradeToSupergroup(by?: Person): {
+    supergroup: SimulatedGroup;
+    migrateTo: UserAction;
+    migrateFrom: UserAction;
+  } {
+    const { state } = this.ctx;
+    const record = this.record();
+    if (this.chat.type !== "group")
+      throw new FakeTelegramError(`chat ${this.id} is a ${this.chat.type}: only groups upgrade`);
+    if (record.migratedTo !== undefined)
+      throw new FakeTelegramError(`chat ${this.id} was already upgraded`);
+    const actor = by?.user ?? this.creator();
+    if (!state.isAdmin(this.id, actor.id) && actor.id !== state.bot.id)
+      throw new FakeTelegramError(`user ${actor.id} is not an admin of chat ${this.id}`);
+    const chat: Chat = { id: state.allocateSupergroupId(), type: "supergroup", title: this.title };
+    const upgraded = state.addChat(chat);
+    for (const [userId, status] of record.members) upgraded.members.set(userId, status);
+    const migrateTo = postUserMessage(this.ctx, record, actor, { migrate_to_chat_id: chat.id });
+    record.migratedTo = chat.id;
+    const migrateFrom = postUserMessage(this.ctx, upgraded, actor, {
+      migrate_from_chat_id: this.id,
+    });
+    return {
+      supergroup: new SimulatedGroup(this.ctx, chat),
+      migrateTo: actionOf(migrateTo.queued),
+      migrateFrom: actionOf(migrateFrom.queued),
+    };
+  }
+
   view(): ChatView {
     return this.ctx.state.view(this.id);
   }

@@ -3,6 +3,7 @@
 import type { Chat, User } from "./types.ts";
 import type { TgMessage } from "./types.ts";
 import { chatViewOf } from "./chat-view.ts";
+import { PhotoStore } from "./photos.ts";
 
 export type MemberStatus = "creator" | "administrator" | "member" | "left" | "kicked";
 
@@ -57,6 +58,8 @@ export interface ChatRecord {
   /** The custom reply keyboard the bot last showed here, if any. */
   keyboard?: string[][];
   chatInstance: string;
+  /** A basic group upgraded to a supergroup: the new chat's id (calls here answer 400 with it). */
+  migratedTo?: number;
 }
 
 export interface CallbackAnswer {
@@ -118,6 +121,8 @@ export class TelegramState {
   readonly charges = new Map<string, ChargeRecord>();
   /** The bot's Stars transactions, oldest first: Telegram's list only ever grows at the end. */
   readonly starLedger: StarLedgerEntry[] = [];
+  /** Every photo sent by the bot or by users, by its file_ids. */
+  readonly photos = new PhotoStore();
   private seq = 0;
   private nextUserId = 7_000_000_001;
   private nextGroupId = 1;

@@ -8,6 +8,7 @@ import type {
   Invoice,
   MessageEntity,
   MessageOrigin,
+  PhotoSize,
   PreCheckoutQuery,
   RefundedPayment,
   ReplyKeyboardMarkup,
@@ -43,6 +44,10 @@ export interface TgMessage {
   edit_date?: number;
   text?: string;
   entities?: MessageEntity[];
+  /** A photo message: its sizes, widest last; `caption` and `caption_entities` go with it. */
+  photo?: PhotoSize[];
+  caption?: string;
+  caption_entities?: MessageEntity[];
   reply_markup?: InlineKeyboardMarkup;
   reply_to_message?: TgMessage;
   /** Set on a forwarded copy: who sent the original, and when. */
@@ -52,6 +57,10 @@ export interface TgMessage {
   refunded_payment?: RefundedPayment;
   new_chat_members?: User[];
   left_chat_member?: User;
+  /** Service message in a group upgraded to a supergroup: the supergroup's id. */
+  migrate_to_chat_id?: number;
+  /** Service message in the supergroup a group was upgraded to: the group's old id. */
+  migrate_from_chat_id?: number;
 }
 
 /** An update as delivered to the bot. */

@@ -4,6 +4,7 @@ import type { QueuedUpdate } from "./delivery/queue.ts";
 import { detectEntities } from "./format.ts";
 import { type KitContext, unixNow } from "./methods/context.ts";
 import type { ChatRecord, StoredMessage } from "./state.ts";
+import type { PhotoSize } from "@grammyjs/types";
 import type { TgMessage, TgUpdate, User } from "./types.ts";
 
 export interface PostedMessage {
@@ -44,6 +45,22 @@ export function textContent(text: string, replyTo?: TgMessage): Partial<TgMessag
   };
 }
 
+/** A photo message with its caption and the entities Telegram would find in the caption. */
+export function photoContent(
+  sizes: PhotoSize[],
+  caption: string | undefined,
+  replyTo?: TgMessage,
+): Partial<TgMessage> {
+  const text = caption?.trim() ?? "";
+  const entities = detectEntities(text);
+  return {
+    ...(replyTo ? { reply_to_message: replyTo } : {}),
+    photo: structuredClone(sizes),
+    ...(text ? { caption: text } : {}),
+    ...(entities.length ? { caption_entities: entities } : {}),
+  };
+}
+
 /** Adds any other update (callback_query, pre_checkout_query, my_chat_member...). */
 export function postUpdate(
   ctx: KitContext,
@@ -55,7 +72,8 @@ export function postUpdate(
 
 /**
  * Privacy mode: in groups, a bot that is not an admin and cannot read all messages sees only
- * commands (not addressed to another bot), replies to its own messages and service messages.
+ * commands (not addressed to another bot, in a text or a caption), replies to its own messages
+ * and service messages.
  */
 function hiddenFromBot(ctx: KitContext, chat: ChatRecord, message: TgMessage): string | undefined {
   if (chat.chat.type === "private") return undefined;
@@ -63,9 +81,10 @@ function hiddenFromBot(ctx: KitContext, chat: ChatRecord, message: TgMessage): s
   const status = ctx.state.memberStatus(chat.chat.id, bot.id);
   if (status === "left" || status === "kicked") return "the bot is not a member of the chat";
   if (bot.canReadAllGroupMessages || ctx.state.isAdmin(chat.chat.id, bot.id)) return undefined;
-  if (message.text === undefined) return undefined;
+  const said = message.text ?? message.caption;
+  if (said === undefined && message.photo === undefined) return undefined;
   if (message.reply_to_message?.from?.id === bot.id) return undefined;
-  const command = /^\/[a-zA-Z0-9_]+(?:@([a-zA-Z0-9_]+))?/.exec(message.text);
+  const command = /^\/[a-zA-Z0-9_]+(?:@([a-zA-Z0-9_]+))?/.exec(said ?? "");
   if (command && (!command[1] || command[1].toLowerCase() === bot.username.toLowerCase()))
     return undefined;
   return "privacy mode: the bot does not see this group message";

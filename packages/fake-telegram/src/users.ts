@@ -12,7 +12,8 @@ import { forwardMessage } from "./forward.ts";
 import { payInvoice, type PayOptions, type PaymentResult } from "./pay.ts";
 import type { CallbackAnswer, ChatRecord, StoredMessage } from "./state.ts";
 import { type ChatRef, chatIdOf, type TgMessage, type User } from "./types.ts";
-import { postUpdate, postUserMessage, textContent } from "./updates.ts";
+import { MAX_CAPTION_LENGTH } from "./format.ts";
+import { photoContent, postUpdate, postUserMessage, textContent } from "./updates.ts";
 import {
   type MessageMatch,
   type WaitForMessageOptions,
@@ -83,6 +84,32 @@ export class SimulatedUser {
       chat,
       this.user,
       textContent(text, replied && shallow(replied.message)),
+    );
+    return { ...actionOf(posted.queued), message: structuredClone(posted.stored.message) };
+  }
+
+  /**
+   * Sends a photo, with an optional caption (commands in it are entities, as in a text): the
+   * bot receives the photo's sizes, each with a file_id it may send again.
+   */
+  async sendPhoto(
+    options: Where & { caption?: string; replyTo?: number } = {},
+  ): Promise<SentMessage> {
+    const chat = this.chatFor(options.in);
+    const replied = options.replyTo !== undefined ? chat.messages.get(options.replyTo) : undefined;
+    if (options.replyTo !== undefined && (!replied || replied.deleted)) {
+      throw new FakeTelegramError(`message ${options.replyTo} is not in chat ${chat.chat.id}`);
+    }
+    if ([...(options.caption ?? "")].length > MAX_CAPTION_LENGTH)
+      throw new FakeTelegramError(`a caption holds at most ${MAX_CAPTION_LENGTH} characters`);
+    if (chat.chat.type === "private") this.ctx.state.users.get(this.id)!.startedBot = true;
+    this.ctx.state.markUserAction(chat.chat.id);
+    const photo = this.ctx.state.photos.create("user");
+    const posted = postUserMessage(
+      this.ctx,
+      chat,
+      this.user,
+      photoContent(photo.sizes, options.caption, replied && shallow(replied.message)),
     );
     return { ...actionOf(posted.queued), message: structuredClone(posted.stored.message) };
   }

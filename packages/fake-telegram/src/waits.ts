@@ -18,9 +18,10 @@ export interface WaitForMessageOptions {
   edits?: boolean;
 }
 
-/** What a message says, for matching: its text, or an invoice's title and description. */
+/** What a message says, for matching: its text, a caption, or an invoice's title and description. */
 export function messageText(message: TgMessage): string {
   if (message.text !== undefined) return message.text;
+  if (message.caption !== undefined) return message.caption;
   if (message.invoice) return `${message.invoice.title}\n${message.invoice.description}`;
   return "";
 }

@@ -128,3 +128,48 @@ describe("messages in groups", () => {
     expect(response.body.description).toBe("Forbidden: bot is not a member of the supergroup chat");
   });
 });
+
+describe("a group upgraded to a supergroup", () => {
+  it("gets a new id: migrate_to_chat_id in the old chat, migrate_from_chat_id in the new, and 400 with the new id for calls to the old", async () => {
+    const basic = tg.createGroup({
+      title: "Ops",
+      type: "group",
+      creator: owner,
+      members: [member],
+    });
+    expect(() => shop.upgradeToSupergroup()).toThrow(FakeTelegramError); // already a supergroup
+    const { supergroup, migrateTo, migrateFrom } = basic.upgradeToSupergroup();
+    expect(supergroup.chat).toMatchObject({ type: "supergroup", title: "Ops" });
+    expect(supergroup.chatId).not.toBe(basic.chatId);
+    expect(supergroup.status(member)).toBe("member");
+    expect(supergroup.status(owner)).toBe("creator");
+    const updates = (await rawCall(tg, "getUpdates", {})).body.result as {
+      update_id: number;
+      message?: { chat: { id: number }; from: { id: number } } & Record<string, unknown>;
+    }[];
+    const service = updates.filter((u) => u.update_id >= migrateTo.updateId);
+    expect(
+      service.map((u) => [
+        u.message?.chat.id,
+        u.message?.migrate_to_chat_id,
+        u.message?.migrate_from_chat_id,
+      ]),
+    ).toEqual([
+      [basic.chatId, supergroup.chatId, undefined],
+      [supergroup.chatId, undefined, basic.chatId],
+    ]);
+    expect(migrateFrom.updateId).toBeGreaterThan(migrateTo.updateId);
+    expect(service.every((u) => u.message?.from.id === owner.id)).toBe(true);
+
+    const response = await rawCall(tg, "sendMessage", { chat_id: basic.chatId, text: "hi" });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({
+      description: "Bad Request: group chat was upgraded to a supergroup chat",
+      parameters: { migrate_to_chat_id: supergroup.chatId },
+    });
+    expect(() => basic.upgradeToSupergroup()).toThrow(FakeTelegramError);
+    expect(
+      (await rawCall(tg, "sendMessage", { chat_id: supergroup.chatId, text: "hi" })).status,
+    ).toBe(200);
+  });
+});

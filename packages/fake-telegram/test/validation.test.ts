@@ -1,5 +1,5 @@
 // Acceptance: each rule rejects what Telegram rejects, with Telegram's code and description.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type FakeTelegram,
   type SimulatedUser,
@@ -393,6 +393,31 @@ describe("the API around the methods", () => {
       "403 403 Forbidden: bot was blocked by the user",
     );
     expect(tg.deliveries.at(-1)?.update.my_chat_member?.new_chat_member.status).toBe("kicked");
+  });
+
+  it("deletes a bot's message only within 48 hours of sending it, as Telegram does", async () => {
+    const send = async () =>
+      (await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "invoice" })).body.result as {
+        message_id: number;
+      };
+    const fresh = await send();
+    const old = await send();
+    const sentAt = Date.now();
+    const clock = vi.spyOn(Date, "now").mockReturnValue(sentAt + 48 * 3_600_000 - 60_000);
+    try {
+      expect(
+        (await rawCall(tg, "deleteMessage", { chat_id: ann.chatId, message_id: fresh.message_id }))
+          .body.ok,
+      ).toBe(true);
+      clock.mockReturnValue(sentAt + 48 * 3_600_000 + 1_000);
+      expect(
+        failure(
+          await rawCall(tg, "deleteMessage", { chat_id: ann.chatId, message_id: old.message_id }),
+        ),
+      ).toBe("400 400 Bad Request: message can't be deleted for everyone");
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it("checks deleteMessage and sendChatAction arguments", async () => {

@@ -4,7 +4,7 @@ import type { Args } from "../args.ts";
 import type { LongPoller } from "../delivery/polling.ts";
 import type { UpdateQueue } from "../delivery/queue.ts";
 import type { WebhookDelivery } from "../delivery/webhook.ts";
-import { badRequest, forbidden } from "../errors.ts";
+import { badRequest, BotApiError, forbidden } from "../errors.ts";
 import type { FloodControl } from "../flood.ts";
 import type { ChatRecord, StoredMessage, TelegramState } from "../state.ts";
 
@@ -57,6 +57,11 @@ export function resolveChat(ctx: KitContext, args: Args, name = "chat_id"): Chat
   }
   const chat = /^-?\d+$/.test(raw) ? ctx.state.chats.get(Number(raw)) : undefined;
   if (!chat) throw badRequest("chat not found");
+  if (chat.migratedTo !== undefined) {
+    throw new BotApiError(400, "Bad Request: group chat was upgraded to a supergroup chat", {
+      migrate_to_chat_id: chat.migratedTo,
+    });
+  }
   return chat;
 }
 

@@ -9,6 +9,7 @@ import {
   leaveChat,
 } from "./chats.ts";
 import type { MethodHandler } from "./context.ts";
+import { editMessageCaption, editMessageMedia, sendPhoto } from "./media.ts";
 import {
   deleteMessage,
   editMessageReplyMarkup,
@@ -36,7 +37,10 @@ export const METHODS: Record<string, MethodHandler> = {
   getWebhookInfo,
   getUpdates,
   sendMessage,
+  sendPhoto,
   editMessageText,
+  editMessageCaption,
+  editMessageMedia,
   editMessageReplyMarkup,
   deleteMessage,
   sendChatAction,

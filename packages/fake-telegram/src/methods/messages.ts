@@ -1,4 +1,5 @@
-// sendMessage, editMessageText, editMessageReplyMarkup, deleteMessage, sendChatAction.
+// sendMessage, editMessageText, editMessageReplyMarkup, deleteMessage, sendChatAction; the shared
+// edit checks (media.ts has the photo methods).
 import type { Args } from "../args.ts";
 import { badRequest, forbidden } from "../errors.ts";
 import { formatMessageText } from "../format.ts";
@@ -71,7 +72,7 @@ export const sendMessage: MethodHandler = (ctx, args) => {
 };
 
 /** The message to edit: it exists, the bot sent it, and the bot may still reach the chat. */
-function editable(ctx: KitContext, args: Args): { chat: ChatRecord; stored: StoredMessage } {
+export function editable(ctx: KitContext, args: Args): { chat: ChatRecord; stored: StoredMessage } {
   if (args.str("chat_id") === "" && args.int("message_id", 0) === 0) {
     if (args.str("inline_message_id") === "")
       throw badRequest("message identifier is not specified");
@@ -86,7 +87,8 @@ function editable(ctx: KitContext, args: Args): { chat: ChatRecord; stored: Stor
   return { chat, stored };
 }
 
-function applyEdit(
+/** Applies an edit, or "message is not modified" when content and markup stay the same. */
+export function applyEdit(
   ctx: KitContext,
   chat: ChatRecord,
   stored: StoredMessage,
@@ -96,6 +98,8 @@ function applyEdit(
   const next: TgMessage = { ...stored.message, ...change };
   if (!change.reply_markup) delete next.reply_markup;
   if (change.entities && change.entities.length === 0) delete next.entities;
+  if (change.caption === "") delete next.caption;
+  if (change.caption_entities && change.caption_entities.length === 0) delete next.caption_entities;
   if (JSON.stringify(comparable(next)) === before) {
     throw badRequest(
       "message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
@@ -108,7 +112,14 @@ function applyEdit(
 }
 
 function comparable(message: TgMessage): unknown {
-  return [message.text, message.entities ?? [], message.reply_markup ?? null];
+  return [
+    message.text,
+    message.entities ?? [],
+    message.photo?.at(-1)?.file_unique_id ?? null,
+    message.caption ?? "",
+    message.caption_entities ?? [],
+    message.reply_markup ?? null,
+  ];
 }
 
 export const editMessageText: MethodHandler = (ctx, args) => {
@@ -134,6 +145,8 @@ export const editMessageReplyMarkup: MethodHandler = (ctx, args) => {
   });
 };
 
+const DELETABLE_FOR_SECONDS = 48 * 3600;
+
 export const deleteMessage: MethodHandler = (ctx, args) => {
   if (args.str("chat_id") === "") throw badRequest("chat identifier is not specified");
   if (args.int("message_id", 0) <= 0) throw badRequest("message identifier is not specified");
@@ -143,6 +156,9 @@ export const deleteMessage: MethodHandler = (ctx, args) => {
   if (inGroup && !stored.fromBot && !ctx.state.isAdmin(chat.chat.id, ctx.state.bot.id)) {
     throw badRequest("message can't be deleted");
   }
+  // Telegram: "A message can only be deleted if it was sent less than 48 hours ago."
+  if (unixNow() - stored.message.date >= DELETABLE_FOR_SECONDS)
+    throw badRequest("message can't be deleted for everyone");
   stored.deleted = true;
   ctx.state.recordEvent(chat, "deleted", "bot", stored.message);
   return true;
