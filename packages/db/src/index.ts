@@ -18,7 +18,13 @@ export {
   type MigrateResult,
 } from "./migrate.ts";
 export { createProcessedUpdates, type ProcessedUpdates } from "./processed-updates.ts";
-export { seedCatalog, DEMO_CATALOG, type SeedProduct } from "./seed.ts";
+export {
+  seedCatalog,
+  DEMO_CATALOG,
+  DEMO_CATEGORIES,
+  type SeedCategory,
+  type SeedProduct,
+} from "./seed.ts";
 export { Prisma } from "./generated/client.ts";
 export * from "./generated/enums.ts";
 export type * from "./generated/models.ts";

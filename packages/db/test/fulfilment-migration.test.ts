@@ -1,0 +1,122 @@
+// Migration 20261203010000_fulfilment on a database that already has orders: FULFILLED rows
+// become DELIVERED with one timeline entry each, and nothing else moves.
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrate } from "@orderbot/db";
+import { PROJECT_ROOT, serviceUrls, withDatabase } from "@orderbot/testkit";
+
+const MIGRATION = "20261203010000_fulfilment";
+const admin = new pg.Client({
+  connectionString: withDatabase(serviceUrls().databaseUrl, "postgres"),
+});
+const created: string[] = [];
+const dirs: string[] = [];
+
+afterAll(async () => {
+  for (const name of created) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  if (created.length > 0) await admin.end();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+async function emptyDatabase(): Promise<string> {
+  if (created.length === 0) await admin.connect();
+  const name = `orderbot_test_${process.env.ORDERBOT_TEST_RUN ?? process.pid}_ful${created.length}_${Date.now() % 100000}`;
+  await admin.query(`CREATE DATABASE "${name}"`);
+  created.push(name);
+  return withDatabase(serviceUrls().databaseUrl, name);
+}
+
+/** The project's migrations, only those before `name` (the database as it was before). */
+async function migrationsBefore(name: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "orderbot-fulfilment-"));
+  dirs.push(dir);
+  const source = path.join(PROJECT_ROOT, "prisma/migrations");
+  for (const entry of await readdir(source, { withFileTypes: true })) {
+    if (entry.isDirectory() && entry.name >= name) continue;
+    await cp(path.join(source, entry.name), path.join(dir, entry.name), { recursive: true });
+  }
+  return dir;
+}
+
+describe(`migration ${MIGRATION}`, () => {
+  it("renames FULFILLED to DELIVERED, gives each such order its timeline entry, and leaves the rest", async () => {
+    const url = await emptyDatabase();
+    const before = await migrationsBefore(MIGRATION);
+    expect((await migrate({ url, dir: before })).applied).not.toContain(MIGRATION);
+
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const statuses = ["FULFILLED", "FULFILLED", "PAID", "REFUNDED", "RESERVED"];
+      for (const [i, status] of statuses.entries()) {
+        await client.query(
+          `INSERT INTO orders (public_id, user_id, chat_id, status, total_minor, currency, expires_at,
+                               idempotency_key, updated_at)
+           VALUES ($1, 7000000001, 7000000001, $2, 10, 'XTR', now(), $3, $4)`,
+          [`ORDER${i + 2}AB`, status, `k${i}`, new Date(Date.UTC(2026, 10, 20 + i))],
+        );
+      }
+
+      const result = await migrate({ url, dir: path.join(PROJECT_ROOT, "prisma/migrations") });
+      expect(result.applied).toContain(MIGRATION);
+
+      const { rows: orders } = await client.query<{ public_id: string; status: string }>(
+        `SELECT public_id, status::text AS status FROM orders ORDER BY public_id`,
+      );
+      expect(orders.map((o) => o.status)).toEqual([
+        "DELIVERED",
+        "DELIVERED",
+        "PAID",
+        "REFUNDED",
+        "RESERVED",
+      ]);
+      const { rows: timeline } = await client.query(
+        `SELECT o.public_id, t.event, t.from_status::text AS "from", t.to_status::text AS "to",
+                t.actor, t.note, t.created_at = o.updated_at AS "atLastChange"
+           FROM order_timeline t JOIN orders o ON o.id = t.order_id ORDER BY o.public_id`,
+      );
+      expect(timeline).toEqual([
+        {
+          public_id: "ORDER2AB",
+          event: "move",
+          from: "PAID",
+          to: "DELIVERED",
+          actor: "migration",
+          note: null,
+          atLastChange: true,
+        },
+        {
+          public_id: "ORDER3AB",
+          event: "move",
+          from: "PAID",
+          to: "DELIVERED",
+          actor: "migration",
+          note: null,
+          atLastChange: true,
+        },
+      ]);
+      // The old word is gone; the new states can be used once the migration committed.
+      const { rows: labels } = await client.query<{ label: string }>(
+        `SELECT enumlabel AS label FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid
+          WHERE t.typname = 'OrderStatus' ORDER BY e.enumsortorder`,
+      );
+      expect(labels.map((l) => l.label)).toEqual([
+        "RESERVED",
+        "PAYING",
+        "PAID",
+        "PROCESSING",
+        "SHIPPED",
+        "DELIVERED",
+        "CANCELLED",
+        "EXPIRED",
+        "REFUNDED",
+      ]);
+      await client.query(`UPDATE orders SET status = 'SHIPPED' WHERE public_id = 'ORDER4AB'`);
+    } finally {
+      await client.end();
+    }
+  });
+});
