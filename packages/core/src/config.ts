@@ -16,11 +16,29 @@ export const coreConfigSchema = z.object({
    * never races the expiry job.
    */
   paymentGraceMs: ms(1_000, 3_600_000).default(5 * 60_000),
-  /** Lines per order and units per line. */
+  /** Lines per order (and per cart) and units per line. */
   maxLines: z.number().int().min(1).max(50).default(10),
   maxUnitsPerLine: z.number().int().min(1).max(10_000).default(10),
+  /**
+   * The largest order total the shop takes, in minor units, below what one invoice of the
+   * currency may ask for (payments/invoice-limits.ts); unset: that invoice limit alone.
+   */
+  maxOrderTotalMinor: z.number().int().min(1).max(2_147_483_647).optional(),
   /** Open (RESERVED or PAYING) orders one user may hold at once. */
   maxOpenOrders: z.number().int().min(1).max(1_000).default(3),
+  /**
+   * The share of a product's unsold units (held + free) that unpaid orders of everyone together
+   * may hold (stock/unpaid-holds.ts): past it, a reservation is answered out-of-stock with what
+   * is still allowed. 1 (the default here) turns the cap off; the bot sets it from
+   * ORDER_MAX_UNPAID_SHARE (0.5 unless changed). Against hoarding by many throwaway accounts.
+   */
+  maxUnpaidShare: z.number().gt(0).max(1).default(1),
+  /**
+   * How many times pre-checkout may extend a PAYING order's hold (each by `paymentGraceMs` from
+   * then). Past it, pre-checkout still answers yes while the hold lasts, but extends nothing, so
+   * repeated pre-checkouts cannot hold stock for ever.
+   */
+  maxPayingExtensions: z.number().int().min(0).max(100).default(3),
   /** Pre-checkout must be answered within 10 s: checkPayable gives up (and refuses) before this. */
   checkPayableDeadlineMs: ms(100, 9_500).default(8_000),
   /**

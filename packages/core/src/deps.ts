@@ -21,6 +21,11 @@ export interface CoreDeps {
   metrics: CoreMetrics;
   /** A user or chat id as it may appear in logs and the ledger's actor column. */
   mask(id: bigint | number | string): string;
+  /**
+   * The id of what is being served right now (the Telegram update, the worker's job run), passed
+   * to every lock so that the lock's warnings name it. Never a secret.
+   */
+  requestId(): string | undefined;
 }
 
 export interface CoreDepsInput {
@@ -30,6 +35,8 @@ export interface CoreDepsInput {
   clock?: Clock;
   logger?: Logger;
   registry?: Registry;
+  /** Reads the current request's id from the caller's async context (the bot's update scope, the worker's job run). */
+  requestId?: () => string | undefined;
 }
 
 export function buildDeps(input: CoreDepsInput): CoreDeps {
@@ -42,5 +49,6 @@ export function buildDeps(input: CoreDepsInput): CoreDeps {
     logger: (input.logger ?? silentLogger).child({ module: "core" }),
     metrics: createCoreMetrics(input.registry),
     mask: (id) => maskId(id, config.maskKey),
+    requestId: input.requestId ?? (() => undefined),
   };
 }

@@ -12,6 +12,14 @@ export {
   type SupportTopic,
 } from "./customers/support-requests.ts";
 export {
+  createOrderMessages,
+  DELETABLE_FOR_MS,
+  INVOICE_CLAIM_MS,
+  type InvoiceClaim,
+  type OrderMessageIds,
+  type OrderMessages,
+} from "./customers/order-messages.ts";
+export {
   checkInvoiceAmount,
   INVOICE_LIMITS,
   type InvoiceAmountCheck,
@@ -31,19 +39,59 @@ export type { ProductView, OrderView, OrderItemView, PaymentView } from "./views
 /** What the database operations below take: the client, or a transaction client. */
 export type { Sql } from "./database/sql.ts";
 
-export { createCatalogService, type CatalogService, type CatalogPage } from "./catalog.ts";
+export { createCatalogService, type CatalogService, type CatalogPage } from "./catalog/service.ts";
+export type { CategoryView } from "./catalog/category-queries.ts";
+export {
+  categorySlugSchema,
+  type AssignProductResult,
+  type CategoryAdmin,
+  type CategoryChangeResult,
+  type CreateCategoryInput,
+  type RemoveCategoryResult,
+  type RenameCategoryInput,
+} from "./catalog/categories.ts";
+export { SEARCH_QUERY_MAX_BYTES, searchWords, type SearchPage } from "./catalog/search.ts";
+export type { CartService } from "./cart/service.ts";
+export type { CartLineView, CartView } from "./cart/queries.ts";
+export type { SetCartLineResult } from "./cart/set-quantity.ts";
+export type { CheckoutInput, CheckoutResult } from "./cart/checkout.ts";
+export {
+  PRODUCT_PHOTO_URL_MAX,
+  parseProductPhoto,
+  type ProductPhotos,
+  type SetProductPhotoResult,
+} from "./catalog/photos.ts";
 export { createOrderService, type OrderService } from "./orders/service.ts";
 export type { PlaceOrderInput, ValidPlaceOrder } from "./orders/place-order-input.ts";
 export { reserveOrder, type PlaceOrderResult, type ShortLine } from "./orders/reserve.ts";
 export type { CancelOrderResult } from "./orders/cancel-order.ts";
 export type { ExpireDueResult, ExpireDueOptions } from "./orders/expire-due.ts";
 export {
+  FULFILMENT_STATUSES,
   LEGAL_TRANSITIONS,
   OPEN_STATUSES,
   ORDER_STATUSES,
+  SHIPPED_STATUSES,
+  UNSHIPPED_PAID_STATUSES,
   isLegalTransition,
+  type FulfilmentStatus,
   type OrderStatus,
 } from "./orders/transitions.ts";
+// Operators moving paid orders on, the order timeline and the customer's status notices.
+export { createFulfilmentService, type FulfilmentService } from "./fulfilment/service.ts";
+export {
+  FULFILMENT_STEPS,
+  type AdvanceOrderInput,
+  type AdvanceOrderResult,
+  type FulfilmentStep,
+} from "./fulfilment/advance-order.ts";
+export { TIMELINE_NOTE_MAX, type TimelineEntryView } from "./fulfilment/timeline.ts";
+export { statusNoticeKey } from "./fulfilment/status-notice.ts";
+export {
+  FULFILMENT_CALLBACK_PREFIX,
+  fulfilmentButtons,
+  type FulfilmentButton,
+} from "./fulfilment/buttons.ts";
 export { PUBLIC_ID_ALPHABET, PUBLIC_ID_PATTERN } from "./orders/public-id.ts";
 
 export { createPaymentService, type PaymentService } from "./payments/service.ts";
@@ -54,7 +102,7 @@ export type {
 } from "./payments/check-payable.ts";
 export type { ConfirmPaymentInput, ConfirmPaymentResult } from "./payments/confirm-payment.ts";
 export { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "./payments/confirm-payment.ts";
-export type { RefundOrderResult } from "./payments/refund-order.ts";
+export type { RefundOrderOptions, RefundOrderResult } from "./payments/refund-order.ts";
 export { AUTO_REFUND_CURRENCY, type RefundReason } from "./payments/refund-queue.ts";
 // Refunds that need a person (/refunds) and refunds Telegram reports (refunded_payment).
 export type {

@@ -1,6 +1,10 @@
-import { createCatalogService, type CatalogService } from "./catalog.ts";
+import { createCartService, type CartService } from "./cart/service.ts";
+import { createCategoryAdmin, type CategoryAdmin } from "./catalog/categories.ts";
+import { createCatalogService, type CatalogService } from "./catalog/service.ts";
 import { resolveCoreConfig, type CoreConfigInput } from "./config.ts";
 import { buildDeps, type CoreDeps, type CoreDepsInput } from "./deps.ts";
+import { createFulfilmentService, type FulfilmentService } from "./fulfilment/service.ts";
+import { createProductPhotos, type ProductPhotos } from "./catalog/photos.ts";
 import { createGroupService, type GroupService } from "./groups/service.ts";
 import { createOrderService, type OrderService } from "./orders/service.ts";
 import { createOutboxService, type OutboxService } from "./outbox/service.ts";
@@ -10,11 +14,21 @@ import {
   type StarReconciliation,
 } from "./payments/reconciliation/service.ts";
 import { createStockService, type StockService } from "./stock/service.ts";
+import { registerHeldUnpaidGauge } from "./stock/unpaid-holds.ts";
 import { createSupportRequests, type SupportRequests } from "./customers/support-requests.ts";
+import { createOrderMessages, type OrderMessages } from "./customers/order-messages.ts";
 
 export interface Shop {
   catalog: CatalogService;
+  /** Operators managing categories and putting products in them (/category). */
+  categories: CategoryAdmin;
+  /** Customers' carts, and checkout: a cart turned into one order. */
+  cart: CartService;
+  /** Operators setting the photo on a product's card. */
+  photos: ProductPhotos;
   orders: OrderService;
+  /** Operators moving paid orders on (processing, shipped, delivered), and orders' timelines. */
+  fulfilment: FulfilmentService;
   payments: PaymentService;
   /** Reconciliation with Telegram's Stars ledger (the worker's reconcile-stars job, /refunds). */
   ledger: StarReconciliation;
@@ -23,6 +37,8 @@ export interface Shop {
   outbox: OutboxService;
   /** Customers asking the shop for help (/paysupport), relayed to the operator groups. */
   support: SupportRequests;
+  /** The messages showing each order in its chat: the card and the one live invoice. */
+  orderMessages: OrderMessages;
   /** The dependencies the services were built from (tests and benchmarks reach the lockless paths with them). */
   deps: CoreDeps;
 }
@@ -41,15 +57,22 @@ export type CreateShopOptions = Omit<CoreDepsInput, "config"> & { config: CoreCo
  */
 export function createShop(options: CreateShopOptions): Shop {
   const deps = buildDeps({ ...options, config: resolveCoreConfig(options.config) });
+  if (options.registry) registerHeldUnpaidGauge(options.registry, options.db);
+  const orders = createOrderService(deps);
   return {
     catalog: createCatalogService(deps),
-    orders: createOrderService(deps),
+    categories: createCategoryAdmin(deps),
+    cart: createCartService(deps, orders.placeOrder),
+    photos: createProductPhotos(deps),
+    orders,
+    fulfilment: createFulfilmentService(deps),
     payments: createPaymentService(deps),
     ledger: createStarReconciliation(deps),
     stock: createStockService(deps),
     groups: createGroupService(deps),
     outbox: createOutboxService(deps),
     support: createSupportRequests(deps),
+    orderMessages: createOrderMessages(deps),
     deps,
   };
 }

@@ -1,4 +1,5 @@
 import type { OrderStatus, PaymentStatus, Prisma } from "@orderbot/db";
+import { timelineEntryView, type TimelineEntryView } from "./fulfilment/timeline.ts";
 
 /** A product as shown to users and operators. Money: integer minor units, with its currency. */
 export interface ProductView {
@@ -10,6 +11,10 @@ export interface ProductView {
   stock: number;
   active: boolean;
   version: number;
+  /** The card's photo: an HTTP(S) URL or a Telegram file_id; null shows a text card. */
+  photo: string | null;
+  /** The catalog category it is listed in; null: "Other products". */
+  categoryId: number | null;
 }
 
 export interface OrderItemView {
@@ -31,6 +36,11 @@ export interface OrderView {
   createdAt: Date;
   version: number;
   items: OrderItemView[];
+  /**
+   * Its history, oldest first: each status change (who, when, a note such as a tracking number)
+   * and any refund after shipping. Present whenever the order was read from the database.
+   */
+  timeline?: TimelineEntryView[];
 }
 
 export interface PaymentView {
@@ -46,6 +56,7 @@ export const ORDER_INCLUDE = {
     include: { product: { select: { sku: true, titleEn: true, titleZh: true } } },
     orderBy: { productId: "asc" },
   },
+  timeline: { orderBy: { id: "asc" } },
 } as const satisfies Prisma.OrderInclude;
 
 export type OrderWithItems = Prisma.OrderGetPayload<{ include: typeof ORDER_INCLUDE }>;
@@ -67,6 +78,7 @@ export function orderView(order: OrderWithItems): OrderView {
       quantity: item.quantity,
       unitPriceMinor: item.unitPriceMinor,
     })),
+    timeline: order.timeline.map(timelineEntryView),
   };
 }
 
@@ -82,6 +94,8 @@ export function productView(p: ProductRow): ProductView {
     stock: p.stock,
     active: p.active,
     version: p.version,
+    photo: p.photo,
+    categoryId: p.categoryId,
   };
 }
 

@@ -11,6 +11,8 @@ describe("core config", () => {
       maxLines: 10,
       maxUnitsPerLine: 10,
       maxOpenOrders: 3,
+      maxUnpaidShare: 1,
+      maxPayingExtensions: 3,
       checkPayableDeadlineMs: 8_000,
       replayWaitMs: 2_000,
       transactionTimeoutMs: 5_000,

@@ -15,7 +15,7 @@ op-stock-ok = { $sku }: stock { $before } → { $after }.
 op-stock-replayed = { $sku }: { $change } was applied already (this command came again); stock now { $now }.
 op-stock-short = { $sku }: cannot remove { $requested }; only { $available } are unreserved.
 op-unknown-sku = There is no product with SKU { $sku }.
-op-price-usage = Usage: /price SKU AMOUNT
+op-price-usage = Usage: /price SKU AMOUNT, for example /price TEA-LONGJING 25. Stars are whole numbers (25, not 18.50); other currencies take cents (18.50).
 op-price-ok = { $sku }: price { $before } → { $after }.
 op-price-out-of-range = { $sku }: { $price } is outside what one invoice can ask ({ $min } to { $max }). The price was not changed.
 op-price-currency-unsupported = { $sku } is priced in { $currency }, which the shop cannot invoice (it can: { $supported }). The price was not changed.
@@ -25,15 +25,15 @@ op-support-invalid = That answer could not be sent: write some text, at most 350
 op-orders-title = Orders{ $status }:
 op-orders-empty = No orders.
 op-orders-line = { $id } · { $status } · { $total } · { $date }
-op-orders-usage = Usage: /orders [{ $statuses }]
+op-orders-usage = Which orders? Write /orders alone for the latest, or with a state: { $statuses }.
 op-order-usage = Usage: /order ORDER_ID
 op-order-detail =
     Order { $id } · { $status }
     Customer: { $customer }
     { $items }
     Total: { $total }
-    Placed: { $created } · expires: { $expires }
-op-refund-usage = Usage: /refund ORDER_ID
+    Placed: { $created }{ $expires }
+op-refund-usage = Usage: /refund ORDER_ID [reason] (a reason is needed once the order has shipped)
 op-refund-ok = Order { $id } is refunded; the customer's payment is being returned.
 op-refund-not-paid = Order { $id } is { $status }: only paid orders can be refunded.
 op-busy = Someone else is working on this right now. Please try again in a moment.
@@ -43,8 +43,9 @@ op-report =
     Report for { $day }
     Orders placed: { $placed } · paid: { $paid } · cancelled: { $cancelled } · expired: { $expired }
     Revenue: { $revenue }
+    Refunded: { $refunded } · refunds under way: { $refundsPending }
     Low stock: { $lowStock }
-op-settings-title = Group settings (version { $version }):
+op-settings-title = Group settings:
 op-setting-notifyPaidOrders = Paid-order notices
 op-setting-lowStockThreshold = Low-stock alert at
 op-setting-language = Language

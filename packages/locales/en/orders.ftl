@@ -5,7 +5,7 @@ order-summary =
     { $items }
     Total: { $total }
     Status: { $status }
-order-reserved-until = Reserved for you until { $expires }. Pay before then, or the items go back on sale.
+order-reserved-until = Held for you for { $left }, until { $expires }. Pay before then, or the items go back on sale.
 order-item = • { $title } × { $qty }: { $amount }
 btn-pay = Pay { $total }
 btn-cancel = Cancel order
@@ -23,15 +23,17 @@ order-link-not-yours = That payment link is for someone else's order, so it can 
 order-amount-out-of-range = This order's total, { $total }, is outside what one invoice can ask ({ $min } to { $max }). Nothing was reserved; please change the quantity.
 order-currency-unsupported = This product cannot be paid for at the moment. Nothing was reserved.
 order-cancelled = Order { $id } is cancelled and its items are back on sale.
-order-cancel-closed = Order { $id } is { $status }, so it can no longer be cancelled. Please contact the shop if something is wrong.
+order-cancel-closed = Order { $id } is { $status }, so it can no longer be cancelled. If something is wrong, press Contact the shop in the menu (/help).
 order-cancel-expired = Order { $id } had already expired; nothing was charged and its items are back on sale.
 orders-title = Your orders:
 orders-empty = You have no orders yet. Start with /catalog.
 orders-line = { $id } · { $status } · { $total } · { $date }
-status-RESERVED = reserved, awaiting payment
+status-RESERVED = awaiting payment
 status-PAYING = payment in progress
 status-PAID = paid
-status-FULFILLED = fulfilled
+status-PROCESSING = being prepared
+status-SHIPPED = shipped
+status-DELIVERED = delivered
 status-CANCELLED = cancelled
 status-EXPIRED = expired
 status-REFUNDED = refunded

@@ -14,5 +14,7 @@ precheckout-not-yours = This invoice belongs to someone else. Nothing was charge
 precheckout-not-found = This order does not exist. Nothing was charged.
 precheckout-busy = The order is being changed right now. Nothing was charged; please try again in a moment.
 precheckout-unavailable = Payments are temporarily unavailable. Nothing was charged; please try again shortly.
-payment-received = Payment received: order { $id } is paid. Thank you!
+payment-received =
+    Payment received: order { $id } is paid. Thank you!
+    What happens next: the shop prepares your order and tells you here at each step, usually within a working day. Your orders are under My orders.
 payment-refund-pending = We received your payment for order { $id }, but the order could not be fulfilled. Your payment will be refunded in full.

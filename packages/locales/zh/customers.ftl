@@ -1,16 +1,17 @@
 ## 顾客:开始、帮助、语言
 
 welcome =
-    欢迎,{ $name }!
-    用 /catalog 浏览有货的商品,用 /orders 查看您的订单。
+    欢迎，{ $name }！
+    浏览商品目录，把喜欢的商品加入购物车，在对话中直接付款。“我的订单”里可以查看订单及进度；有问题可直接发给商店。
 help =
-    /catalog:商品、价格与库存
-    /orders:您的订单及其状态
-    /language:切换 English / 中文
+    /catalog：商品、价格与库存
+    /orders：您的订单及其状态
+    /language：切换 English / 中文
     /paysupport：付款问题，由商店运营人员协助
     /terms：商店的销售条款
-    选择商品和数量后点击“下单”:商品会为您保留,直到您付款或保留到期。
-language-choose = 请选择语言:
+    选择商品和数量后点击“下单”：商品会为您保留，直到您付款或保留到期。
+    其他问题？点击“联系商店”，或直接在这里写下来。
+language-choose = 请选择语言：
 language-set = 语言已设置为中文。
-unknown-message = 我没有看懂。试试 /catalog 或 /help。
-contact-not-needed = 谢谢,不过本店不需要您的电话号码,也没有保存它。
+unknown-message = 我没有看懂。要把这条消息转给商店吗？运营人员会在这里回复您。
+contact-not-needed = 谢谢，不过本店不需要您的电话号码，也没有保存它。

@@ -35,11 +35,35 @@ export const sharedConfigShape = {
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL"),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
-  /** Environment and bot or tenant, so that two shops never share a lock key. */
-  LOCK_NAMESPACE: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9:_-]{0,63}$/, "lowercase letters, digits and : _ - only")
-    .default("dev:orderbot"),
+  /**
+   * Environment and bot or tenant, so that two shops never share a lock key. Unset (or empty):
+   * `<env>:bot<id>` from NODE_ENV and the bot token (`withLockNamespace`, lock-namespace.ts).
+   */
+  LOCK_NAMESPACE: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9:_-]{0,63}$/, "lowercase letters, digits and : _ - only")
+      .optional(),
+  ),
   /** HMAC key that turns user and chat ids into opaque lock keys and log fields. */
   LOCK_HASH_KEY: z.string().min(16, "must be at least 16 characters"),
+  /**
+   * The shop's time zone, an IANA name: absolute times (until when an order is held, dates in
+   * /orders, the daily report's day) are shown in it, with its name. Telegram does not tell a bot
+   * its users' time zones.
+   */
+  SHOP_TIME_ZONE: z
+    .string()
+    .default("UTC")
+    .refine(isTimeZone, "must be an IANA time zone name, e.g. UTC, Europe/Berlin, Asia/Shanghai"),
 } as const;
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return name.length > 0;
+  } catch {
+    return false;
+  }
+}

@@ -19,6 +19,7 @@ import {
   type RedisClient,
   type RedisTopologyConfig,
 } from "./redis.ts";
+import { registerLockKindMetrics } from "./lock-kind-metrics.ts";
 
 /** The settings it reads (platform's sharedConfigShape + redisTopologyShape). */
 export interface RedisConnectionsConfig extends RedisTopologyConfig {
@@ -79,6 +80,7 @@ export function connectRedis(
     commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
     ...(replication ? { replication } : {}),
   });
+  registerLockKindMetrics(options.registry, options.kinds);
   return {
     redis,
     subscriber,

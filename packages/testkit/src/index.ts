@@ -44,7 +44,7 @@ export {
   type ShopRunOptions,
   type AppInstance,
 } from "./harness/shop-run.ts";
-export { Operator, type StockCommand } from "./harness/operator.ts";
+export { Operator, type FulfilCommand, type StockCommand } from "./harness/operator.ts";
 export {
   runCustomer,
   type CustomerOptions,
@@ -53,6 +53,7 @@ export {
   type PlaceOutcome,
   type Intent,
   type Step,
+  type ShopperProduct,
 } from "./harness/customer.ts";
 export {
   startFlashSale,

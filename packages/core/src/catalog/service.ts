@@ -1,6 +1,8 @@
 import { z } from "zod";
-import type { CoreDeps } from "./deps.ts";
-import { productView, type ProductView } from "./views.ts";
+import type { CoreDeps } from "../deps.ts";
+import { productView, type ProductView } from "../views.ts";
+import { listCategories, findCategory, type CategoryView } from "./category-queries.ts";
+import { searchProducts, type SearchPage } from "./search.ts";
 
 export interface CatalogPage {
   items: ProductView[];
@@ -11,28 +13,51 @@ export interface CatalogPage {
 }
 
 export interface CatalogService {
-  /** Active products, with price and the stock available to reserve, by id; pages from 1. */
-  list(options?: { page?: number; pageSize?: number }): Promise<CatalogPage>;
+  /**
+   * Active products, with price and the stock available to reserve, by id; pages from 1.
+   * `categoryId`: only that category's own products (null: those in no category); omitted: all.
+   */
+  list(options?: {
+    page?: number;
+    pageSize?: number;
+    categoryId?: number | null;
+  }): Promise<CatalogPage>;
   /** One product by id or sku (inactive ones too: operators look them up). */
   get(ref: { id: number } | { sku: string }): Promise<ProductView | null>;
   /** Every product, active or not, for operators' /products. */
   all(): Promise<ProductView[]>;
+  /** The top-level categories (parentId null), or one category's subcategories, by position. */
+  categories(parentId?: number | null): Promise<CategoryView[]>;
+  /** One category by id or slug. */
+  category(ref: { id: number } | { slug: string }): Promise<CategoryView | null>;
+  /** Active products in no category: the catalog lists them as "Other products". */
+  uncategorizedCount(): Promise<number>;
+  /** Active products whose title, in either language, holds every word of `query`. */
+  search(
+    query: string,
+    options?: { page?: number; pageSize?: number; fuzzy?: boolean },
+  ): Promise<SearchPage>;
 }
 
 const pageSchema = z.object({
   page: z.number().int().min(1).default(1),
   pageSize: z.number().int().min(1).max(50).default(8),
+  categoryId: z.number().int().min(1).nullable().optional(),
 });
 
 export function createCatalogService(deps: CoreDeps): CatalogService {
   const { db } = deps;
   return {
     async list(options = {}) {
-      const { page, pageSize } = pageSchema.parse(options);
+      const { page, pageSize, categoryId } = pageSchema.parse(options);
+      const where = {
+        active: true,
+        ...(categoryId === undefined ? {} : { categoryId }),
+      };
       const [total, rows] = await Promise.all([
-        db.product.count({ where: { active: true } }),
+        db.product.count({ where }),
         db.product.findMany({
-          where: { active: true },
+          where,
           orderBy: { id: "asc" },
           skip: (page - 1) * pageSize,
           take: pageSize,
@@ -56,5 +81,9 @@ export function createCatalogService(deps: CoreDeps): CatalogService {
     async all() {
       return (await db.product.findMany({ orderBy: { id: "asc" } })).map(productView);
     },
+    categories: (parentId = null) => listCategories(db, parentId),
+    category: (ref) => findCategory(db, ref),
+    uncategorizedCount: () => db.product.count({ where: { active: true, categoryId: null } }),
+    search: (query, options) => searchProducts(db, query, options),
   };
 }

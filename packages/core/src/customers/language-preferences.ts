@@ -1,50 +1,94 @@
+import type { Database } from "@orderbot/db";
 import type { Logger, Redis } from "@orderbot/platform";
 
+/** The languages the shop speaks (the same list as @orderbot/locales; CHECKed in the table). */
+export const CUSTOMER_LANGUAGES = ["en", "zh"] as const;
+type Locale = (typeof CUSTOMER_LANGUAGES)[number];
+const isLocale = (value: unknown): value is Locale =>
+  (CUSTOMER_LANGUAGES as readonly unknown[]).includes(value);
+
 export interface LanguagePreferencesDeps {
+  db: Pick<Database, "customer">;
   redis: Pick<Redis, "get" | "set">;
   /** Key prefix, e.g. "prod:shopbot". */
   namespace: string;
   /** User id → opaque key part (HMAC): no Telegram id appears in a Redis key. */
   mask: (userId: bigint | number) => string;
-  /** How long a choice is kept after it was last made (default 180 days). */
+  /** How long Redis keeps a copy of a customer's language (default one day). */
   ttlMs?: number;
   logger: Logger;
 }
 
 /**
- * The language a user picked with /language. Kept in Redis: losing it costs nothing but a
- * fallback to the language Telegram reports for the user, so a Redis outage reads as "no choice
- * made" and a failed save is reported to the caller instead of failing the update.
+ * A customer's language, kept with the customer in PostgreSQL (`customers.language`) so that the
+ * worker's notices use it too, and cached in Redis so that an update costs one GET. A Redis outage
+ * reads through to PostgreSQL; PostgreSQL failing fails the update, like any other query.
  */
 export interface LanguagePreferences {
-  get(userId: bigint | number): Promise<string | null>;
-  /** False when it could not be saved (Redis unreachable). */
-  set(userId: bigint | number, locale: string): Promise<boolean>;
+  /** The stored language, or null for a user the shop has never seen. */
+  get(userId: bigint | number): Promise<Locale | null>;
+  /** /language: the customer's choice, stored (false when it could not be saved). */
+  set(userId: bigint | number, locale: Locale): Promise<boolean>;
+  /** First contact: stores the language Telegram reports, unless one is stored already. */
+  remember(userId: bigint | number, locale: Locale): Promise<void>;
 }
 
 export function createLanguagePreferences(deps: LanguagePreferencesDeps): LanguagePreferences {
-  const ttlMs = deps.ttlMs ?? 180 * 24 * 3_600_000;
+  const ttlMs = deps.ttlMs ?? 24 * 3_600_000;
   const key = (userId: bigint | number) => `${deps.namespace}:lang:${deps.mask(userId)}`;
+
+  async function cached(userId: bigint | number): Promise<string | null> {
+    try {
+      return await deps.redis.get(key(userId));
+    } catch (error) {
+      deps.logger.warn({ err: error }, "language cache unreadable; reading PostgreSQL");
+      return null;
+    }
+  }
+  async function cache(userId: bigint | number, locale: Locale): Promise<void> {
+    try {
+      await deps.redis.set(key(userId), locale, "PX", ttlMs);
+    } catch (error) {
+      deps.logger.warn({ err: error }, "language not cached");
+    }
+  }
+
   return {
     async get(userId) {
-      try {
-        return await deps.redis.get(key(userId));
-      } catch (error) {
-        deps.logger.warn(
-          { err: error },
-          "language preference unreadable; using the user's Telegram language",
-        );
-        return null;
-      }
+      const hit = await cached(userId);
+      if (isLocale(hit)) return hit;
+      const row = await deps.db.customer.findUnique({
+        where: { userId: BigInt(userId) },
+        select: { language: true },
+      });
+      if (!row || !isLocale(row.language)) return null;
+      await cache(userId, row.language);
+      return row.language;
     },
     async set(userId, locale) {
       try {
-        await deps.redis.set(key(userId), locale, "PX", ttlMs);
-        return true;
+        await deps.db.customer.upsert({
+          where: { userId: BigInt(userId) },
+          create: { userId: BigInt(userId), language: locale },
+          update: { language: locale },
+        });
       } catch (error) {
-        deps.logger.warn({ err: error }, "language preference not saved");
+        deps.logger.warn({ err: error }, "language not saved");
         return false;
       }
+      await cache(userId, locale);
+      return true;
+    },
+    async remember(userId, locale) {
+      await deps.db.customer.createMany({
+        data: [{ userId: BigInt(userId), language: locale }],
+        skipDuplicates: true,
+      });
+      const row = await deps.db.customer.findUnique({
+        where: { userId: BigInt(userId) },
+        select: { language: true },
+      });
+      if (row && isLocale(row.language)) await cache(userId, row.language);
     },
   };
 }

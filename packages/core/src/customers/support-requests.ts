@@ -2,18 +2,23 @@
 // uses it today; a free-text question can reuse it with another topic.
 import { runTransaction } from "@orderbot/db";
 import { z } from "zod";
+import { violatedUniqueIndex } from "../database/db-errors.ts";
 import type { CoreDeps } from "../deps.ts";
 import { formatMoney } from "../money.ts";
 import { enqueueOperatorAlert, enqueueOutbox } from "../outbox/messages.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, telegramId } from "../validation.ts";
 
-/** Orders listed with a request: enough for an operator to see what it is about. */
+/**
+ * Orders listed with a request: enough for an operator to see what it is about. One line each,
+ * "ID STATUS AMOUNT": the worker shows the state in the group's words.
+ */
 const RECENT_ORDERS = 5;
 /** The stored text fits one Telegram message with the alert's header (checked in the database too). */
 export const MAX_SUPPORT_TEXT = 3500;
 
-export const SUPPORT_TOPICS = ["paysupport"] as const;
+/** paysupport: /paysupport; question: "Ask the shop" (a message the bot did not understand). */
+export const SUPPORT_TOPICS = ["paysupport", "question"] as const;
 export type SupportTopic = (typeof SUPPORT_TOPICS)[number];
 
 export interface OpenSupportRequestInput {
@@ -25,13 +30,20 @@ export interface OpenSupportRequestInput {
   text: string;
   /** How operators know them: their Telegram name and @username. Shown to operators only. */
   customer: { name: string; username?: string | undefined };
+  /**
+   * The customer's message this request passes on ("Ask the shop"): a second press for the same
+   * message finds the first request instead of opening another.
+   */
+  sourceMessageId?: number;
 }
 
 export type OpenSupportRequestResult =
   | {
       status: "ok";
       requestId: number;
-      /** Operator groups alerted (0: none bound). */ alerted: number;
+      /** Operator groups alerted (0: none bound, or a replay). */ alerted: number;
+      /** The message was passed on before: this is that request, alerted then. */
+      replayed?: boolean;
     }
   | Invalid;
 
@@ -40,6 +52,7 @@ const inputSchema = z.object({
   chatId: telegramId,
   topic: z.enum(SUPPORT_TOPICS),
   text: z.string().max(MAX_SUPPORT_TEXT),
+  sourceMessageId: z.number().int().min(1).optional(),
   customer: z.object({
     name: z.string().min(1).max(128),
     username: z
@@ -79,6 +92,20 @@ export function createSupportRequests(deps: CoreDeps) {
       const parsed = parseWith(inputSchema, raw);
       if (!parsed.ok) return invalid(parsed.problems);
       const input = parsed.value;
+      const earlier = () =>
+        input.sourceMessageId === undefined
+          ? null
+          : deps.db.supportRequest.findUnique({
+              where: {
+                chatId_sourceMessageId: {
+                  chatId: BigInt(input.chatId),
+                  sourceMessageId: input.sourceMessageId,
+                },
+              },
+              select: { id: true },
+            });
+      const before = await earlier();
+      if (before) return { status: "ok", requestId: before.id, alerted: 0, replayed: true };
       const recent = await deps.db.order.findMany({
         where: { userId: input.userId },
         orderBy: { createdAt: "desc" },
@@ -91,31 +118,43 @@ export function createSupportRequests(deps: CoreDeps) {
       const customer = input.customer.username
         ? `${input.customer.name} (@${input.customer.username})`
         : input.customer.name;
-      const result = await runTransaction(
-        deps.db,
-        async (tx) => {
-          const row = await tx.supportRequest.create({
-            data: {
-              userId: input.userId,
-              chatId: input.chatId,
-              topic: input.topic,
-              text: input.text,
-            },
-          });
-          const alerted = await enqueueOperatorAlert(
-            tx,
-            deps,
-            supportRequestKey(row.id),
-            "operator-support-request",
-            { requestId: row.id, topic: input.topic, customer, text: input.text, orders },
-          );
-          return { status: "ok" as const, requestId: row.id, alerted };
-        },
-        {
-          timeoutMs: deps.config.transactionTimeoutMs,
-          maxWaitMs: deps.config.transactionMaxWaitMs,
-        },
-      );
+      const open = () =>
+        runTransaction(
+          deps.db,
+          async (tx) => {
+            const row = await tx.supportRequest.create({
+              data: {
+                userId: input.userId,
+                chatId: input.chatId,
+                topic: input.topic,
+                text: input.text,
+                sourceMessageId: input.sourceMessageId ?? null,
+              },
+            });
+            const alerted = await enqueueOperatorAlert(
+              tx,
+              deps,
+              supportRequestKey(row.id),
+              "operator-support-request",
+              { requestId: row.id, topic: input.topic, customer, text: input.text, orders },
+            );
+            return { status: "ok" as const, requestId: row.id, alerted };
+          },
+          {
+            timeoutMs: deps.config.transactionTimeoutMs,
+            maxWaitMs: deps.config.transactionMaxWaitMs,
+          },
+        );
+      let result: Awaited<ReturnType<typeof open>>;
+      try {
+        result = await open();
+      } catch (error) {
+        // Two presses at once for one message: the unique index let one in; this is the other.
+        const raced = violatedUniqueIndex(error) || violatedUniqueIndex((error as Error).cause);
+        const first = raced ? await earlier() : null;
+        if (!first) throw error;
+        return { status: "ok", requestId: first.id, alerted: 0, replayed: true };
+      }
       // The request id only: the customer's name and words stay out of the logs.
       deps.logger.info(
         { request: result.requestId, topic: input.topic, user: deps.mask(input.userId) },

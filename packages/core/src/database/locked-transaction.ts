@@ -25,7 +25,7 @@ export interface LockedTransactionOptions {
  * if (result.status === "busy") return reply("Someone else is working on this order.");
  */
 export async function lockedTransaction<T>(
-  deps: Pick<CoreDeps, "db" | "locks" | "config">,
+  deps: Pick<CoreDeps, "db" | "locks" | "config" | "requestId">,
   resource: { kind: LockKind; id: string },
   work: (tx: Tx) => Promise<T>,
   options: LockedTransactionOptions = {},
@@ -45,6 +45,7 @@ export async function lockedTransaction<T>(
         throw error;
       }
     },
+    { requestId: deps.requestId() },
   );
   if (outcome.status === "ok") return outcome.value;
   return outcome.status === "busy" ? BUSY : UNAVAILABLE;

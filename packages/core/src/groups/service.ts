@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, telegramId } from "../validation.ts";
+import { deadLetterGroupOutbox, migrateGroup, type GroupMigration } from "./migration.ts";
 import { saveGroupAdmins } from "./queries.ts";
 import {
   groupSettingsPatchSchema,
@@ -33,7 +34,21 @@ export type UpdateSettingsResult =
 
 export type RefreshAdminsResult =
   /** `source`: fetched now, the cache was fresh, or another instance is refreshing / Redis is down. */
-  { status: "ok"; adminIds: bigint[]; source: "fetched" | "cache" | "stale-cache" } | NotFound;
+  | { status: "ok"; adminIds: bigint[]; source: "fetched" | "cache" | "stale-cache" }
+  /** Older than `maxStaleMs` and Telegram could not be asked either: use no list until it is fresh. */
+  | { status: "stale"; refreshedAt: Date }
+  | NotFound;
+
+export interface RefreshAdminsOptions {
+  /** Older than this, the list is refreshed (default 10 min). */
+  maxAgeMs?: number;
+  /**
+   * The oldest list ever used. Past it, a caller that cannot take the refresh lock (another
+   * instance holds it, or Redis is down) asks Telegram itself, and when that fails too gets
+   * `stale` instead of the old list. Without it, a list of any age is used meanwhile.
+   */
+  maxStaleMs?: number;
+}
 
 /** Telegram's list of a group's administrators (getChatAdministrators), as user ids: see `humanAdminIds`. */
 export type FetchAdmins = (signal?: AbortSignal) => Promise<readonly (bigint | number)[]>;
@@ -74,17 +89,37 @@ export interface GroupService {
   refreshAdmins(
     group: bigint | number | string | GroupView,
     fetchAdmins: FetchAdmins,
-    options?: { maxAgeMs?: number },
+    options?: RefreshAdminsOptions,
   ): Promise<RefreshAdminsResult>;
-  /** Whether the user administers the group, by `refreshAdmins`' list (the group as there: id or view). */
+  /**
+   * Whether the user administers the group, by `refreshAdmins`' list (the group as there: id or
+   * view); false when that list is `stale`.
+   */
   isAdmin(
     group: bigint | number | string | GroupView,
     userId: bigint | number | string,
     fetchAdmins: FetchAdmins,
-    options?: { maxAgeMs?: number },
+    options?: RefreshAdminsOptions,
   ): Promise<boolean>;
   /** Marks the cached list stale (someone was promoted, demoted, left or joined): the next check refreshes it. */
   forgetAdmins(chatId: bigint | number | string): Promise<void>;
+  /**
+   * Follows a group's upgrade to a supergroup (`migrate_to_chat_id`): the binding, its settings
+   * and the outbox messages addressed to the old id move to the new one, in one transaction.
+   * Idempotent (see `migrateGroup`).
+   */
+  migrate(input: {
+    fromChatId: bigint | number | string;
+    toChatId: bigint | number | string;
+  }): Promise<({ status: "ok" } & GroupMigration) | Invalid>;
+  /**
+   * The bot was removed from a group (left or kicked). For a bound group: its pending outbox
+   * messages become dead letters (see `deadLetterGroupOutbox`) and the binding stays, so that
+   * re-adding the bot and retrying restores it. `not-found` for a group that was not bound.
+   */
+  botRemoved(
+    chatId: bigint | number | string,
+  ): Promise<{ status: "ok"; group: GroupView; deadLettered: number } | NotFound | Invalid>;
 }
 
 const bindSchema = z.object({
@@ -93,6 +128,9 @@ const bindSchema = z.object({
   boundBy: telegramId,
 });
 const unbindSchema = z.object({ chatId: telegramId, actor: telegramId });
+const migrateSchema = z
+  .object({ fromChatId: telegramId, toChatId: telegramId })
+  .refine((m) => m.fromChatId !== m.toChatId, "the new chat id must differ from the old one");
 const updateSchema = z.object({
   chatId: telegramId,
   patch: groupSettingsPatchSchema,
@@ -124,7 +162,7 @@ export function createGroupService(deps: CoreDeps): GroupService {
   async function refreshCached(
     cached: GroupView,
     fetchAdmins: FetchAdmins,
-    options: { maxAgeMs?: number } = {},
+    options: RefreshAdminsOptions = {},
   ): Promise<RefreshAdminsResult> {
     const { chatId } = cached;
     const maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
@@ -139,14 +177,30 @@ export function createGroupService(deps: CoreDeps): GroupService {
       await saveGroupAdmins(db, { chatId, adminIds, fetchedAt: now });
       return adminIds;
     };
-    const outcome = await deps.locks.withLock({ kind: "group-admins", id: chatId }, ({ signal }) =>
-      fetchAndStore(signal),
+    const outcome = await deps.locks.withLock(
+      { kind: "group-admins", id: chatId },
+      ({ signal }) => fetchAndStore(signal),
+      { requestId: deps.requestId() },
     );
     if (outcome.status === "ok")
       return { status: "ok", adminIds: outcome.value, source: "fetched" };
-    if (cached.adminsRefreshedAt === null)
+    const refreshedAt = cached.adminsRefreshedAt;
+    if (refreshedAt === null)
       return { status: "ok", adminIds: await fetchAndStore(), source: "fetched" };
-    return { status: "ok", adminIds: cached.adminIds, source: "stale-cache" };
+    const tooOld =
+      options.maxStaleMs !== undefined &&
+      now.getTime() - refreshedAt.getTime() >= options.maxStaleMs;
+    if (!tooOld) return { status: "ok", adminIds: cached.adminIds, source: "stale-cache" };
+    // A read from Telegram is harmless without the lock: at worst two instances ask at once.
+    try {
+      return { status: "ok", adminIds: await fetchAndStore(), source: "fetched" };
+    } catch (error) {
+      deps.logger.warn(
+        { group: deps.mask(chatId), refreshedAt, reason: (error as Error).message },
+        "admin list too old and Telegram did not answer; refusing to use it",
+      );
+      return { status: "stale", refreshedAt };
+    }
   }
 
   const service: GroupService = {
@@ -226,6 +280,38 @@ export function createGroupService(deps: CoreDeps): GroupService {
       if (!userId.success) return false;
       const admins = await service.refreshAdmins(group, fetchAdmins, options);
       return admins.status === "ok" && admins.adminIds.includes(userId.data);
+    },
+
+    async migrate(raw) {
+      const parsed = parseWith(migrateSchema, raw);
+      if (!parsed.ok) return invalid(parsed.problems);
+      const result = await migrateGroup(db, parsed.value);
+      if (result.moved || result.messages > 0)
+        deps.logger.info(
+          {
+            from: deps.mask(parsed.value.fromChatId),
+            to: deps.mask(parsed.value.toChatId),
+            ...result,
+          },
+          "operator group followed to its supergroup",
+        );
+      return { status: "ok", ...result };
+    },
+
+    async botRemoved(chatIdRaw) {
+      const chatId = toId(chatIdRaw);
+      if (!chatId.success) return invalid(["chatId: not a Telegram id"]);
+      const group = await find(chatId.data);
+      if (!group) return NOT_FOUND;
+      const deadLettered = await deadLetterGroupOutbox(db, {
+        chatId: chatId.data,
+        reason: "the bot was removed from the operator group",
+      });
+      deps.logger.warn(
+        { group: deps.mask(chatId.data), deadLettered },
+        "bot removed from an operator group; its pending messages are dead letters",
+      );
+      return { status: "ok", group, deadLettered };
     },
 
     async forgetAdmins(chatIdRaw) {

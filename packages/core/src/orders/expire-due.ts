@@ -2,6 +2,7 @@ import { runTransaction, type Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
 import { utcTimestamp } from "../database/sql-time.ts";
+import { queueExpiredCards } from "../customers/order-messages.ts";
 
 export interface ExpireDueResult {
   /** Orders moved to EXPIRED. */
@@ -25,6 +26,8 @@ interface ExpiredRow {
   id: number;
   publicId: string;
   chatId: bigint;
+  /** RESERVED or PAYING: what the timeline records it moved from. */
+  from: string;
 }
 
 /**
@@ -81,7 +84,7 @@ async function expireBatch(
 ): Promise<Omit<ExpireDueResult, "batches">> {
   const expired = await tx.$queryRaw<ExpiredRow[]>`
     WITH due AS (
-      SELECT id FROM orders
+      SELECT id, status FROM orders
       WHERE (status = 'RESERVED' AND expires_at <= ${utcTimestamp(now)})
          OR (status = 'PAYING' AND expires_at <= ${utcTimestamp(payingDueBefore)})
       ORDER BY expires_at, id
@@ -92,8 +95,13 @@ async function expireBatch(
     SET status = 'EXPIRED', version = o.version + 1, updated_at = now() AT TIME ZONE 'UTC'
     FROM due
     WHERE o.id = due.id AND o.status IN ('RESERVED', 'PAYING')
-    RETURNING o.id, o.public_id AS "publicId", o.chat_id AS "chatId"`;
+    RETURNING o.id, o.public_id AS "publicId", o.chat_id AS "chatId", due.status::text AS "from"`;
   if (expired.length === 0) return { expired: 0, releasedUnits: 0, notified: 0 };
+  // The timeline's entries, as orders/transitions.ts writes them for every other move.
+  await tx.$executeRaw`
+    INSERT INTO order_timeline (order_id, from_status, to_status, actor)
+    SELECT e.id, e.from_status::"OrderStatus", 'EXPIRED', 'system'
+    FROM unnest(${expired.map((o) => o.id)}::int[], ${expired.map((o) => o.from)}::text[]) AS e(id, from_status)`;
 
   const ids = expired.map((o) => o.id);
   await lockProductsOfOrders(tx, ids);
@@ -102,8 +110,12 @@ async function expireBatch(
     INSERT INTO outbox_messages (dedupe_key, chat_id, method, payload)
     SELECT 'expired:' || e.public_id, e.chat_id, 'notify',
            jsonb_build_object('template', 'order-expired', 'params', jsonb_build_object('orderId', e.public_id))
+             || CASE WHEN c.language IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('locale', c.language) END
     FROM unnest(${expired.map((o) => o.publicId)}::text[], ${expired.map((o) => o.chatId)}::bigint[]) AS e(public_id, chat_id)
+    -- In the customer's language (a private chat's id is its user's id).
+    LEFT JOIN customers c ON c.user_id = e.chat_id
     ON CONFLICT (dedupe_key) DO NOTHING`;
+  await queueExpiredCards(tx, ids, now);
   return {
     expired: expired.length,
     releasedUnits: moved.reduce((sum, m) => sum + m.delta, 0),

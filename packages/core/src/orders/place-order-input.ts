@@ -9,6 +9,11 @@ export interface PlaceOrderInput {
   items: { sku: string; quantity: number }[];
   /** Derived from the user's intent (the button's message and choice, or the update id). */
   idempotencyKey: string;
+  /**
+   * Placed from the user's cart at this revision: the order's transaction empties the cart, and
+   * rolls back ("cart-changed") if the cart is no longer at this revision.
+   */
+  cartRevision?: number;
 }
 
 /** Lines: 1..maxLines, each 1..maxUnitsPerLine units, no sku twice. */
@@ -35,6 +40,7 @@ export function placeOrderSchema(config: Pick<CoreConfig, "maxLines" | "maxUnits
         });
       }),
     idempotencyKey: z.string().min(1).max(128),
+    cartRevision: z.number().int().min(0).optional(),
   });
 }
 

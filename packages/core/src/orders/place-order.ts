@@ -33,7 +33,7 @@ export function createPlaceOrder(
       // A twin that committed this very intent since the look-up above makes the insert fail on
       // the unique key; reserveOrder then answers with the twin's order.
       ({ signal }) => reserveOrder(deps, input, signal),
-      { waitMs: 0 },
+      { waitMs: 0, requestId: deps.requestId() },
     );
     if (outcome.status === "ok") return outcome.value;
     if (outcome.status === "busy") return awaitTwin(input);
@@ -52,9 +52,7 @@ export function createPlaceOrder(
     const outcome = await deps.locks.withLock(
       { kind: "checkout", id: input.userId },
       () => findOrderByKey(deps.db, key),
-      {
-        waitMs: deps.config.replayWaitMs,
-      },
+      { waitMs: deps.config.replayWaitMs, requestId: deps.requestId() },
     );
     if (outcome.status === "ok" && outcome.value)
       return { status: "ok", order: outcome.value, replayed: true };

@@ -17,9 +17,14 @@ import {
 import { newPublicId } from "./public-id.ts";
 import { utcTimestamp } from "../database/sql-time.ts";
 import type { OrderView } from "../views.ts";
-import { checkInvoiceAmount, type InvoiceAmountRefusal } from "../payments/invoice-limits.ts";
+import {
+  checkInvoiceAmount,
+  INVOICE_LIMITS,
+  type InvoiceAmountRefusal,
+} from "../payments/invoice-limits.ts";
 import type { ValidPlaceOrder } from "./place-order-input.ts";
 import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
+import { heldUnits, unpaidHoldCap } from "../stock/unpaid-holds.ts";
 
 /** The largest total an order can have: `orders.total_minor` is a PostgreSQL integer. */
 const MAX_TOTAL_MINOR = 2_147_483_647;
@@ -39,7 +44,9 @@ export type PlaceOrderResult =
   | Unavailable
   | Invalid
   /** The order's total is more (or less) than one invoice of its currency may ask: nothing reserved. */
-  | InvoiceAmountRefusal;
+  | InvoiceAmountRefusal
+  /** Placed from a cart (`cartRevision`) that changed meanwhile: nothing reserved. */
+  | { status: "cart-changed" };
 
 interface Line {
   productId: number;
@@ -78,6 +85,11 @@ export async function reserveOrder(
     if (!Array.isArray(priced)) return priced;
     const short = priced.filter((line) => line.available < line.quantity);
     if (short.length > 0) {
+      // This very intent may have been placed meanwhile by a second run of its update (a
+      // re-delivery running beside the first while the update lock is unavailable): the stock
+      // it took is what is missing now, so answer with its order, not "out of stock".
+      const existing = await findOrderByKey(db, key);
+      if (existing) return { status: "ok", order: existing, replayed: true };
       // A fresh read already shows it: answer without a transaction (a sold-out sale stays cheap).
       return {
         status: "out-of-stock",
@@ -111,6 +123,9 @@ export async function reserveOrder(
               max: config.maxOpenOrders,
             } as const);
           await decrementStock(tx, deps, priced, currency);
+          await capUnpaidHolds(tx, deps, priced);
+          if (input.cartRevision !== undefined)
+            await emptyCart(tx, input.userId, input.cartRevision);
           return row;
         },
         { signal, timeoutMs: config.transactionTimeoutMs, maxWaitMs: config.transactionMaxWaitMs },
@@ -193,11 +208,24 @@ async function priceLines(
       `items: the order's total would exceed ${MAX_TOTAL_MINOR} minor units; order fewer`,
     );
   if (problems.length > 0) return invalid(problems);
-  const payable = checkInvoiceAmount(
-    lines.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0),
-    lines[0]!.currency,
-  );
+  const total = lines.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0);
+  const currency = lines[0]!.currency;
+  const payable = checkInvoiceAmount(total, currency);
   if (payable.status !== "ok") return payable;
+  const cap = deps.config.maxOrderTotalMinor;
+  if (cap !== undefined && total > cap) {
+    const limit = INVOICE_LIMITS[currency]!;
+    return {
+      status: "amount-out-of-range",
+      currency,
+      amountMinor: total,
+      minMinor: limit.minMinor,
+      maxMinor: Math.min(cap, limit.maxMinor),
+    };
+  }
+  // The fixed lock order: every placement updates its products' rows in ascending id order,
+  // whatever order the cart was filled in, so two carts holding the same products in opposite
+  // orders wait for each other instead of deadlocking (docs/architecture.md, The cart).
   return lines.sort((a, b) => a.productId - b.productId);
 }
 
@@ -286,4 +314,53 @@ async function decrementStock(
       available: byId.get(l.productId)?.stock ?? 0,
     })),
   } satisfies PlaceOrderResult);
+}
+
+/**
+ * Empties the cart the order was placed from, in the order's transaction: only if it is still at
+ * the revision the customer checked out (a change since rolls the order back), and bumping the
+ * revision, so that a Checkout button drawn before can never order it again.
+ */
+async function emptyCart(tx: Tx, userId: bigint, revision: number): Promise<void> {
+  const [row] = await tx.$queryRaw<{ n: number }[]>`
+    WITH cart AS (
+      UPDATE carts SET revision = revision + 1, updated_at = now() AT TIME ZONE 'UTC'
+      WHERE user_id = ${userId} AND revision = ${revision}
+      RETURNING user_id
+    ), emptied AS (
+      DELETE FROM cart_items WHERE user_id IN (SELECT user_id FROM cart) RETURNING 1
+    )
+    SELECT count(*)::int AS n FROM cart`;
+  if (!row || row.n === 0) throw new Rollback({ status: "cart-changed" } as const);
+}
+
+/**
+ * The per-product cap on units held unpaid (`maxUnpaidShare`, stock/unpaid-holds.ts), checked
+ * after this order's lines and stock decrements: each product's row is locked by then, so two
+ * placements of one product count each other. Over the cap rolls back as out-of-stock, with
+ * what this order could still have taken as `available`.
+ */
+async function capUnpaidHolds(tx: Tx, deps: CoreDeps, lines: PricedLine[]): Promise<void> {
+  const share = deps.config.maxUnpaidShare;
+  if (share >= 1) return;
+  const units = await heldUnits(
+    tx,
+    lines.map((l) => l.productId),
+  );
+  const over = lines.flatMap((line) => {
+    const product = units.find((u) => u.productId === line.productId);
+    if (!product) return [];
+    const cap = unpaidHoldCap(product, share);
+    if (product.held <= cap) return [];
+    return [
+      {
+        sku: line.sku,
+        requested: line.quantity,
+        available: Math.max(0, cap - (product.held - line.quantity)),
+      },
+    ];
+  });
+  if (over.length === 0) return;
+  deps.metrics.operations.inc({ op: "place_order", outcome: "unpaid_cap" });
+  throw new Rollback({ status: "out-of-stock", short: over } satisfies PlaceOrderResult);
 }

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { OrderStatus } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
-import { NOT_FOUND, type NotFound } from "../results.ts";
 import { telegramId } from "../validation.ts";
 import type { OrderView } from "../views.ts";
 import { createCancelOrder, type CancelOrderResult } from "./cancel-order.ts";
@@ -11,7 +10,6 @@ import type { PlaceOrderInput } from "./place-order-input.ts";
 import { publicIdSchema } from "./public-id-schema.ts";
 import { findOrderByPublicId, listOrders } from "./queries.ts";
 import type { PlaceOrderResult } from "./reserve.ts";
-import { transition } from "./transitions.ts";
 
 export interface OrderService {
   placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResult>;
@@ -23,12 +21,6 @@ export interface OrderService {
   listForUser(userId: bigint | number | string, limit?: number): Promise<OrderView[]>;
   /** Operators' /orders [STATUS], newest first. */
   list(options?: { status?: OrderStatus; limit?: number }): Promise<OrderView[]>;
-  /** PAID → FULFILLED (goods handed over); conditional, so a refund and a fulfilment never both win. */
-  markFulfilled(
-    orderId: string,
-  ): Promise<
-    { status: "ok"; order: OrderView } | { status: "conflict"; current: OrderStatus } | NotFound
-  >;
 }
 
 const limitSchema = z.number().int().min(1).max(100);
@@ -51,21 +43,6 @@ export function createOrderService(deps: CoreDeps): OrderService {
         ...(options.status ? { status: options.status } : {}),
         limit: limitSchema.parse(options.limit ?? 20),
       });
-    },
-    async markFulfilled(orderId) {
-      const id = publicIdSchema.safeParse(orderId);
-      const order = id.success
-        ? await db.order.findUnique({
-            where: { publicId: id.data },
-            select: { id: true, status: true },
-          })
-        : null;
-      if (!order || !id.success) return NOT_FOUND;
-      if (order.status !== "PAID") return { status: "conflict", current: order.status };
-      const moved = await db.$transaction((tx) => transition(tx, order.id, ["PAID"], "FULFILLED"));
-      const view = (await findOrderByPublicId(db, id.data))!;
-      deps.metrics.operations.inc({ op: "fulfil", outcome: moved ? "ok" : "conflict" });
-      return moved ? { status: "ok", order: view } : { status: "conflict", current: view.status };
     },
   };
 }

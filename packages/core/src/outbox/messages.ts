@@ -1,4 +1,4 @@
-import type { Database, Tx } from "@orderbot/db";
+import type { Database, Prisma, Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 
 /**
@@ -9,6 +9,8 @@ import type { CoreDeps } from "../deps.ts";
 export type OutboxMessageInput = (
   | { method: "notify"; payload: NotifyPayload }
   | { method: "refundStarPayment"; payload: RefundStarPaymentPayload }
+  /** Deletes one of the bot's messages in `chatId` (an invoice that can no longer be paid). */
+  | { method: "deleteMessage"; payload: { message_id: number } }
 ) & {
   dedupeKey: string;
   chatId: bigint;
@@ -28,7 +30,9 @@ export type NotificationTemplate =
   | "order-refunded"
   /** To the user: a payment could not be applied (late, duplicate, wrong amount) and is refunded. */
   | "payment-refunded"
-  /** To operators: an order was paid. */
+  /** To the user: an operator moved their paid order on (processing, shipped with a note, delivered). */
+  | "order-status"
+  /** To operators: an order was paid; carries the buttons for its next step. */
   | "operator-order-paid"
   /** To operators: a payment needs a refund (a provider other than Stars must be refunded by hand). */
   | "operator-refund-needed"
@@ -36,6 +40,8 @@ export type NotificationTemplate =
   | "operator-refunded-outside"
   /** To operators (from the worker): Telegram's Stars ledger and the payments table differ. */
   | "operator-ledger-finding"
+  /** To the user, as an edit of the order's card: the state it is in now (customers/order-messages.ts). */
+  | "order-card"
   /** To the user: an operator's answer to their support request (a reply to its alert). */
   | "support-answer"
   /** To operators: a customer asked for help (/paysupport), with their latest orders. */
@@ -50,8 +56,18 @@ export type NotificationTemplate =
 export interface NotifyPayload {
   template: NotificationTemplate;
   params: Record<string, string | number>;
-  /** The recipient's language, when known; the worker's default otherwise. */
+  /**
+   * The recipient's language. Left out, `enqueueOutbox` fills it in from the customer's stored
+   * language (private chats); only a recipient the shop knows nothing of gets the worker's default.
+   */
   locale?: "en" | "zh";
+  /**
+   * Inline buttons under the message, one row: `step` names the label the worker renders in the
+   * recipient's language, `data` is the callback data the bot decodes (fulfilment/buttons.ts).
+   */
+  buttons?: { step: string; data: string }[];
+  /** Edit this message of the bot's into the text instead of sending a new one (an order's card). */
+  edit?: { message_id: number };
 }
 
 export interface RefundStarPaymentPayload {
@@ -71,17 +87,59 @@ export async function enqueueOutbox(
   messages: readonly OutboxMessageInput[],
 ): Promise<number> {
   if (messages.length === 0) return 0;
+  const languages = await customerLanguages(tx, messages);
   const { count } = await tx.outboxMessage.createMany({
     data: messages.map((m) => ({
       dedupeKey: m.dedupeKey,
       chatId: m.chatId,
       method: m.method,
-      payload: { ...m.payload },
+      payload: withLanguage(m, languages),
       ...(m.notBefore ? { nextAttemptAt: m.notBefore } : {}),
     })),
     skipDuplicates: true,
   });
   return count;
+}
+
+/**
+ * The stored language of every customer a notice goes to. A private chat's id is its user's id;
+ * group chats (negative ids) take the language of the group's settings instead.
+ */
+async function customerLanguages(
+  tx: Tx | Database,
+  messages: readonly OutboxMessageInput[],
+): Promise<Map<bigint, "en" | "zh">> {
+  const userIds = [
+    ...new Set(
+      messages
+        .filter((m) => m.method === "notify" && !m.payload.locale && m.chatId > 0n)
+        .map((m) => m.chatId),
+    ),
+  ];
+  if (userIds.length === 0) return new Map();
+  const rows = await tx.customer.findMany({
+    where: { userId: { in: userIds } },
+    select: { userId: true, language: true },
+  });
+  return new Map(
+    rows
+      .filter((r) => r.language === "en" || r.language === "zh")
+      .map((r) => [r.userId, r.language as "en" | "zh"]),
+  );
+}
+
+function withLanguage(
+  m: OutboxMessageInput,
+  languages: Map<bigint, "en" | "zh">,
+): Prisma.InputJsonObject {
+  if (m.method !== "notify" || m.payload.locale) return { ...m.payload };
+  const locale = languages.get(m.chatId);
+  return locale ? { ...m.payload, locale } : { ...m.payload };
+}
+
+/** A group's language, from its /settings (English when unset). */
+function groupLanguage(settings: unknown): "en" | "zh" {
+  return (settings as { language?: unknown } | null)?.language === "zh" ? "zh" : "en";
 }
 
 /**
@@ -96,15 +154,19 @@ export async function enqueueOperatorAlert(
   dedupeKey: string,
   template: NotificationTemplate,
   params: Record<string, string | number>,
+  buttons?: NotifyPayload["buttons"],
 ): Promise<number> {
   const groups = await tx.operatorGroup.findMany({ select: { chatId: true, settings: true } });
   const muted = (settings: unknown) =>
     template === "operator-order-paid" &&
     (settings as { notifyPaidOrders?: unknown } | null)?.notifyPaidOrders === false;
-  const chats = groups.filter((g) => !muted(g.settings)).map((g) => g.chatId);
+  const chats: { chatId: bigint; locale?: "en" | "zh" }[] = groups
+    .filter((g) => !muted(g.settings))
+    .map((g) => ({ chatId: g.chatId, locale: groupLanguage(g.settings) }));
   if (groups.length > 0 && chats.length === 0) return 0;
+  // The fallback chat has no settings: the worker's NOTIFY_LOCALE.
   if (chats.length === 0 && deps.config.fallbackOperatorChatId !== undefined)
-    chats.push(deps.config.fallbackOperatorChatId);
+    chats.push({ chatId: deps.config.fallbackOperatorChatId });
   if (chats.length === 0) {
     // Not the params: some carry a customer's name or words.
     deps.logger.warn(
@@ -115,11 +177,16 @@ export async function enqueueOperatorAlert(
   }
   return enqueueOutbox(
     tx,
-    chats.map((chatId) => ({
+    chats.map(({ chatId, locale }) => ({
       dedupeKey: `${dedupeKey}:${chatId}`,
       chatId,
       method: "notify" as const,
-      payload: { template, params },
+      payload: {
+        template,
+        params,
+        ...(locale ? { locale } : {}),
+        ...(buttons?.length ? { buttons } : {}),
+      },
     })),
   );
 }

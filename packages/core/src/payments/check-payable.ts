@@ -108,7 +108,7 @@ export function createCheckPayable(deps: CoreDeps) {
             },
           ),
         // The kind's short wait (<= 2 s), cut short by the deadline.
-        { signal: deadline },
+        { signal: deadline, requestId: deps.requestId() },
       );
       if (outcome.status === "ok") return outcome.value;
       if (deadline.aborted) return refused("timeout");
@@ -138,7 +138,9 @@ export function createCheckPayable(deps: CoreDeps) {
       if (order.userId !== input.userId) return refused("not-yours");
       switch (order.status) {
         case "PAID":
-        case "FULFILLED":
+        case "PROCESSING":
+        case "SHIPPED":
+        case "DELIVERED":
         case "REFUNDED":
           return refused("already-paid");
         case "CANCELLED":
@@ -155,6 +157,13 @@ export function createCheckPayable(deps: CoreDeps) {
       }
       if (input.currency !== order.currency) return refused("wrong-currency");
       if (input.amount !== order.totalMinor) return refused("wrong-amount");
+      // An open order's version counts its changes: 1 for RESERVED → PAYING, 1 per extension.
+      // Past maxPayingExtensions the hold is what it is: yes while it lasts, nothing extended.
+      if (order.status === "PAYING" && order.version - 1 >= deps.config.maxPayingExtensions) {
+        if (order.expiresAt <= now) return refused("expired");
+        const view = await findOrderByPublicId(tx, input.orderId);
+        return { status: "ok", order: view! };
+      }
       const expiresAt = order.expiresAt > holdUntil ? order.expiresAt : holdUntil;
       const moved =
         order.status === "RESERVED"

@@ -1,6 +1,8 @@
 import { runTransaction, TransactionAbortedError, type OrderStatus, type Tx } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
+import { fulfilmentButtons } from "../fulfilment/buttons.ts";
+import { formatMoney } from "../money.ts";
 import { enqueueOperatorAlert, enqueueOutbox } from "../outbox/messages.ts";
 import { publicIdSchema } from "../orders/public-id-schema.ts";
 import { findOrderByPublicId } from "../orders/queries.ts";
@@ -23,6 +25,11 @@ export interface ConfirmPaymentInput {
   currency: string;
   /** The payer's language, for the confirmation the outbox sends if the bot's own reply does not. */
   locale?: "en" | "zh";
+  /**
+   * How operators know the payer: their Telegram name and @username, shown in the paid-order
+   * notice (the id stays masked). Absent: the masked id only.
+   */
+  customer?: { name: string; username?: string | undefined };
 }
 
 /**
@@ -59,6 +66,17 @@ const inputSchema = z.object({
   amount: z.number().int().positive(),
   currency: currencySchema,
   locale: z.enum(["en", "zh"]).optional(),
+  customer: z
+    .object({
+      name: z.string().trim().min(1).max(128),
+      username: z
+        .string()
+        .regex(/^[A-Za-z0-9_]{1,32}$/)
+        .optional(),
+    })
+    .optional()
+    // Only words for a notice: a payment is never refused over them (it is recorded regardless).
+    .catch(undefined),
 });
 type Input = z.output<typeof inputSchema>;
 
@@ -132,6 +150,7 @@ async function confirmWithLock(deps: CoreDeps, input: Input): Promise<ConfirmPay
       const outcome = await deps.locks.withLock(
         { kind: "order", id: publicId.data },
         ({ signal }) => recordPayment(deps, input, signal),
+        { requestId: deps.requestId() },
       );
       if (outcome.status === "ok") return outcome.value;
       deps.logger.warn(
@@ -263,11 +282,24 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
       duplicate: false,
     };
   }
-  await enqueueOperatorAlert(tx, deps, `paid:${order.publicId}`, "operator-order-paid", {
-    orderId: order.publicId,
-    amountMinor: order.totalMinor,
-    currency: order.currency,
-  });
+  // With the buttons of the next step (processing, shipped): features/operator/fulfilment.ts.
+  await enqueueOperatorAlert(
+    tx,
+    deps,
+    `paid:${order.publicId}`,
+    "operator-order-paid",
+    {
+      orderId: order.publicId,
+      amountMinor: order.totalMinor,
+      currency: order.currency,
+      // What to pack and for whom: the items in both languages (the worker shows the group's),
+      // the customer as operators may see them (the last four digits of their id).
+      itemsEn: itemsText(view, "en"),
+      itemsZh: itemsText(view, "zh"),
+      customer: customerLabel(order.userId, input.customer),
+    },
+    fulfilmentButtons(order.publicId, "PAID"),
+  );
   // The user's confirmation, committed with the payment: if the bot's reply never goes out (it
   // crashed, or Telegram refused it), the worker sends this one when the grace period is over.
   await enqueueOutbox(tx, [
@@ -320,4 +352,26 @@ async function reReserve(tx: Tx, order: LockedOrder): Promise<boolean> {
   if (taken !== wanted)
     throw new Error(`order ${order.publicId}: re-reserved ${taken} of ${wanted} units`);
   return true;
+}
+
+/** "• Longjing green tea × 2: 50 ⭐" lines, for the operators' paid-order notice. */
+function itemsText(order: OrderView, locale: "en" | "zh"): string {
+  return order.items
+    .map(
+      (item) =>
+        // Chinese takes a full-width colon, as everywhere in the shop's Chinese.
+        `• ${item.title[locale]} × ${item.quantity}${locale === "zh" ? "：" : ": "}${formatMoney(item.unitPriceMinor * item.quantity, order.currency)}`,
+    )
+    .join("\n");
+}
+
+/** "Ann Lee (@ann_lee) · ••••0001": the name the customer shows, and never more of the id than that. */
+function customerLabel(
+  userId: bigint,
+  customer: { name: string; username?: string | undefined } | undefined,
+): string {
+  const masked = `••••${String(userId).slice(-4)}`;
+  if (!customer) return masked;
+  const name = customer.username ? `${customer.name} (@${customer.username})` : customer.name;
+  return `${name} · ${masked}`;
 }

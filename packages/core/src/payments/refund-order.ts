@@ -17,37 +17,62 @@ import { lockedTransaction } from "../database/locked-transaction.ts";
 import { parseWith, telegramId } from "../validation.ts";
 import { paymentView, type OrderView, type PaymentView } from "../views.ts";
 import { queueRefund } from "./refund-queue.ts";
+import { recordShippedRefund, TIMELINE_NOTE_MAX } from "../fulfilment/timeline.ts";
 
 export type RefundOrderResult =
   /** Refunded now (or earlier: `replayed`); `payments` are REFUND_PENDING for the worker. */
   | { status: "ok"; order: OrderView; payments: PaymentView[]; replayed: boolean }
-  /** Only a PAID order can be refunded. */
+  /** Only a paid order can be refunded. */
   | { status: "conflict"; current: OrderStatus }
+  /** Its goods went out (SHIPPED, DELIVERED): refunding it is an explicit act with a reason. */
+  | { status: "reason-required"; current: OrderStatus }
   | NotFound
   | Busy
   | Unavailable
   | Invalid;
 
-const inputSchema = z.object({ orderId: publicIdSchema, actor: telegramId });
+const inputSchema = z.object({
+  orderId: publicIdSchema,
+  actor: telegramId,
+  reason: z.string().trim().max(TIMELINE_NOTE_MAX, `at most ${TIMELINE_NOTE_MAX} characters`),
+  actorName: z.string().trim().max(128).nullable(),
+});
+
+export interface RefundOrderOptions {
+  /** Why: required once the goods went out, and recorded in the order's timeline. */
+  reason?: string | null;
+  /** The operator's name as the group shows it (the timeline, for other operators). */
+  actorName?: string | null;
+}
 
 /**
  * An operator's /refund of a paid order: PAID → REFUNDED, its captured payment → REFUND_PENDING
  * (the worker calls refundStarPayment; other providers are refunded by hand, and operators are
  * alerted), the stock back on sale through a RESTOCK ledger row per item (once), and the user told.
+ * A PROCESSING order is refunded the same way (nothing has left the shop). A SHIPPED or DELIVERED
+ * order keeps its status (the goods are gone, nothing goes back on sale): its payment is refunded
+ * only with a reason, which the timeline records with who and when.
  * Under the `order` lock; refused when Redis is down, like a cancellation.
  */
 export function createRefundOrder(deps: CoreDeps) {
   return async function refundOrder(
     orderId: string,
     actor: bigint | number | string,
+    options: RefundOrderOptions = {},
   ): Promise<RefundOrderResult> {
-    const parsed = parseWith(inputSchema, { orderId, actor });
+    const parsed = parseWith(inputSchema, {
+      orderId,
+      actor,
+      reason: options.reason ?? "",
+      actorName: options.actorName ?? null,
+    });
     if (!parsed.ok) return invalid(parsed.problems);
-    const { orderId: publicId, actor: operator } = parsed.value;
+    const { orderId: publicId, actor: operator, reason, actorName } = parsed.value;
     const result: RefundOrderResult = await lockedTransaction(
       deps,
       { kind: "order", id: publicId },
-      (tx) => refund(tx, publicId, `op:${deps.mask(operator)}`),
+      (tx) =>
+        refund(tx, publicId, `op:${deps.mask(operator)}`, reason === "" ? null : reason, actorName),
       { lockless: "refuse" },
     );
     deps.metrics.operations.inc({ op: "refund_order", outcome: result.status });
@@ -59,7 +84,13 @@ export function createRefundOrder(deps: CoreDeps) {
     return result;
   };
 
-  async function refund(tx: Tx, publicId: string, actor: string): Promise<RefundOrderResult> {
+  async function refund(
+    tx: Tx,
+    publicId: string,
+    actor: string,
+    reason: string | null,
+    actorName: string | null,
+  ): Promise<RefundOrderResult> {
     const [order] = await tx.$queryRaw<
       { id: number; status: OrderStatus; version: number; chatId: bigint }[]
     >`
@@ -77,21 +108,38 @@ export function createRefundOrder(deps: CoreDeps) {
         replayed: true,
       };
     }
-    if (order.status !== "PAID") return { status: "conflict", current: order.status };
-    await transition(tx, order.id, ["PAID"], "REFUNDED", { version: order.version });
+    const shipped = order.status === "SHIPPED" || order.status === "DELIVERED";
+    if (order.status !== "PAID" && order.status !== "PROCESSING" && !shipped)
+      return { status: "conflict", current: order.status };
     const captured = await tx.payment.findMany({
       where: { orderId: order.id, status: "CAPTURED" },
     });
+    if (shipped) {
+      // Refunded before (by an operator or by Telegram): a replay, whatever the reason given.
+      if (captured.length === 0) {
+        const payments = await tx.payment.findMany({ where: { orderId: order.id } });
+        return {
+          status: "ok",
+          order: (await findOrderByPublicId(tx, publicId))!,
+          payments: payments.map((p) => paymentView(p, publicId)),
+          replayed: true,
+        };
+      }
+      if (reason === null) return { status: "reason-required", current: order.status };
+      await recordShippedRefund(tx, order.id, order.status, actor, reason, actorName);
+    } else {
+      await transition(tx, order.id, [order.status], "REFUNDED", {
+        version: order.version,
+        actor,
+        actorName,
+        note: reason,
+      });
+    }
     await tx.payment.updateMany({
       where: { id: { in: captured.map((p) => p.id) }, status: "CAPTURED" },
       data: { status: "REFUND_PENDING" },
     });
-    await lockProductsOfOrders(tx, [order.id]);
-    const moved = await moveOrderStock(tx, [order.id], "RESTOCK", actor);
-    deps.metrics.releasedUnits.inc(
-      { reason: "RESTOCK" },
-      moved.reduce((sum, m) => sum + m.delta, 0),
-    );
+    if (!shipped) await restock(tx, order.id, actor);
     for (const payment of captured) {
       await queueRefund(
         tx,
@@ -106,5 +154,14 @@ export function createRefundOrder(deps: CoreDeps) {
       payments: captured.map((p) => paymentView({ ...p, status: "REFUND_PENDING" }, publicId)),
       replayed: false,
     };
+  }
+
+  async function restock(tx: Tx, orderId: number, actor: string): Promise<void> {
+    await lockProductsOfOrders(tx, [orderId]);
+    const moved = await moveOrderStock(tx, [orderId], "RESTOCK", actor);
+    deps.metrics.releasedUnits.inc(
+      { reason: "RESTOCK" },
+      moved.reduce((sum, m) => sum + m.delta, 0),
+    );
   }
 }

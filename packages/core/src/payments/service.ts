@@ -12,7 +12,11 @@ import {
 import { createMoneyExceptions, type MoneyExceptions } from "./money-exceptions.ts";
 import { findOwedRefund, type OwedRefund } from "./owed-refunds.ts";
 import { createRefundActions, type RefundActions } from "./refund-actions.ts";
-import { createRefundOrder, type RefundOrderResult } from "./refund-order.ts";
+import {
+  createRefundOrder,
+  type RefundOrderOptions,
+  type RefundOrderResult,
+} from "./refund-order.ts";
 import { createRefundTracking, type RefundTracking } from "./refund-tracking.ts";
 import {
   createRecordTelegramRefund,
@@ -25,8 +29,12 @@ export interface PaymentService extends RefundTracking, RefundActions {
   checkPayable(input: CheckPayableInput): Promise<CheckPayableResult>;
   /** successful_payment: recorded exactly once, applied to its order or put up for refund. */
   confirmPayment(input: ConfirmPaymentInput): Promise<ConfirmPaymentResult>;
-  /** An operator's /refund of a paid order. */
-  refundOrder(orderId: string, actor: bigint | number | string): Promise<RefundOrderResult>;
+  /** An operator's /refund of a paid order (with a reason once its goods went out). */
+  refundOrder(
+    orderId: string,
+    actor: bigint | number | string,
+    options?: RefundOrderOptions,
+  ): Promise<RefundOrderResult>;
   /** refunded_payment: a refund Telegram reports, recorded once, its order moved on. */
   recordTelegramRefund(input: TelegramRefundInput): Promise<TelegramRefundResult>;
   /** What operators' /refunds shows: every money exception that needs a person, by section. */

@@ -4,6 +4,7 @@ import type { CoreDeps } from "../deps.ts";
 import { UNIQUE, violatedUniqueIndex } from "../database/db-errors.ts";
 import { enqueueOperatorAlert } from "../outbox/messages.ts";
 import { transition } from "../orders/transitions.ts";
+import { recordShippedRefund } from "../fulfilment/timeline.ts";
 import { invalid, type Invalid } from "../results.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
 import { currencySchema, parseWith, telegramId } from "../validation.ts";
@@ -23,7 +24,7 @@ export type TelegramRefundResult =
   | {
       status: "recorded";
       orderId: string | null;
-      /** The order's state now: REFUNDED if it was PAID; FULFILLED stays (the goods went out). */
+      /** The order's state now: REFUNDED if it was PAID or PROCESSING; SHIPPED and DELIVERED stay (the goods went out). */
       orderStatus: OrderStatus | null;
     }
   /** A refund the shop owed (its own refundStarPayment, mostly) is now confirmed: REFUNDED. */
@@ -141,8 +142,11 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<TelegramRef
   if (payment.status === "REFUND_PENDING") return { status: "completed" };
 
   let orderStatus: OrderStatus | null = order?.status ?? null;
-  if (order?.status === "PAID") {
-    await transition(tx, order.id, ["PAID"], "REFUNDED", { version: order.version });
+  if (order?.status === "PAID" || order?.status === "PROCESSING") {
+    await transition(tx, order.id, [order.status], "REFUNDED", {
+      version: order.version,
+      actor: TELEGRAM_ACTOR,
+    });
     await lockProductsOfOrders(tx, [order.id]);
     const moved = await moveOrderStock(tx, [order.id], "RESTOCK", TELEGRAM_ACTOR);
     deps.metrics.releasedUnits.inc(
@@ -150,6 +154,9 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<TelegramRef
       moved.reduce((sum, m) => sum + m.delta, 0),
     );
     orderStatus = "REFUNDED";
+  } else if (order?.status === "SHIPPED" || order?.status === "DELIVERED") {
+    // The goods went out: the status stays, and the timeline records the refund.
+    await recordShippedRefund(tx, order.id, order.status, TELEGRAM_ACTOR, null);
   }
   await alert({ orderId: order?.publicId ?? "", orderStatus: orderStatus ?? "" });
   return { status: "recorded", orderId: order?.publicId ?? null, orderStatus };

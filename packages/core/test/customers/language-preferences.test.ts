@@ -1,19 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedis, maskId, silentLogger, waitForRedis } from "@orderbot/platform";
-import { createTestRedis, startRedisServer, type TestRedis } from "@orderbot/testkit";
+import {
+  createTestDatabase,
+  createTestRedis,
+  startRedisServer,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
 import { createLanguagePreferences } from "../../src/index.ts";
 
 const mask = (id: bigint | number) => maskId(id, "language-test-key");
 let testRedis: TestRedis;
+let testDb: TestDatabase;
 
 beforeAll(async () => {
-  testRedis = await createTestRedis();
+  [testRedis, testDb] = await Promise.all([createTestRedis(), createTestDatabase()]);
 });
-afterAll(() => testRedis.cleanup());
+afterAll(() => Promise.all([testRedis.cleanup(), testDb.drop()]));
 
 describe("language preferences", () => {
-  it("remembers each user's choice, keyed without their Telegram id", async () => {
+  it("stores each customer's language in PostgreSQL, cached under a key without their id", async () => {
     const prefs = createLanguagePreferences({
+      db: testDb.db,
       redis: testRedis.redis,
       namespace: testRedis.namespace,
       mask,
@@ -24,17 +32,38 @@ describe("language preferences", () => {
     expect(await prefs.set(777_000_222, "en")).toBe(true);
     expect(await prefs.get(777_000_111)).toBe("zh");
     expect(await prefs.get(777_000_222n)).toBe("en");
+    const rows = await testDb.db.customer.findMany({ orderBy: { userId: "asc" } });
+    expect(rows.map((r) => [r.userId, r.language])).toEqual([
+      [777_000_111n, "zh"],
+      [777_000_222n, "en"],
+    ]);
     const keys = await testRedis.redis.keys(`${testRedis.namespace}:lang:*`);
     expect(keys).toHaveLength(2);
     expect(keys.join()).not.toContain("777000");
   });
 
-  it("reads as 'no choice' and reports a failed save when Redis is down", async () => {
+  it("remembers the first language seen, and never overwrites a choice with it", async () => {
+    const prefs = createLanguagePreferences({
+      db: testDb.db,
+      redis: testRedis.redis,
+      namespace: `${testRedis.namespace}:first`,
+      mask,
+      logger: silentLogger,
+    });
+    await prefs.remember(777_000_333, "zh");
+    expect(await prefs.get(777_000_333)).toBe("zh");
+    await prefs.set(777_000_333, "en");
+    await prefs.remember(777_000_333, "zh");
+    expect(await prefs.get(777_000_333)).toBe("en");
+  });
+
+  it("reads through to PostgreSQL when Redis is down, so the choice is not lost", async () => {
     const server = await startRedisServer();
     const redis = createRedis({ url: server.url, commandTimeoutMs: 200 });
     await waitForRedis(redis);
     try {
       const prefs = createLanguagePreferences({
+        db: testDb.db,
         redis,
         namespace: "down",
         mask,
@@ -42,8 +71,9 @@ describe("language preferences", () => {
       });
       expect(await prefs.set(1, "zh")).toBe(true);
       await server.stop();
-      expect(await prefs.get(1)).toBeNull();
-      expect(await prefs.set(1, "en")).toBe(false);
+      expect(await prefs.get(1)).toBe("zh");
+      expect(await prefs.set(1, "en")).toBe(true);
+      expect(await prefs.get(1)).toBe("en");
     } finally {
       redis.disconnect();
       await server.dispose();

@@ -50,7 +50,32 @@ describe("support requests", () => {
         text: "charged twice?",
         orders: `${order.id} RESERVED 50 ⭐`,
       },
+      // The group's language (its /settings; English by default).
+      locale: "en",
     });
+  });
+
+  it("passes one message on once, however many presses arrive at once", async () => {
+    const ask = () =>
+      h.shop.support.open({
+        userId: user(5),
+        chatId: user(5),
+        topic: "question",
+        text: "do you ship to Berlin?",
+        customer: { name: "Cy" },
+        sourceMessageId: 77,
+      });
+    const results = await Promise.all(Array.from({ length: 8 }, ask));
+    const ids = new Set(results.map((r) => (r.status === "ok" ? r.requestId : null)));
+    expect(ids.size).toBe(1);
+    expect(results.filter((r) => r.status === "ok" && !r.replayed)).toHaveLength(1);
+    expect(await h.db.supportRequest.count({ where: { userId: user(5) } })).toBe(1);
+    const [id] = [...ids];
+    expect(
+      await h.db.outboxMessage.count({
+        where: { dedupeKey: { startsWith: `${supportRequestKey(id!)}:` } },
+      }),
+    ).toBe(await h.db.operatorGroup.count());
   });
 
   it("refuses bad input and records nothing", async () => {

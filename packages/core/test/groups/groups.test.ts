@@ -214,4 +214,45 @@ describe("operator groups", () => {
     expect(await h.shop.groups.isAdmin(chatId, user(6), async () => [user(1), user(6)])).toBe(true);
     expect(await h.shop.groups.isAdmin(chatId, user(6), async () => [])).toBe(true); // fresh: cached
   });
+
+  it("never uses a list older than maxStaleMs: asks Telegram past the refresh lock, and says stale when that fails", async () => {
+    const chatId = nextChat();
+    await h.shop.groups.bind({ chatId, title: "Ops", boundBy: user(1) });
+    await h.shop.groups.refreshAdmins(chatId, async () => [user(7)]);
+    h.clock.advance(31 * 60_000);
+    // Another instance is refreshing (it holds the group-admins lock and is slow).
+    const held = await h.main.locks.acquire(
+      { kind: "group-admins", id: chatId },
+      { ttlMs: 10_000 },
+    );
+    if (!held.ok) throw new Error("group-admins lock not acquired");
+    try {
+      const options = { maxAgeMs: 2 * 60_000, maxStaleMs: 30 * 60_000 };
+      // user(7) was demoted meanwhile: the old list would still say admin.
+      expect(await h.shop.groups.refreshAdmins(chatId, async () => [user(8)], options)).toEqual({
+        status: "ok",
+        adminIds: [user(8)],
+        source: "fetched",
+      });
+      expect(await h.shop.groups.isAdmin(chatId, user(7), async () => [user(8)], options)).toBe(
+        false,
+      );
+      h.clock.advance(31 * 60_000);
+      const down = async (): Promise<number[]> => {
+        throw new Error("Too Many Requests: retry after 30");
+      };
+      expect(await h.shop.groups.refreshAdmins(chatId, down, options)).toMatchObject({
+        status: "stale",
+      });
+      expect(await h.shop.groups.isAdmin(chatId, user(8), down, options)).toBe(false);
+      // Without a bound the old list is still used, as before (the worker's background refresh).
+      expect(await h.shop.groups.refreshAdmins(chatId, down, { maxAgeMs: 2 * 60_000 })).toEqual({
+        status: "ok",
+        adminIds: [user(8)],
+        source: "stale-cache",
+      });
+    } finally {
+      await held.lease.release();
+    }
+  });
 });

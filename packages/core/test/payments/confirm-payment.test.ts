@@ -319,21 +319,17 @@ describe("refundOrder (operator) and refund tracking", () => {
     expect((await h.shop.payments.refundOrder("??", user(900))).status).toBe("invalid");
   });
 
-  it("marks a paid order fulfilled once; a fulfilled order cannot be refunded", async () => {
+  it("delivers a paid order once; a delivered order is refunded only with a reason", async () => {
     const p = await addProduct(h.db, { stock: 5 });
     const order = await placed(h.shop, user(22), [{ sku: p.sku, quantity: 1 }]);
     await h.shop.payments.confirmPayment(paymentFor(order));
-    expect(await h.shop.orders.markFulfilled(order.id)).toMatchObject({
-      status: "ok",
-      order: { status: "FULFILLED" },
-    });
-    expect(await h.shop.orders.markFulfilled(order.id)).toEqual({
-      status: "conflict",
-      current: "FULFILLED",
-    });
+    const deliver = () =>
+      h.shop.fulfilment.advance({ orderId: order.id, to: "DELIVERED", actor: user(900) });
+    expect(await deliver()).toMatchObject({ status: "ok", order: { status: "DELIVERED" } });
+    expect(await deliver()).toMatchObject({ status: "already", current: "DELIVERED" });
     expect(await h.shop.payments.refundOrder(order.id, user(900))).toEqual({
-      status: "conflict",
-      current: "FULFILLED",
+      status: "reason-required",
+      current: "DELIVERED",
     });
     await expectInvariants(h.db);
   });

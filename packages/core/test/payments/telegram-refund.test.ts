@@ -63,18 +63,21 @@ describe("recordTelegramRefund", () => {
     await expectInvariants(h.db);
   });
 
-  it("leaves a FULFILLED order fulfilled (the goods went out) but records the refund", async () => {
+  it("leaves a DELIVERED order delivered (the goods went out) but records the refund", async () => {
     const p = await addProduct(h.db, { stock: 5 });
     const order = await placed(h.shop, user(71), [{ sku: p.sku, quantity: 1 }]);
     const paid = paymentFor(order);
     await h.shop.payments.confirmPayment(paid);
-    await h.shop.orders.markFulfilled(order.id);
+    await h.shop.fulfilment.advance({ orderId: order.id, to: "DELIVERED", actor: user(900) });
     expect(await h.shop.payments.recordTelegramRefund(refundOf(paid))).toEqual({
       status: "recorded",
       orderId: order.id,
-      orderStatus: "FULFILLED",
+      orderStatus: "DELIVERED",
     });
-    expect((await h.shop.orders.get(order.id))?.status).toBe("FULFILLED");
+    expect((await h.shop.orders.get(order.id))?.status).toBe("DELIVERED");
+    // The timeline says the money went back, and who sent it back.
+    const timeline = (await h.shop.fulfilment.timelines([order.id])).get(order.id) ?? [];
+    expect(timeline.at(-1)).toMatchObject({ event: "refund", to: "DELIVERED", actor: "telegram" });
     expect(await stockOf(h.db, p.sku)).toBe(4);
     expect(await alerts(paid.telegramChargeId)).toHaveLength(1);
   });

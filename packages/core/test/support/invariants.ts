@@ -40,10 +40,13 @@ export async function illegalTransitions(db: Database): Promise<string[]> {
  * Every invariant of the shop, checked from the database alone:
  * - for every product, stock = sum(ledger) and stock >= 0;
  * - every order's ledger nets to what its status says: -quantity per item while it holds stock
- *   (RESERVED, PAYING, PAID, FULFILLED), 0 once released (CANCELLED, EXPIRED, REFUNDED);
- * - at most one CAPTURED payment per order; a PAID/FULFILLED order has exactly one, of its total;
- *   no other order has one (except a FULFILLED order whose payment Telegram refunded afterwards:
- *   the goods went out, the money came back, and the payment is REFUNDED by `telegram`);
+ *   (RESERVED, PAYING, PAID, PROCESSING, SHIPPED, DELIVERED), 0 once released (CANCELLED,
+ *   EXPIRED, REFUNDED);
+ * - at most one CAPTURED payment per order; a PAID/PROCESSING/SHIPPED/DELIVERED order has exactly
+ *   one, of its total; no other order has one (except a SHIPPED or DELIVERED order refunded after
+ *   its goods went out: the timeline records that refund, and its payment is no longer CAPTURED);
+ * - the timeline: every order that moved has one entry per status reached, the last one its
+ *   status; one status notice per order and status;
  * - money: captured payments sum to the totals of paid orders (those same orders left out).
  */
 export async function expectInvariants(db: Database): Promise<void> {
@@ -62,7 +65,9 @@ export async function expectInvariants(db: Database): Promise<void> {
            COALESCE((SELECT SUM(m.delta) FROM stock_movements m WHERE m.order_id = o.id AND m.product_id = i.product_id), 0)::int AS net
     FROM orders o JOIN order_items i ON i.order_id = o.id`);
   for (const row of perItem) {
-    const holds = ["RESERVED", "PAYING", "PAID", "FULFILLED"].includes(row.status);
+    const holds = ["RESERVED", "PAYING", "PAID", "PROCESSING", "SHIPPED", "DELIVERED"].includes(
+      row.status,
+    );
     expect(row.net, `ledger of order ${row.public_id} (${row.status})`).toBe(
       holds ? -row.quantity : 0,
     );
@@ -81,11 +86,14 @@ export async function expectInvariants(db: Database): Promise<void> {
     SELECT o.public_id, o.status::text AS status, o.total_minor AS total,
            COUNT(p.id) FILTER (WHERE p.status = 'CAPTURED')::int AS captured,
            COALESCE(SUM(p.amount_minor) FILTER (WHERE p.status = 'CAPTURED'), 0)::int AS captured_sum,
-           bool_or(p.status = 'REFUNDED' AND p.refunded_by = 'telegram') AS refunded_outside
+           EXISTS (SELECT 1 FROM order_timeline t WHERE t.order_id = o.id AND t.event = 'refund') AS refunded_outside
     FROM orders o LEFT JOIN payments p ON p.order_id = o.id GROUP BY o.id`);
   for (const row of payments) {
+    const shipped = row.status === "SHIPPED" || row.status === "DELIVERED";
     const paid =
-      row.status === "PAID" || (row.status === "FULFILLED" && row.refunded_outside !== true);
+      row.status === "PAID" ||
+      row.status === "PROCESSING" ||
+      (shipped && row.refunded_outside !== true);
     expect(row.captured, `captured payments of order ${row.public_id} (${row.status})`).toBe(
       paid ? 1 : 0,
     );
@@ -93,8 +101,33 @@ export async function expectInvariants(db: Database): Promise<void> {
   }
   const [money] = await db.$queryRawUnsafe<{ captured: number; paid: number }[]>(`
     SELECT (SELECT COALESCE(SUM(amount_minor), 0) FROM payments WHERE status = 'CAPTURED')::int AS captured,
-           (SELECT COALESCE(SUM(total_minor), 0) FROM orders o WHERE status IN ('PAID', 'FULFILLED')
-               AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status = 'REFUNDED'
-                                 AND p.refunded_by = 'telegram' AND o.status = 'FULFILLED'))::int AS paid`);
+           (SELECT COALESCE(SUM(total_minor), 0) FROM orders o
+             WHERE status IN ('PAID', 'PROCESSING', 'SHIPPED', 'DELIVERED')
+               AND NOT EXISTS (SELECT 1 FROM order_timeline t WHERE t.order_id = o.id AND t.event = 'refund'))::int AS paid`);
   expect(money!.captured).toBe(money!.paid);
+
+  // Every status change went through the timeline: an order that moved ends where its last move
+  // took it, and reached each status at most once.
+  const timeline = await db.$queryRawUnsafe<
+    { public_id: string; status: string; last: string | null }[]
+  >(`
+    SELECT o.public_id, o.status::text AS status,
+           (SELECT t.to_status::text FROM order_timeline t WHERE t.order_id = o.id AND t.event = 'move'
+             ORDER BY t.id DESC LIMIT 1) AS last
+    FROM orders o
+    WHERE o.status <> 'RESERVED'`);
+  for (const row of timeline)
+    expect(row.last, `last timeline move of order ${row.public_id}`).toBe(row.status);
+  // One status notice per fulfilment move, none without one (the outbox key is per order and
+  // status: a move made twice, or a notice queued by anything else, shows here).
+  const notices = await db.$queryRawUnsafe<{ move: string | null; notice: string | null }[]>(`
+    WITH moves AS (
+      SELECT 'status:' || o.public_id || ':' || t.to_status::text AS key FROM order_timeline t
+        JOIN orders o ON o.id = t.order_id
+       WHERE t.event = 'move' AND t.to_status IN ('PROCESSING', 'SHIPPED', 'DELIVERED')
+         AND t.actor <> 'migration'),
+    notices AS (SELECT dedupe_key AS key FROM outbox_messages WHERE dedupe_key LIKE 'status:%')
+    SELECT m.key AS move, n.key AS notice FROM moves m FULL JOIN notices n ON n.key = m.key
+     WHERE m.key IS NULL OR n.key IS NULL`);
+  expect(notices, "fulfilment moves and status notices differ").toEqual([]);
 }

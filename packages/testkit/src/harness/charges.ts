@@ -28,8 +28,8 @@ interface PaymentRow {
 
 /**
  * "Every charge accounted for": each charge Telegram took is either (a) a CAPTURED payment of a
- * PAID or FULFILLED order, or (b) refunded in Telegram's ledger exactly once with its payment
- * REFUNDED (a payment without an order included: such a charge must be refunded), or (c) while
+ * PAID, PROCESSING, SHIPPED or DELIVERED order, or (b) refunded in Telegram's ledger exactly once
+ * with its payment REFUNDED (a payment without an order included: such a charge must be refunded), or (c) while
  * still settling, a Stars payment REFUND_PENDING whose refund call is queued. A charge the shop
  * recorded nowhere, or refunded twice, is a buyer who lost money.
  */
@@ -72,7 +72,7 @@ export async function checkChargesAccounted(
       continue;
     }
     if (row.status === "CAPTURED") {
-      if (row.orderStatus !== "PAID" && row.orderStatus !== "FULFILLED")
+      if (!["PAID", "PROCESSING", "SHIPPED", "DELIVERED"].includes(String(row.orderStatus)))
         problems.push(`${what}: captured, neither delivered nor refunded`);
     } else if (row.status === "REFUND_PENDING") {
       const onItsWay = charge.currency === STARS ? row.queued : true;

@@ -1,13 +1,24 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { FakeTelegram, SimulatedUser, TgMessage, UserAction } from "@orderbot/fake-telegram";
+import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
+import {
+  buttonsOf,
+  delivered,
+  FlowStopped,
+  messageIn,
+  openProduct,
+  screenAfter,
+  type ShopperProduct,
+} from "./shopper-screens.ts";
 
-/** How a press of Order ended, as the user saw it. */
+export type { ShopperProduct };
+
+/** How a press of Checkout (or Order) ended, as the user saw it. */
 export type PlaceOutcome = "placed" | "out-of-stock" | "unavailable" | "busy" | "limit" | "other";
 /** What the user did with an order. */
 export type Intent = "pay" | "cancel" | "abandon";
 export type Step = "order" | "pay";
 
-/** One press of Order, for the effects check: the press's update and what the user was shown. */
+/** One press of Checkout, for the effects check: the press's update and what the user was shown. */
 export interface OrderPress {
   updateId: number;
   userId: number;
@@ -34,7 +45,7 @@ export interface CustomerResult {
     answer?: string;
   };
   cancelled?: boolean;
-  /** The product card offered no Order button: sold out before this user could order. */
+  /** Every product card this user opened offered no Add to cart: sold out before they came. */
   soldOutOnCard?: boolean;
   /** Why the flow stopped early (a button the bot did not show, an update Telegram gave up on). */
   error?: string;
@@ -42,31 +53,20 @@ export interface CustomerResult {
 
 export interface CustomerOptions {
   kit: FakeTelegram;
-  /** Product titles (English button labels) to choose from. */
-  products: string[];
+  /** Products to choose from: English titles, or titles with the categories that lead to them. */
+  products: (string | ShopperProduct)[];
+  /** At most this many different products in one cart (default 1). */
+  maxLines?: number;
   /** Weights of pay, cancel and abandon. */
   intents: Record<Intent, number>;
   maxQuantity: number;
   thinkMs: [number, number];
   random: () => number;
-  /** Called before pressing Order and before paying; a scenario can hold users there. */
+  /** Called before pressing Checkout ("order") and before paying; a scenario can hold users there. */
   gate?: (step: Step) => Promise<void>;
 }
 
 const ORDER_ID = /Order ([A-Z0-9]{6,16})\b/;
-
-/** The message with this id as the chat shows it now (edits applied). */
-function messageIn(
-  kit: FakeTelegram,
-  user: SimulatedUser,
-  messageId: number,
-): TgMessage | undefined {
-  return kit.chat(user).messages.find((m) => m.message_id === messageId);
-}
-
-function buttonsOf(message: TgMessage | undefined): string[] {
-  return (message?.reply_markup?.inline_keyboard ?? []).flat().map((b) => b.text);
-}
 
 function classify(answer: string): PlaceOutcome {
   if (/not enough in stock/i.test(answer)) return "out-of-stock";
@@ -76,21 +76,24 @@ function classify(answer: string): PlaceOutcome {
   return "other";
 }
 
-class FlowStopped extends Error {
-  override name = "FlowStopped";
-}
+const productOf = (p: string | ShopperProduct): ShopperProduct =>
+  typeof p === "string" ? { title: p } : p;
 
-async function delivered(action: UserAction, what: string): Promise<void> {
-  const outcome = await action.handled();
-  if (outcome.status !== "delivered")
-    throw new FlowStopped(`${what}: update ${outcome.status} (${outcome.reason ?? "no reason"})`);
+/** `n` different products, drawn at random (fewer when there are fewer). */
+function draw<T>(items: readonly T[], n: number, random: () => number): T[] {
+  const pool = [...items];
+  const drawn: T[] = [];
+  while (drawn.length < n && pool.length > 0)
+    drawn.push(pool.splice(Math.floor(random() * pool.length), 1)[0]!);
+  return drawn;
 }
 
 /**
- * One shopper in a flash sale, as a person would go through it: /start, /catalog, a product,
- * a quantity, Order; then pay, cancel or walk away (the reservation then expires). Each step waits
- * until Telegram has delivered the update (the bot answers webhooks after handling them), then
- * reads what the chat shows. Refusals are outcomes, not errors.
+ * One shopper, as a person would go: /start; then for each of 1 to `maxLines` products, find it
+ * (by search, or through /catalog and its categories), pick a quantity with + and add it to the
+ * cart; then /cart, Checkout; then pay, cancel or walk away (the reservation then expires). Each
+ * step waits until Telegram has delivered the update (the bot answers webhooks after handling
+ * them), then reads what the chat shows. Refusals are outcomes, not errors.
  */
 export async function runCustomer(
   user: SimulatedUser,
@@ -103,35 +106,38 @@ export async function runCustomer(
   try {
     await delivered(await user.send("/start"), "/start");
     await think();
-    await delivered(await user.send("/catalog"), "/catalog");
-    await think();
-    const title = options.products[Math.floor(random() * options.products.length)]!;
-    const card = await user.press(title);
-    await delivered(card, "product");
-    const wanted = 1 + Math.floor(random() ** 2 * options.maxQuantity);
-    for (
-      let qty = 1;
-      qty < wanted && buttonsOf(messageIn(kit, user, card.message.message_id)).includes("+");
-      qty++
-    ) {
-      await delivered(await user.press("+", { messageId: card.message.message_id }), "quantity");
+    const lines = 1 + Math.floor(random() * (options.maxLines ?? 1));
+    let added = 0;
+    for (const product of draw(options.products.map(productOf), lines, random)) {
+      let card = await openProduct(kit, user, product, random() < 0.5);
+      const wanted = 1 + Math.floor(random() ** 2 * options.maxQuantity);
+      for (let qty = 1; qty < wanted && buttonsOf(card).includes("+"); qty++) {
+        await delivered(await user.press("+", { messageId: card.message_id }), "quantity");
+        card = screenAfter(kit, user, card.message_id);
+      }
+      const add = buttonsOf(card).find((b) => /^🛒 Add \d+ to cart$/.test(b));
+      if (!add) continue; // sold out (or the line is full) before this shopper got there
+      await delivered(await user.press(add, { messageId: card.message_id }), "add to cart");
+      added++;
+      await think();
     }
-    await think();
-    if (
-      !buttonsOf(messageIn(kit, user, card.message.message_id)).some((b) => b.startsWith("Order "))
-    ) {
+    if (added === 0) {
       result.soldOutOnCard = true;
       return result;
     }
+    await delivered(await user.send("/cart"), "/cart");
+    const cart = screenAfter(kit, user, -1);
+    const checkout = buttonsOf(cart).find((b) => b.startsWith("✅ Checkout"));
+    if (!checkout) throw new FlowStopped("the cart has no Checkout button");
     await options.gate?.("order");
-    const press = await user.press(/^Order \d+ for/, { messageId: card.message.message_id });
-    await delivered(press, "order");
+    const press = await user.press(checkout, { messageId: cart.message_id });
+    await delivered(press, "checkout");
     result.press = await readPlaceOutcome(kit, user, press);
     if (result.press.outcome !== "placed" || !result.press.open) return result;
     await think();
     result.intent = pick(options.intents, random);
     if (result.intent === "pay") await pay(kit, user, result, options);
-    else if (result.intent === "cancel") await cancel(user, result, card.message.message_id);
+    else if (result.intent === "cancel") await cancel(user, result, result.press.messageId);
     return result;
   } catch (error) {
     result.error =

@@ -40,7 +40,11 @@ function verdict(name: string, rows: Row[], describe: (row: Row) => string): Inv
   };
 }
 
-const HELD = `('RESERVED','PAYING','PAID','FULFILLED')`;
+const HELD = `('RESERVED','PAYING','PAID','PROCESSING','SHIPPED','DELIVERED')`;
+/** Paid orders whose goods went out: a refund leaves them where they are, with a timeline entry. */
+const SHIPPED = `('SHIPPED','DELIVERED')`;
+/** An order refunded after its goods went out (the timeline's `refund` entry). */
+const REFUNDED_AFTER_SHIPPING = `EXISTS (SELECT 1 FROM order_timeline t WHERE t.order_id = o.id AND t.event = 'refund')`;
 
 /**
  * The shop's invariants, checked from the database (and the fake Telegram's records when given)
@@ -85,7 +89,7 @@ export async function checkInvariants(
                FROM orders o LEFT JOIN order_items i ON i.order_id = o.id
                GROUP BY o.id
                HAVING COUNT(i.id) = 0 OR o.total_minor <> COALESCE(SUM(i.quantity * i.unit_price_minor), 0)
-                   OR o.status::text NOT IN ('RESERVED','PAYING','PAID','FULFILLED','CANCELLED','EXPIRED','REFUNDED')`),
+                   OR o.status::text NOT IN ('RESERVED','PAYING','PAID','PROCESSING','SHIPPED','DELIVERED','CANCELLED','EXPIRED','REFUNDED')`),
       (r) =>
         `order ${r.public_id} (${r.status}): total ${r.total_minor}, items ${r.items_total} in ${r.lines} lines`,
     ),
@@ -110,8 +114,44 @@ export async function checkInvariants(
       await q(`SELECT o.public_id, o.status, COUNT(p.id) FILTER (WHERE p.status = 'CAPTURED')::int AS captured
                FROM orders o LEFT JOIN payments p ON p.order_id = o.id
                GROUP BY o.id
-               HAVING COUNT(p.id) FILTER (WHERE p.status = 'CAPTURED') <> CASE WHEN o.status IN ('PAID','FULFILLED') THEN 1 ELSE 0 END`),
+               HAVING COUNT(p.id) FILTER (WHERE p.status = 'CAPTURED') <> CASE
+                 WHEN o.status IN ('PAID','PROCESSING') THEN 1
+                 WHEN o.status IN ${SHIPPED} AND NOT ${REFUNDED_AFTER_SHIPPING} THEN 1
+                 ELSE 0 END`),
       (r) => `order ${r.public_id} (${r.status}): ${r.captured} captured payments`,
+    ),
+  );
+
+  results.push(
+    verdict(
+      "every shipped or delivered order was paid, got there by a recorded move, and was never refunded without a timeline entry",
+      await q(`SELECT o.public_id, o.status::text AS status,
+                      EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id) AS paid,
+                      EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status = 'CAPTURED') AS captured,
+                      ${REFUNDED_AFTER_SHIPPING} AS refund_recorded,
+                      EXISTS (SELECT 1 FROM order_timeline t WHERE t.order_id = o.id AND t.event = 'move'
+                                AND t.to_status = o.status) AS moved
+               FROM orders o WHERE o.status IN ${SHIPPED}`).then((rows) =>
+        rows.filter((r) => !r.paid || !r.moved || (!r.captured && !r.refund_recorded)),
+      ),
+      (r) =>
+        `order ${r.public_id} (${r.status}): ${!r.paid ? "never paid" : !r.moved ? "no timeline move to it" : "refunded without a timeline entry"}`,
+    ),
+  );
+
+  results.push(
+    verdict(
+      "one status notice per order and status: each fulfilment move queued one, nothing else did",
+      await q(`WITH moves AS (
+                 SELECT 'status:' || o.public_id || ':' || t.to_status::text AS key FROM order_timeline t
+                   JOIN orders o ON o.id = t.order_id
+                  WHERE t.event = 'move' AND t.to_status IN ('PROCESSING','SHIPPED','DELIVERED')
+                    AND t.actor <> 'migration'),
+               notices AS (SELECT dedupe_key AS key FROM outbox_messages WHERE dedupe_key LIKE 'status:%')
+               SELECT COALESCE(m.key, n.key) AS key, m.key IS NULL AS orphan
+               FROM moves m FULL JOIN notices n ON n.key = m.key
+               WHERE m.key IS NULL OR n.key IS NULL`),
+      (r) => `${r.key}: ${r.orphan ? "a notice without its move" : "a move without its notice"}`,
     ),
   );
 

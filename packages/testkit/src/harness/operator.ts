@@ -22,15 +22,30 @@ export interface StockCommand {
   replies: string[];
 }
 
+/** One /ship or /deliver the operator sent, and whether the bot said it moved the order. */
+export interface FulfilCommand {
+  orderId: string;
+  step: "ship" | "deliver";
+  delivered: boolean;
+  /** The bot said the order moved (a re-delivered command may also say "Already done"). */
+  moved: boolean;
+  replies: string[];
+}
+
+const ORDER_LINE = /^([A-Z0-9]{6,16}) · /;
+
 const STOCK_OK = /: stock (-?\d+) → (-?\d+)\./;
 const STOCK_REPLAYED = /: ([+-]\d+) was applied already .*; stock now (-?\d+)\./;
 
 /**
  * An operator running the shop from the group: stock changes with `/stock SKU +N|=N`, each one
- * recorded with the bot's reply, so a run can check that every change took effect exactly once.
+ * recorded with the bot's reply, so a run can check that every change took effect exactly once;
+ * paid orders shipped with `/ship ID NOTE` and delivered with `/deliver ID`.
  */
 export class Operator {
   readonly commands: StockCommand[] = [];
+  /** Every /ship and /deliver the operator sent. */
+  readonly fulfilments: FulfilCommand[] = [];
 
   constructor(
     private readonly kit: FakeTelegram,
@@ -66,6 +81,63 @@ export class Operator {
       if (ok || replayed) command.now = Number((ok ?? replayed)![2]);
     }
     return command;
+  }
+
+  /** The ids `/orders STATUS` lists (the latest ones). */
+  async ordersIn(status: "paid" | "shipped"): Promise<string[]> {
+    const sent = await this.user.send(`/orders ${status}`, { in: this.group });
+    await sent.handled();
+    return this.repliesTo(sent.message.message_id)
+      .flatMap((reply) => reply.split("\n"))
+      .flatMap((line) => ORDER_LINE.exec(line)?.[1] ?? []);
+  }
+
+  /** `/ship ID NOTE` or `/deliver ID`, recorded with the bot's answer. */
+  async fulfil(orderId: string, step: "ship" | "deliver", note?: string): Promise<FulfilCommand> {
+    const text = `/${step} ${orderId}${note ? ` ${note}` : ""}`;
+    const sent = await this.user.send(text, { in: this.group });
+    const command: FulfilCommand = { orderId, step, delivered: false, moved: false, replies: [] };
+    this.fulfilments.push(command);
+    command.delivered = (await sent.handled()).status === "delivered";
+    command.replies = this.repliesTo(sent.message.message_id);
+    const done = step === "ship" ? "shipped" : "delivered";
+    command.replies = command.replies.filter((r) => r.includes(orderId));
+    command.moved = command.replies.some((r) => r.includes(`Order ${orderId} is ${done}`));
+    return command;
+  }
+
+  /**
+   * Ships every paid order `/orders paid` lists, and delivers what `/orders shipped` lists, until
+   * the signal aborts (then one last round). The tracking note names the order.
+   */
+  async fulfilWhile(options: { everyMs: number; signal: AbortSignal }): Promise<void> {
+    const { signal } = options;
+    for (let last = false; !last;) {
+      await sleep(options.everyMs, undefined, { signal }).catch(() => undefined);
+      last = signal.aborted;
+      await this.fulfilRound();
+    }
+  }
+
+  /** One round: ship the paid orders listed, then deliver the shipped ones. Returns how many moved. */
+  async fulfilRound(): Promise<number> {
+    let moved = 0;
+    for (const id of await this.ordersIn("paid"))
+      if ((await this.fulfil(id, "ship", `TRACK-${id}`)).moved) moved++;
+    for (const id of await this.ordersIn("shipped"))
+      if ((await this.fulfil(id, "deliver")).moved) moved++;
+    return moved;
+  }
+
+  /**
+   * The bot's messages in the group since the command (it answers some commands without quoting
+   * them); callers pick theirs by content, since alerts may come in between.
+   */
+  private repliesTo(messageId: number): string[] {
+    return this.kit
+      .chat(this.group)
+      .botMessages.filter((m) => m.message_id > messageId && m.text)
+      .map((m) => m.text!);
   }
 
   /**

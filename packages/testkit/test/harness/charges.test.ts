@@ -26,7 +26,7 @@ beforeEach(async () => {
 
 let n = 0;
 type PaymentStatus = "CAPTURED" | "REFUND_PENDING" | "REFUNDED";
-type OrderStatus = "PAID" | "FULFILLED" | "CANCELLED" | "REFUNDED";
+type OrderStatus = "PAID" | "SHIPPED" | "DELIVERED" | "CANCELLED" | "REFUNDED";
 
 /** A payment for charge `id`, with an order in `order` status, or none (a charge for no order). */
 async function payment(
@@ -90,11 +90,18 @@ async function check(ledger: ChargeLedger) {
 describe("every charge accounted for", () => {
   it("accepts a delivered order, a refund of a paid order and a refunded charge without an order", async () => {
     await payment("paid", "CAPTURED", "PAID");
-    await payment("shipped", "CAPTURED", "FULFILLED");
+    await payment("shipped", "CAPTURED", "SHIPPED");
+    await payment("delivered", "CAPTURED", "DELIVERED");
     await payment("refunded", "REFUNDED", "REFUNDED");
     await payment("orphan", "REFUNDED", null);
     const examples = await check({
-      charges: [stars("paid"), stars("shipped"), stars("refunded", 1), stars("orphan", 2)],
+      charges: [
+        stars("paid"),
+        stars("shipped"),
+        stars("delivered"),
+        stars("refunded", 1),
+        stars("orphan", 2),
+      ],
       refundCalls: [
         { chargeId: "refunded", ok: true },
         // A retry after a lost answer: Telegram refuses it (CHARGE_ALREADY_REFUNDED).

@@ -229,3 +229,82 @@ describe("checkInvariants", () => {
     ]);
   });
 });
+
+describe("checkInvariants: fulfilment", () => {
+  const SHIPPED_CHECK =
+    "every shipped or delivered order was paid, got there by a recorded move, and was never refunded without a timeline entry";
+  const NOTICE_CHECK =
+    "one status notice per order and status: each fulfilment move queued one, nothing else did";
+
+  /** A paid order shipped the way core ships one: the move in the timeline, the notice queued. */
+  async function shipped(options: { move?: boolean; notice?: boolean } = {}) {
+    const { order } = await shop("PAID");
+    await db.order.update({ where: { id: order.id }, data: { status: "SHIPPED" } });
+    if (options.move !== false)
+      await db.orderTimelineEntry.create({
+        data: { orderId: order.id, fromStatus: "PAID", toStatus: "SHIPPED", actor: "op:x" },
+      });
+    if (options.notice !== false)
+      await db.outboxMessage.create({
+        data: {
+          dedupeKey: `status:${order.publicId}:SHIPPED`,
+          chatId: 1n,
+          method: "notify",
+          payload: {},
+          status: "SENT",
+        },
+      });
+    return order;
+  }
+
+  it("passes a shipped order, and one refunded after shipping with its timeline entry", async () => {
+    await shipped();
+    const refunded = await shipped();
+    await db.payment.updateMany({ where: { orderId: refunded.id }, data: { status: "REFUNDED" } });
+    await db.orderTimelineEntry.create({
+      data: {
+        orderId: refunded.id,
+        event: "refund",
+        fromStatus: "SHIPPED",
+        toStatus: "SHIPPED",
+        actor: "op:x",
+        note: "lost in the post",
+      },
+    });
+    expect(failing(await checkInvariants(db, inputs))).toEqual([]);
+  });
+
+  it("catches a shipped order refunded without a timeline entry", async () => {
+    const order = await shipped();
+    await db.payment.updateMany({ where: { orderId: order.id }, data: { status: "REFUNDED" } });
+    expect(failing(await checkInvariants(db, inputs))).toEqual([
+      "each paid order has exactly one captured payment, and nothing else has one",
+      SHIPPED_CHECK,
+    ]);
+  });
+
+  it("catches a shipped order that was never paid, and one that got there without a move", async () => {
+    const { order } = await shop("RESERVED");
+    await db.order.update({ where: { id: order.id }, data: { status: "SHIPPED" } });
+    await shipped({ move: false, notice: false });
+    const results = await checkInvariants(db, inputs);
+    expect(failing(results)).toContain(SHIPPED_CHECK);
+    expect(results.find((r) => r.name === SHIPPED_CHECK)?.violations).toBe(2);
+  });
+
+  it("catches a move without its notice, and a notice without its move", async () => {
+    await shipped({ notice: false });
+    await db.outboxMessage.create({
+      data: {
+        dedupeKey: "status:NOSUCH:DELIVERED",
+        chatId: 1n,
+        method: "notify",
+        payload: {},
+        status: "SENT",
+      },
+    });
+    const results = await checkInvariants(db, inputs);
+    expect(failing(results)).toEqual([NOTICE_CHECK]);
+    expect(results.find((r) => r.name === NOTICE_CHECK)?.violations).toBe(2);
+  });
+});

@@ -1,0 +1,46 @@
+import type { CoreDeps } from "../deps.ts";
+import type { PlaceOrderInput } from "../orders/place-order-input.ts";
+import type { PlaceOrderResult } from "../orders/reserve.ts";
+import { telegramId } from "../validation.ts";
+import { createCheckout, type CheckoutInput, type CheckoutResult } from "./checkout.ts";
+import { readCart, type CartView } from "./queries.ts";
+import { createSetQuantity, type SetCartLineResult } from "./set-quantity.ts";
+
+/**
+ * A customer's cart, kept in PostgreSQL (docs/architecture.md, The cart). It holds no stock:
+ * stock is reserved only by checkout, which turns the whole cart into one order.
+ */
+export interface CartService {
+  view(userId: bigint | number | string): Promise<CartView>;
+  /** Sets a product's line to `quantity` units; 0 removes it. */
+  setQuantity(input: {
+    userId: bigint | number | string;
+    productId: number;
+    quantity: number;
+  }): Promise<SetCartLineResult>;
+  /** Removes every line. */
+  clear(userId: bigint | number | string): Promise<CartView>;
+  checkout(input: CheckoutInput): Promise<CheckoutResult>;
+}
+
+export function createCartService(
+  deps: CoreDeps,
+  placeOrder: (input: PlaceOrderInput) => Promise<PlaceOrderResult>,
+): CartService {
+  return {
+    view: (userId) => readCart(deps.db, telegramId.parse(userId)),
+    setQuantity: createSetQuantity(deps),
+    async clear(raw) {
+      const userId = telegramId.parse(raw);
+      await deps.db.$executeRaw`
+        WITH cart AS (
+          UPDATE carts SET revision = revision + 1, updated_at = now() AT TIME ZONE 'UTC'
+          WHERE user_id = ${userId} AND EXISTS (SELECT 1 FROM cart_items WHERE user_id = ${userId})
+          RETURNING user_id
+        )
+        DELETE FROM cart_items WHERE user_id IN (SELECT user_id FROM cart)`;
+      return readCart(deps.db, userId);
+    },
+    checkout: createCheckout(deps, placeOrder),
+  };
+}

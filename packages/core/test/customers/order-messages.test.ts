@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DELETABLE_FOR_MS, INVOICE_CLAIM_MS } from "../../src/index.ts";
+import { addProduct, placed, user } from "../support/fixtures.ts";
+import { createHarness, type ShopHarness } from "../support/shop.ts";
+
+let h: ShopHarness;
+beforeAll(async () => {
+  h = await createHarness({ config: { maxOpenOrders: 1_000 } });
+});
+afterAll(() => h.close());
+
+const RESERVATION = 15 * 60_000;
+
+async function outboxOf(chatId: bigint) {
+  return h.db.outboxMessage.findMany({ where: { chatId }, orderBy: { id: "asc" } });
+}
+
+describe("an order's invoice", () => {
+  it("is claimed by one of many concurrent Pay taps, and again only after the claim window", async () => {
+    const p = await addProduct(h.db, { stock: 5 });
+    const order = await placed(h.shop, user(1), [{ sku: p.sku, quantity: 1 }]);
+    const claims = await Promise.all(
+      Array.from({ length: 12 }, () => h.shop.orderMessages.claimInvoice(order.id)),
+    );
+    expect(claims.filter((c) => c.status === "send")).toEqual([{ status: "send", replaces: null }]);
+    expect(claims.filter((c) => c.status === "already-sent")).toHaveLength(11);
+    await h.shop.orderMessages.invoiceSent(order.id, 41);
+
+    h.clock.advance(INVOICE_CLAIM_MS + 1);
+    // A later Pay (the customer deleted the invoice, say): a new one replaces the old one.
+    expect(await h.shop.orderMessages.claimInvoice(order.id)).toEqual({
+      status: "send",
+      replaces: 41,
+    });
+    expect(await h.shop.orderMessages.claimInvoice("ZZZZZZZZ")).toEqual({ status: "not-found" });
+  });
+
+  it("a failed send releases the claim, so the next tap tries again at once", async () => {
+    const p = await addProduct(h.db, { stock: 5 });
+    const order = await placed(h.shop, user(2), [{ sku: p.sku, quantity: 1 }]);
+    expect((await h.shop.orderMessages.claimInvoice(order.id)).status).toBe("send");
+    await h.shop.orderMessages.releaseInvoice(order.id);
+    expect((await h.shop.orderMessages.claimInvoice(order.id)).status).toBe("send");
+  });
+});
+
+describe("when an order can no longer be paid", () => {
+  it("on expiry, its card is edited in the customer's language and its invoice deleted", async () => {
+    const customer = user(3);
+    await h.db.customer.create({ data: { userId: customer, language: "zh" } });
+    const p = await addProduct(h.db, { stock: 5 });
+    const order = await placed(h.shop, customer, [{ sku: p.sku, quantity: 1 }]);
+    await h.shop.orderMessages.setCard(order.id, customer, 10);
+    await h.shop.orderMessages.claimInvoice(order.id);
+    await h.shop.orderMessages.invoiceSent(order.id, 11);
+    h.clock.advance(RESERVATION + 1);
+    await h.shop.orders.expireDue(h.clock.now());
+
+    const rows = await outboxOf(customer);
+    expect(rows.map((r) => [r.method, r.payload])).toEqual(
+      expect.arrayContaining([
+        [
+          "notify",
+          {
+            template: "order-card",
+            params: { orderId: order.id, status: "EXPIRED" },
+            edit: { message_id: 10 },
+            locale: "zh",
+          },
+        ],
+        ["deleteMessage", { message_id: 11 }],
+      ]),
+    );
+    expect(
+      (await h.db.order.findUniqueOrThrow({ where: { publicId: order.id } })).invoiceMessageId,
+    ).toBeNull();
+  });
+
+  it("on cancel, its invoice is deleted; one older than Telegram's 48 hours is left alone", async () => {
+    const customer = user(4);
+    const p = await addProduct(h.db, { stock: 5 });
+    const fresh = await placed(h.shop, customer, [{ sku: p.sku, quantity: 1 }]);
+    await h.shop.orderMessages.claimInvoice(fresh.id);
+    await h.shop.orderMessages.invoiceSent(fresh.id, 21);
+    expect((await h.shop.orders.cancelOrder(fresh.id, customer)).status).toBe("ok");
+
+    const stale = await placed(h.shop, customer, [{ sku: p.sku, quantity: 1 }]);
+    await h.shop.orderMessages.claimInvoice(stale.id);
+    await h.shop.orderMessages.invoiceSent(stale.id, 22);
+    await h.db.order.update({
+      where: { publicId: stale.id },
+      data: { invoiceSentAt: new Date(Date.now() - DELETABLE_FOR_MS - 60_000) },
+    });
+    expect((await h.shop.orders.cancelOrder(stale.id, customer)).status).toBe("ok");
+
+    const deletions = (await outboxOf(customer)).filter((r) => r.method === "deleteMessage");
+    expect(deletions.map((r) => r.payload)).toEqual([{ message_id: 21 }]);
+  });
+});

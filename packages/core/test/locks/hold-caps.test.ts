@@ -1,0 +1,101 @@
+// Every lock kind has a hold cap, and a holder that hangs lets its lock go at that cap instead of
+// renewing it for as long as its process lives. The kinds are run time-scaled (TTL and cap divided
+// by the same factor, renewal counts unchanged) so that a 10-minute cap takes a second here.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLockManager, type LockKindConfig, type LockManager } from "@orderbot/lock";
+import { createRedis, waitForRedis, type Redis } from "@orderbot/platform";
+import { createTestRedis, type TestRedis } from "@orderbot/testkit";
+import { LOCK_KINDS } from "../../src/index.ts";
+
+const SCALED_TTL_MS = 150;
+const kinds = Object.entries(LOCK_KINDS) as [string, LockKindConfig][];
+
+/** The kind with its TTL at SCALED_TTL_MS and its cap shrunk by the same factor. */
+function scaled(config: LockKindConfig): LockKindConfig {
+  const factor = SCALED_TTL_MS / config.ttlMs;
+  return {
+    ...config,
+    ttlMs: SCALED_TTL_MS,
+    ...(config.maxHoldMs !== undefined && { maxHoldMs: Math.round(config.maxHoldMs * factor) }),
+  };
+}
+
+/** How long the lock may stay held by a hung holder, scaled. */
+function capMs(config: LockKindConfig): number {
+  const byHold = config.maxHoldMs ?? Infinity;
+  const byRenewals =
+    config.maxRenewals === undefined
+      ? Infinity
+      : config.ttlMs + config.maxRenewals * Math.floor(config.ttlMs / 3);
+  return Math.min(byHold, byRenewals);
+}
+
+let testRedis: TestRedis;
+let redis: Redis;
+let hung: LockManager;
+let other: LockManager;
+
+beforeAll(async () => {
+  testRedis = await createTestRedis();
+  redis = createRedis({ url: testRedis.url, commandTimeoutMs: 1_000 });
+  await waitForRedis(redis);
+  const options = {
+    redis,
+    namespace: testRedis.namespace,
+    kinds: Object.fromEntries(kinds.map(([kind, config]) => [kind, scaled(config)])),
+    hashKey: "hold-caps-test-key-0123456789",
+    ttlBounds: { minMs: 100, maxMs: 600_000 },
+  };
+  hung = createLockManager(options);
+  other = createLockManager(options);
+});
+
+afterAll(async () => {
+  await hung?.close();
+  await other?.close();
+  redis?.disconnect();
+  await testRedis?.cleanup();
+});
+
+describe("LOCK_KINDS hold caps", () => {
+  it.each(kinds)("%s has a finite cap longer than its TTL", (_kind, config) => {
+    const cap = capMs(config);
+    expect(Number.isFinite(cap)).toBe(true);
+    expect(cap).toBeGreaterThan(config.ttlMs);
+    expect(cap).toBeLessThanOrEqual(20 * config.ttlMs); // a cap far past the work is no cap
+  });
+
+  it.each(kinds)(
+    "%s: a hung holder stops renewing at the cap and the lock is free soon after",
+    async (kind, config) => {
+      const cap = capMs(scaled(config));
+      const resource = { kind, id: "hung-holder" };
+      let release!: () => void;
+      const stuck = new Promise<void>((resolve) => (release = resolve));
+      let abortedAt = 0;
+      const started = Date.now();
+      const holding = hung.withLock(resource, async ({ signal }) => {
+        signal.addEventListener("abort", () => (abortedAt = Date.now()), { once: true });
+        await stuck; // hung: ignores its signal
+      });
+
+      // Held past its TTL (the watchdog renews), up to the cap.
+      await new Promise((resolve) => setTimeout(resolve, SCALED_TTL_MS * 2));
+      expect((await other.acquire(resource, { waitMs: 0 })).ok).toBe(false);
+
+      // Then free, while the holder still hangs: someone else gets it within cap + one TTL.
+      const taken = await other.acquire(resource, {
+        waitMs: Math.min(cap, 10_000) + SCALED_TTL_MS * 3,
+      });
+      const freedAfter = Date.now() - started;
+      expect(taken.ok).toBe(true);
+      expect(freedAfter).toBeLessThanOrEqual(cap + SCALED_TTL_MS * 3);
+      expect(abortedAt - started).toBeGreaterThan(0); // the holder was told
+      expect(abortedAt - started).toBeLessThanOrEqual(cap + 50);
+      if (taken.ok) await taken.lease.release();
+      release();
+      await holding;
+    },
+    20_000,
+  );
+});

@@ -1,0 +1,34 @@
+// A twin of one intent that committed between placeOrder's key look-up and reserveOrder's read
+// (a re-delivery of the update running beside the first one while the update and checkout locks
+// are unavailable or a lease was lost): the stock it took is what is missing now, and the answer
+// must be its order, not "out of stock".
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { placeOrderSchema } from "../../src/orders/place-order-input.ts";
+import { reserveOrder } from "../../src/orders/reserve.ts";
+import { addProduct, unique, user } from "../support/fixtures.ts";
+import { createHarness, type ShopHarness } from "../support/shop.ts";
+
+let h: ShopHarness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+describe("reserveOrder after its twin took the last units", () => {
+  it("answers with the twin's order (replayed), not out-of-stock", async () => {
+    const product = await addProduct(h.db, { stock: 2 });
+    const input = placeOrderSchema(h.shop.deps.config).parse({
+      userId: user(1),
+      chatId: user(1),
+      items: [{ sku: product.sku, quantity: 2 }],
+      idempotencyKey: unique("twin"),
+    });
+    const first = await reserveOrder(h.shop.deps, input);
+    expect(first.status).toBe("ok");
+    // The twin got past placeOrder's look-up before the first committed: it reserves directly.
+    const twin = await reserveOrder(h.shop.deps, input);
+    expect(twin).toMatchObject({ status: "ok", replayed: true });
+    if (first.status === "ok" && twin.status === "ok") expect(twin.order.id).toBe(first.order.id);
+    expect(await h.db.order.count({ where: { userId: user(1) } })).toBe(1);
+  });
+});

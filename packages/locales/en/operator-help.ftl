@@ -1,0 +1,17 @@
+## The operator group's /help
+
+op-help =
+    What you can do in this group:
+    /orders: the latest orders (/orders paid, /orders reserved: one state only)
+    /order ID: one order, its items and its customer
+    /refund ID: refund a paid order
+    /refunds: refunds under way and payments to check
+    /products: the catalog, with prices and stock
+    /stock SKU +5, -2 or =10: add, remove or set stock
+    /price SKU 25: set a price in whole Stars
+    /report: today's figures
+    /settings: notices, low-stock alerts and this group's language
+    Customers' questions arrive here: reply to one to answer the customer.
+op-order-held-until = { " " }· held until { $expires }
+op-refund-already-done = Order { $id } was refunded already; nothing more was done.
+op-unknown-sku-suggest = There is no product with SKU { $sku }. Did you mean { $suggestion }?

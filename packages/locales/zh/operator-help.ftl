@@ -1,0 +1,17 @@
+## 运营群的 /help
+
+op-help =
+    在本群可以做的事：
+    /orders：最近的订单（只看一种状态：/orders paid、/orders reserved）
+    /order 订单号：单个订单的商品和顾客
+    /refund 订单号：为已支付的订单退款
+    /refunds：进行中的退款和待核对的付款
+    /products：商品目录，含价格和库存
+    /stock SKU +5、-2 或 =10：增加、减少或设定库存
+    /price SKU 25：以整数 Stars 设定价格
+    /report：今天的数据
+    /settings：通知、低库存提醒和本群的语言
+    顾客的问题会发到这里：回复该消息即可答复顾客。
+op-order-held-until = { " " }· 保留至 { $expires }
+op-refund-already-done = 订单 { $id } 已经退过款了；本次未做任何操作。
+op-unknown-sku-suggest = 没有 SKU 为 { $sku } 的商品。您是指 { $suggestion } 吗？
