@@ -11,13 +11,17 @@ import type { LockManager } from "@orderbot/lock";
 import { maskId, type Logger, type RedisClient, type Registry } from "@orderbot/platform";
 import type { BotContext } from "./bot/context.ts";
 import { createBot } from "./bot/create-bot.ts";
+import { createI18n } from "./bot/i18n.ts";
+import { localeFromLanguageCode } from "./format/translate.ts";
 import { publishCommands } from "./commands.ts";
 import type { BotConfig } from "./config.ts";
 import { createBotMetrics } from "./metrics.ts";
 import { assertPollingMayTakeOver, assertRedisVersion } from "./startup.ts";
+import { loggableError } from "./log-safety.ts";
 import { createMetricsServer, createServer, WEBHOOK_PATH, type BotServer } from "./server.ts";
 import { createUpdatePipeline, type ProcessUpdate } from "./updates/pipeline.ts";
 import { startPolling } from "./updates/polling.ts";
+import { createRateLimiter } from "./updates/rate-limit.ts";
 import { HANDLED_UPDATE_TYPES } from "./updates/schema.ts";
 
 /** Products per catalog page: a short list of buttons fits a phone screen without scrolling. */
@@ -69,14 +73,17 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   const mask = (id: bigint | number) => maskId(id, config.LOCK_HASH_KEY);
   const clock = shop.deps.clock;
   const metrics = createBotMetrics(deps.registry);
+  const i18n = createI18n();
 
   const bot = createBot({
     token: config.BOT_TOKEN,
     apiRoot: config.TELEGRAM_API_ROOT,
     ...(deps.botInfo ? { botInfo: deps.botInfo } : {}),
     logger,
+    i18n,
     shop,
     languages: createLanguagePreferences({
+      db: deps.db,
       redis: deps.redis,
       namespace: config.LOCK_NAMESPACE,
       mask,
@@ -87,17 +94,9 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     payments: { currency: config.PAYMENT_CURRENCY, providerToken: config.PROVIDER_TOKEN },
     operators: { ownerIds: config.OWNER_IDS, groupId: config.OPERATOR_GROUP_ID, mask },
     shopInfo: { terms: config.SHOP_TERMS, contact: config.SHOP_SUPPORT_CONTACT },
+    shopTimeZone: config.SHOP_TIME_ZONE,
     catalogPageSize: CATALOG_PAGE_SIZE,
     maxUnitsPerLine: shop.deps.config.maxUnitsPerLine,
-    rateLimit: {
-      redis: deps.redis,
-      prefix: `${config.LOCK_NAMESPACE}:ratelimit:`,
-      mask,
-      limit: config.RATE_LIMIT_PER_WINDOW,
-      windowMs: config.RATE_LIMIT_WINDOW_MS,
-      failedOpen: metrics.rateLimitFailOpen,
-      logger,
-    },
   });
 
   const processUpdate = createUpdatePipeline({
@@ -105,6 +104,26 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     botId: BigInt(config.BOT_TOKEN.split(":")[0]!),
     processed: createProcessedUpdates(deps.db),
     locks: deps.locks,
+    rateLimiter: createRateLimiter({
+      redis: deps.redis,
+      prefix: `${config.LOCK_NAMESPACE}:ratelimit:`,
+      mask,
+      limit: config.RATE_LIMIT_PER_WINDOW,
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
+      failedOpen: metrics.rateLimitFailOpen,
+      logger,
+    }),
+    // A limited button press is still answered, so no spinner is left; limited messages get
+    // nothing, since replying to a flood would only feed it. The language is the one Telegram
+    // reports: reading the user's choice from Redis would cost the flood a second round trip.
+    refuse: async (update) => {
+      const query = update.callback_query;
+      if (!query) return;
+      const text = i18n.t(localeFromLanguageCode(query.from.language_code), "rate-limited");
+      await bot.api.answerCallbackQuery(query.id, { text }).catch((error: unknown) => {
+        logger.debug({ err: loggableError(error) }, "could not answer a limited button press");
+      });
+    },
     handle: (update) => bot.handleUpdate(update),
     metrics,
     logger,

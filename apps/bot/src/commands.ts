@@ -8,6 +8,8 @@ type Description = Record<"en" | "zh", string>;
 const CUSTOMER: Record<string, Description> = {
   start: { en: "Welcome and how it works", zh: "欢迎与使用说明" },
   catalog: { en: "Products, prices and stock", zh: "商品、价格与库存" },
+  search: { en: "WORDS: find products by name", zh: "关键词：按名称查找商品" },
+  cart: { en: "My cart", zh: "我的购物车" },
   orders: { en: "My orders", zh: "我的订单" },
   language: { en: "English / 中文", zh: "English / 中文" },
   paysupport: { en: "Help with a payment", zh: "付款帮助" },
@@ -16,12 +18,19 @@ const CUSTOMER: Record<string, Description> = {
 };
 
 const OPERATOR: Record<(typeof OPERATOR_COMMANDS)[number] | "bind" | "unbind", Description> = {
+  help: { en: "What operators can do here", zh: "运营人员可用的命令" },
   products: { en: "All products with stock", zh: "全部商品及库存" },
-  stock: { en: "SKU +N|-N|=N: change stock", zh: "SKU +N|-N|=N:调整库存" },
-  price: { en: "SKU AMOUNT: set a price", zh: "SKU 金额:设置价格" },
-  orders: { en: "[STATUS]: latest orders", zh: "[状态]:最近的订单" },
-  order: { en: "ID: one order", zh: "订单号:查看订单" },
-  refund: { en: "ID: refund a paid order", zh: "订单号:为已付款订单退款" },
+  stock: { en: "SKU +N|-N|=N: change stock", zh: "SKU +N|-N|=N：调整库存" },
+  price: { en: "SKU AMOUNT: set a price", zh: "SKU 金额：设置价格" },
+  orders: { en: "[STATUS]: latest orders", zh: "[状态]：最近的订单" },
+  order: { en: "ID: one order", zh: "订单号：查看订单" },
+  refund: {
+    en: "ID [reason]: refund a paid order (a reason once shipped)",
+    zh: "订单号 [原因]：为已支付订单退款（已发货须注明原因）",
+  },
+  process: { en: "ID: start preparing a paid order", zh: "订单号：开始为已支付订单备货" },
+  ship: { en: "ID [tracking note]: mark shipped", zh: "订单号 [物流单号]：标记为已发货" },
+  deliver: { en: "ID: mark delivered", zh: "订单号：标记为已送达" },
   report: { en: "Today's figures", zh: "今日报表" },
   settings: { en: "Group settings", zh: "群组设置" },
   refunds: { en: "Refunds owed that need a person", zh: "需要人工处理的待退款" },
@@ -29,7 +38,16 @@ const OPERATOR: Record<(typeof OPERATOR_COMMANDS)[number] | "bind" | "unbind", D
     en: "CHARGE_ID [note]: mark refunded by hand",
     zh: "交易号 [备注]：标记为已手动退款",
   },
-  bind: { en: "Make this the operator group (owners)", zh: "绑定为运营群(店主)" },
+  photo: {
+    en: "SKU URL: a product's photo (or send one)",
+    zh: "SKU 网址：商品图片（或直接发送图片）",
+  },
+  categories: { en: "The catalog's categories", zh: "商品分类" },
+  category: {
+    en: "add|rename|remove SLUG, set SKU SLUG: categories",
+    zh: "add|rename|remove 分类, set SKU 分类：管理分类",
+  },
+  bind: { en: "Make this the operator group (owners)", zh: "绑定为运营群（店主）" },
   unbind: { en: "Stop being the operator group (owners)", zh: "解除运营群绑定（店主）" },
 };
 

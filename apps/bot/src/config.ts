@@ -2,6 +2,7 @@
 // passed down explicitly. Invalid configuration stops the process with one line per problem.
 import path from "node:path";
 import { z } from "zod";
+import { INVOICE_LIMITS } from "@orderbot/core";
 import {
   DEVELOPMENT_ONLY_SETTINGS,
   loadEnvFiles,
@@ -10,6 +11,7 @@ import {
   redisTopologyShape,
   sharedConfigShape,
   telegramIds,
+  withLockNamespace,
 } from "@orderbot/platform";
 
 /** The variables the cross-field checks below compare. */
@@ -19,6 +21,7 @@ const CROSS_CHECKED = new Set([
   "PUBLIC_URL",
   "PAYMENT_CURRENCY",
   "PROVIDER_TOKEN",
+  "ORDER_MAX_TOTAL",
 ]);
 
 const schema = z
@@ -78,6 +81,22 @@ const schema = z
       .min(1)
       .max(24 * 3600)
       .optional(),
+    /** Checkout limits: products (lines) per order and cart, units of one product per order. */
+    ORDER_MAX_LINES: z.coerce.number().int().min(1).max(50).default(10),
+    /** At most 99: a product card's quantity buttons count to two digits. */
+    ORDER_MAX_UNITS_PER_LINE: z.coerce.number().int().min(1).max(99).default(10),
+    /**
+     * The largest order total, in minor units of PAYMENT_CURRENCY (Stars for XTR, cents for USD);
+     * unset: what one invoice of that currency may ask. Checked against that limit below.
+     */
+    ORDER_MAX_TOTAL: z.coerce.number().int().min(1).optional(),
+    /**
+     * Against stock hoarding (docs/business-rules.md): the share of a product's unsold units that
+     * unpaid orders may hold together (0-1, 1 = no cap), and how many times pre-checkout may
+     * extend a PAYING order's hold.
+     */
+    ORDER_MAX_UNPAID_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
+    ORDER_MAX_PAYING_EXTENSIONS: z.coerce.number().int().min(0).max(100).default(3),
     /** Per-user rate limit: updates allowed per window. */
     RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).default(20),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
@@ -128,6 +147,18 @@ const schema = z
           message: "must be empty when PAYMENT_CURRENCY=XTR (Telegram Stars)",
         });
       }
+      const invoice = INVOICE_LIMITS[c.PAYMENT_CURRENCY];
+      if (
+        c.ORDER_MAX_TOTAL !== undefined &&
+        invoice &&
+        (c.ORDER_MAX_TOTAL < invoice.minMinor || c.ORDER_MAX_TOTAL > invoice.maxMinor)
+      ) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["ORDER_MAX_TOTAL"],
+          message: `must be ${invoice.minMinor}-${invoice.maxMinor}: what one ${c.PAYMENT_CURRENCY} invoice may ask, in minor units`,
+        });
+      }
       if (c.PAYMENT_CURRENCY !== "XTR" && c.PROVIDER_TOKEN === "") {
         ctx.addIssue({
           code: "custom",
@@ -142,7 +173,8 @@ const schema = z
       when: (payload) =>
         !payload.issues.some((issue) => CROSS_CHECKED.has(String(issue.path?.[0]))),
     },
-  );
+  )
+  .transform(withLockNamespace);
 
 export type BotConfig = z.infer<typeof schema> & {
   /**

@@ -15,7 +15,7 @@ import { createBotApp } from "./app.ts";
 import { loadBotConfig, type BotConfig } from "./config.ts";
 import { loggableError, scrubSecrets } from "./log-safety.ts";
 import { checkMigrations } from "./startup.ts";
-import { updateIdMixin } from "./updates/scope.ts";
+import { updateIdMixin, updateRequestId } from "./updates/scope.ts";
 
 /** Graceful shutdown must finish within this; a webhook request waits for its update, so keep it above the slowest one. */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -75,9 +75,17 @@ async function main(): Promise<void> {
     locks,
     logger,
     registry,
+    requestId: updateRequestId,
     config: {
       maskKey: config.LOCK_HASH_KEY,
       reservationTtlMs: (config.RESERVATION_SECONDS ?? config.RESERVATION_MINUTES * 60) * 1000,
+      maxLines: config.ORDER_MAX_LINES,
+      maxUnitsPerLine: config.ORDER_MAX_UNITS_PER_LINE,
+      maxUnpaidShare: config.ORDER_MAX_UNPAID_SHARE,
+      maxPayingExtensions: config.ORDER_MAX_PAYING_EXTENSIONS,
+      ...(config.ORDER_MAX_TOTAL === undefined
+        ? {}
+        : { maxOrderTotalMinor: config.ORDER_MAX_TOTAL }),
       ...(config.OPERATOR_GROUP_ID === undefined
         ? {}
         : { fallbackOperatorChatId: config.OPERATOR_GROUP_ID }),

@@ -13,7 +13,7 @@ export function createBotMetrics(registry: Registry): BotMetrics {
   const metrics: BotMetrics = {
     updates: new Counter({
       name: "orderbot_updates_total",
-      help: "Telegram updates received, by type and outcome (handled, duplicate, in_progress, failed, rejected)",
+      help: "Telegram updates received, by type and outcome (handled, duplicate, in_progress, limited, ignored, failed)",
       labelNames: ["type", "outcome"],
       registers: [registry],
     }),

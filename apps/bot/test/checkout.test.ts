@@ -26,9 +26,12 @@ async function placeOrder(user: SimulatedUser, sku: string, qty = 1): Promise<st
   const product = await h.db.product.findUniqueOrThrow({ where: { sku } });
   await user.send("/catalog");
   await user.waitForMessage("Catalog");
-  await user.pressData(callbacks.order.encode({ productId: product.id, qty, page: 1 }), {
-    force: true,
-  });
+  await user.pressData(
+    callbacks.order.encode({ productId: product.id, qty, categoryId: 0, page: 1 }),
+    {
+      force: true,
+    },
+  );
   const placed = await user.waitForMessage(/Order [2-9A-Z]{8}/, { edits: true });
   return /Order ([2-9A-Z]{8})/.exec(placed.text!)![1]!;
 }
@@ -120,7 +123,7 @@ describe("an order total one invoice cannot ask", () => {
     await buyer.send("/catalog");
     await buyer.waitForMessage("Catalog");
     const press = await buyer.pressData(
-      callbacks.order.encode({ productId: before.id, qty: 2, page: 1 }),
+      callbacks.order.encode({ productId: before.id, qty: 2, categoryId: 0, page: 1 }),
       { force: true },
     );
     expect(await press.answered()).toMatchObject({
@@ -185,7 +188,7 @@ describe("/paysupport and /terms", () => {
     // The alert as the worker posts it in the group (the outbox relay does not run here).
     const alert = await h.app.bot.api.sendMessage(
       operators.id,
-      `Support request #${request.id} (/paysupport) from Cy\nRecent orders:\n(none)\nMessage: double charge`,
+      `Question #${request.id} from Cy (about a payment)\nRecent orders:\n(none)\nMessage: double charge`,
     );
     const answer = await owner.send("Refunded, sorry about that", {
       in: operators,

@@ -71,6 +71,16 @@ describe("bot configuration", () => {
     ]);
   });
 
+  it("reads the shop's time zone, an IANA name, UTC by default, and refuses anything else", () => {
+    expect(parseBotConfig(VALID).SHOP_TIME_ZONE).toBe("UTC");
+    expect(parseBotConfig({ ...VALID, SHOP_TIME_ZONE: "Asia/Shanghai" }).SHOP_TIME_ZONE).toBe(
+      "Asia/Shanghai",
+    );
+    expect(problems({ ...VALID, SHOP_TIME_ZONE: "Beijing" })).toEqual([
+      expect.stringMatching(/^SHOP_TIME_ZONE: must be an IANA time zone name/),
+    ]);
+  });
+
   it("reads ids as bigints: Telegram ids exceed 32 bits", () => {
     const config = parseBotConfig({
       ...VALID,
@@ -114,6 +124,25 @@ describe("bot configuration", () => {
     expect(
       problems({ ...VALID, PAYMENT_CURRENCY: "USD", PROVIDER_TOKEN: "provider:token" }),
     ).toEqual([]);
+  });
+
+  it("reads the checkout limits, and refuses an order total one invoice could not ask", () => {
+    expect(parseBotConfig(VALID)).toMatchObject({
+      ORDER_MAX_LINES: 10,
+      ORDER_MAX_UNITS_PER_LINE: 10,
+    });
+    expect(parseBotConfig(VALID).ORDER_MAX_TOTAL).toBeUndefined();
+    expect(
+      parseBotConfig({ ...VALID, ORDER_MAX_LINES: "3", ORDER_MAX_TOTAL: "500" }),
+    ).toMatchObject({ ORDER_MAX_LINES: 3, ORDER_MAX_TOTAL: 500 });
+    expect(problems({ ...VALID, ORDER_MAX_TOTAL: "10001" })).toEqual([
+      "ORDER_MAX_TOTAL: must be 1-10000: what one XTR invoice may ask, in minor units",
+    ]);
+    expect(
+      problems({ ...VALID, ORDER_MAX_LINES: "0", ORDER_MAX_UNITS_PER_LINE: "100" }).map(
+        (p) => p.split(":")[0],
+      ),
+    ).toEqual(["ORDER_MAX_LINES", "ORDER_MAX_UNITS_PER_LINE"]);
   });
 
   it("refuses a webhook secret Telegram would refuse", () => {
@@ -249,8 +278,7 @@ describe("the bot process started with NODE_ENV=production and .env.example's de
     expect(lines.map((l) => /^bot: invalid configuration: (\w+):/.exec(l)?.[1]).sort()).toEqual([
       "BOT_MODE",
       "LOCK_HASH_KEY",
-      "LOCK_NAMESPACE",
-      "REDIS_URL",
+      "REDIS_URL", // LOCK_NAMESPACE is not in .env.example: unset, it names the bot
     ]);
     expect(stderr).not.toContain(EXAMPLE.LOCK_HASH_KEY);
   });

@@ -24,7 +24,11 @@ describe("a customer", () => {
     await alice.send("/start");
     await alice.waitForMessage("Welcome, Alice!");
     await alice.send("/catalog");
-    await alice.waitForMessage("Catalog, page 1 of 2");
+    await alice.waitForMessage("Catalog: pick a category.");
+    await alice.press(/^Tea \(\d+\)$/);
+    await alice.waitForMessage(/^Tea, page 1 of 1/, { edits: true });
+    await alice.press(/^Green and white tea \(\d+\)$/);
+    await alice.waitForMessage(/^Green and white tea, page 1 of 1/, { edits: true });
     await alice.press("Longjing green tea, 100 g");
     await alice.waitForMessage(/Quantity: 1, total 25 ⭐/, { edits: true });
     await alice.press("+");
@@ -38,7 +42,7 @@ describe("a customer", () => {
     const id = /Order ([2-9A-Z]{8})/.exec(placed.text!)![1]!;
     expect(placed.text).toContain("Longjing green tea, 100 g × 2: 50 ⭐");
     expect(placed.text).toContain("Total: 50 ⭐");
-    expect(placed.text).toMatch(/Reserved for you until \d\d:\d\d UTC/);
+    expect(placed.text).toMatch(/Held for you for 15 minutes, until \d\d:\d\d \(UTC\)/);
     expect(await stockOf("TEA-LONGJING")).toBe(before - 2);
 
     await alice.press("Pay 50 ⭐");
@@ -66,9 +70,9 @@ describe("a customer", () => {
   it("is spoken to in Chinese when Telegram says so, and can switch with /language", async () => {
     const li = kit.createUser({ firstName: "Li", languageCode: "zh-hans" });
     await li.send("/start");
-    await li.waitForMessage("欢迎,Li!");
+    await li.waitForMessage("欢迎，Li！");
     await li.send("/language");
-    await li.waitForMessage("请选择语言:");
+    await li.waitForMessage("请选择语言：");
     await li.press("English");
     await li.waitForMessage("Language set to English.", { edits: true });
     await li.send("/help");

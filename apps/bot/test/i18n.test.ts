@@ -1,9 +1,16 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import {
+  FINDING_KINDS,
+  FULFILMENT_STEPS,
+  type NotificationTemplate,
+  type RefundReason,
+} from "@orderbot/core";
 import { OrderStatus } from "@orderbot/db";
 import { createI18n, LOCALES_DIR } from "../src/bot/i18n.ts";
 import { SETTING_KEYS } from "../src/callbacks/index.ts";
+import { FULFILMENT_COMMANDS } from "../src/features/operator/fulfilment.ts";
 import { localeFromLanguageCode, LOCALES } from "../src/format/translate.ts";
 
 /** Message ids and the variables each one uses, read from a .ftl file. */
@@ -18,7 +25,21 @@ function messages(locale: string): Map<string, Set<string>> {
   for (const line of source.split("\n")) {
     const id = /^([a-z][\w-]*) =/.exec(line)?.[1];
     if (id) result.set(id, (current = new Set()));
-    for (const match of line.matchAll(/\{ \$(\w+) \}/g)) current?.add(match[1]!);
+    for (const match of line.matchAll(/\{ \$(\w+) (?:\}|->)/g)) current?.add(match[1]!);
+  }
+  return result;
+}
+
+/** Messages that select on a variable (`{ $x -> ...`): only one variant is rendered. */
+function selectors(locale: string): Set<string> {
+  const dir = path.join(LOCALES_DIR, locale);
+  const result = new Set<string>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".ftl"))) {
+    let current: string | undefined;
+    for (const line of readFileSync(path.join(dir, file), "utf8").split("\n")) {
+      current = /^([a-z][\w-]*) =/.exec(line)?.[1] ?? current;
+      if (current && /\{ \$\w+ ->/.test(line)) result.add(current);
+    }
   }
   return result;
 }
@@ -67,6 +88,8 @@ describe("translations", () => {
         "unavailable",
       ].map((r) => `precheckout-${r}`),
       ...["cancelled", "expired", "paid"].map((r) => `pay-refused-${r}`),
+      ...FULFILMENT_COMMANDS.map((c) => `op-fulfil-usage-${c}`),
+      ...FULFILMENT_STEPS.map((s) => `btn-fulfil-${s.toLowerCase()}`),
     ];
     const missing = [...keysUsedInCode(), ...dynamic].filter((key) => !en.has(key));
     expect(missing).toEqual([]);
@@ -83,10 +106,86 @@ describe("translations", () => {
           Object.fromEntries([...variables].map((v) => [v, `<${v}>`])),
         );
         expect(text, id).not.toMatch(/[\u2068\u2069]|\{\$|Unknown variable/);
-        for (const v of variables) expect(text, id).toContain(`<${v}>`);
+        // A message that selects on a variable shows only one variant's variables.
+        if (!selectors(locale).has(id))
+          for (const v of variables) expect(text, id).toContain(`<${v}>`);
       }
     },
   );
+
+  it("has a text for every notice the worker sends, in every language", () => {
+    // Keyed by core's template type: a template added there and not here fails to compile.
+    const templates: Record<NotificationTemplate, true> = {
+      "order-expired": true,
+      "payment-received": true,
+      "order-refunded": true,
+      "order-status": true,
+      "order-card": true,
+      "payment-refunded": true,
+      "operator-order-paid": true,
+      "operator-refund-needed": true,
+      "operator-refunded-outside": true,
+      "operator-ledger-finding": true,
+      "support-answer": true,
+      "operator-support-request": true,
+      "operator-low-stock": true,
+      "operator-dead-letter": true,
+      "operator-daily-report": true,
+    };
+    for (const locale of LOCALES) {
+      const missing = Object.keys(templates).filter((t) => !messages(locale).has(t));
+      expect(missing, locale).toEqual([]);
+    }
+  });
+
+  it("has every word the worker looks up, literal or by a reason or finding kind", () => {
+    // Keyed by core's types: a reason or kind added there and not here fails to compile.
+    const reasons: Record<RefundReason, true> = {
+      "late-out-of-stock": true,
+      "already-paid": true,
+      "amount-mismatch": true,
+      "not-yours": true,
+      "unknown-order": true,
+      operator: true,
+      duplicate: true,
+    };
+    const worker = path.resolve(import.meta.dirname, "../../worker/src/outbox");
+    const literal = readdirSync(worker)
+      .map((file) => readFileSync(path.join(worker, file), "utf8"))
+      .flatMap((source) => [...source.matchAll(/\b(?:format|word)\(locale, "([a-z][\w-]*)"/g)])
+      .map((m) => m[1]!);
+    expect(literal.length).toBeGreaterThan(0);
+    const wanted = [
+      ...literal,
+      ...Object.keys(reasons).map((r) => `refund-reason-${r}`),
+      ...FINDING_KINDS.map((k) => `finding-${k}`),
+    ];
+    for (const locale of LOCALES)
+      expect(
+        wanted.filter((key) => !messages(locale).has(key)),
+        locale,
+      ).toEqual([]);
+  });
+
+  it("writes Chinese with full-width punctuation throughout", () => {
+    const dir = path.join(LOCALES_DIR, "zh");
+    const halfWidth: string[] = [];
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".ftl"))) {
+      for (const line of readFileSync(path.join(dir, file), "utf8").split("\n")) {
+        if (line.startsWith("#")) continue;
+        // The text only: not the message id, placeables ({ ... }) or variant keys ([yes]).
+        const text = line
+          .replace(/^[a-z][\w-]* =/, "")
+          .replace(/\{[^}]*\}/g, "")
+          .replace(/^\s*\*?\[[\w-]+\]/, "")
+          // Latin terms keep their own punctuation: http(s).
+          .replace(/[A-Za-z]+\([A-Za-z]+\)/g, "");
+        const found = /[,:;()!?]/.exec(text);
+        if (found && /\p{Script=Han}/u.test(text)) halfWidth.push(`${file}: ${line.trim()}`);
+      }
+    }
+    expect(halfWidth).toEqual([]);
+  });
 
   it("picks Chinese for any Chinese language_code and English otherwise", () => {
     expect(["zh", "zh-hans", "zh-TW", "ZH-CN"].map(localeFromLanguageCode)).toEqual([

@@ -29,17 +29,17 @@ describe("with the shared Redis", () => {
         `${c.scope.type}/${c.language_code ?? "default"}: ${c.commands.map((x) => x.command).join(",")}`,
     );
     expect(menus.sort()).toEqual([
-      "all_group_chats/default: products,stock,price,orders,order,refund,report,settings,refunds,refunded,bind,unbind",
-      "all_group_chats/zh: products,stock,price,orders,order,refund,report,settings,refunds,refunded,bind,unbind",
-      "all_private_chats/default: start,catalog,orders,language,paysupport,terms,help",
-      "all_private_chats/zh: start,catalog,orders,language,paysupport,terms,help",
+      "all_group_chats/default: help,products,stock,price,orders,order,refund,process,ship,deliver,report,settings,refunds,refunded,photo,categories,category,bind,unbind",
+      "all_group_chats/zh: help,products,stock,price,orders,order,refund,process,ship,deliver,report,settings,refunds,refunded,photo,categories,category,bind,unbind",
+      "all_private_chats/default: start,catalog,search,cart,orders,language,paysupport,terms,help",
+      "all_private_chats/zh: start,catalog,search,cart,orders,language,paysupport,terms,help",
     ]);
   });
 
   it("answers Order with 'still processing' while the user's previous checkout is running", async () => {
     const user = h.kit.createUser({ languageCode: "en" });
-    await user.send("/catalog");
-    await user.waitForMessage("Catalog");
+    await user.send("Panda mug");
+    await user.waitForMessage(/^Found 1 for/);
     await user.press("Panda mug");
     await user.waitForMessage("Quantity: 1,", { edits: true });
     // Another checkout of this user holds the lock (another device, say).
@@ -91,8 +91,8 @@ describe("with Redis down", () => {
 
   it("an order is refused as temporarily unavailable, with nothing reserved", async () => {
     const user = h.kit.createUser({ languageCode: "en" });
-    await user.send("/catalog");
-    await user.waitForMessage("Catalog");
+    await user.send("Panda mug");
+    await user.waitForMessage(/^Found 1 for/);
     await user.press("Panda mug");
     await user.waitForMessage("Quantity: 1,", { edits: true });
     const stock = (await h.db.product.findUniqueOrThrow({ where: { sku: "MUG-PANDA" } })).stock;

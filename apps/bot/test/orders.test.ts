@@ -23,12 +23,8 @@ const ordersOf = (user: SimulatedUser) =>
 /** Opens a product card at `qty` the way a user does, and returns its Order button's data (not pressed yet). */
 async function openCard(user: SimulatedUser, sku: string, qty = 1): Promise<string> {
   const product = await h.db.product.findUniqueOrThrow({ where: { sku } });
-  await user.send("/catalog");
-  await user.waitForMessage("Catalog");
-  if (!user.view().buttons.includes(product.titleEn)) {
-    await user.press("Next ▶");
-    await user.waitForMessage("Catalog, page 2", { edits: true });
-  }
+  await user.send(product.titleEn);
+  await user.waitForMessage(/^Found \d+ for/);
   await user.press(product.titleEn);
   await user.waitForMessage("Quantity: 1,", { edits: true });
   for (let n = 2; n <= qty; n++) {

@@ -2,11 +2,11 @@
 // when a command after the count fails, so nobody stays limited for good.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Writable } from "node:stream";
-import { createLogger, createMetricsRegistry, silentLogger, type Redis } from "@orderbot/platform";
+import { createLogger, createMetricsRegistry, type Redis } from "@orderbot/platform";
 import { createTestRedis, type TestRedis } from "@orderbot/testkit";
-import type { BotContext } from "../src/bot/context.ts";
-import { rateLimit } from "../src/bot/middleware/rate-limit.ts";
+import type { Update } from "grammy/types";
 import { createBotMetrics } from "../src/metrics.ts";
+import { createRateLimiter, limitedSender, type RateLimiter } from "../src/updates/rate-limit.ts";
 
 let t: TestRedis;
 beforeAll(async () => {
@@ -14,19 +14,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.cleanup());
 
-/** A message from user 42 through the middleware: whether it got through. */
-async function send(middleware: ReturnType<typeof rateLimit>): Promise<boolean> {
-  let passed = false;
-  const ctx = {
-    from: { id: 42 },
-    msg: { text: "hi" },
-    logger: silentLogger,
-    t: (key: string) => key,
-  };
-  await middleware(ctx as unknown as BotContext, async () => {
-    passed = true;
-  });
-  return passed;
+const from = { id: 42, is_bot: false, first_name: "A" };
+const chat = { id: 42, type: "private" as const, first_name: "A" };
+const text = (updateId: number): Update => ({
+  update_id: updateId,
+  message: { message_id: updateId, date: 0, chat, from, text: "hi" },
+});
+
+/** A message from user 42 through the limiter: whether it got through. */
+let nextId = 1;
+function send(limiter: RateLimiter): Promise<boolean> {
+  return limiter.admits(text(nextId++));
 }
 
 describe("rate limit", () => {
@@ -42,7 +40,13 @@ describe("rate limit", () => {
       },
     }) as unknown as Redis;
     const prefix = `${t.namespace}:ratelimit:`;
-    const middleware = rateLimit({ redis, prefix, mask: () => "user-42", limit: 2, windowMs: 300 });
+    const middleware = createRateLimiter({
+      redis,
+      prefix,
+      mask: () => "user-42",
+      limit: 2,
+      windowMs: 300,
+    });
     expect([await send(middleware), await send(middleware), await send(middleware)]).toEqual([
       true,
       true,
@@ -69,7 +73,7 @@ describe("rate limit", () => {
     });
     const registry = createMetricsRegistry();
     const metrics = createBotMetrics(registry);
-    const middleware = rateLimit({
+    const middleware = createRateLimiter({
       redis: t.redis,
       prefix,
       mask: () => "user-42",
@@ -90,5 +94,48 @@ describe("rate limit", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.level).toBe(40);
     expect(JSON.stringify(warnings)).not.toContain("user-42");
+  });
+
+  it("never limits payments, membership changes or group upgrades, and limits messages and buttons", () => {
+    const payment = {
+      currency: "XTR",
+      total_amount: 1,
+      invoice_payload: "p",
+      telegram_payment_charge_id: "c",
+      provider_payment_charge_id: "",
+    };
+    const message = { message_id: 1, date: 0, chat, from };
+    const exempt: Update[] = [
+      {
+        update_id: 1,
+        pre_checkout_query: {
+          id: "q",
+          from,
+          currency: "XTR",
+          total_amount: 1,
+          invoice_payload: "p",
+        },
+      },
+      { update_id: 2, message: { ...message, successful_payment: payment } },
+      { update_id: 3, message: { ...message, refunded_payment: payment } } as unknown as Update,
+      { update_id: 4, message: { ...message, migrate_to_chat_id: -1001 } } as unknown as Update,
+      { update_id: 5, message: { ...message, migrate_from_chat_id: -1 } } as unknown as Update,
+      {
+        update_id: 6,
+        chat_member: {
+          chat: { id: -1, type: "group", title: "ops" },
+          from,
+          date: 0,
+          old_chat_member: { status: "administrator", user: from },
+          new_chat_member: { status: "member", user: from },
+        },
+      } as unknown as Update,
+    ];
+    expect(exempt.map(limitedSender)).toEqual(exempt.map(() => undefined));
+    const press = {
+      update_id: 7,
+      callback_query: { id: "q", from, chat_instance: "i", data: "x" },
+    } as Update;
+    expect([limitedSender(text(8)), limitedSender(press)]).toEqual([42, 42]);
   });
 });

@@ -71,6 +71,8 @@ beforeAll(async () => {
     botId: BOT_ID,
     processed: createProcessedUpdates(testDb.db),
     locks,
+    rateLimiter: { admits: () => Promise.resolve(true) },
+    refuse: () => Promise.resolve(),
     metrics: createBotMetrics(registry),
     logger: silentLogger,
     handle: async (update) => {

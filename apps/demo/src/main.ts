@@ -1,6 +1,7 @@
 // npm run demo [-- --users N --seconds S --keep]: the whole shop with simulated users. scripts/demo
 // starts the services; this makes a new shop database (migrated and seeded), starts the fake
-// Telegram, two bots behind the proxy and a worker, runs a flash sale while an operator restocks, shows live progress, then
+// Telegram, two bots behind the proxy and a worker, runs a flash sale (shoppers search or browse
+// the categories and check out carts) while an operator restocks, ships and delivers, shows live progress, then
 // checks the invariants and prints the report. Ctrl-C stops everything it started.
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
@@ -36,7 +37,7 @@ const option = (name: string, fallback: number) => {
 const USERS = option("users", 100);
 const SECONDS = option("seconds", 45);
 const KEEP = args.includes("--keep");
-const PAGE = 6; // the catalog's first page: the products a shopper sees
+const ON_SALE = 8; // products in the sale, from several categories
 const RESERVATION_SECONDS = Math.max(5, Math.min(30, Math.round(SECONDS / 4)));
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
@@ -60,9 +61,17 @@ let shop: ShopRun | undefined;
 try {
   await seedCatalog(db);
   const started = new Date();
+  // Shoppers find a product by its name or through its category and subcategory, as people do.
+  const categories = new Map(
+    (await db.category.findMany()).map((c) => [c.id, { title: c.titleEn, parentId: c.parentId }]),
+  );
+  const pathOf = (id: number | null): string[] => {
+    const category = id === null ? undefined : categories.get(id);
+    return category ? [...pathOf(category.parentId), category.title] : [];
+  };
   const products = (
-    await db.product.findMany({ where: { active: true }, orderBy: { id: "asc" }, take: PAGE })
-  ).map((p) => ({ sku: p.sku, title: p.titleEn }));
+    await db.product.findMany({ where: { active: true }, orderBy: { id: "asc" }, take: ON_SALE })
+  ).map((p) => ({ sku: p.sku, title: p.titleEn, categories: pathOf(p.categoryId) }));
   if (products.length === 0) throw new Error("the demo catalog is empty");
   const logDir = path.join(PROJECT_ROOT, ".data/demo/logs");
   await rm(logDir, { recursive: true, force: true });
@@ -99,7 +108,7 @@ try {
     `demo: the operator set ${products.length} products to ${perProduct} units each and muted paid-order notices in the group`,
   );
   out(
-    `demo: ${USERS} shoppers arrive over ${SECONDS} s; each pays, cancels or walks away (reservations last ${RESERVATION_SECONDS} s)`,
+    `demo: ${USERS} shoppers arrive over ${SECONDS} s; each searches or browses the categories, fills a cart with 1-3 products, checks out, then pays, cancels or walks away (reservations last ${RESERVATION_SECONDS} s); the operator ships and delivers what is paid`,
   );
 
   const random = Math.random;
@@ -107,7 +116,8 @@ try {
     kit: shop.kit,
     users: USERS,
     seconds: SECONDS,
-    products: products.map((p) => p.title),
+    products: products.map((p) => ({ title: p.title, categories: p.categories })),
+    maxLines: 3,
     intents: { pay: 0.5, cancel: 0.2, abandon: 0.3 },
     maxQuantity: 3,
     thinkMs: [200, 1_500],
@@ -123,6 +133,11 @@ try {
     everyMs: Math.max(3_000, (SECONDS * 1000) / 6),
     units: [2, 4],
     random,
+    signal: restock.signal,
+  });
+  // The operator ships what is paid and delivers what is shipped, every few seconds, from the group.
+  const fulfilling = shop.operator.fulfilWhile({
+    everyMs: Math.max(2_000, (SECONDS * 1000) / 10),
     signal: restock.signal,
   });
 
@@ -143,7 +158,7 @@ try {
   const progress = startProgress({
     render: () => {
       const s = sale.stats;
-      const orders = ["RESERVED", "PAYING", "PAID", "CANCELLED", "EXPIRED"]
+      const orders = ["RESERVED", "PAYING", "PAID", "SHIPPED", "DELIVERED", "CANCELLED", "EXPIRED"]
         .map((k) => `${states[k] ?? 0} ${k.toLowerCase()}`)
         .join(", ");
       const waits = locks
@@ -164,6 +179,9 @@ try {
     throw new Interrupted();
   }
   await restocking;
+  await fulfilling;
+  // Orders paid in the last moments: ship and deliver them too.
+  while ((await shop.operator.fulfilRound()) > 0);
   progress.log(
     `demo: all shoppers done; waiting for reservations to expire and the outbox to drain`,
   );
@@ -203,11 +221,18 @@ try {
   const [oversold] = await db.$queryRaw<{ units: number }[]>`
     SELECT COALESCE(SUM(GREATEST(h.held - COALESCE(s.supplied, 0), 0)), 0)::int AS units
     FROM (SELECT i.product_id, SUM(i.quantity) AS held FROM order_items i JOIN orders o ON o.id = i.order_id
-          WHERE o.status IN ('RESERVED','PAYING','PAID','FULFILLED') GROUP BY i.product_id) h
+          WHERE o.status IN ('RESERVED','PAYING','PAID','PROCESSING','SHIPPED','DELIVERED') GROUP BY i.product_id) h
     LEFT JOIN (SELECT product_id, SUM(delta) AS supplied FROM stock_movements
                WHERE reason IN ('SEED','ADJUST','IMPORT') GROUP BY product_id) s ON s.product_id = h.product_id`;
   const rows = await db.$queryRaw<{ status: string; n: number }[]>`
     SELECT status::text, count(*)::int AS n FROM orders WHERE created_at >= ${started}::timestamptz AT TIME ZONE 'UTC' GROUP BY status`;
+  const paidToShipped = await db.$queryRaw<{ ms: number }[]>`
+    SELECT (EXTRACT(EPOCH FROM s.created_at - p.created_at) * 1000)::float8 AS ms
+    FROM order_timeline s
+    JOIN LATERAL (SELECT created_at FROM order_timeline t
+                  WHERE t.order_id = s.order_id AND t.to_status = 'PAID'
+                  ORDER BY t.created_at LIMIT 1) p ON true
+    WHERE s.to_status = 'SHIPPED' AND s.created_at >= ${started}::timestamptz AT TIME ZONE 'UTC'`;
   const figures = {
     users: USERS,
     seconds: SECONDS,
@@ -218,6 +243,8 @@ try {
     orders: Object.fromEntries(rows.map((r) => [r.status, r.n])),
     sale: sale.stats,
     restocks: shop.operator.commands,
+    fulfilments: shop.operator.fulfilments,
+    paidToShippedMs: paidToShipped.map((r) => r.ms),
     oversold: oversold?.units ?? 0,
     invariants,
     locks: summarizeLocks(await scrapeAll(apps.map((a) => a.metricsUrl))),

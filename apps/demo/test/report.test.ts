@@ -27,7 +27,7 @@ function figures(overrides: Partial<DemoFigures> = {}): DemoFigures {
     workers: 1,
     products: 2,
     unitsOnSale: 6,
-    orders: { PAID: 3, CANCELLED: 1, EXPIRED: 2 },
+    orders: { PAID: 1, DELIVERED: 2, CANCELLED: 1, EXPIRED: 2 },
     sale: {
       started: 10,
       done: 10,
@@ -43,6 +43,12 @@ function figures(overrides: Partial<DemoFigures> = {}): DemoFigures {
       { ...command("=3", 0, 3), updateId: 1 },
       { ...command("+2", 1, 3), updateId: 2 },
     ],
+    fulfilments: [
+      { orderId: "A1B2C3D4", step: "ship", delivered: true, moved: true, replies: [] },
+      { orderId: "A1B2C3D4", step: "deliver", delivered: true, moved: true, replies: [] },
+      { orderId: "E5F6G7H8", step: "ship", delivered: true, moved: true, replies: [] },
+    ],
+    paidToShippedMs: [9_000, 1_000, 3_000],
     oversold: 0,
     invariants: [invariant("ledger"), invariant("oversold")],
     locks: {
@@ -62,12 +68,25 @@ function figures(overrides: Partial<DemoFigures> = {}): DemoFigures {
 }
 
 describe("the demo's report", () => {
-  it("counts orders by outcome, the restocks that added units and the locks by kind", () => {
+  it("says so when no order was shipped", () => {
+    expect(formatDemoReport(figures({ paidToShippedMs: [], fulfilments: [] }))).toContain(
+      "paid → shipped: no order was shipped; the operator sent 0 /ship and 0 /deliver",
+    );
+  });
+
+  it("counts orders by final status, the restocks that added units and the locks by kind", () => {
     const report = formatDemoReport(figures());
-    expect(report).toContain("orders by outcome (6 placed by 10 users)");
-    expect(report).toContain("\n  paid             3\n");
+    expect(report).toContain("orders by final status (6 placed by 10 users)");
     expect(report).toContain(
-      'not placed       4   3 found their product sold out, 1 told "not enough',
+      "\n  delivered        2   paid, shipped by the operator, then delivered\n",
+    );
+    expect(report).toContain("\n  paid             1   paid, not shipped yet\n");
+    expect(report).not.toContain("  shipped ");
+    expect(report).toContain(
+      'not placed       4   3 found every product they picked sold out, 1 told "not enough',
+    );
+    expect(report).toContain(
+      "paid → shipped: median 3.0 s, p90 9.0 s, max 9.0 s over 3 orders; the operator sent 2 /ship and 1 /deliver",
     );
     expect(report).toContain("operator restocks: 1 (+2 units)");
     expect(report).toContain("invariants: OK (2 checked)");

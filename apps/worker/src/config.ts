@@ -10,6 +10,7 @@ import {
   port,
   redisTopologyShape,
   sharedConfigShape,
+  withLockNamespace,
 } from "@orderbot/platform";
 
 const ms = (min: number) => z.coerce.number().int().min(min);
@@ -120,7 +121,8 @@ const schema = z
         message: `must be at least OUTBOX_HORIZON_MS + OUTBOX_SEND_TIMEOUT_MS + 1000 (${needed})`,
       });
     }
-  });
+  })
+  .transform(withLockNamespace);
 
 export type WorkerConfig = z.infer<typeof schema>;
 

@@ -13,6 +13,7 @@ import {
 } from "@orderbot/platform";
 import { loadWorkerConfig, type WorkerConfig } from "./config.ts";
 import { withSessionSettings } from "./db-url.ts";
+import { currentJobRun } from "./jobs/run-scope.ts";
 import { createWorker } from "./worker.ts";
 
 function loadConfigOrExit(): WorkerConfig {
@@ -61,6 +62,7 @@ const close = async () => {
 const shop = createShop({
   db,
   locks,
+  requestId: currentJobRun,
   config: {
     maskKey: config.LOCK_HASH_KEY,
     paymentGraceMs: config.PAYMENT_GRACE_MS,

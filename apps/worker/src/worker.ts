@@ -118,7 +118,13 @@ export function createWorker(deps: WorkerDeps): Worker {
     refundsJob({ db, operatorChats: chats, intervalMs: config.REFUND_INTERVAL_MS }),
     adminRefreshJob({
       groups: deps.groups,
-      getAdministrators: (chatId) => deps.api.getChatAdministrators(chatId),
+      // The lease's signal; grammY takes it after `other`, typed as its AbortController shim's.
+      getAdministrators: (chatId, signal) =>
+        deps.api.getChatAdministrators(
+          chatId,
+          undefined,
+          signal as Parameters<Api["getChatAdministrators"]>[2],
+        ),
       intervalMs: config.ADMIN_REFRESH_INTERVAL_MS,
       staleMs: config.ADMIN_STALE_MS,
     }),

@@ -1,6 +1,7 @@
 import type { Context } from "grammy";
 import type { I18nFlavor } from "@grammyjs/i18n";
 import type { Logger } from "@orderbot/platform";
+import type { ShopTime } from "../format/time.ts";
 import type { Locale } from "../format/translate.ts";
 
 /**
@@ -13,4 +14,6 @@ export type BotContext = Context &
   I18nFlavor & {
     logger: Logger;
     locale: Locale;
+    /** The shop's clock and named time zone (SHOP_TIME_ZONE), for the times messages show. */
+    shopTime: ShopTime;
   };

@@ -1,9 +1,13 @@
 import { autoRetry } from "@grammyjs/auto-retry";
+import type { I18n } from "@grammyjs/i18n";
 import { Bot, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { Logger } from "@orderbot/platform";
+import { askShopFeature } from "../features/ask-shop.ts";
 import { cancelFeature } from "../features/cancel.ts";
+import { cartFeature } from "../features/cart.ts";
 import { catalogFeature } from "../features/catalog.ts";
+import { groupLifecycleFeature } from "../features/group-lifecycle.ts";
 import type { FeatureDeps } from "../features/deps.ts";
 import { languageFeature } from "../features/language.ts";
 import { myOrdersFeature } from "../features/my-orders.ts";
@@ -13,13 +17,14 @@ import { paySupportFeature } from "../features/pay-support.ts";
 import { paymentsFeature } from "../features/payments.ts";
 import { productFeature } from "../features/product.ts";
 import { refundedPaymentFeature } from "../features/refunded-payment.ts";
+import { searchFeature } from "../features/search.ts";
 import { startFeature } from "../features/start.ts";
 import { unhandledFeature } from "../features/unhandled.ts";
+import { UTC_SHOP_TIME } from "../format/time.ts";
 import type { BotContext } from "./context.ts";
-import { createI18n, negotiateLocale } from "./i18n.ts";
+import { negotiateLocale } from "./i18n.ts";
 import { answerEveryCallbackQuery } from "./middleware/callback-answers.ts";
 import { handleFeatureError } from "./middleware/error-boundary.ts";
-import { rateLimit, type RateLimitOptions } from "./middleware/rate-limit.ts";
 import { updateLogger } from "./middleware/update-logger.ts";
 
 export interface CreateBotDeps extends FeatureDeps {
@@ -29,32 +34,48 @@ export interface CreateBotDeps extends FeatureDeps {
   /** Skips getMe at start when known (tests); otherwise `bot.init()` fetches it. */
   botInfo?: UserFromGetMe;
   logger: Logger;
-  rateLimit: RateLimitOptions;
+  /** The translations (createI18n), shared with the update pipeline's answers to limited users. */
+  i18n: I18n<BotContext>;
 }
 
 /** Every feature, in the order an update meets them; `unhandled` takes whatever none of them did. */
 function features(deps: FeatureDeps): Composer<BotContext>[] {
   const { shop } = deps;
   return [
-    startFeature(shop.orders),
+    startFeature({ orders: shop.orders, orderMessages: shop.orderMessages }),
+    // Before any feature that reads plain text: a reply to "write your question" is one.
+    askShopFeature({ support: shop.support }),
     languageFeature(deps.languages),
-    catalogFeature({ catalog: shop.catalog, pageSize: deps.catalogPageSize }),
-    productFeature({ catalog: shop.catalog, maxUnitsPerLine: deps.maxUnitsPerLine }),
+    catalogFeature({ catalog: shop.catalog, cart: shop.cart, pageSize: deps.catalogPageSize }),
+    productFeature({
+      catalog: shop.catalog,
+      cart: shop.cart,
+      maxUnitsPerLine: deps.maxUnitsPerLine,
+    }),
+    cartFeature({
+      catalog: shop.catalog,
+      cart: shop.cart,
+      lowStock: deps.lowStock,
+      maxUnitsPerLine: deps.maxUnitsPerLine,
+      orderMessages: shop.orderMessages,
+    }),
     orderFeature({
       catalog: shop.catalog,
       orders: shop.orders,
       lowStock: deps.lowStock,
       maxUnitsPerLine: deps.maxUnitsPerLine,
     }),
-    myOrdersFeature(shop.orders),
+    myOrdersFeature({ orders: shop.orders, orderMessages: shop.orderMessages }),
     cancelFeature(shop.orders),
     paymentsFeature({
       orders: shop.orders,
       payments: shop.payments,
       outbox: shop.outbox,
+      orderMessages: shop.orderMessages,
       invoice: deps.payments,
     }),
     refundedPaymentFeature({ payments: shop.payments }),
+    groupLifecycleFeature({ groups: shop.groups, ownerIds: deps.operators.ownerIds }),
     paySupportFeature({ support: shop.support, ...deps.shopInfo }),
     operatorFeature({
       shop,
@@ -62,14 +83,17 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
       reports: deps.reports,
       ...deps.operators,
     }),
+    // Last but one: plain text that names products is a search; anything else goes on.
+    searchFeature({ catalog: shop.catalog, pageSize: deps.catalogPageSize }),
     unhandledFeature(),
   ];
 }
 
 /**
- * The grammY bot: per-update logger, an answer for every button, translations, the per-user rate
- * limit, then the features inside one error boundary. It does not receive updates by itself:
- * the webhook server and the poller hand them to `bot.handleUpdate` through the update pipeline.
+ * The grammY bot: per-update logger, translations, an answer for every button, then the features
+ * inside one error boundary. It does not receive updates by itself: the webhook server and the
+ * poller hand them to `bot.handleUpdate` through the update pipeline, which has already applied
+ * the per-user rate limit (updates/rate-limit.ts), before any database or lock work.
  */
 export function createBot(deps: CreateBotDeps): Bot<BotContext> {
   const bot = new Bot<BotContext>(deps.token, {
@@ -83,12 +107,15 @@ export function createBot(deps: CreateBotDeps): Bot<BotContext> {
   // 429s and 5xx from the Bot API are retried (after their retry_after), within a short bound.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 5 }));
 
-  const i18n = createI18n();
   bot.use(updateLogger(deps.logger));
+  const shopTime = { zone: deps.shopTimeZone ?? UTC_SHOP_TIME.zone, now: UTC_SHOP_TIME.now };
+  bot.use((ctx, next) => {
+    ctx.shopTime = shopTime;
+    return next();
+  });
   bot.use(negotiateLocale(deps.languages));
-  bot.use(i18n);
+  bot.use(deps.i18n);
   bot.use(answerEveryCallbackQuery());
-  bot.use(rateLimit(deps.rateLimit));
   bot.errorBoundary(handleFeatureError, ...features(deps));
   return bot;
 }

@@ -8,8 +8,9 @@ import type { BotContext } from "./context.ts";
 export { LOCALES_DIR };
 
 /**
- * Translations from @orderbot/locales (one folder per language). The language is the one the user picked with /language,
- * else the one Telegram reports for them (zh for any Chinese variant), else English.
+ * Translations from @orderbot/locales (one folder per language). The language is the one stored
+ * with the customer (picked with /language, or recorded at their first message), else the one
+ * Telegram reports for them (zh for any Chinese variant), else English.
  */
 export function createI18n(): I18n<BotContext> {
   return new I18n<BotContext>({
@@ -26,6 +27,10 @@ export function negotiateLocale(languages: LanguagePreferences): MiddlewareFn<Bo
   return async (ctx, next) => {
     const chosen = ctx.from ? await languages.get(ctx.from.id) : null;
     ctx.locale = isLocale(chosen) ? chosen : localeFromLanguageCode(ctx.from?.language_code);
+    // A customer's first private message records the language they use, so that the worker's
+    // notices to them (expiry, refunds, answers) are in it too.
+    if (chosen === null && ctx.from && ctx.chat?.type === "private")
+      await languages.remember(ctx.from.id, ctx.locale);
     await next();
   };
 }

@@ -96,6 +96,9 @@ export const quantityField = z
 /** An order's public id (the order service's alphabet: no 0/O, 1/I/L). */
 export const publicIdField = z.string().regex(/^[2-9A-HJKMNP-Z]{6,16}$/);
 
+/** Search words joined by single spaces (no ':'); the byte limit is the codec's. */
+export const searchQueryField = z.string().regex(/^[^:\s]+( [^:\s]+)*$/u);
+
 /** A setting's new value: a short word or number; its meaning is checked per setting. */
 export const settingValueField = z.string().regex(/^[a-z0-9]{1,6}$/);
 

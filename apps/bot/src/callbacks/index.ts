@@ -1,5 +1,6 @@
 // Every button the bot sends, in one place: what its data carries and how that is validated.
 // Prefixes are one letter because Telegram allows 64 bytes of callback data.
+import { FULFILMENT_CALLBACK_PREFIX, FULFILMENT_STEPS } from "@orderbot/core";
 import { LOCALES } from "../format/translate.ts";
 import {
   chatIdField,
@@ -10,6 +11,7 @@ import {
   pageField,
   publicIdField,
   quantityField,
+  searchQueryField,
   settingValueField,
 } from "./codec.ts";
 
@@ -19,18 +21,64 @@ export { CALLBACK_DATA_MAX_BYTES, type CallbackCodec } from "./codec.ts";
 export const SETTING_KEYS = ["notifyPaidOrders", "lowStockThreshold", "language"] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
+/** The main menu's buttons (keyboards/menu.ts) that no other codec covers. */
+export const MENU_ACTIONS = ["cart", "orders", "help", "contact", "ask"] as const;
+
 export const callbacks = {
-  /** A page of the catalog. */
+  /**
+   * A main-menu button: cart, my orders, help, "contact the shop" (asks for a question) and "ask
+   * the shop" on the fallback reply (passes on the message it answers).
+   */
+  menu: defineCallback("m", { action: enumField(MENU_ACTIONS) }),
+  /** Open one of the presser's orders: its card, with items, state and what happens next. */
+  orderView: defineCallback("v", { orderId: publicIdField }),
+  /** The catalog's first screen: its categories (or, in a shop without any, a page of products). */
   catalogPage: defineCallback("c", { page: pageField }),
+  /** A page of one category: its subcategories, then its products (0: products in no category). */
+  category: defineCallback("k", { categoryId: countField, page: pageField }),
+  /** A page of search results; the query's words ride along (core keeps them within 40 bytes). */
+  searchPage: defineCallback("f", { page: pageField, query: searchQueryField }),
   /** A page of the operators' /products listing. */
   productsPage: defineCallback("pp", { page: pageField }),
-  /** A product card showing `qty` units; +/− re-render it with another qty. */
-  product: defineCallback("p", { productId: idField, qty: quantityField, page: pageField }),
+  /**
+   * A product card showing `qty` units; +/− re-render it with another qty. `categoryId` and `page`
+   * are the listing it was opened from, for the way back (category 0: products in no category).
+   */
+  product: defineCallback("p", {
+    productId: idField,
+    qty: quantityField,
+    categoryId: countField,
+    page: pageField,
+  }),
   /**
    * Reserve `qty` units. The order's idempotency key is derived from the pressed message and this
    * data, so a double tap (or a re-delivered update) finds the order the first tap placed.
    */
-  order: defineCallback("o", { productId: idField, qty: quantityField, page: pageField }),
+  order: defineCallback("o", {
+    productId: idField,
+    qty: quantityField,
+    categoryId: countField,
+    page: pageField,
+  }),
+  /**
+   * Put the card's product in the cart: its line becomes `qty` units (what was in the cart plus
+   * what the card picked), an absolute number, so a double tap adds nothing twice.
+   */
+  cartAdd: defineCallback("a", {
+    productId: idField,
+    qty: quantityField,
+    categoryId: countField,
+    page: pageField,
+  }),
+  /** On the cart: set a line to `quantity` units (−, +), 0 removes it. Absolute, as above. */
+  cartSet: defineCallback("q", { productId: idField, quantity: countField }),
+  /** Empty the cart drawn at `revision`. */
+  cartEmpty: defineCallback("e", { revision: countField }),
+  /**
+   * Check out the cart as drawn at `revision`: one order of all its lines. The order's idempotency
+   * key is the press (message and data); a cart changed since gets "here is your cart now".
+   */
+  checkout: defineCallback("b", { revision: countField }),
   /** Send the invoice for an order (the order must be the presser's own). */
   pay: defineCallback("y", { orderId: publicIdField }),
   /** Cancel an order (the order must be the presser's own). */
@@ -55,6 +103,14 @@ export const callbacks = {
   findingResolve: defineCallback("fr", { findingId: idField }),
   /** /order: show the order's customer id to the admin who presses (a dialog only they see). */
   customerId: defineCallback("ci", { orderId: publicIdField }),
+  /**
+   * Move a paid order to its next step (the paid alert's buttons, queued by core: its prefix and
+   * fields are core's fulfilment/buttons.ts). Shipping asks for a tracking note first.
+   */
+  fulfil: defineCallback(FULFILMENT_CALLBACK_PREFIX, {
+    orderId: publicIdField,
+    step: enumField(FULFILMENT_STEPS),
+  }),
   /** /unbind's confirmation (owners only); carries the group so a copy elsewhere does nothing. */
   unbind: defineCallback("ub", { chatId: chatIdField }),
 } as const;

@@ -2,10 +2,14 @@ import { Composer } from "grammy";
 import type { CancelOrderResult, OrderService } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
-import { orderText } from "../format/order.ts";
+import { orderCard } from "../format/order-card.ts";
 import { alert, showInPlace } from "./support.ts";
 
-/** Cancel on an order: the reservation ends and its stock goes back on sale (once). */
+/**
+ * Cancel on an order: the reservation ends and its stock goes back on sale (once). The card shows
+ * the order cancelled; its invoice, which can no longer be paid, is deleted through the outbox
+ * (queued with the cancellation: customers/order-messages.ts).
+ */
 export function cancelFeature(orders: OrderService): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   const privateChats = feature.chatType("private");
@@ -24,10 +28,12 @@ export function cancelFeature(orders: OrderService): Composer<BotContext> {
     result: CancelOrderResult,
   ): Promise<void> {
     switch (result.status) {
-      case "ok":
+      case "ok": {
         await ctx.answerCallbackQuery({ text: ctx.t("order-cancelled", { id }) });
-        await showInPlace(ctx, orderText(ctx.t, result.order, ctx.locale));
+        const card = orderCard(ctx, result.order);
+        await showInPlace(ctx, card.text, card.keyboard);
         break;
+      }
       case "expired":
         await alert(ctx, ctx.t("order-cancel-expired", { id }));
         await rerender(ctx, id);
@@ -60,7 +66,9 @@ export function cancelFeature(orders: OrderService): Composer<BotContext> {
   /** The message still shows buttons for a state that has passed: show the order as it is now. */
   async function rerender(ctx: BotContext, id: string): Promise<void> {
     const order = await orders.get(id);
-    if (order) await showInPlace(ctx, orderText(ctx.t, order, ctx.locale));
+    if (!order) return;
+    const card = orderCard(ctx, order);
+    await showInPlace(ctx, card.text, card.keyboard);
   }
 
   return feature;

@@ -4,8 +4,22 @@ import type { LanguagePreferences, LowStockAlerts, Reports, Shop } from "@orderb
 export interface FeatureDeps {
   shop: Pick<
     Shop,
-    "catalog" | "orders" | "payments" | "ledger" | "stock" | "groups" | "outbox" | "support"
+    | "catalog"
+    | "categories"
+    | "cart"
+    | "photos"
+    | "orders"
+    | "fulfilment"
+    | "payments"
+    | "ledger"
+    | "stock"
+    | "groups"
+    | "outbox"
+    | "support"
+    | "orderMessages"
   >;
+  /** SHOP_TIME_ZONE: absolute times are shown in it, with its name (UTC when unset). */
+  shopTimeZone?: string;
   languages: LanguagePreferences;
   lowStock: LowStockAlerts;
   reports: Reports;

@@ -1,39 +1,80 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { formatMoney, type OrderService } from "@orderbot/core";
+import { formatMoney, type OrderMessages, type OrderService } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
-import { formatDate, isOpen } from "../format/order.ts";
+import { orderCard } from "../format/order-card.ts";
+import { formatDate } from "../format/order.ts";
+import { alert } from "./support.ts";
 
 const SHOWN = 10;
 
-/** /orders in a private chat: the user's latest orders and their states; open ones can be paid or cancelled. */
-export function myOrdersFeature(orders: OrderService): Composer<BotContext> {
+/**
+ * /orders (and "My orders" in the menu and on every card): the customer's latest orders, each a
+ * button that opens its card: items, state, what happens next, and the buttons that still work.
+ */
+export function myOrdersFeature(deps: {
+  orders: Pick<OrderService, "listForUser" | "get">;
+  orderMessages: Pick<OrderMessages, "setCard">;
+}): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   const privateChats = feature.chatType("private");
 
-  privateChats.command("orders", async (ctx) => {
-    const mine = await orders.listForUser(ctx.from.id, SHOWN);
-    if (mine.length === 0) return ctx.reply(ctx.t("orders-empty"));
+  async function list(ctx: BotContext & { from: { id: number } }) {
+    const mine = await deps.orders.listForUser(ctx.from.id, SHOWN);
+    const keyboard = new InlineKeyboard();
+    if (mine.length === 0)
+      return {
+        text: ctx.t("orders-empty"),
+        keyboard: keyboard.text(
+          ctx.t("btn-menu-catalog"),
+          callbacks.catalogPage.encode({ page: 1 }),
+        ),
+      };
     const lines = mine.map((order) =>
       ctx.t("orders-line", {
         id: order.id,
         status: ctx.t(`status-${order.status}`),
         total: formatMoney(order.totalMinor, order.currency),
-        date: formatDate(order.createdAt, ctx.locale),
+        date: formatDate(order.createdAt, ctx.locale, ctx.shopTime.zone),
       }),
     );
-    const keyboard = new InlineKeyboard();
-    for (const order of mine.filter(isOpen)) {
-      const total = formatMoney(order.totalMinor, order.currency);
+    for (const order of mine)
       keyboard
         .text(
-          `${order.id}: ${ctx.t("btn-pay", { total })}`,
-          callbacks.pay.encode({ orderId: order.id }),
+          ctx.t("btn-open-order", {
+            id: order.id,
+            status: ctx.t(`status-${order.status}`),
+            total: formatMoney(order.totalMinor, order.currency),
+          }),
+          callbacks.orderView.encode({ orderId: order.id }),
         )
-        .text(ctx.t("btn-cancel"), callbacks.cancel.encode({ orderId: order.id }))
         .row();
-    }
-    await ctx.reply([ctx.t("orders-title"), ...lines].join("\n"), { reply_markup: keyboard });
+    keyboard.text(ctx.t("btn-menu-catalog"), callbacks.catalogPage.encode({ page: 1 }));
+    return { text: [ctx.t("orders-title"), ...lines].join("\n"), keyboard };
+  }
+
+  privateChats.command("orders", async (ctx) => {
+    const { text, keyboard } = await list(ctx);
+    await ctx.reply(text, { reply_markup: keyboard });
+  });
+
+  privateChats.callbackQuery(callbacks.menu.encode({ action: "orders" }), async (ctx) => {
+    const { text, keyboard } = await list(ctx);
+    await ctx.answerCallbackQuery();
+    await ctx.reply(text, { reply_markup: keyboard });
+  });
+
+  privateChats.callbackQuery(callbacks.orderView.pattern, async (ctx) => {
+    const data = callbacks.orderView.decode(ctx.callbackQuery.data);
+    if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+    const order = await deps.orders.get(data.orderId);
+    if (!order) return alert(ctx, ctx.t("order-not-found"));
+    if (order.userId !== BigInt(ctx.from.id)) return alert(ctx, ctx.t("order-not-yours"));
+    await ctx.answerCallbackQuery();
+    const card = orderCard(ctx, order);
+    const sent = await ctx.reply(card.text, { reply_markup: card.keyboard });
+    // The newest card is the one kept true when the order changes.
+    await deps.orderMessages.setCard(order.id, ctx.chat.id, sent.message_id);
   });
 
   return feature;

@@ -12,6 +12,7 @@ import { callbacks } from "../callbacks/index.ts";
 import { isOpen, orderText } from "../format/order.ts";
 import { orderKeyboard } from "../keyboards/order.ts";
 import { productCard } from "./product.ts";
+import { showProductCard } from "./product-card.ts";
 import { alert, showInPlace } from "./support.ts";
 
 export interface OrderFeatureDeps {
@@ -56,7 +57,7 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
     ctx: BotContext,
     result: PlaceOrderResult,
     product: ProductView,
-    pressed: { qty: number; page: number },
+    pressed: { qty: number; categoryId: number; page: number },
   ): Promise<void> {
     switch (result.status) {
       case "ok": {
@@ -115,8 +116,14 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
         // Show the card again with what is left, so the next press can succeed.
         const fresh = await deps.catalog.get({ id: product.id });
         if (fresh) {
-          const card = productCard(ctx, fresh, pressed.qty, pressed.page, deps.maxUnitsPerLine);
-          await showInPlace(ctx, card.text, card.keyboard);
+          const card = productCard(ctx, fresh, pressed.qty, {
+            categoryId: pressed.categoryId,
+            page: pressed.page,
+            inCart: 0,
+            cartUnits: 0,
+            maxUnitsPerLine: deps.maxUnitsPerLine,
+          });
+          await showProductCard(ctx, fresh, card);
         }
         return;
       }

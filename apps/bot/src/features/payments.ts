@@ -1,6 +1,7 @@
 import { Composer, GrammyError } from "grammy";
 import type {
   CheckPayableResult,
+  OrderMessages,
   OrderService,
   OrderView,
   OutboxService,
@@ -10,9 +11,11 @@ import type {
 import { paymentNoticeKey } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
-import { itemLines, orderText } from "../format/order.ts";
+import { orderCard } from "../format/order-card.ts";
+import { itemLines } from "../format/order.ts";
 import { loggableError } from "../log-safety.ts";
 import { updateReceivedAt } from "../updates/scope.ts";
+import { mainMenuKeyboard } from "../keyboards/menu.ts";
 import { payStartParameter } from "./pay-link.ts";
 import { alert, showInPlace } from "./support.ts";
 
@@ -21,6 +24,8 @@ export interface PaymentsFeatureDeps {
   payments: PaymentService;
   /** Settles the confirmation queued with the payment once the bot's own reply has said it. */
   outbox: Pick<OutboxService, "settleInline">;
+  /** The order's card (edited once it is paid) and its one live invoice. */
+  orderMessages: OrderMessages;
   /** The currency the provider token is for ("XTR" and an empty token: Telegram Stars). */
   invoice: { currency: string; providerToken: string };
   now?: () => Date;
@@ -61,7 +66,8 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
     if (refusal) {
       await alert(ctx, ctx.t(refusal, { id: order.id }));
       // The message still offers Pay: show the order as it is now instead.
-      return showInPlace(ctx, orderText(ctx.t, order, ctx.locale));
+      const card = orderCard(ctx, order);
+      return showInPlace(ctx, card.text, card.keyboard);
     }
     if (order.currency !== deps.invoice.currency) {
       ctx.logger.error(
@@ -70,8 +76,17 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       );
       return alert(ctx, ctx.t("unavailable"));
     }
+    // The card Pay was pressed on is the one kept true when the order changes.
+    const card = ctx.callbackQuery.message;
+    if (card) await deps.orderMessages.setCard(order.id, ctx.chat.id, card.message_id);
+    // One live invoice per order: of two taps, one claims it; the other is told it is there.
+    const claim = await deps.orderMessages.claimInvoice(order.id);
+    if (claim.status !== "send")
+      return ctx.answerCallbackQuery({ text: ctx.t("pay-invoice-already") });
+    if (claim.replaces !== null) await deleteQuietly(ctx, claim.replaces);
+    let invoice: { message_id: number };
     try {
-      await ctx.replyWithInvoice(
+      invoice = await ctx.replyWithInvoice(
         ctx.t("invoice-title", { id: order.id }),
         itemLines(ctx.t, order, ctx.locale).slice(0, 255),
         order.id,
@@ -85,6 +100,7 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
         },
       );
     } catch (error) {
+      await deps.orderMessages.releaseInvoice(order.id);
       // Telegram refused the invoice (an amount out of its range, a provider problem): say so
       // rather than leave the user waiting. Anything else fails the update, which is retried.
       if (!(error instanceof GrammyError) || error.error_code !== 400) throw error;
@@ -94,9 +110,31 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       );
       return alert(ctx, ctx.t("pay-invoice-refused", { id: order.id }));
     }
+    await deps.orderMessages.invoiceSent(order.id, invoice.message_id);
     // Only now: "invoice sent" is true once the invoice exists.
     await ctx.answerCallbackQuery({ text: ctx.t("pay-invoice-sent") });
   });
+
+  /** Deletes one of the bot's messages; one that is gone or too old to delete is left as it is. */
+  async function deleteQuietly(ctx: BotContext, messageId: number): Promise<void> {
+    await ctx.api.deleteMessage(ctx.chat!.id, messageId).catch((error: unknown) => {
+      if (!(error instanceof GrammyError) || error.error_code !== 400) throw error;
+    });
+  }
+
+  /** The order's card, if it has one, edited to show it paid: no Pay or Cancel any more. */
+  async function refreshCard(ctx: BotContext, order: OrderView): Promise<void> {
+    const ids = await deps.orderMessages.of(order.id);
+    if (!ids?.cardMessageId || ids.chatId !== BigInt(ctx.chat!.id)) return;
+    const card = orderCard(ctx, order);
+    await ctx.api
+      .editMessageText(ctx.chat!.id, ids.cardMessageId, card.text, { reply_markup: card.keyboard })
+      .catch((error: unknown) => {
+        // Not modified (already shown), or a card the customer deleted: nothing to fix.
+        if (error instanceof GrammyError && error.error_code === 400) return;
+        ctx.logger.warn({ err: loggableError(error) }, "order card not updated after payment");
+      });
+  }
 
   function payRefusal(order: OrderView): string | null {
     switch (order.status) {
@@ -105,7 +143,9 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       case "EXPIRED":
         return "pay-refused-expired";
       case "PAID":
-      case "FULFILLED":
+      case "PROCESSING":
+      case "SHIPPED":
+      case "DELIVERED":
       case "REFUNDED":
         return "pay-refused-paid";
       case "RESERVED":
@@ -154,6 +194,10 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       amount: payment.total_amount,
       currency: payment.currency,
       locale: ctx.locale,
+      customer: {
+        name: [ctx.from.first_name, ctx.from.last_name].filter(Boolean).join(" ").slice(0, 128),
+        username: ctx.from.username,
+      },
     });
     // A duplicate said nothing: if the first delivery's reply was lost, the outbox sends it.
     if (result.status === "invalid" || result.duplicate) return;
@@ -170,7 +214,9 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
     // here, it is settled so that the worker does not say it again. If the reply fails, the outbox
     // says it (a re-delivery of this update would be a duplicate and say nothing).
     try {
-      await ctx.reply(ctx.t("payment-received", { id }));
+      await ctx.reply(ctx.t("payment-received", { id }), {
+        reply_markup: mainMenuKeyboard(ctx.t),
+      });
     } catch (error) {
       ctx.logger.warn(
         { err: loggableError(error) },
@@ -183,6 +229,9 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
         { err: loggableError(error) },
         "payment confirmation sent but not settled; it may come twice",
       );
+    });
+    await refreshCard(ctx, result.order).catch((error: unknown) => {
+      ctx.logger.warn({ err: loggableError(error) }, "order card not updated after payment");
     });
   });
 

@@ -1,39 +1,85 @@
 import { Composer } from "grammy";
-import { formatMoney, type CatalogService, type ProductView } from "@orderbot/core";
+import {
+  formatMoney,
+  type CartService,
+  type CatalogService,
+  type ProductView,
+} from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { productKeyboard } from "../keyboards/product.ts";
-import { showInPlace } from "./support.ts";
+import { showProductCard } from "./product-card.ts";
 
-/** The card text and keyboard for `qty` units of a product, clamped to what can be ordered now. */
-export function productCard(
-  ctx: BotContext,
-  product: ProductView,
-  qty: number,
-  page: number,
-  maxUnitsPerLine: number,
-) {
-  const maxQty = Math.min(product.stock, maxUnitsPerLine, 99);
+/** Where a card was opened from (its way back), and what the customer's cart holds. */
+export interface CardContext {
+  categoryId: number;
+  page: number;
+  /** Units of this product in the cart, and in the whole cart. */
+  inCart: number;
+  cartUnits: number;
+  maxUnitsPerLine: number;
+}
+
+/**
+ * The card text and keyboard for `qty` units of a product, clamped to what can be ordered now:
+ * the stock, the units one order line may hold, less what the cart already has of it.
+ */
+export function productCard(ctx: BotContext, product: ProductView, qty: number, card: CardContext) {
+  const maxQty = Math.min(product.stock, card.maxUnitsPerLine, 99);
   const units = Math.max(1, Math.min(qty, maxQty));
   const total = formatMoney(product.priceMinor * units, product.currency);
-  const text = ctx.t("product-card", {
-    title: product.title[ctx.locale],
-    price: formatMoney(product.priceMinor, product.currency),
-    stock: product.stock,
-    qty: units,
-    total,
-  });
+  const lines = [
+    ctx.t("product-card", {
+      title: product.title[ctx.locale],
+      price: formatMoney(product.priceMinor, product.currency),
+      stock: product.stock,
+      qty: units,
+      total,
+    }),
+  ];
+  if (card.inCart > 0) lines.push(ctx.t("product-in-cart", { qty: card.inCart }));
   return {
-    text,
-    keyboard: productKeyboard(ctx.t, { productId: product.id, qty: units, maxQty, page, total }),
+    text: lines.join("\n"),
+    keyboard: productKeyboard(ctx.t, {
+      productId: product.id,
+      qty: units,
+      maxQty,
+      categoryId: card.categoryId,
+      page: card.page,
+      total,
+      inCart: card.inCart,
+      cartUnits: card.cartUnits,
+      maxUnitsPerLine: card.maxUnitsPerLine,
+    }),
   };
 }
 
-/** A product's card: price, stock, and − quantity + with the total, then Order. */
-export function productFeature(deps: {
+export interface ProductFeatureDeps {
   catalog: CatalogService;
+  cart: CartService;
   maxUnitsPerLine: number;
-}): Composer<BotContext> {
+}
+
+/** The card of `product` for this customer, opened from `from`, with what their cart holds. */
+export async function cardFor(
+  ctx: BotContext,
+  deps: ProductFeatureDeps,
+  product: ProductView,
+  qty: number,
+  from: { categoryId: number; page: number },
+) {
+  const cart = await deps.cart.view(ctx.from!.id);
+  const inCart = cart.lines.find((l) => l.product.id === product.id)?.quantity ?? 0;
+  return productCard(ctx, product, qty, {
+    ...from,
+    inCart,
+    cartUnits: cart.units,
+    maxUnitsPerLine: deps.maxUnitsPerLine,
+  });
+}
+
+/** A product's card: price, stock, − quantity + with the total, Add to cart, Order, and back. */
+export function productFeature(deps: ProductFeatureDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   const privateChats = feature.chatType("private");
 
@@ -43,9 +89,9 @@ export function productFeature(deps: {
     const product = await deps.catalog.get({ id: data.productId });
     if (!product?.active)
       return ctx.answerCallbackQuery({ text: ctx.t("product-gone"), show_alert: true });
-    const { text, keyboard } = productCard(ctx, product, data.qty, data.page, deps.maxUnitsPerLine);
+    const card = await cardFor(ctx, deps, product, data.qty, data);
     await ctx.answerCallbackQuery();
-    await showInPlace(ctx, text, keyboard);
+    await showProductCard(ctx, product, card);
   });
 
   return feature;

@@ -1,28 +1,41 @@
 import { Composer } from "grammy";
-import { formatMoney, type OrderService } from "@orderbot/core";
+import type { OrderMessages, OrderService } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
-import { isOpen, orderText } from "../format/order.ts";
-import { orderKeyboard } from "../keyboards/order.ts";
+import { callbacks } from "../callbacks/index.ts";
+import { orderCard } from "../format/order-card.ts";
+import { mainMenuKeyboard } from "../keyboards/menu.ts";
 import { orderIdOfStartParameter } from "./pay-link.ts";
 
 /**
- * /start and /help in private chats. /start pay-<order> is the deep link of a forwarded invoice:
- * it opens the order's card (with Pay while it is open) for its owner, and only for them.
+ * /start and /help in private chats, each with the main menu's buttons. /start pay-<order> is the
+ * deep link of a forwarded invoice: it opens the order's card (with Pay while it is open) for its
+ * owner, and only for them.
  */
-export function startFeature(orders: Pick<OrderService, "get">): Composer<BotContext> {
+export function startFeature(deps: {
+  orders: Pick<OrderService, "get">;
+  orderMessages: Pick<OrderMessages, "setCard">;
+}): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   const privateChats = feature.chatType("private");
   privateChats.command("start", async (ctx) => {
     const orderId = orderIdOfStartParameter(ctx.match);
-    if (orderId === null) return ctx.reply(ctx.t("welcome", { name: ctx.from.first_name }));
-    const order = await orders.get(orderId);
+    if (orderId === null)
+      return ctx.reply(ctx.t("welcome", { name: ctx.from.first_name }), {
+        reply_markup: mainMenuKeyboard(ctx.t),
+      });
+    const order = await deps.orders.get(orderId);
     if (!order) return ctx.reply(ctx.t("order-link-not-found"));
     if (order.userId !== BigInt(ctx.from.id)) return ctx.reply(ctx.t("order-link-not-yours"));
-    const total = formatMoney(order.totalMinor, order.currency);
-    return ctx.reply(orderText(ctx.t, order, ctx.locale), {
-      reply_markup: orderKeyboard(ctx.t, { id: order.id, open: isOpen(order), total }),
-    });
+    const card = orderCard(ctx, order);
+    const sent = await ctx.reply(card.text, { reply_markup: card.keyboard });
+    await deps.orderMessages.setCard(order.id, ctx.chat.id, sent.message_id);
   });
-  privateChats.command("help", (ctx) => ctx.reply(ctx.t("help")));
+  privateChats.command("help", (ctx) =>
+    ctx.reply(ctx.t("help"), { reply_markup: mainMenuKeyboard(ctx.t) }),
+  );
+  privateChats.callbackQuery(callbacks.menu.encode({ action: "help" }), async (ctx) => {
+    await ctx.answerCallbackQuery();
+    await ctx.reply(ctx.t("help"), { reply_markup: mainMenuKeyboard(ctx.t) });
+  });
   return feature;
 }

@@ -1,23 +1,18 @@
-import { GrammyError, type InlineKeyboard } from "grammy";
+import type { InlineKeyboard } from "grammy";
 import type { BotContext } from "../bot/context.ts";
+import { showScreen } from "./screen.ts";
 
 /**
- * Shows `text` in the message whose button was pressed. Editing is idempotent: a double tap or a
- * re-delivered update renders the same state again, which Telegram reports as "message is not
- * modified" — that is success here, not an error.
+ * Shows `text` in the message whose button was pressed, even when that message is a photo card
+ * (screen.ts: text and photos cannot be edited into each other). Idempotent: "message is not
+ * modified" is success.
  */
-export async function showInPlace(
+export function showInPlace(
   ctx: BotContext,
   text: string,
   keyboard?: InlineKeyboard,
 ): Promise<void> {
-  try {
-    await ctx.editMessageText(text, { reply_markup: keyboard ?? { inline_keyboard: [] } });
-  } catch (error) {
-    if (error instanceof GrammyError && error.description.includes("message is not modified"))
-      return;
-    throw error;
-  }
+  return showScreen(ctx, { text, keyboard });
 }
 
 /** A callback answer shown as a dialog the user must dismiss: for refusals they should not miss. */

@@ -1,4 +1,6 @@
 import { formatMoney, type OrderView } from "@orderbot/core";
+import { formatClock, formatDay, formatDuration, UTC_SHOP_TIME, type ShopTime } from "./time.ts";
+import { timelineText } from "./timeline.ts";
 import type { Locale, Translate } from "./translate.ts";
 
 /** Orders that can still be paid or cancelled. */
@@ -14,21 +16,13 @@ export function maskedCustomer(userId: bigint): string {
   return `••••${String(userId).slice(-4)}`;
 }
 
-/** "14:05 UTC" / "14:05 UTC": users' time zones are unknown, so the zone is always named. */
-export function formatTime(date: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-GB", {
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
-  }).format(date);
+/** "14:05 (Europe/Berlin)": users' time zones are unknown, so the shop's zone is always named. */
+export function formatTime(date: Date, locale: Locale, zone = UTC_SHOP_TIME.zone): string {
+  return formatClock(date, locale, zone);
 }
 
-export function formatDate(date: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-GB", {
-    dateStyle: "medium",
-    timeZone: "UTC",
-  }).format(date);
+export function formatDate(date: Date, locale: Locale, zone = UTC_SHOP_TIME.zone): string {
+  return formatDay(date, locale, zone);
 }
 
 export function itemLines(
@@ -47,15 +41,39 @@ export function itemLines(
     .join("\n");
 }
 
-/** The order message: number, items, total, state and, while it is open, until when it is held. */
-export function orderText(t: Translate, order: OrderView, locale: Locale): string {
+/**
+ * The order message: number, items, total, state and what happens next: while it is open, how
+ * long it is held and until when (in the shop's named zone).
+ */
+export function orderText(
+  t: Translate,
+  order: OrderView,
+  locale: Locale,
+  time: ShopTime = UTC_SHOP_TIME,
+): string {
   const summary = t("order-summary", {
     id: order.id,
     items: itemLines(t, order, locale),
     total: formatMoney(order.totalMinor, order.currency),
     status: t(`status-${order.status}`),
   });
-  return isOpen(order)
-    ? `${summary}\n\n${t("order-reserved-until", { expires: formatTime(order.expiresAt, locale) })}`
-    : summary;
+  const history = timelineText(t, order, locale, time.zone);
+  return [summary, nextStep(t, order, locale, time), ...(history ? [history] : [])].join("\n\n");
 }
+
+function nextStep(t: Translate, order: OrderView, locale: Locale, time: ShopTime): string {
+  if (isOpen(order))
+    return t("order-reserved-until", {
+      left: formatDuration(t, order.expiresAt.getTime() - time.now().getTime()),
+      expires: formatTime(order.expiresAt, locale, time.zone),
+    });
+  return FINAL_STATES.has(order.status) ? t("order-next-closed") : t("order-next-paid");
+}
+
+/** States after which nothing more happens to an order; any other paid state is on its way. */
+const FINAL_STATES: ReadonlySet<string> = new Set([
+  "CANCELLED",
+  "EXPIRED",
+  "REFUNDED",
+  "DELIVERED",
+]);

@@ -4,23 +4,29 @@ import type { LockManager } from "@orderbot/lock";
 import type { Logger } from "@orderbot/platform";
 import { loggableError } from "../log-safety.ts";
 import type { BotMetrics } from "../metrics.ts";
+import type { RateLimiter } from "./rate-limit.ts";
 import { isActionable } from "./schema.ts";
 import { inUpdateScope } from "./scope.ts";
 
 /**
  * - ignored: not an update the features act on (a type the bot does not handle, or a forged or
  *   mangled payload); acknowledged, and nothing is run or stored;
+ * - limited: its sender is over the rate limit; acknowledged (a button press is answered), and
+ *   nothing is run or stored;
  * - handled: processed now and recorded;
  * - duplicate: already recorded (a re-delivery), nothing done;
  * - in-progress: another replica is running this update right now; the webhook answers 503 so
  *   that Telegram re-delivers later (a 200 would drop the update if that replica dies).
  */
-export type UpdateOutcome = "ignored" | "handled" | "duplicate" | "in-progress";
+export type UpdateOutcome = "ignored" | "limited" | "handled" | "duplicate" | "in-progress";
 
 export interface UpdatePipelineDeps {
   botId: bigint;
   processed: ProcessedUpdates;
   locks: LockManager;
+  rateLimiter: RateLimiter;
+  /** Tells the sender of a limited update, if it needs an answer (a button press). Never throws. */
+  refuse: (update: Update) => Promise<void>;
   /** Runs the features (grammY's bot.handleUpdate). Throws when the update must be re-delivered. */
   handle: (update: Update) => Promise<void>;
   metrics: BotMetrics;
@@ -33,7 +39,9 @@ export function updateType(update: Update): string {
 }
 
 /**
- * Exactly-once effects from at-least-once delivery: skip updates already recorded, claim the
+ * First the per-user rate limit (one Redis round trip; payments exempt), so that a flooder's
+ * updates never reach PostgreSQL or create lock keys. Then exactly-once effects from
+ * at-least-once delivery: skip updates already recorded, claim the
  * update in Redis so two replicas never run it at once, run it, record it. If Redis is down the
  * claim is skipped (the `update` kind's policy is proceed-db-only): the record and idempotent
  * handlers still make a re-delivery harmless.
@@ -44,14 +52,22 @@ export function createUpdatePipeline(deps: UpdatePipelineDeps) {
   async function run(update: Update): Promise<UpdateOutcome> {
     const id = update.update_id;
     if (!isActionable(update)) return "ignored";
+    if (!(await deps.rateLimiter.admits(update))) {
+      await deps.refuse(update);
+      return "limited";
+    }
     if (await processed.has(botId, id)) return "duplicate";
-    const outcome = await locks.withLock({ kind: "update", id: `${botId}:${id}` }, async () => {
-      // Another replica may have finished it between our check and our claim.
-      if (await processed.has(botId, id)) return "duplicate" as const;
-      await handle(update);
-      await processed.mark(botId, id);
-      return "handled" as const;
-    });
+    const outcome = await locks.withLock(
+      { kind: "update", id: `${botId}:${id}` },
+      async () => {
+        // Another replica may have finished it between our check and our claim.
+        if (await processed.has(botId, id)) return "duplicate" as const;
+        await handle(update);
+        await processed.mark(botId, id);
+        return "handled" as const;
+      },
+      { requestId: `update:${id}` },
+    );
     if (outcome.status === "ok") return outcome.value;
     return "in-progress";
   }

@@ -71,13 +71,16 @@ const chatMemberUpdated = z.looseObject({
 
 /**
  * The update types the bot subscribes to (setWebhook's and getUpdates' allowed_updates).
- * chat_member (membership changes, sent only when asked for) keeps the admin cache honest.
+ * chat_member (others' membership changes, sent only when asked for, and only while the bot is
+ * an admin) keeps the admin cache honest; my_chat_member (the bot's own) tells it when it is
+ * removed from the operator group.
  */
 export const HANDLED_UPDATE_TYPES = [
   "message",
   "callback_query",
   "pre_checkout_query",
   "chat_member",
+  "my_chat_member",
 ] as const;
 
 const payloads = {
@@ -85,6 +88,7 @@ const payloads = {
   callback_query: callbackQuery,
   pre_checkout_query: preCheckoutQuery,
   chat_member: chatMemberUpdated,
+  my_chat_member: chatMemberUpdated,
 } satisfies Record<(typeof HANDLED_UPDATE_TYPES)[number], z.ZodType>;
 
 /**

@@ -15,6 +15,12 @@ export function inUpdateScope<T>(
   return current.run({ updateId, receivedAt }, fn);
 }
 
+/** The update being handled as a request id (`update:<id>`), for `createShop({ requestId })`. */
+export function updateRequestId(): string | undefined {
+  const updateId = current.getStore()?.updateId;
+  return updateId === undefined ? undefined : `update:${updateId}`;
+}
+
 /** When the update being handled reached this process (`performance.now()`); undefined outside one. */
 export function updateReceivedAt(): number | undefined {
   return current.getStore()?.receivedAt;

@@ -4,6 +4,7 @@ import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
 import { createLockManager, type LockManager } from "@orderbot/lock";
 import { createMetricsRegistry, silentLogger, type Redis } from "@orderbot/platform";
+import { updateRequestId } from "../../src/updates/scope.ts";
 import {
   createTestDatabase,
   createTestRedis,
@@ -79,6 +80,7 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     db: testDb.db,
     locks,
     registry,
+    requestId: updateRequestId,
     config: {
       maskKey: config.LOCK_HASH_KEY,
       reservationTtlMs: config.RESERVATION_MINUTES * 60_000,

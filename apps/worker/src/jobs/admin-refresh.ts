@@ -1,8 +1,11 @@
 import { humanAdminIds, type ChatAdministrator, type GroupService } from "@orderbot/core";
 import type { Job } from "./job.ts";
 
-/** The one Bot API call this job makes. */
-export type GetAdministrators = (chatId: number) => Promise<readonly ChatAdministrator[]>;
+/** The one Bot API call this job makes; `signal` is the `group-admins` lease's. */
+export type GetAdministrators = (
+  chatId: number,
+  signal?: AbortSignal,
+) => Promise<readonly ChatAdministrator[]>;
 
 export interface AdminRefreshDeps {
   /** core's `shop.groups`: the job refreshes through it, as the bot's operator guard does. */
@@ -30,8 +33,8 @@ export function adminRefreshJob(deps: AdminRefreshDeps): Job {
       for (const group of await deps.groups.list()) {
         if (signal.aborted) break;
         try {
-          const fetchAdmins = async () =>
-            humanAdminIds(await deps.getAdministrators(Number(group.chatId)));
+          const fetchAdmins = async (lease?: AbortSignal) =>
+            humanAdminIds(await deps.getAdministrators(Number(group.chatId), lease));
           // The group as just read: no second read; a fresh list comes back as "cache", untouched.
           const result = await deps.groups.refreshAdmins(group, fetchAdmins, {
             maxAgeMs: deps.staleMs,

@@ -60,7 +60,7 @@ export function dailyReportJob(deps: DailyReportDeps): Job {
   return {
     name: "daily-report",
     intervalMs: deps.intervalMs,
-    async run({ signal }) {
+    async run({ signal, runId }) {
       const day = reportDay(clock(), deps.hourUtc);
       let queued = 0;
       let busy = 0;
@@ -85,6 +85,7 @@ export function dailyReportJob(deps: DailyReportDeps): Job {
               },
             ]);
           },
+          { requestId: runId },
         );
         if (outcome.status === "ok") queued += outcome.value;
         else busy++;

@@ -16,6 +16,8 @@ export interface JobContext {
   fence: number | null;
   /** True for the first run under a lease (a new leadership term), and for every run of a shared job. */
   firstRun: boolean;
+  /** This tick's id (`job:<name>:<hex>`): pass it as `requestId` to any lock the job takes itself. */
+  runId: string;
   logger: Logger;
 }
 

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { LOCK_KINDS } from "@orderbot/core";
 import { TransactionAbortedError } from "@orderbot/db";
 import { LeaseLostError, type LockManager } from "@orderbot/lock";
 import type { Logger } from "@orderbot/platform";
 import type { Job, JobContext } from "./job.ts";
 import { LeaseDeadlinePassedError, leaseGuardedSignal } from "./lease-signal.ts";
+import { inJobRun, newRunId } from "./run-scope.ts";
 import type { WorkerMetrics } from "../metrics.ts";
 
 export interface JobRunnerDeps {
@@ -13,11 +15,16 @@ export interface JobRunnerDeps {
   metrics: WorkerMetrics;
   /** Lease of the job locks (ms); the `job` kind's default when unset. */
   lockTtlMs?: number;
+  /**
+   * How long a keepLeadership leader keeps its lease before it steps down (ms), so that it hands
+   * over before the `job` kind's hold cap ends the lease under it. Default: half of that cap.
+   */
+  leadershipMs?: number;
 }
 
 export type TickOutcome = "ran" | "not-leader" | "paused" | "failed" | "lease-lost" | "stopped";
 
-type HeldLease = { fence: number; expiresAt: number; abortsAt: number };
+type HeldLease = { fence: number; expiresAt: number; abortsAt: number; acquiredAt: number };
 
 /** An error that only says the run was cut short by its lease or the shutdown. */
 function isStop(error: unknown): boolean {
@@ -51,6 +58,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<TickOutcome>>();
   const ttlMs = deps.lockTtlMs;
+  const leadershipMs = deps.leadershipMs ?? LOCK_KINDS.job.maxHoldMs / 2;
 
   /** One run of the job's body. Throws what the job threw, unless it only reports the stop. */
   async function runBody(
@@ -59,6 +67,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
     lease: HeldLease | null,
     leaseSignal: AbortSignal,
     firstRun: boolean,
+    runId: string,
   ): Promise<TickOutcome> {
     const guardedLease = leaseGuardedSignal([leaseSignal], lease);
     const guardedStop = leaseGuardedSignal([guardedLease.signal, shutdown.signal], lease);
@@ -67,6 +76,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       signal: guardedStop.signal,
       fence: lease?.fence ?? null,
       firstRun,
+      runId,
       logger: log,
     };
     const end = metrics.jobSeconds.startTimer({ job: job.name });
@@ -105,9 +115,11 @@ export function createJobRunner(deps: JobRunnerDeps) {
     lease: HeldLease | null,
     leaseSignal: AbortSignal,
     once: boolean,
+    runId: string,
   ): Promise<TickOutcome> {
-    let outcome = await runBody(job, log, lease, leaseSignal, true);
-    while (job.keepLeadership && !once && outcome === "ran") {
+    let outcome = await runBody(job, log, lease, leaseSignal, true, runId);
+    const stepDownAt = lease ? lease.acquiredAt + leadershipMs : Infinity;
+    while (job.keepLeadership && !once && outcome === "ran" && Date.now() < stepDownAt) {
       metrics.jobRuns.inc({ job: job.name, outcome: "ran" });
       const stop = leaseGuardedSignal([leaseSignal, shutdown.signal], null);
       try {
@@ -117,22 +129,27 @@ export function createJobRunner(deps: JobRunnerDeps) {
       } finally {
         stop.dispose();
       }
-      outcome = await runBody(job, log, lease, leaseSignal, false);
+      outcome = await runBody(job, log, lease, leaseSignal, false, runId);
     }
     return outcome;
   }
 
   async function tick(job: Job, once = false): Promise<TickOutcome> {
-    const log = logger.child({ job: job.name });
+    const runId = newRunId(job.name);
+    const log = logger.child({ job: job.name, runId });
     let result: TickOutcome;
     try {
       if (job.exclusive === false) {
-        result = await runBody(job, log, null, new AbortController().signal, true);
+        result = await inJobRun(runId, () =>
+          runBody(job, log, null, new AbortController().signal, true, runId),
+        );
       } else {
-        const outcome = await locks.withLock(
-          { kind: "job", id: job.name },
-          ({ lease, signal }) => lead(job, log, lease, signal, once),
-          ttlMs ? { ttlMs } : {},
+        const outcome = await inJobRun(runId, () =>
+          locks.withLock(
+            { kind: "job", id: job.name },
+            ({ lease, signal }) => lead(job, log, lease, signal, once, runId),
+            { requestId: runId, ...(ttlMs ? { ttlMs } : {}) },
+          ),
         );
         result =
           outcome.status === "ok"

@@ -46,6 +46,25 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
+ * A notice's buttons (core's NotifyPayload.buttons, e.g. a paid order's next step), labelled in
+ * the recipient's language by the `btn-fulfil-<step>` texts; undefined when it has none.
+ */
+function buttonsOf(
+  value: unknown,
+  locale: Locale,
+): { text: string; callback_data: string }[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  return value.map((button: unknown) => {
+    if (!isRecord(button) || typeof button.step !== "string" || typeof button.data !== "string")
+      throw new UnknownTemplateError("button");
+    return {
+      text: renderTemplate(`btn-fulfil-${button.step.toLowerCase()}`, {}, locale),
+      callback_data: button.data,
+    };
+  });
+}
+
+/**
  * Turns an outbox row into its Bot API call. `notify` rows are rendered here, in the recipient's
  * language when the payload names one.
  */
@@ -61,11 +80,24 @@ export function toApiCall(message: ClaimedMessage, defaultLocale: Locale): ApiCa
     if (typeof template !== "string")
       throw new InvalidOutboxMessageError(message.id, "notify without a template");
     try {
+      const keyboard = buttonsOf(payload.buttons, locale);
+      // An order's card (customers/order-messages.ts): edited in place, its old buttons dropped.
+      if (isRecord(payload.edit) && typeof payload.edit.message_id === "number")
+        return {
+          method: "editMessageText",
+          payload: {
+            chat_id: chatIdValue(message.chatId),
+            message_id: payload.edit.message_id,
+            text: renderTemplate(template, params, locale),
+            reply_markup: { inline_keyboard: keyboard ? [keyboard] : [] },
+          },
+        };
       return {
         method: "sendMessage",
         payload: {
           chat_id: chatIdValue(message.chatId),
           text: renderTemplate(template, params, locale),
+          ...(keyboard ? { reply_markup: { inline_keyboard: [keyboard] } } : {}),
         },
       };
     } catch (error) {

@@ -3,10 +3,13 @@ import { InvalidOutboxMessageError } from "./api-call.ts";
 import type { SendResult } from "./retry.ts";
 
 /**
- * 400s that mean the call's effect is already there: an edit that changes nothing, a refund of a
- * charge already refunded (a resend after a crash between the call and its commit).
+ * 400s that mean the call's effect is already there, or nothing is left to do: an edit that
+ * changes nothing, a refund of a charge already refunded (a resend after a crash between the call
+ * and its commit), a card or invoice the customer deleted (or too old for Telegram to delete), a
+ * card that became a photo (its caption is the product's, not the order's: nothing to correct).
  */
-const ALREADY_DONE = /message is not modified|CHARGE_ALREADY_REFUNDED/i;
+const ALREADY_DONE =
+  /message is not modified|CHARGE_ALREADY_REFUNDED|message to (?:edit|delete) not found|message can't be (?:edited|deleted)|there is no text in the message to edit/i;
 
 /**
  * Maps what a Bot API call threw onto a SendResult. The error text kept for `last_error` is

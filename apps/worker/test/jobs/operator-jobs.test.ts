@@ -201,7 +201,7 @@ describe("refunds", () => {
     );
     const texts = tg
       .callsTo("sendMessage")
-      .filter((c) => c.ok && String(c.params.text).startsWith("Refund needed: 12.50 USD"));
+      .filter((c) => c.ok && String(c.params.text).startsWith("Refund to make by hand: 12.50 USD"));
     expect(texts).toHaveLength(groups);
     expect(String(texts[0]!.params.text)).toContain("by hand");
     expect((await db.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe(

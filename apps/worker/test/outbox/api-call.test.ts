@@ -21,7 +21,78 @@ describe("toApiCall", () => {
       payload: { chat_id: 7_000_000_001, text: expect.stringContaining("AB12CD34 has expired") },
     });
     const zh = toApiCall(row("notify", { ...expired, locale: "zh" }), "en");
-    expect(zh.payload.text).toContain("预留已过期");
+    expect(zh.payload.text).toBe(
+      "您的订单 AB12CD34 保留已到期，商品已重新上架。没有扣款。可在 /catalog 重新下单。",
+    );
+  });
+
+  it("edits an order's card in place, in the customer's words, dropping its buttons", () => {
+    const call = toApiCall(
+      row("notify", {
+        template: "order-card",
+        params: { orderId: "AB12CD34", status: "EXPIRED" },
+        edit: { message_id: 42 },
+        locale: "zh",
+      }),
+      "en",
+    );
+    expect(call).toEqual({
+      method: "editMessageText",
+      payload: {
+        chat_id: 7_000_000_001,
+        message_id: 42,
+        text: "订单 AB12CD34：已过期。\n商品明细和后续进展请见 /orders。",
+        reply_markup: { inline_keyboard: [] },
+      },
+    });
+  });
+
+  it("shows states in the glossary's words and the shop's words for operators", () => {
+    const request = toApiCall(
+      row(
+        "notify",
+        {
+          template: "operator-support-request",
+          params: {
+            requestId: 7,
+            topic: "question",
+            customer: "Ann (@ann)",
+            orders: "AB12CD34 PAID 25 ⭐\nCD34EF56 RESERVED 5 ⭐",
+            text: "Do you ship to Berlin?",
+          },
+          locale: "zh",
+        },
+        -100_5n,
+      ),
+      "en",
+    );
+    expect(request.payload.text).toBe(
+      [
+        "顾客问题 #7，来自 Ann (@ann)",
+        "最近的订单：",
+        "AB12CD34 · 已支付 · 25 ⭐",
+        "CD34EF56 · 待付款 · 5 ⭐",
+        "留言：Do you ship to Berlin?",
+        "回复本消息即可答复顾客。",
+      ].join("\n"),
+    );
+    const refund = String(
+      toApiCall(
+        row("notify", {
+          template: "operator-refund-needed",
+          params: {
+            orderId: "A1",
+            reason: "late-out-of-stock",
+            amountMinor: 5,
+            currency: "XTR",
+            automatic: 1,
+          },
+        }),
+        "en",
+      ).payload.text,
+    );
+    expect(refund).toMatch(/^Refund under way: 5 ⭐, order A1 \(/);
+    expect(refund).not.toMatch(/worker|Refund needed/);
   });
 
   it("formats money by currency in refund notices", () => {
@@ -56,6 +127,14 @@ describe("toApiCall", () => {
         currency: "XTR",
       },
       "operator-order-paid": { orderId: "A1", amountMinor: 5, currency: "XTR" },
+      "order-status": {
+        orderId: "A1",
+        status: "SHIPPED",
+        step: "SHIPPED",
+        note: "T1",
+        hasNote: "yes",
+      },
+      "order-card": { orderId: "A1", status: "EXPIRED" },
       "operator-refund-needed": {
         orderId: "A1",
         reason: "late-out-of-stock",

@@ -71,4 +71,17 @@ describe("classify", () => {
     expect(classify(apiError(400, "Bad Request: message is not modified"))).toEqual({ kind: "ok" });
     expect(classify(apiError(400, "Bad Request: CHARGE_ALREADY_REFUNDED"))).toEqual({ kind: "ok" });
   });
+
+  it("counts a card or invoice that is gone, or too old to delete, as nothing left to do", () => {
+    for (const description of [
+      "Bad Request: message to delete not found",
+      "Bad Request: message to edit not found",
+      "Bad Request: message can't be deleted for everyone",
+      "Bad Request: there is no text in the message to edit",
+    ])
+      expect(classify(apiError(400, description)), description).toEqual({ kind: "ok" });
+    expect(classify(apiError(400, "Bad Request: chat not found"))).toMatchObject({
+      kind: "permanent",
+    });
+  });
 });

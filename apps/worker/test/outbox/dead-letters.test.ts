@@ -97,7 +97,7 @@ describe("dead letters", () => {
     const alert = tg
       .callsTo("sendMessage")
       .find((c) => c.ok && c.chatId === ops.id && String(c.params.text).includes(`#${message.id}`));
-    expect(String(alert?.params.text)).toContain("after 3 attempt(s)");
+    expect(String(alert?.params.text)).toContain("could not be delivered after 3 attempts");
     expect(
       await metricValue(w.registry, "orderbot_outbox_dead_total", { method: "sendMessage" }),
     ).toBe(1);
@@ -168,7 +168,7 @@ describe("dead letters", () => {
     expect(alerts.map((a) => a.status)).toEqual(["SENT", "SENT"]);
     const told = tg
       .callsTo("sendMessage")
-      .filter((c) => c.ok && String(c.params.text).includes(`#${message.id} `))
+      .filter((c) => c.ok && String(c.params.text).includes(`(#${message.id})`))
       .map((c) => c.chatId);
     expect(told.sort()).toEqual([ops.id, bound.id].sort());
   });

@@ -1,6 +1,6 @@
 import { Redis, waitForRedis } from "@orderbot/platform";
 import { LOCK_KINDS } from "@orderbot/core";
-import { createLockManager, type LockManager } from "@orderbot/lock";
+import { createLockManager, type LockKindConfig, type LockManager } from "@orderbot/lock";
 import type { Registry } from "@orderbot/platform";
 import { WORKER_HASH_KEY } from "@orderbot/testkit";
 
@@ -15,6 +15,8 @@ export async function buildLocks(
   url: string,
   namespace: string,
   registry?: Registry,
+  /** Other lock kinds than the shop's (shorter leases, to see a lease end within a test). */
+  kinds: Record<string, LockKindConfig> = LOCK_KINDS,
 ): Promise<{ locks: LockManager; redis: Redis; close(): Promise<void> }> {
   const redis = new Redis(url, {
     maxRetriesPerRequest: 0,
@@ -29,7 +31,7 @@ export async function buildLocks(
     redis,
     subscriber,
     namespace,
-    kinds: LOCK_KINDS,
+    kinds,
     hashKey: HASH_KEY,
     commandTimeoutMs: 500,
     breaker: { failureThreshold: 3, coolDownMs: 200 },

@@ -1,6 +1,7 @@
 import { Api } from "grammy";
 import { createShop } from "@orderbot/core";
 import type { Database } from "@orderbot/db";
+import type { LockKindConfig } from "@orderbot/lock";
 import {
   createMetricsRegistry,
   silentLogger,
@@ -9,6 +10,7 @@ import {
 } from "@orderbot/platform";
 import { workerEnv, type WorkerServices } from "@orderbot/testkit";
 import { parseWorkerConfig, type WorkerConfig } from "../../src/config.ts";
+import { currentJobRun } from "../../src/jobs/run-scope.ts";
 import { createWorker, type Worker } from "../../src/worker.ts";
 import { buildLocks, HASH_KEY } from "./locks.ts";
 
@@ -24,15 +26,21 @@ export async function startWorker(
   db: Database,
   services: WorkerServices,
   overrides: Record<string, string> = {},
-  options: { logger?: Logger; start?: boolean } = {},
+  options: { logger?: Logger; start?: boolean; kinds?: Record<string, LockKindConfig> } = {},
 ): Promise<InProcessWorker> {
   const config = parseWorkerConfig(workerEnv(services, overrides));
   const registry = createMetricsRegistry();
-  const { locks, redis, close } = await buildLocks(services.redisUrl, services.namespace, registry);
+  const { locks, redis, close } = await buildLocks(
+    services.redisUrl,
+    services.namespace,
+    registry,
+    options.kinds,
+  );
   const logger = options.logger ?? silentLogger;
   const shop = createShop({
     db,
     locks,
+    requestId: currentJobRun,
     config: { maskKey: HASH_KEY, paymentGraceMs: config.PAYMENT_GRACE_MS },
     logger,
     registry,

@@ -1,8 +1,11 @@
-import type { MiddlewareFn } from "grammy";
+import type { Api, MiddlewareFn } from "grammy";
 import type { ChatMember } from "grammy/types";
 import { humanAdminIds, type GroupService } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { isLocale } from "../../format/translate.ts";
+
+/** The AbortSignal type grammY declares (its shim's); a platform AbortSignal is one at run time. */
+type GrammySignal = Parameters<Api["getChatAdministrators"]>[2];
 
 /** A reply to a command, or a dialog for a pressed button. */
 export async function respond(ctx: BotContext, text: string): Promise<void> {
@@ -23,6 +26,14 @@ export function actorOf(ctx: BotContext): number {
 
 /** How long the bot trusts a group's cached admin list before asking Telegram again. */
 const ADMIN_LIST_FRESH_MS = 2 * 60_000;
+/**
+ * The oldest admin list an operator action (money ones among them: /refund, /price, /stock) is
+ * ever checked against. While another instance refreshes or Redis is down the cached list is
+ * used, but past this age Telegram is asked directly, and if it cannot answer the action is
+ * refused until the list is fresh: a demoted admin must not keep their rights for as long as an
+ * outage lasts.
+ */
+const ADMIN_LIST_MAX_AGE_MS = 10 * 60_000;
 
 /**
  * Lets an operator action through only in a bound operator group and only from one of its
@@ -40,12 +51,22 @@ export function operatorsOnly(deps: { groups: GroupService }): MiddlewareFn<BotC
       ctx.locale = group.settings.language;
       ctx.i18n.useLocale(group.settings.language);
     }
-    const fetchAdmins = async () => humanAdminIds(await ctx.api.getChatAdministrators(chat.id));
-    const admin =
-      ctx.from !== undefined &&
-      (await deps.groups.isAdmin(group, ctx.from.id, fetchAdmins, {
-        maxAgeMs: ADMIN_LIST_FRESH_MS,
-      }));
+    // The lease's signal (under `group-admins`): a lost lease aborts the call instead of waiting it
+    // out. grammY takes it after the `other` parameters, typed as its AbortController shim's.
+    const fetchAdmins = async (signal?: AbortSignal) =>
+      humanAdminIds(
+        await ctx.api.getChatAdministrators(chat.id, undefined, signal as GrammySignal),
+      );
+    if (ctx.from === undefined) return respond(ctx, ctx.t("op-not-admin"));
+    const admins = await deps.groups.refreshAdmins(group, fetchAdmins, {
+      maxAgeMs: ADMIN_LIST_FRESH_MS,
+      maxStaleMs: ADMIN_LIST_MAX_AGE_MS,
+    });
+    if (admins.status === "stale") {
+      ctx.logger.warn("operator action refused: admin list too old to trust");
+      return respond(ctx, ctx.t("op-admins-stale"));
+    }
+    const admin = admins.status === "ok" && admins.adminIds.includes(BigInt(ctx.from.id));
     if (!admin) {
       ctx.logger.info(
         { command: ctx.msg?.text?.split(" ")[0] },

@@ -3,9 +3,13 @@ import type { LowStockAlerts, Reports, Shop } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { bindFeature } from "./bind.ts";
+import { CATEGORY_COMMANDS, categoriesFeature } from "./categories.ts";
+import { FULFILMENT_COMMANDS, fulfilmentFeature, isShipNoteReply } from "./fulfilment.ts";
+import { HELP_COMMANDS, operatorHelpFeature } from "./help.ts";
 import { operatorsOnly } from "./guard.ts";
 import { operatorOrdersFeature } from "./orders.ts";
 import { isRefundNoteReply, REFUND_COMMANDS, refundsFeature } from "./refunds.ts";
+import { isPhotoCaptionCommand, PHOTO_COMMANDS, photoFeature } from "./photo.ts";
 import { productsFeature } from "./products.ts";
 import { reportFeature } from "./report.ts";
 import { settingsFeature } from "./settings.ts";
@@ -14,6 +18,7 @@ import { isSupportAnswer, supportAnswerFeature } from "./support-answer.ts";
 
 /** The commands operators use in their group (also published with setMyCommands). */
 export const OPERATOR_COMMANDS = [
+  "help",
   "products",
   "stock",
   "price",
@@ -23,10 +28,25 @@ export const OPERATOR_COMMANDS = [
   "report",
   "settings",
   ...REFUND_COMMANDS,
+  ...PHOTO_COMMANDS,
+  ...FULFILMENT_COMMANDS,
+  ...CATEGORY_COMMANDS,
 ] as const;
 
 export interface OperatorFeatureDeps {
-  shop: Pick<Shop, "catalog" | "orders" | "payments" | "ledger" | "stock" | "groups" | "support">;
+  shop: Pick<
+    Shop,
+    | "catalog"
+    | "categories"
+    | "photos"
+    | "orders"
+    | "fulfilment"
+    | "payments"
+    | "ledger"
+    | "stock"
+    | "groups"
+    | "support"
+  >;
   lowStock: LowStockAlerts;
   reports: Reports;
   ownerIds: readonly bigint[];
@@ -48,18 +68,24 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
 
   const actions = groups.filter(
     (ctx) =>
-      ctx.hasCommand([...OPERATOR_COMMANDS]) ||
+      ctx.hasCommand([...OPERATOR_COMMANDS, ...HELP_COMMANDS]) ||
       ctx.hasCallbackQuery(callbacks.setting.pattern) ||
       ctx.hasCallbackQuery(callbacks.productsPage.pattern) ||
       ctx.hasCallbackQuery(callbacks.refundRetry.pattern) ||
       ctx.hasCallbackQuery(callbacks.refundMark.pattern) ||
       ctx.hasCallbackQuery(callbacks.findingResolve.pattern) ||
       ctx.hasCallbackQuery(callbacks.customerId.pattern) ||
+      ctx.hasCallbackQuery(callbacks.fulfil.pattern) ||
+      isShipNoteReply(ctx) ||
+      isPhotoCaptionCommand(ctx) ||
       isRefundNoteReply(ctx) ||
       isSupportAnswer(ctx),
   );
   actions.use(operatorsOnly({ groups: shop.groups }));
+  actions.use(operatorHelpFeature());
   actions.use(productsFeature({ catalog: shop.catalog }));
+  actions.use(categoriesFeature({ catalog: shop.catalog, categories: shop.categories }));
+  actions.use(photoFeature({ catalog: shop.catalog, photos: shop.photos }));
   actions.use(stockFeature({ catalog: shop.catalog, stock: shop.stock, lowStock: deps.lowStock }));
   actions.use(
     operatorOrdersFeature({
@@ -69,6 +95,7 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
       mask: deps.mask,
     }),
   );
+  actions.use(fulfilmentFeature({ fulfilment: shop.fulfilment, orders: shop.orders }));
   actions.use(reportFeature({ reports: deps.reports, groups: shop.groups }));
   actions.use(settingsFeature(shop.groups));
   actions.use(

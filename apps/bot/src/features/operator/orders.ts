@@ -9,6 +9,8 @@ import {
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { formatDate, formatTime, itemLines, maskedCustomer } from "../../format/order.ts";
+import { timelineText } from "../../format/timeline.ts";
+import { nextStepKeyboard } from "./fulfilment.ts";
 import { actorOf, refundersOnly, respond } from "./guard.ts";
 
 const SHOWN = 20;
@@ -43,7 +45,14 @@ export function operatorOrdersFeature(deps: {
     const wanted = arg(ctx).toUpperCase();
     const status = ORDER_STATUSES.find((s) => s === wanted);
     if (wanted && !status)
-      return respond(ctx, ctx.t("op-orders-usage", { statuses: ORDER_STATUSES.join("|") }));
+      return respond(
+        ctx,
+        ctx.t("op-orders-usage", {
+          statuses: ORDER_STATUSES.map((s) => `${s.toLowerCase()} (${ctx.t(`status-${s}`)})`).join(
+            ", ",
+          ),
+        }),
+      );
     const orders = await deps.orders.list({ ...(status ? { status } : {}), limit: SHOWN });
     if (orders.length === 0) return respond(ctx, ctx.t("op-orders-empty"));
     const title = ctx.t("op-orders-title", {
@@ -57,21 +66,31 @@ export function operatorOrdersFeature(deps: {
     if (!id) return respond(ctx, ctx.t("op-order-usage"));
     const order = await deps.orders.get(id);
     if (!order) return respond(ctx, ctx.t("order-not-found"));
+    const history = timelineText(ctx.t, order, ctx.locale, ctx.shopTime.zone);
+    const next = nextStepKeyboard(ctx, order.id, order.status) ?? new InlineKeyboard();
     await ctx.reply(
-      ctx.t("op-order-detail", {
-        id: order.id,
-        status: ctx.t(`status-${order.status}`),
-        customer: maskedCustomer(order.userId),
-        items: itemLines(ctx.t, order, ctx.locale),
-        total: formatMoney(order.totalMinor, order.currency),
-        created: `${formatDate(order.createdAt, ctx.locale)} ${formatTime(order.createdAt, ctx.locale)}`,
-        expires: formatTime(order.expiresAt, ctx.locale),
-      }),
+      [
+        ctx.t("op-order-detail", {
+          id: order.id,
+          status: ctx.t(`status-${order.status}`),
+          customer: maskedCustomer(order.userId),
+          items: itemLines(ctx.t, order, ctx.locale),
+          total: formatMoney(order.totalMinor, order.currency),
+          created: `${formatDate(order.createdAt, ctx.locale, ctx.shopTime.zone)} ${formatTime(order.createdAt, ctx.locale, ctx.shopTime.zone)}`,
+          // Only an order that can still be paid is held until a time.
+          expires:
+            order.status === "RESERVED" || order.status === "PAYING"
+              ? ctx.t("op-order-held-until", {
+                  expires: formatTime(order.expiresAt, ctx.locale, ctx.shopTime.zone),
+                })
+              : "",
+        }),
+        ...(history ? [history] : []),
+      ].join("\n\n"),
       {
-        reply_markup: new InlineKeyboard().text(
-          ctx.t("btn-show-customer"),
-          callbacks.customerId.encode({ orderId: order.id }),
-        ),
+        reply_markup: next
+          .row()
+          .text(ctx.t("btn-show-customer"), callbacks.customerId.encode({ orderId: order.id })),
       },
     );
   });
@@ -92,13 +111,36 @@ export function operatorOrdersFeature(deps: {
   });
 
   feature.command("refund", async (ctx) => {
-    const id = arg(ctx).toUpperCase();
+    // `/refund ID [reason]`: the reason is required once the goods went out, and kept in the timeline.
+    const [word, ...words] = arg(ctx).split(/\s+/);
+    const id = (word ?? "").toUpperCase();
     if (!id) return respond(ctx, ctx.t("op-refund-usage"));
     if (!(await refundersOnly(ctx, deps.ownerIds))) return;
-    const result = await deps.payments.refundOrder(id, actorOf(ctx));
+    const reason = words.join(" ").trim();
+    const result = await deps.payments.refundOrder(id, actorOf(ctx), {
+      reason: reason === "" ? null : reason,
+      actorName: ctx.from?.username ? `@${ctx.from.username}` : (ctx.from?.first_name ?? null),
+    });
     switch (result.status) {
       case "ok":
-        await respond(ctx, ctx.t("op-refund-ok", { id }));
+        await respond(
+          ctx,
+          result.replayed
+            ? ctx.t("op-refund-already-done", { id })
+            : result.order.status === "REFUNDED"
+              ? ctx.t("op-refund-ok", { id })
+              : ctx.t("op-refund-shipped-ok", {
+                  id,
+                  status: ctx.t(`status-${result.order.status}`),
+                  reason,
+                }),
+        );
+        break;
+      case "reason-required":
+        await respond(
+          ctx,
+          ctx.t("op-refund-reason-required", { id, status: ctx.t(`status-${result.current}`) }),
+        );
         break;
       case "conflict":
         await respond(

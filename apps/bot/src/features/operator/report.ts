@@ -6,6 +6,8 @@ import type { BotContext } from "../../bot/context.ts";
 export function reportFeature(deps: {
   reports: Reports;
   groups: GroupService;
+  /** Shown with a zero revenue, so that the amount always carries its currency. */
+  currency?: string;
 }): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   feature.command("report", async (ctx) => {
@@ -14,7 +16,8 @@ export function reportFeature(deps: {
       lowStockThreshold: group?.settings.lowStockThreshold ?? 3,
     });
     const revenue =
-      report.revenue.map((r) => formatMoney(r.amountMinor, r.currency)).join(", ") || "0";
+      report.revenue.map((r) => formatMoney(r.amountMinor, r.currency)).join(", ") ||
+      formatMoney(0, deps.currency ?? "XTR");
     const lowStock = report.lowStock.map((p) => `${p.sku} (${p.stock})`).join(", ") || "–";
     await ctx.reply(
       ctx.t("op-report", {
@@ -24,6 +27,8 @@ export function reportFeature(deps: {
         cancelled: report.ordersCancelled,
         expired: report.ordersExpired,
         revenue,
+        refunded: report.refunded,
+        refundsPending: report.refundsPending,
         lowStock,
       }),
     );

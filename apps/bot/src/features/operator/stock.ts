@@ -8,6 +8,7 @@ import {
 } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { actorOf, respond } from "./guard.ts";
+import { resolveSku } from "./sku.ts";
 
 export interface StockFeatureDeps {
   catalog: CatalogService;
@@ -25,8 +26,10 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
 
   feature.command("stock", async (ctx) => {
-    const [sku, change, ...rest] = args(ctx);
-    if (!sku || !change || rest.length > 0) return respond(ctx, ctx.t("op-stock-usage"));
+    const [typed, change, ...rest] = args(ctx);
+    if (!typed || !change || rest.length > 0) return respond(ctx, ctx.t("op-stock-usage"));
+    const sku = await knownSku(ctx, typed);
+    if (sku === null) return;
     // The command message names the request: Telegram re-delivering it must not restock twice.
     const requestId =
       ctx.chat && ctx.msg ? `stock:${ctx.chat.id}:${ctx.msg.message_id}` : undefined;
@@ -71,8 +74,10 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
   });
 
   feature.command("price", async (ctx) => {
-    const [sku, amount, ...rest] = args(ctx);
-    if (!sku || !amount || rest.length > 0) return respond(ctx, ctx.t("op-price-usage"));
+    const [typed, amount, ...rest] = args(ctx);
+    if (!typed || !amount || rest.length > 0) return respond(ctx, ctx.t("op-price-usage"));
+    const sku = await knownSku(ctx, typed);
+    if (sku === null) return;
     const product = await deps.catalog.get({ sku });
     if (!product) return respond(ctx, ctx.t("op-unknown-sku", { sku }));
     const priceMinor = parseMoney(amount, product.currency);
@@ -119,6 +124,19 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
         break;
     }
   });
+
+  /** The SKU meant, in any case; else a reply naming the nearest one, and null. */
+  async function knownSku(ctx: BotContext, typed: string): Promise<string | null> {
+    const match = await resolveSku(deps.catalog, typed);
+    if (match.sku !== null) return match.sku;
+    await respond(
+      ctx,
+      match.suggestion
+        ? ctx.t("op-unknown-sku-suggest", { sku: typed, suggestion: match.suggestion })
+        : ctx.t("op-unknown-sku", { sku: typed }),
+    );
+    return null;
+  }
 
   return feature;
 }

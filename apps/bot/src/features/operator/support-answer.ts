@@ -3,8 +3,8 @@ import type { SupportRequests } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { respond } from "./guard.ts";
 
-/** The head of a support request's alert, as the worker renders it in either language. */
-const ALERT_MARK = /^(?:Support request|客服请求) #(\d+)/;
+/** The head of a support request's alert, as the worker renders it (operator-notices.ftl). */
+const ALERT_MARK = /^(?:Question|顾客问题) #(\d+)/;
 
 /** The support request an operator's message answers: a text reply to the bot's alert of it. */
 function answeredRequest(ctx: BotContext): number | null {

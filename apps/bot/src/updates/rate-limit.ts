@@ -1,0 +1,89 @@
+import type { Update } from "grammy/types";
+import type { Logger, Redis } from "@orderbot/platform";
+import { carriesMoney } from "./money-updates.ts";
+
+export interface RateLimitOptions {
+  /** The shared Redis: the count is per user across every replica. */
+  redis: Pick<Redis, "multi">;
+  /** Key prefix; the user part is `mask(userId)`, never the raw id. */
+  prefix: string;
+  mask: (id: number) => string;
+  limit: number;
+  windowMs: number;
+  /** Counts every count that failed open (orderbot_rate_limit_fail_open_total). */
+  failedOpen?: { inc(): void };
+  /** Told, at most once per FAIL_OPEN_WARN_MS, that limiting is off. */
+  logger?: Logger;
+}
+
+export interface RateLimiter {
+  /** Whether this update may go on: counted against its sender, one Redis round trip. */
+  admits(update: Update): Promise<boolean>;
+}
+
+/** One warning a minute is enough to be seen; a line per update would flood the log. */
+const FAIL_OPEN_WARN_MS = 60_000;
+
+/**
+ * The user an update is counted against, or undefined when it is never limited:
+ * - money (pre_checkout_query, successful_payment, refunded_payment): a buyer must always be
+ *   answered within Telegram's 10 s, and money already taken must always be recorded;
+ * - membership changes (chat_member) and group upgrades (migrate_*): they keep the operator
+ *   group's admin list and binding true, and only the group's admins can cause them.
+ */
+export function limitedSender(update: Update): number | undefined {
+  if (update.pre_checkout_query || carriesMoney(update) || update.chat_member) return undefined;
+  const message = update.message;
+  if (message?.migrate_to_chat_id !== undefined || message?.migrate_from_chat_id !== undefined)
+    return undefined;
+  return (message ?? update.callback_query)?.from?.id;
+}
+
+/**
+ * A per-user limit on what a user can make the bot do (messages and button presses), counted in
+ * Redis with one transaction (INCR, and PEXPIRE NX so the count always expires with its window).
+ * It is the first thing an update meets, before the dedupe SELECT, the update lock and the
+ * language read: a flooder costs one Redis round trip per update and nothing in PostgreSQL.
+ *
+ * Redis down (or full) does not take the bot down: the counter fails open (the update is let
+ * through), counted and warned about, since limiting is then off for everyone.
+ */
+export function createRateLimiter(options: RateLimitOptions): RateLimiter {
+  let warnedAt = -Infinity;
+  const failOpen = (error: unknown) => {
+    options.failedOpen?.inc();
+    const now = performance.now();
+    if (now - warnedAt < FAIL_OPEN_WARN_MS) return;
+    warnedAt = now;
+    // The message only: a Redis error carries no user data, the key (masked) is not logged.
+    const reason = error instanceof Error ? error.message : String(error);
+    options.logger?.warn(
+      { reason },
+      "rate limiter failing open: Redis did not count; not limiting",
+    );
+  };
+
+  async function count(key: string): Promise<number> {
+    try {
+      const replies = await options.redis
+        .multi()
+        .incr(key)
+        .pexpire(key, options.windowMs, "NX")
+        .exec();
+      const [error, value] = replies?.[0] ?? [new Error("transaction discarded")];
+      if (error) throw error;
+      return Number(value);
+    } catch (error) {
+      failOpen(error);
+      return 1;
+    }
+  }
+
+  return {
+    async admits(update) {
+      const sender = limitedSender(update);
+      if (sender === undefined) return true;
+      return (await count(`${options.prefix}${options.mask(sender)}`)) <= options.limit;
+    },
+  };
+}

@@ -1,0 +1,137 @@
+// Every lock a job run takes names the run: the runner's own `job` lock and the locks core takes
+// for the job (here `group-admins`, through the worker's async context). The warnings an operator
+// reads after an incident (a release that found the lock gone, a lease lost mid-run) carry it.
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
+import { createLockManager, type LockLogger, type LockManager } from "@orderbot/lock";
+import { createMetricsRegistry, Redis, silentLogger, waitForRedis } from "@orderbot/platform";
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from "@orderbot/testkit";
+import type { Job, JobContext } from "../../src/jobs/job.ts";
+import { currentJobRun } from "../../src/jobs/run-scope.ts";
+import { createJobRunner } from "../../src/jobs/runner.ts";
+import { createWorkerMetrics } from "../../src/metrics.ts";
+import { HASH_KEY } from "../support/locks.ts";
+
+type Line = { level: string; obj: Record<string, unknown>; msg?: string };
+const lines: Line[] = [];
+const recording: LockLogger = Object.fromEntries(
+  (["debug", "info", "warn", "error"] as const).map((level) => [
+    level,
+    (obj: object, msg?: string) => void lines.push({ level, obj: obj as Line["obj"], msg }),
+  ]),
+) as unknown as LockLogger;
+
+// Short leases, so that a lost lease shows within a renewal (ttl/3).
+const KINDS = {
+  ...LOCK_KINDS,
+  job: { ...LOCK_KINDS.job, ttlMs: 300, maxHoldMs: 3_000 },
+  "group-admins": { ...LOCK_KINDS["group-admins"], ttlMs: 300, maxHoldMs: 3_000 },
+};
+
+let testDb: TestDatabase;
+let t: TestRedis;
+let redis: Redis;
+let locks: LockManager;
+let shop: Shop;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase({ poolMax: 5 });
+  t = await createTestRedis();
+  redis = new Redis(t.url, { maxRetriesPerRequest: 0 });
+  await waitForRedis(redis);
+  locks = createLockManager({
+    redis,
+    namespace: t.namespace,
+    kinds: KINDS,
+    hashKey: HASH_KEY,
+    logger: recording,
+    ttlBounds: { minMs: 100, maxMs: 600_000 },
+  });
+  shop = createShop({
+    db: testDb.db,
+    locks,
+    requestId: currentJobRun,
+    config: { maskKey: HASH_KEY },
+  });
+});
+afterAll(async () => {
+  await locks?.close();
+  redis?.disconnect();
+  await t?.cleanup();
+  await testDb?.drop();
+});
+
+/** Runs `run` once as the job `name`, under the runner, and returns the run's id. */
+async function runOnce(name: string, run: (ctx: JobContext) => Promise<void>): Promise<string> {
+  let runId = "";
+  const job: Job = {
+    name,
+    intervalMs: 60_000,
+    async run(ctx) {
+      runId = ctx.runId;
+      await run(ctx);
+    },
+  };
+  const runner = createJobRunner({
+    locks,
+    jobs: [job],
+    logger: silentLogger,
+    metrics: createWorkerMetrics(createMetricsRegistry()),
+  });
+  await runner.runOnce(name);
+  await runner.stop();
+  return runId;
+}
+
+const warnings = (message: RegExp) =>
+  lines.filter((line) => line.level === "warn" && message.test(line.msg ?? ""));
+
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve()),
+  );
+
+describe("lock warnings name the job run", () => {
+  it("a release that finds the job lock gone logs the run id", async () => {
+    const runId = await runOnce("drops-its-lock", async () => {
+      await redis.del(locks.keyFor({ kind: "job", id: "drops-its-lock" }));
+    });
+    expect(runId).toMatch(/^job:drops-its-lock:[0-9a-f]{8}$/);
+    const [line] = warnings(/no longer ours/).filter((l) => l.obj.kind === "job");
+    expect(line?.obj.requestId).toBe(runId);
+  });
+
+  it("a job lease lost mid-run logs the run id", async () => {
+    const runId = await runOnce("loses-its-lease", async (ctx) => {
+      await redis.del(locks.keyFor({ kind: "job", id: "loses-its-lease" }));
+      await aborted(ctx.leaseSignal); // the watchdog's next renewal finds the lock gone
+    });
+    const lost = warnings(/lease lost/).filter((l) => l.obj.kind === "job");
+    expect(lost.map((l) => l.obj.requestId)).toContain(runId);
+  });
+
+  it("a lock core takes for the job (group-admins) logs the same run id", async () => {
+    const chatId = -100_777_001n;
+    await testDb.db.operatorGroup.create({
+      data: { chatId, title: "Ops", adminIds: [], boundBy: 1n },
+    });
+    const runId = await runOnce("refreshes-admins", async () => {
+      await shop.groups
+        .refreshAdmins(chatId, async (signal) => {
+          await redis.del(locks.keyFor({ kind: "group-admins", id: chatId }));
+          if (signal) await Promise.race([aborted(signal), sleep(2_000)]);
+          return [1];
+        })
+        .catch(() => undefined); // the lost lease throws out of refreshAdmins: expected here
+    });
+    const lost = warnings(/lease lost/).filter((l) => l.obj.kind === "group-admins");
+    expect(lost.map((l) => l.obj.requestId)).toEqual([runId]);
+    expect(JSON.stringify(lost)).not.toContain(String(chatId)); // the chat is personal: hashed
+  });
+});
