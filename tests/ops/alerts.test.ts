@@ -60,6 +60,7 @@ describe("alert rules", () => {
     for (const name of [
       "OrderbotLockAcquireFailures",
       "OrderbotLockWaitP99High",
+      "OrderbotLockHoldNearTtl",
       "OrderbotLockRenewalFailures",
       "OrderbotLockLeaseLost",
       "OrderbotLockReleaseNotOwner",

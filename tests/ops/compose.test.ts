@@ -12,6 +12,9 @@ const SECRETS = {
   WEBHOOK_SECRET: "test_webhook_secret_0123456789abcdef",
   LOCK_HASH_KEY: "test-hash-key-0123456789",
   POSTGRES_PASSWORD: "test-postgres-password",
+  POSTGRES_OWNER_PASSWORD: "test-owner-password",
+  POSTGRES_APP_PASSWORD: "test-app-password",
+  REDIS_PASSWORD: "test-redis-password",
   GRAFANA_ADMIN_PASSWORD: "test-grafana-password",
   PUBLIC_URL: "https://shop.example.com",
   PUBLIC_HOST: "shop.example.com",
@@ -128,6 +131,50 @@ describe("compose files", () => {
       "worker",
     );
     expect(cluster).toContain("REDIS_CLUSTER_NODES: redis:6379,redis-2:6379,redis-3:6379");
+  });
+
+  it("compose.yaml: migrate runs as the owner role, the apps as the DML-only role, and Redis needs a password the apps carry", async () => {
+    const { stdout } = await compose("compose.yaml", ["config"]);
+    expect(serviceBlock(stdout, "migrate")).toContain(
+      "DATABASE_URL: postgresql://orderbot_owner:test-owner-password@postgres:5432/orderbot",
+    );
+    for (const service of ["bot", "worker"]) {
+      const block = serviceBlock(stdout, service);
+      expect(block).toContain(
+        "DATABASE_URL: postgresql://orderbot_app:test-app-password@postgres:5432/orderbot",
+      );
+      expect(block).toContain("REDIS_URL: redis://:test-redis-password@redis:6379");
+    }
+    // Nothing but the postgres image's own first start uses the superuser.
+    expect(stdout).not.toMatch(/postgresql:\/\/postgres:/);
+    const postgres = serviceBlock(stdout, "postgres");
+    expect(postgres).toMatch(/init-roles\.sh:\/docker-entrypoint-initdb\.d\/10-roles\.sh:ro/);
+    const redis = serviceBlock(stdout, "redis");
+    expect(redis).toMatch(/- --requirepass\n\s+- test-redis-password\n/);
+    expect(redis).toMatch(/- --maxmemory\n\s+- 256mb\n/);
+  });
+
+  it("the Sentinel and Cluster stacks: every data node requires the password, the apps carry it", async () => {
+    const sentinel = (await compose("compose.sentinel.yaml", ["config"])).stdout;
+    for (const node of ["redis", "redis-replica"]) {
+      const block = serviceBlock(sentinel, node);
+      expect(block).toMatch(/- --requirepass\n\s+- test-redis-password\n/);
+      expect(block).toMatch(/- --masterauth\n\s+- test-redis-password\n/);
+    }
+    expect(serviceBlock(sentinel, "sentinel-1")).toContain(
+      "sentinel auth-pass orderbot $$REDIS_PASSWORD",
+    );
+    const cluster = (await compose("compose.cluster.yaml", ["config"])).stdout;
+    for (const node of ["redis", "redis-2", "redis-6"]) {
+      const block = serviceBlock(cluster, node);
+      expect(block).toContain('--requirepass "$$REDISCLI_AUTH"');
+      expect(block).toContain("REDISCLI_AUTH: test-redis-password");
+    }
+    for (const stack of [sentinel, cluster])
+      for (const service of ["bot", "worker"])
+        expect(serviceBlock(stack, service)).toContain(
+          "REDIS_URL: redis://:test-redis-password@redis:6379",
+        );
   });
 
   it("refuses to start without the secrets, naming the one that is missing", async () => {
