@@ -14,6 +14,7 @@ import { orderCard } from "../format/order-card.ts";
 import { cartKeyboard } from "../keyboards/cart.ts";
 import { orderIntentKey } from "./order.ts";
 import { cardFor } from "./product.ts";
+import { tellPlacementRefusal } from "./placement-refusals.ts";
 import { showProductCard } from "./product-card.ts";
 import { alert, showInPlace } from "./support.ts";
 
@@ -157,6 +158,7 @@ export function cartFeature(deps: CartFeatureDeps): Composer<BotContext> {
   });
 
   async function tellCheckout(ctx: BotContext, result: CheckoutResult): Promise<void> {
+    if (await tellPlacementRefusal(ctx, result, "checkout")) return;
     switch (result.status) {
       case "ok": {
         await ctx.answerCallbackQuery();
@@ -188,19 +190,6 @@ export function cartFeature(deps: CartFeatureDeps): Composer<BotContext> {
         await alert(ctx, ctx.t("cart-short", { items: items.join(", ") }));
         return show(ctx, cart);
       }
-      case "busy":
-        await ctx.answerCallbackQuery({ text: ctx.t("order-busy") });
-        return;
-      case "unavailable":
-        await alert(ctx, ctx.t("unavailable"));
-        return;
-      case "limit":
-        await alert(ctx, ctx.t("order-limit", { open: result.open }));
-        return;
-      case "invalid":
-        ctx.logger.info({ problems: result.problems }, "checkout refused as invalid");
-        await alert(ctx, ctx.t("order-invalid"));
-        return;
       case "amount-out-of-range":
         await alert(
           ctx,
@@ -209,13 +198,6 @@ export function cartFeature(deps: CartFeatureDeps): Composer<BotContext> {
             max: formatMoney(result.maxMinor, result.currency),
           }),
         );
-        return;
-      case "unsupported-currency":
-        ctx.logger.error(
-          { currency: result.currency },
-          "cart priced in a currency the shop cannot invoice",
-        );
-        await alert(ctx, ctx.t("order-currency-unsupported"));
         return;
     }
   }

@@ -13,6 +13,7 @@ import { isOpen, orderText } from "../format/order.ts";
 import { orderKeyboard } from "../keyboards/order.ts";
 import { productCard } from "./product.ts";
 import { showProductCard } from "./product-card.ts";
+import { tellPlacementRefusal } from "./placement-refusals.ts";
 import { alert, showInPlace } from "./support.ts";
 
 export interface OrderFeatureDeps {
@@ -59,6 +60,7 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
     product: ProductView,
     pressed: { qty: number; categoryId: number; page: number },
   ): Promise<void> {
+    if (await tellPlacementRefusal(ctx, result, "order")) return;
     switch (result.status) {
       case "ok": {
         const { order } = result;
@@ -74,19 +76,6 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
         );
         return;
       }
-      case "busy":
-        await ctx.answerCallbackQuery({ text: ctx.t("order-busy") });
-        return;
-      case "unavailable":
-        await alert(ctx, ctx.t("unavailable"));
-        return;
-      case "limit":
-        await alert(ctx, ctx.t("order-limit", { open: result.open }));
-        return;
-      case "invalid":
-        ctx.logger.info({ problems: result.problems }, "order refused as invalid");
-        await alert(ctx, ctx.t("order-invalid"));
-        return;
       case "amount-out-of-range":
         // Telegram would refuse the invoice at Pay: refused here, before any stock is held.
         await alert(
@@ -97,13 +86,6 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
             max: formatMoney(result.maxMinor, result.currency),
           }),
         );
-        return;
-      case "unsupported-currency":
-        ctx.logger.error(
-          { currency: result.currency },
-          "product priced in a currency the shop cannot invoice",
-        );
-        await alert(ctx, ctx.t("order-currency-unsupported"));
         return;
       case "out-of-stock": {
         const items = result.short.map((line) =>
