@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    projects: ["packages/*", "apps/*", "tests"],
+    projects: ["packages/*/vitest.config.ts", "apps/*/vitest.config.ts", "tests"],
     reporters: ["default"],
   },
 });

@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatedUser } from "@orderbot/fake-telegram";
 import { OWNER_ID, startShop, type E2eShop } from "./support/shop.ts";
 
-/** /catalog → the celadon cup → quantity → Order → Pay, up to the invoice; returns the order id. */
+/** /catalog → Teaware → the celadon cup → quantity → Order → Pay, up to the invoice; returns the order id. */
 async function orderCups(user: SimulatedUser, quantity: 1 | 2): Promise<string> {
   await user.send("/catalog");
-  await user.waitForMessage("Catalog, page 1 of 2", { timeoutMs: 10_000 });
+  await user.waitForMessage("Catalog: pick a category.", { timeoutMs: 10_000 });
+  await user.press(/^Teaware \(\d+\)$/);
+  await user.waitForMessage(/^Teaware, page 1 of/, { edits: true });
   await user.press("Celadon tea cup");
   await user.waitForMessage("Quantity: 1, total 15 ⭐", { edits: true });
   if (quantity === 2) {
@@ -68,7 +70,13 @@ describe("webhook mode, two replicas", () => {
       expect(call.params).toMatchObject({
         url: shop.webhookUrl,
         secret_token: shop.secret,
-        allowed_updates: ["message", "callback_query", "pre_checkout_query", "chat_member"],
+        allowed_updates: [
+          "message",
+          "callback_query",
+          "pre_checkout_query",
+          "chat_member",
+          "my_chat_member",
+        ],
       });
     }
   });

@@ -116,6 +116,46 @@ describe("Sentinel failover", () => {
     expect(facts.version).toBe(1);
   });
 
+  it("a promoted replica whose fence counter is behind still hands out a larger fence", async () => {
+    const sentinel = await topology();
+    const a = await instance(sentinel, "fence-a");
+    const b = await instance(sentinel, "fence-b");
+    const resource = { kind: "order", id: "fenced-resource" };
+    const cycle = async () => {
+      const held = await a.locks.acquire(resource);
+      if (!held.ok) throw new Error("the lock should be free");
+      await held.lease.release();
+      return held.lease;
+    };
+
+    // Healthy replication: the replica has the counter as it stood then.
+    const before = await cycle();
+    const fenceKey = `${before.key}:fence`;
+    await eventually("the counter to reach the replica", async () =>
+      (await sentinel.direct(sentinel.replica.port).get(fenceKey)) === String(before.fence)
+        ? true
+        : undefined,
+    );
+
+    // Replication stalls; the master hands out more fences, which the replica never sees.
+    sentinel.link.partition();
+    let last = before;
+    for (let i = 0; i < 5; i++) last = await cycle();
+    expect(last.fence).toBeGreaterThan(before.fence);
+    const lagging = Number(await sentinel.direct(sentinel.replica.port).get(fenceKey));
+    expect(lagging).toBe(before.fence); // present, and behind: not a missing counter
+
+    // The master dies; the replica is promoted with its lagging counter. The next fence is seeded
+    // from the larger of that counter and the server clock, so it is still above every fence the
+    // old master handed out: a storage that checks fences refuses the old holders' late writes.
+    await sentinel.failover();
+    await connectedTo(b.redis, sentinel.replica.port);
+    const after = await acquireWhenReachable(b.locks, resource);
+    if (!after.ok) throw new Error("the lock should be free on the promoted replica");
+    expect(after.lease.fence).toBeGreaterThan(last.fence);
+    await after.lease.release();
+  });
+
   it("strict mode refuses a lock no replica confirmed, and a confirmed lock survives the failover; the order stays correct", async () => {
     const sentinel = await topology();
     // What REDIS_WAIT_REPLICAS=1 and REDIS_WAIT_TIMEOUT_MS=200 configure.

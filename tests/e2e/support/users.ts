@@ -6,14 +6,10 @@ export async function allDelivered(kit: FakeTelegram): Promise<void> {
   await Promise.all(kit.pendingUpdates.map((queued) => queued.settled));
 }
 
-/** Opens a product card from /catalog and sets its quantity with + the way a user does. */
+/** Finds a product by its name (plain text is a search), opens its card and sets its quantity with +. */
 export async function openCard(user: SimulatedUser, title: string, qty = 1): Promise<void> {
-  await user.send("/catalog");
-  await user.waitForMessage("Catalog", { timeoutMs: 10_000 });
-  if (!user.view().buttons.includes(title)) {
-    await user.press("Next ▶");
-    await user.waitForMessage("Catalog, page 2", { edits: true });
-  }
+  await user.send(title);
+  await user.waitForMessage(/^Found \d+ for/, { timeoutMs: 10_000 });
   await user.press(title);
   await user.waitForMessage("Quantity: 1,", { edits: true });
   for (let n = 2; n <= qty; n++) {
