@@ -22,6 +22,9 @@ ON CONFLICT DO NOTHING;
 ALTER TABLE "orders" ADD COLUMN "card_message_id" INTEGER;
 ALTER TABLE "orders" ADD COLUMN "invoice_message_id" INTEGER;
 ALTER TABLE "orders" ADD COLUMN "invoice_sent_at" TIMESTAMP(3);
+-- The press that claimed the invoice (its callback query id): Telegram delivering that same press
+-- again, after a crash between the claim and the send, may claim it again; any other press waits.
+ALTER TABLE "orders" ADD COLUMN "invoice_claimed_by" VARCHAR(64);
 
 -- A question passed on from a message ("Ask the shop") is recorded once per message: a double tap,
 -- or Telegram delivering the press again, finds the request the first press opened.

@@ -80,7 +80,7 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
     const card = ctx.callbackQuery.message;
     if (card) await deps.orderMessages.setCard(order.id, ctx.chat.id, card.message_id);
     // One live invoice per order: of two taps, one claims it; the other is told it is there.
-    const claim = await deps.orderMessages.claimInvoice(order.id);
+    const claim = await deps.orderMessages.claimInvoice(order.id, ctx.callbackQuery.id);
     if (claim.status !== "send")
       return ctx.answerCallbackQuery({ text: ctx.t("pay-invoice-already") });
     if (claim.replaces !== null) await deleteQuietly(ctx, claim.replaces);

@@ -41,9 +41,11 @@ export function createOrderMessages(deps: Pick<CoreDeps, "db" | "clock">) {
 
     /**
      * Claims the right to send the order's invoice, in one conditional UPDATE: of two taps at once,
-     * one claims and the other finds it claimed.
+     * one claims and the other finds it claimed. `press` names the tap (its callback query id):
+     * the same press delivered again, after the bot died between the claim and the send, claims
+     * it again instead of leaving the order without an invoice for the claim window.
      */
-    async claimInvoice(orderId: string): Promise<InvoiceClaim> {
+    async claimInvoice(orderId: string, press: string): Promise<InvoiceClaim> {
       const now = deps.clock.now();
       const before = await db.order.findUnique({
         where: { publicId: orderId },
@@ -56,9 +58,10 @@ export function createOrderMessages(deps: Pick<CoreDeps, "db" | "clock">) {
           OR: [
             { invoiceSentAt: null },
             { invoiceSentAt: { lt: new Date(now.getTime() - INVOICE_CLAIM_MS) } },
+            { invoiceClaimedBy: press, invoiceMessageId: null },
           ],
         },
-        data: { invoiceSentAt: now, invoiceMessageId: null },
+        data: { invoiceSentAt: now, invoiceMessageId: null, invoiceClaimedBy: press },
       });
       if (count === 0) return { status: "already-sent", messageId: before.invoiceMessageId };
       const deletable =

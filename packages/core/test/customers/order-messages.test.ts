@@ -20,7 +20,7 @@ describe("an order's invoice", () => {
     const p = await addProduct(h.db, { stock: 5 });
     const order = await placed(h.shop, user(1), [{ sku: p.sku, quantity: 1 }]);
     const claims = await Promise.all(
-      Array.from({ length: 12 }, () => h.shop.orderMessages.claimInvoice(order.id)),
+      Array.from({ length: 12 }, (_, i) => h.shop.orderMessages.claimInvoice(order.id, `tap-${i}`)),
     );
     expect(claims.filter((c) => c.status === "send")).toEqual([{ status: "send", replaces: null }]);
     expect(claims.filter((c) => c.status === "already-sent")).toHaveLength(11);
@@ -28,19 +28,41 @@ describe("an order's invoice", () => {
 
     h.clock.advance(INVOICE_CLAIM_MS + 1);
     // A later Pay (the customer deleted the invoice, say): a new one replaces the old one.
-    expect(await h.shop.orderMessages.claimInvoice(order.id)).toEqual({
+    expect(await h.shop.orderMessages.claimInvoice(order.id, "later")).toEqual({
       status: "send",
       replaces: 41,
     });
-    expect(await h.shop.orderMessages.claimInvoice("ZZZZZZZZ")).toEqual({ status: "not-found" });
+    expect(await h.shop.orderMessages.claimInvoice("ZZZZZZZZ", "tap")).toEqual({
+      status: "not-found",
+    });
+  });
+
+  it("is claimed again by the same press delivered again before the invoice went out", async () => {
+    const p = await addProduct(h.db, { stock: 5 });
+    const order = await placed(h.shop, user(40), [{ sku: p.sku, quantity: 1 }]);
+    expect((await h.shop.orderMessages.claimInvoice(order.id, "press-1")).status).toBe("send");
+    // The bot died between the claim and the send: another tap still waits, the same press's
+    // re-delivery sends the invoice.
+    expect((await h.shop.orderMessages.claimInvoice(order.id, "press-2")).status).toBe(
+      "already-sent",
+    );
+    expect(await h.shop.orderMessages.claimInvoice(order.id, "press-1")).toEqual({
+      status: "send",
+      replaces: null,
+    });
+    // Once it went out, even the same press is a double tap.
+    await h.shop.orderMessages.invoiceSent(order.id, 51);
+    expect((await h.shop.orderMessages.claimInvoice(order.id, "press-1")).status).toBe(
+      "already-sent",
+    );
   });
 
   it("a failed send releases the claim, so the next tap tries again at once", async () => {
     const p = await addProduct(h.db, { stock: 5 });
     const order = await placed(h.shop, user(2), [{ sku: p.sku, quantity: 1 }]);
-    expect((await h.shop.orderMessages.claimInvoice(order.id)).status).toBe("send");
+    expect((await h.shop.orderMessages.claimInvoice(order.id, "tap")).status).toBe("send");
     await h.shop.orderMessages.releaseInvoice(order.id);
-    expect((await h.shop.orderMessages.claimInvoice(order.id)).status).toBe("send");
+    expect((await h.shop.orderMessages.claimInvoice(order.id, "tap")).status).toBe("send");
   });
 });
 
@@ -51,7 +73,7 @@ describe("when an order can no longer be paid", () => {
     const p = await addProduct(h.db, { stock: 5 });
     const order = await placed(h.shop, customer, [{ sku: p.sku, quantity: 1 }]);
     await h.shop.orderMessages.setCard(order.id, customer, 10);
-    await h.shop.orderMessages.claimInvoice(order.id);
+    await h.shop.orderMessages.claimInvoice(order.id, "tap");
     await h.shop.orderMessages.invoiceSent(order.id, 11);
     h.clock.advance(RESERVATION + 1);
     await h.shop.orders.expireDue(h.clock.now());
@@ -80,12 +102,12 @@ describe("when an order can no longer be paid", () => {
     const customer = user(4);
     const p = await addProduct(h.db, { stock: 5 });
     const fresh = await placed(h.shop, customer, [{ sku: p.sku, quantity: 1 }]);
-    await h.shop.orderMessages.claimInvoice(fresh.id);
+    await h.shop.orderMessages.claimInvoice(fresh.id, "tap");
     await h.shop.orderMessages.invoiceSent(fresh.id, 21);
     expect((await h.shop.orders.cancelOrder(fresh.id, customer)).status).toBe("ok");
 
     const stale = await placed(h.shop, customer, [{ sku: p.sku, quantity: 1 }]);
-    await h.shop.orderMessages.claimInvoice(stale.id);
+    await h.shop.orderMessages.claimInvoice(stale.id, "tap");
     await h.shop.orderMessages.invoiceSent(stale.id, 22);
     await h.db.order.update({
       where: { publicId: stale.id },
