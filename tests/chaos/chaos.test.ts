@@ -26,11 +26,13 @@ describe("chaos (quick)", () => {
         "kill -9 bot",
         "SIGSTOP bot",
         "restart Redis",
+        "Redis filled to its memory limit",
         "restart PostgreSQL",
         "polling: PostgreSQL down past the retry window",
         "Telegram 429/500",
         "duplicate deliveries",
         "kill -9 worker",
+        "a flood of updates from a few users during a sale",
         "all combined",
       ]);
       const total = (key: keyof (typeof suite.results)[number]["counts"]) =>
@@ -41,6 +43,8 @@ describe("chaos (quick)", () => {
       expect(total("redisRestarts")).toBeGreaterThanOrEqual(2);
       expect(total("postgresRestarts")).toBeGreaterThanOrEqual(2);
       expect(total("chargesDuringOutage")).toBeGreaterThan(0);
+      expect(total("redisFills")).toBeGreaterThanOrEqual(1);
+      expect(total("floodLimited")).toBeGreaterThan(0);
       // Every scenario checks that every charge Telegram took is accounted for.
       for (const r of suite.results)
         expect(r.invariants.map((i) => i.name)).toContain(

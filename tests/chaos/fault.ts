@@ -22,9 +22,14 @@ export interface FaultCounts {
   telegram500: number;
   duplicateDeliveries: number;
   droppedResponses: number;
+  /** Times Redis was filled past its maxmemory (every new key refused with OOM). */
+  redisFills: number;
+  /** Updates flooders sent, and how many of them the bots turned away as rate-limited. */
+  floodUpdates: number;
+  floodLimited: number;
 }
 
-/** The Redis outage as users lived it. */
+/** The Redis outage as users lived it; `end` is 0 while it lasts. */
 export interface OutageRecord {
   start: number;
   end: number;
@@ -51,6 +56,11 @@ export interface FaultContext {
    * through the outbox). The press counts in the run's checks like any other.
    */
   shopper(intent: "pay" | "abandon"): Promise<void>;
+  /**
+   * Updates the shop may acknowledge without recording them as handled (the "updates" check
+   * allows them, unless they carry money): a flooder's updates over the rate limit.
+   */
+  allowUnrecorded(updateIds: Iterable<number>): void;
 }
 
 /** One fault: runs beside the load, returns when it has done its damage and the shop may recover. */
@@ -74,6 +84,9 @@ export function emptyCounts(): FaultCounts {
     telegram500: 0,
     duplicateDeliveries: 0,
     droppedResponses: 0,
+    redisFills: 0,
+    floodUpdates: 0,
+    floodLimited: 0,
   };
 }
 

@@ -142,6 +142,9 @@ async function runLoad(
     random,
     note,
     loadDone: () => done,
+    allowUnrecorded(updateIds) {
+      for (const id of updateIds) allSkipped.add(id);
+    },
     async shopper(intent) {
       const product = env.catalog[Math.floor(random() * env.catalog.length)]!;
       await env.shop.operator.stock(product.sku, "+1");

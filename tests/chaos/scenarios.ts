@@ -2,7 +2,9 @@
 // arrival window, so it lands in the middle of the load.
 import type { Fault } from "./fault.ts";
 import { killBot, pauseBot } from "./faults/bots.ts";
+import { floodFault } from "./faults/flood.ts";
 import { postgresPastRetryWindow } from "./faults/postgres-outage.ts";
+import { fillRedisFault } from "./faults/redis-full.ts";
 import { killWorker, restartPostgres, restartRedisFault } from "./faults/services.ts";
 import { duplicateDeliveries, telegramErrorBursts } from "./faults/telegram.ts";
 
@@ -19,6 +21,7 @@ export function scenarios(options: { baseline: boolean }): Scenario[] {
     { name: "kill -9 bot", faults: [killBot(0.35)] },
     { name: "SIGSTOP bot", faults: [pauseBot(0.3)] },
     { name: "restart Redis", faults: [restartRedisFault(0.4)] },
+    { name: "Redis filled to its memory limit", faults: [fillRedisFault(0.4)] },
     { name: "restart PostgreSQL", faults: [restartPostgres(0.4)] },
     {
       name: "polling: PostgreSQL down past the retry window",
@@ -28,6 +31,7 @@ export function scenarios(options: { baseline: boolean }): Scenario[] {
     { name: "Telegram 429/500", faults: [telegramErrorBursts()] },
     { name: "duplicate deliveries", faults: [duplicateDeliveries()] },
     { name: "kill -9 worker", faults: [killWorker(0.5)] },
+    { name: "a flood of updates from a few users during a sale", faults: [floodFault(0.2)] },
     {
       name: "all combined",
       faults: [

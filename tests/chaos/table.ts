@@ -38,6 +38,8 @@ export function describeFaults(c: FaultCounts): string {
   if (c.workerKills)
     parts.push(`${c.workerKills} worker kill (${c.workerKillsMidBatch} mid-batch)`);
   if (c.telegram429 || c.telegram500) parts.push(`${c.telegram429}×429 ${c.telegram500}×500`);
+  if (c.redisFills) parts.push(`${c.redisFills} Redis full`);
+  if (c.floodUpdates) parts.push(`${c.floodUpdates} flood (${c.floodLimited} limited)`);
   if (c.duplicateDeliveries || c.droppedResponses)
     parts.push(`${c.duplicateDeliveries} dup ${c.droppedResponses} lost 2xx`);
   return parts.join(", ") || "none";

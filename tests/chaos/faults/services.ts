@@ -25,13 +25,13 @@ export function restartRedisFault(at: number, extraDownMs = 0): Fault {
       const outage = { start: 0, end: 0 };
       await restartRedis(ctx.env, ctx.sizes.redisDownMs + extraDownMs, async () => {
         outage.start = Date.now();
+        ctx.outages.push(outage);
         ctx.note(
           `Redis stopped; ${ctx.gates.waitingAt("order")} users about to press Order and ${ctx.gates.waitingAt("pay")} about to pay go ahead`,
         );
         ctx.gates.openAll();
       });
       outage.end = Date.now();
-      ctx.outages.push(outage);
       ctx.counts.redisRestarts++;
       ctx.note(
         `Redis started again, empty, after ${((outage.end - outage.start) / 1000).toFixed(1)} s`,
@@ -47,6 +47,9 @@ export function restartPostgres(at: number): Fault {
     happened: (c) => c.postgresRestarts > 0,
     async run(ctx) {
       await ctx.at(at);
+      // Not while Redis is down: payments made then must be confirmed on PostgreSQL's guarantees
+      // alone (checks.ts, outageBehaviour), which needs PostgreSQL up for that while.
+      await until(() => ctx.outages.every((o) => o.end > 0), 30_000);
       const started = Date.now();
       await ctx.env.pg.stop("immediate");
       await sleep(ctx.sizes.postgresDownMs);
