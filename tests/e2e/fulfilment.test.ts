@@ -1,9 +1,10 @@
-// Fulfilment end to end over two bot replicas behind one webhook URL: a customer pays, an
-// operator ships from the paid alert in the group with a tracking note by reply, the customer is
+// Fulfilment end to end over two bot replicas behind one webhook URL: a customer fills a cart of
+// three products from the catalog and pays, an operator ships from the paid alert in the group with a tracking note by reply, the customer is
 // told "shipped" with the note (by the worker's outbox relay), then "delivered"; and two operators
 // shipping one order at once make one move, the other told who shipped it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
+import { buyCartOfThree } from "./support/journey.ts";
 import { OWNER_ID, startShop, type E2eShop } from "./support/shop.ts";
 
 let shop: E2eShop;
@@ -52,9 +53,11 @@ const statusOf = async (id: string) =>
   (await shop.db.order.findUniqueOrThrow({ where: { publicId: id } })).status;
 
 describe("fulfilment", () => {
-  it("pay → ship from the group's paid alert with a tracking note → the customer is told → delivered", async () => {
+  it("category → product → a cart of 3 → pay → shipped from the group with a tracking note → the customer is told → delivered", async () => {
     const customer = shop.kit.createUser({ firstName: "Dana", languageCode: "en" });
-    const id = await paidOrder(customer);
+    const { id } = await buyCartOfThree(customer);
+    const lines = await shop.db.orderItem.count({ where: { order: { publicId: id } } });
+    expect(lines).toBe(3);
 
     await shop.relayOutbox();
     const alert = await group.waitForMessage(new RegExp(`Order ${id} was paid`), {

@@ -2,6 +2,7 @@
 // typing, a way to reach the shop): in-process bot, real HTTP, PostgreSQL and Redis, fake Telegram.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
+import { CARD_WAY_BACK } from "@orderbot/core";
 import { callbacks } from "../src/callbacks/index.ts";
 import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
 
@@ -222,5 +223,16 @@ describe("asking the shop", () => {
     expect(
       await h.db.supportRequest.findFirstOrThrow({ where: { userId: BigInt(li.id) } }),
     ).toMatchObject({ topic: "question", text: "可以开发票吗？" });
+  });
+});
+
+describe("a card the worker edits", () => {
+  it("keeps the way back of the bot's own cards: the same data, read by the bot's codecs", () => {
+    expect(CARD_WAY_BACK.map((b) => b.data)).toEqual([
+      callbacks.menu.encode({ action: "orders" }),
+      callbacks.catalogPage.encode({ page: 1 }),
+    ]);
+    expect(callbacks.menu.decode(CARD_WAY_BACK[0]!.data)).toEqual({ action: "orders" });
+    expect(callbacks.catalogPage.decode(CARD_WAY_BACK[1]!.data)).toEqual({ page: 1 });
   });
 });

@@ -51,6 +51,17 @@ async function placeOrderToInvoice(user: SimulatedUser, sku: string): Promise<st
 }
 
 describe("ordering", () => {
+  it("records the order's card: the message showing it, a new one when it replaced a photo card", async () => {
+    for (const sku of ["CUP-CELADON", "TEA-KEEMUN"]) {
+      const user = kit.createUser({ languageCode: "en" });
+      await (await user.pressData(await openCard(user, sku))).handled();
+      const card = user.view().botMessages.findLast((m) => /^Order [2-9A-Z]{8}/.test(m.text ?? ""));
+      const id = /^Order ([2-9A-Z]{8})/.exec(card!.text!)![1]!;
+      const order = await h.db.order.findUniqueOrThrow({ where: { publicId: id } });
+      expect(order.cardMessageId, sku).toBe(card!.message_id);
+    }
+  });
+
   it("a double tap on Order places one order", async () => {
     const user = kit.createUser({ languageCode: "en" });
     const before = await stockOf("CUP-CELADON");

@@ -12,6 +12,7 @@ export {
   type SupportTopic,
 } from "./customers/support-requests.ts";
 export {
+  CARD_WAY_BACK,
   createOrderMessages,
   DELETABLE_FOR_MS,
   INVOICE_CLAIM_MS,

@@ -64,6 +64,7 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
       orders: shop.orders,
       lowStock: deps.lowStock,
       maxUnitsPerLine: deps.maxUnitsPerLine,
+      orderMessages: shop.orderMessages,
     }),
     myOrdersFeature({ orders: shop.orders, orderMessages: shop.orderMessages }),
     cancelFeature(shop.orders),

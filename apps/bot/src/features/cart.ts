@@ -165,10 +165,10 @@ export function cartFeature(deps: CartFeatureDeps): Composer<BotContext> {
         // Before the reply, so that a re-delivery after a failed reply still finds them queued.
         await deps.lowStock.afterSale(result.order.items.map((item) => item.sku));
         const card = orderCard(ctx, result.order);
-        await showInPlace(ctx, card.text, card.keyboard);
-        const shown = ctx.callbackQuery?.message;
-        if (shown && ctx.chat)
-          await deps.orderMessages?.setCard(result.order.id, ctx.chat.id, shown.message_id);
+        // The message now showing the order (a new one when it replaced a photo card).
+        const shown = await showInPlace(ctx, card.text, card.keyboard);
+        if (shown !== undefined && ctx.chat)
+          await deps.orderMessages?.setCard(result.order.id, ctx.chat.id, shown);
         return;
       }
       case "empty":

@@ -3,6 +3,7 @@ import {
   formatMoney,
   type CatalogService,
   type LowStockAlerts,
+  type OrderMessages,
   type OrderService,
   type PlaceOrderResult,
   type ProductView,
@@ -21,6 +22,7 @@ export interface OrderFeatureDeps {
   orders: OrderService;
   lowStock: LowStockAlerts;
   maxUnitsPerLine: number;
+  orderMessages?: Pick<OrderMessages, "setCard">;
 }
 
 /**
@@ -69,11 +71,14 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
         // their dedupe key makes running this again for a replay queue nothing new.
         await deps.lowStock.afterSale(order.items.map((item) => item.sku));
         const total = formatMoney(order.totalMinor, order.currency);
-        await showInPlace(
+        const shown = await showInPlace(
           ctx,
           orderText(ctx.t, order, ctx.locale),
           orderKeyboard(ctx.t, { id: order.id, open: isOpen(order), total }),
         );
+        // That message is the order's card from now on: kept true when the order changes.
+        if (shown !== undefined && ctx.chat)
+          await deps.orderMessages?.setCard(order.id, ctx.chat.id, shown);
         return;
       }
       case "amount-out-of-range":

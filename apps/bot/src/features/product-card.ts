@@ -9,7 +9,7 @@ import { showScreen } from "./screen.ts";
  * when the product has one, else text (screen.ts moves between the two). When the pressed message
  * is already this product's photo card (its − and + buttons), only the caption changes.
  */
-export function showProductCard(
+export async function showProductCard(
   ctx: BotContext,
   product: ProductView,
   card: { text: string; keyboard: InlineKeyboard },
@@ -25,5 +25,5 @@ export function showProductCard(
         "callback_data" in b &&
         callbacks.product.decode(b.callback_data ?? "")?.productId === product.id,
     );
-  return showScreen(ctx, { ...card, photo: product.photo }, { samePhoto: ownCard });
+  await showScreen(ctx, { ...card, photo: product.photo }, { samePhoto: ownCard });
 }

@@ -28,6 +28,7 @@ const photoRefused = (error: unknown): boolean =>
  * editMessageMedia for another photo). Between kinds the new screen is sent as a new message and
  * the old one is deleted, in that order, so that a failure leaves the user one screen, never none.
  * A photo Telegram cannot show falls back to the text screen: a bad photo never blocks the shop.
+ * Resolves with the id of the message now showing the screen (undefined without a message).
  *
  * Editing is idempotent: a double tap or a re-delivered update renders the same screen again,
  * which Telegram reports as "message is not modified" — that is success here, not an error.
@@ -39,14 +40,14 @@ export async function showScreen(
   ctx: BotContext,
   screen: Screen,
   options: { samePhoto?: boolean } = {},
-): Promise<void> {
+): Promise<number | undefined> {
   const photo = screen.photo && screen.text.length <= MAX_CAPTION_LENGTH ? screen.photo : null;
   const reply_markup = screen.keyboard ?? { inline_keyboard: [] };
   const current = ctx.callbackQuery?.message;
   const showsPhoto = current !== undefined && "photo" in current && current.photo !== undefined;
   try {
     if (!current) {
-      await send(ctx, { ...screen, photo });
+      return await send(ctx, { ...screen, photo });
     } else if (photo && showsPhoto) {
       if (options.samePhoto) await ctx.editMessageCaption({ caption: screen.text, reply_markup });
       else
@@ -57,24 +58,29 @@ export async function showScreen(
     } else if (!photo && !showsPhoto) {
       await ctx.editMessageText(screen.text, { reply_markup });
     } else {
-      await send(ctx, { ...screen, photo });
+      const sent = await send(ctx, { ...screen, photo });
       await deleteQuietly(ctx);
+      return sent;
     }
+    return current.message_id;
   } catch (error) {
-    if (notModified(error)) return;
+    if (notModified(error)) return current?.message_id;
     if (!photo || !photoRefused(error)) throw error;
     ctx.logger.warn(
       { reason: (error as GrammyError).description },
       "card photo refused: text card",
     );
-    await showScreen(ctx, { ...screen, photo: null });
+    return showScreen(ctx, { ...screen, photo: null });
   }
 }
 
-async function send(ctx: BotContext, screen: Screen): Promise<void> {
+/** Sends the screen as a new message; resolves with its id. */
+async function send(ctx: BotContext, screen: Screen): Promise<number> {
   const reply_markup = screen.keyboard;
-  if (screen.photo) await ctx.replyWithPhoto(screen.photo, { caption: screen.text, reply_markup });
-  else await ctx.reply(screen.text, { reply_markup });
+  const sent = screen.photo
+    ? await ctx.replyWithPhoto(screen.photo, { caption: screen.text, reply_markup })
+    : await ctx.reply(screen.text, { reply_markup });
+  return sent.message_id;
 }
 
 /** The old screen goes; Telegram refuses to delete a bot's message after 48 hours, then it stays. */

@@ -5,13 +5,13 @@ import { showScreen } from "./screen.ts";
 /**
  * Shows `text` in the message whose button was pressed, even when that message is a photo card
  * (screen.ts: text and photos cannot be edited into each other). Idempotent: "message is not
- * modified" is success.
+ * modified" is success. Resolves with the id of the message now showing it.
  */
 export function showInPlace(
   ctx: BotContext,
   text: string,
   keyboard?: InlineKeyboard,
-): Promise<void> {
+): Promise<number | undefined> {
   return showScreen(ctx, { text, keyboard });
 }
 

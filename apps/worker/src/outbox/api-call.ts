@@ -46,8 +46,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * A notice's buttons (core's NotifyPayload.buttons, e.g. a paid order's next step), labelled in
- * the recipient's language by the `btn-fulfil-<step>` texts; undefined when it has none.
+ * A notice's buttons (core's NotifyPayload.buttons: a paid order's next step, a card's way back),
+ * each labelled by its `label` text in the recipient's language; undefined when it has none.
  */
 function buttonsOf(
   value: unknown,
@@ -55,12 +55,9 @@ function buttonsOf(
 ): { text: string; callback_data: string }[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   return value.map((button: unknown) => {
-    if (!isRecord(button) || typeof button.step !== "string" || typeof button.data !== "string")
+    if (!isRecord(button) || typeof button.label !== "string" || typeof button.data !== "string")
       throw new UnknownTemplateError("button");
-    return {
-      text: renderTemplate(`btn-fulfil-${button.step.toLowerCase()}`, {}, locale),
-      callback_data: button.data,
-    };
+    return { text: renderTemplate(button.label, {}, locale), callback_data: button.data };
   });
 }
 
@@ -81,7 +78,7 @@ export function toApiCall(message: ClaimedMessage, defaultLocale: Locale): ApiCa
       throw new InvalidOutboxMessageError(message.id, "notify without a template");
     try {
       const keyboard = buttonsOf(payload.buttons, locale);
-      // An order's card (customers/order-messages.ts): edited in place, its old buttons dropped.
+      // An order's card (customers/order-messages.ts): edited in place, with only its way back.
       if (isRecord(payload.edit) && typeof payload.edit.message_id === "number")
         return {
           method: "editMessageText",

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { ClaimedMessage, NotificationTemplate } from "@orderbot/core";
+import { CARD_WAY_BACK, type ClaimedMessage, type NotificationTemplate } from "@orderbot/core";
 import { InvalidOutboxMessageError, toApiCall } from "../../src/outbox/api-call.ts";
+
+// The zh labels of the way back (btn-my-orders, btn-menu-catalog), as the bot's own cards show it.
+const ZH_MY_ORDERS = "◀ 我的订单";
+const ZH_CATALOG = "🛍 商品目录";
 
 const row = (method: string, payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({
   id: 1,
@@ -26,12 +30,13 @@ describe("toApiCall", () => {
     );
   });
 
-  it("edits an order's card in place, in the customer's words, dropping its buttons", () => {
+  it("edits an order's card in place, in the customer's words, with only its way back", () => {
     const call = toApiCall(
       row("notify", {
         template: "order-card",
         params: { orderId: "AB12CD34", status: "EXPIRED" },
         edit: { message_id: 42 },
+        buttons: CARD_WAY_BACK,
         locale: "zh",
       }),
       "en",
@@ -42,7 +47,14 @@ describe("toApiCall", () => {
         chat_id: 7_000_000_001,
         message_id: 42,
         text: "订单 AB12CD34：已过期。\n商品明细和后续进展请见 /orders。",
-        reply_markup: { inline_keyboard: [] },
+        reply_markup: {
+          inline_keyboard: [
+            [
+              { text: ZH_MY_ORDERS, callback_data: "m:orders" },
+              { text: ZH_CATALOG, callback_data: "c:1" },
+            ],
+          ],
+        },
       },
     });
   });

@@ -8,6 +8,8 @@ export const FULFILMENT_CALLBACK_PREFIX = "fm";
 
 export interface FulfilmentButton {
   step: FulfilmentStep;
+  /** The text the worker renders as its label: `btn-fulfil-<step>`. */
+  label: string;
   /** Callback data: `fm:<order public id>:<step>`. */
   data: string;
 }
@@ -22,6 +24,7 @@ const NEXT: Partial<Record<OrderStatus, readonly FulfilmentStep[]>> = {
 export function fulfilmentButtons(orderId: string, status: OrderStatus): FulfilmentButton[] {
   return (NEXT[status] ?? []).map((step) => ({
     step,
+    label: `btn-fulfil-${step.toLowerCase()}`,
     data: `${FULFILMENT_CALLBACK_PREFIX}:${orderId}:${step}`,
   }));
 }

@@ -62,10 +62,11 @@ export interface NotifyPayload {
    */
   locale?: "en" | "zh";
   /**
-   * Inline buttons under the message, one row: `step` names the label the worker renders in the
-   * recipient's language, `data` is the callback data the bot decodes (fulfilment/buttons.ts).
+   * Inline buttons under the message, one row: `label` is the id of the text the worker renders
+   * in the recipient's language, `data` the callback data the bot decodes (fulfilment/buttons.ts,
+   * customers/order-messages.ts).
    */
-  buttons?: { step: string; data: string }[];
+  buttons?: { label: string; data: string }[];
   /** Edit this message of the bot's into the text instead of sending a new one (an order's card). */
   edit?: { message_id: number };
 }

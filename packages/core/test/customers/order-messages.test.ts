@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DELETABLE_FOR_MS, INVOICE_CLAIM_MS } from "../../src/index.ts";
+import { CARD_WAY_BACK, DELETABLE_FOR_MS, INVOICE_CLAIM_MS } from "../../src/index.ts";
 import { addProduct, placed, user } from "../support/fixtures.ts";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
 
@@ -87,6 +87,7 @@ describe("when an order can no longer be paid", () => {
             template: "order-card",
             params: { orderId: order.id, status: "EXPIRED" },
             edit: { message_id: 10 },
+            buttons: [...CARD_WAY_BACK],
             locale: "zh",
           },
         ],
