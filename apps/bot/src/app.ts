@@ -22,6 +22,7 @@ import { createMetricsServer, createServer, WEBHOOK_PATH, type BotServer } from 
 import { createUpdatePipeline, type ProcessUpdate } from "./updates/pipeline.ts";
 import { startPolling } from "./updates/polling.ts";
 import { createRateLimiter } from "./updates/rate-limit.ts";
+import { createOperatorRoster } from "./updates/operator-roster.ts";
 import { HANDLED_UPDATE_TYPES } from "./updates/schema.ts";
 
 /** Products per catalog page: a short list of buttons fits a phone screen without scrolling. */
@@ -112,6 +113,12 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       windowMs: config.RATE_LIMIT_WINDOW_MS,
       failedOpen: metrics.rateLimitFailOpen,
       logger,
+      isOperator: createOperatorRoster({
+        load: () => shop.groups.list(),
+        maxAgeMs: 30_000,
+        missRefreshMs: 1_000,
+        logger,
+      }).isOperator,
     }),
     // A limited button press is still answered, so no spinner is left; limited messages get
     // nothing, since replying to a flood would only feed it. The language is the one Telegram

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedis, waitForRedis } from "@orderbot/platform";
 import { startRedisServer, type RedisServer } from "@orderbot/testkit";
 import { callbacks } from "../src/callbacks/index.ts";
-import { startBotHarness, type BotHarness } from "./support/harness.ts";
+import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
+import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
 
 describe("with the shared Redis", () => {
   let h: BotHarness;
@@ -71,6 +72,44 @@ describe("with the shared Redis", () => {
     await (await user.send("/help")).handled();
     const helps = user.view().botMessages.filter((m) => m.text?.startsWith("/catalog: products"));
     expect(helps).toHaveLength(5);
+  });
+});
+
+describe("in the operator group", () => {
+  let h: BotHarness;
+  const LIMIT = 4;
+  beforeAll(async () => {
+    h = await startBotHarness({
+      env: { RATE_LIMIT_PER_WINDOW: String(LIMIT), RATE_LIMIT_WINDOW_MS: "60000" },
+    });
+  });
+  afterAll(() => h?.close());
+
+  it("does not count its admins' commands against the per-user limit, and still counts everyone else", async () => {
+    const owner = h.kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
+    const admin = h.kit.createUser({ firstName: "Admin", languageCode: "en" });
+    const member = h.kit.createUser({ firstName: "Member", languageCode: "en" });
+    const group = h.kit.createGroup({
+      title: "Shop operators",
+      creator: owner,
+      admins: [admin],
+      members: [member],
+    });
+    await (await owner.send("/bind", { in: group })).handled();
+    /** How many of the bot's messages in the chat match. */
+    const said = (chat: SimulatedUser | SimulatedGroup, pattern: RegExp) =>
+      h.kit.chat(chat).botMessages.filter((m) => pattern.test(m.text ?? "")).length;
+    // Three times the limit, as a sale's fulfilment does (one command per order): all answered.
+    for (let i = 0; i < 3 * LIMIT; i++)
+      await (await admin.send("/stock FAN-SILK +1", { in: group })).handled();
+    expect(said(group, /^FAN-SILK: stock \d+ → \d+\.$/)).toBe(3 * LIMIT);
+    // A member of the group who is not an admin is counted like anyone.
+    for (let i = 0; i < LIMIT + 2; i++)
+      await (await member.send("/stock FAN-SILK +1", { in: group })).handled();
+    expect(said(group, /^Only this group's administrators can do that\.$/)).toBe(LIMIT);
+    // The admin in a private chat is a customer there: counted too.
+    for (let i = 0; i < LIMIT + 2; i++) await (await admin.send("/help")).handled();
+    expect(said(admin, /^\/catalog: products/)).toBe(LIMIT);
   });
 });
 

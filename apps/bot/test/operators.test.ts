@@ -270,7 +270,7 @@ describe("the admin list", () => {
 
 describe("/unbind", () => {
   it("is refused to anyone but an owner, asks an owner to confirm, then unbinds the group", async () => {
-    // A fresh admin: the others have used up much of their rate-limit window above.
+    // An admin who is not an owner.
     const admin = kit.createUser({ firstName: "Admin3", languageCode: "en" });
     await group.promote(admin).handled();
     expect(await say(admin, "/unbind")).toBe(

@@ -14,6 +14,11 @@ export interface RateLimitOptions {
   failedOpen?: { inc(): void };
   /** Told, at most once per FAIL_OPEN_WARN_MS, that limiting is off. */
   logger?: Logger;
+  /**
+   * Whether a group update's sender runs the shop from that group (OperatorRoster): operators
+   * are not counted. A sale's fulfilment is one command per order, faster than any customer.
+   */
+  isOperator?: (chatId: number, userId: number) => Promise<boolean>;
 }
 
 export interface RateLimiter {
@@ -39,11 +44,18 @@ export function limitedSender(update: Update): number | undefined {
   return (message ?? update.callback_query)?.from?.id;
 }
 
+/** The group or supergroup an update comes from, if any. */
+function groupChat(update: Update): number | undefined {
+  const chat = update.message?.chat ?? update.callback_query?.message?.chat;
+  return chat?.type === "group" || chat?.type === "supergroup" ? chat.id : undefined;
+}
+
 /**
  * A per-user limit on what a user can make the bot do (messages and button presses), counted in
  * Redis with one transaction (INCR, and PEXPIRE NX so the count always expires with its window).
  * It is the first thing an update meets, before the dedupe SELECT, the update lock and the
  * language read: a flooder costs one Redis round trip per update and nothing in PostgreSQL.
+ * The admins of the operator group are let through over it (`isOperator`, asked only then).
  *
  * Redis down (or full) does not take the bot down: the counter fails open (the update is let
  * through), counted and warned about, since limiting is then off for everyone.
@@ -83,7 +95,15 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     async admits(update) {
       const sender = limitedSender(update);
       if (sender === undefined) return true;
-      return (await count(`${options.prefix}${options.mask(sender)}`)) <= options.limit;
+      // Groups have a count of their own: an operator's commands there never use up what the
+      // same person may do as a customer in private.
+      const group = groupChat(update);
+      const key = `${options.prefix}${options.mask(sender)}${group === undefined ? "" : ":groups"}`;
+      if ((await count(key)) <= options.limit) return true;
+      // Over the limit: only now is it worth asking whether this is an operator in their group.
+      return group !== undefined && options.isOperator !== undefined
+        ? options.isOperator(group, sender)
+        : false;
     },
   };
 }
