@@ -91,7 +91,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       logger,
     }),
     lowStock: createLowStockAlerts({ shop, clock }),
-    reports: createReports({ db: deps.db, clock }),
+    reports: createReports({ db: deps.db, clock, timeZone: config.SHOP_TIME_ZONE }),
     payments: { currency: config.PAYMENT_CURRENCY, providerToken: config.PROVIDER_TOKEN },
     operators: { ownerIds: config.OWNER_IDS, groupId: config.OPERATOR_GROUP_ID, mask },
     shopInfo: { terms: config.SHOP_TERMS, contact: config.SHOP_SUPPORT_CONTACT },

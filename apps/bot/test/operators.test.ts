@@ -210,7 +210,7 @@ describe("orders", () => {
   it("reports today's figures", async () => {
     const text = await say(admin, "/report");
     expect(text).toMatch(
-      /^Report for \d{4}-\d\d-\d\d\nOrders placed: 1 · paid: 0 · cancelled: 0 · expired: 0/,
+      /^Report for \d{4}-\d\d-\d\d \(UTC\)\nOrders placed: 1 · paid: 0 · cancelled: 0 · expired: 0/,
     );
   });
 });

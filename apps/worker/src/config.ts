@@ -98,8 +98,15 @@ const schema = z
 
     /** Admin lists older than this are fetched again (ms). */
     ADMIN_STALE_MS: ms(1000).default(30 * 60_000),
-    /** The daily report of day D is sent at the first run after this hour (UTC) of day D+1. */
-    REPORT_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(0),
+    /**
+     * The daily report of the shop's day D (SHOP_TIME_ZONE) is sent at the first run after this
+     * hour of day D+1, in that time zone.
+     */
+    REPORT_HOUR: z.coerce.number().int().min(0).max(23).default(0),
+    /** Renamed: the hour is now one of the shop's own day. */
+    REPORT_HOUR_UTC: z
+      .undefined({ error: "renamed to REPORT_HOUR, an hour in SHOP_TIME_ZONE" })
+      .optional(),
     /** Products at or below this stock are listed in the daily report. */
     LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).default(5),
   })

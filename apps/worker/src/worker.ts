@@ -133,7 +133,8 @@ export function createWorker(deps: WorkerDeps): Worker {
       locks,
       operatorChats: chats,
       intervalMs: config.REPORT_INTERVAL_MS,
-      hourUtc: config.REPORT_HOUR_UTC,
+      hour: config.REPORT_HOUR,
+      timeZone: config.SHOP_TIME_ZONE,
       lowStockThreshold: config.LOW_STOCK_THRESHOLD,
     }),
     pruneProcessedUpdatesJob({

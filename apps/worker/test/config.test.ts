@@ -68,6 +68,13 @@ describe("worker config", () => {
       "OUTBOX_RETRY_BASE_MS: must not exceed OUTBOX_RETRY_MAX_MS",
     ]);
   });
+
+  it("names REPORT_HOUR when given the old REPORT_HOUR_UTC, whose hour was UTC's", () => {
+    expect(problems({ REPORT_HOUR_UTC: "6" })).toEqual([
+      "REPORT_HOUR_UTC: renamed to REPORT_HOUR, an hour in SHOP_TIME_ZONE",
+    ]);
+    expect(problems({ REPORT_HOUR: "6", SHOP_TIME_ZONE: "Asia/Shanghai" })).toEqual([]);
+  });
 });
 
 describe("the worker process with a bad configuration", () => {

@@ -210,7 +210,7 @@ export {
 export { pruneSentOutbox } from "./outbox/retention.ts";
 
 // The worker posts the daily report once a day; an operator's /report shows today's on demand.
-export { buildDailyReport, type DailyReport } from "./reports/daily-report.ts";
+export { buildDailyReport, dayIn, type DailyReport } from "./reports/daily-report.ts";
 export { createReports, type Reports } from "./reports/service.ts";
 
 // Per-user language choices, cached in Redis so that the bot's handlers never touch Redis.

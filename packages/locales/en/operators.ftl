@@ -40,7 +40,7 @@ op-busy = Someone else is working on this right now. Please try again in a momen
 op-unavailable = Temporarily unavailable; nothing was changed. Please try again in a moment.
 op-invalid = That was not accepted: { $problems }
 op-report =
-    Report for { $day }
+    Report for { $day } ({ $zone })
     Orders placed: { $placed } · paid: { $paid } · cancelled: { $cancelled } · expired: { $expired }
     Revenue: { $revenue }
     Refunded: { $refunded } · refunds under way: { $refundsPending }

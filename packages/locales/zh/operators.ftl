@@ -40,7 +40,7 @@ op-busy = 其他人正在处理此事，请稍后再试。
 op-unavailable = 服务暂时不可用；没有做任何更改。请稍后再试。
 op-invalid = 未被接受：{ $problems }
 op-report =
-    { $day } 报表
+    { $day } 报表（{ $zone }）
     下单：{ $placed } · 付款：{ $paid } · 取消：{ $cancelled } · 过期：{ $expired }
     收入：{ $revenue }
     已退款：{ $refunded } · 退款进行中：{ $refundsPending }

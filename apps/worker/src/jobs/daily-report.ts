@@ -2,6 +2,7 @@ import type { Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
 import {
   buildDailyReport,
+  dayIn,
   enqueueOutbox,
   formatMoney,
   outboxHas,
@@ -10,14 +11,18 @@ import {
 import type { OperatorChats } from "../operators/chats.ts";
 import type { Job } from "./job.ts";
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /**
- * The day whose report is due at `now`: day D's report goes out at the first run after
- * `hourUtc` on day D+1. (A worker down for all of D+1 skips D: an old report is of little use.)
+ * The shop's day whose report is due at `now`: day D's report goes out at the first run after
+ * `hour` o'clock on day D+1, both in `timeZone`. (A worker down for all of D+1 skips D: an old
+ * report is of little use.)
  */
-export function reportDay(now: Date, hourUtc: number): string {
-  return new Date(now.getTime() - hourUtc * 3_600_000 - DAY_MS).toISOString().slice(0, 10);
+export function reportDay(now: Date, hour: number, timeZone: string): string {
+  const today = dayIn(timeZone, new Date(now.getTime() - hour * HOUR_MS));
+  const yesterday = new Date(`${today}T00:00:00.000Z`);
+  yesterday.setUTCDate(yesterday.getUTCDate() - 1);
+  return yesterday.toISOString().slice(0, 10);
 }
 
 export const reportKey = (chatId: bigint, day: string): string => `report:${chatId}:${day}`;
@@ -29,6 +34,7 @@ export function reportParams(report: DailyReport): Record<string, string | numbe
   const lowStock = report.lowStock.map((p) => `${p.sku}: ${p.stock}`).join(", ");
   return {
     day: report.day,
+    zone: report.timeZone,
     placed: report.ordersPlaced,
     expired: report.ordersExpired,
     cancelled: report.ordersCancelled,
@@ -45,7 +51,10 @@ export interface DailyReportDeps {
   locks: LockManager;
   operatorChats: OperatorChats;
   intervalMs: number;
-  hourUtc: number;
+  /** REPORT_HOUR, of the shop's day. */
+  hour: number;
+  /** SHOP_TIME_ZONE: the report's day is the shop's. */
+  timeZone: string;
   lowStockThreshold: number;
   clock?: () => Date;
 }
@@ -61,7 +70,7 @@ export function dailyReportJob(deps: DailyReportDeps): Job {
     name: "daily-report",
     intervalMs: deps.intervalMs,
     async run({ signal, runId }) {
-      const day = reportDay(clock(), deps.hourUtc);
+      const day = reportDay(clock(), deps.hour, deps.timeZone);
       let queued = 0;
       let busy = 0;
       for (const chatId of await deps.operatorChats()) {
@@ -73,6 +82,7 @@ export function dailyReportJob(deps: DailyReportDeps): Job {
           async ({ signal: lease }) => {
             const report = await buildDailyReport(deps.db, {
               day,
+              timeZone: deps.timeZone,
               lowStockThreshold: deps.lowStockThreshold,
             });
             if (lease.aborted) return 0;

@@ -104,7 +104,7 @@ describe("admin-refresh", () => {
 describe("daily-report", () => {
   it("queues one report per group and day, however many workers run it, and the relay sends it", async () => {
     const groups = (await db.operatorGroup.findMany()).map((g) => g.chatId);
-    const day = reportDay(new Date(), 0);
+    const day = reportDay(new Date(), 0, "UTC");
     const noon = new Date(`${day}T12:00:00.000Z`);
     const product = await createProduct(db, 3);
     for (let i = 0; i < 3; i++) {

@@ -1,18 +1,19 @@
 import type { Database } from "@orderbot/db";
 import type { Clock } from "../deps.ts";
-import { buildDailyReport, type DailyReport } from "./daily-report.ts";
+import { buildDailyReport, dayIn, type DailyReport } from "./daily-report.ts";
 
 export interface Reports {
-  /** Today's figures so far (UTC), for an operator's /report. */
+  /** Today's figures so far (the shop's day), for an operator's /report. */
   today(options: { lowStockThreshold: number }): Promise<DailyReport>;
 }
 
 /** The worker posts the daily report once a day; /report shows the same figures on demand. */
-export function createReports(deps: { db: Database; clock: Clock }): Reports {
+export function createReports(deps: { db: Database; clock: Clock; timeZone: string }): Reports {
   return {
     today: ({ lowStockThreshold }) =>
       buildDailyReport(deps.db, {
-        day: deps.clock.now().toISOString().slice(0, 10),
+        day: dayIn(deps.timeZone, deps.clock.now()),
+        timeZone: deps.timeZone,
         lowStockThreshold,
       }),
   };

@@ -22,6 +22,7 @@ export function reportFeature(deps: {
     await ctx.reply(
       ctx.t("op-report", {
         day: report.day,
+        zone: report.timeZone,
         placed: report.ordersPlaced,
         paid: report.revenue.reduce((sum, r) => sum + r.payments, 0),
         cancelled: report.ordersCancelled,
