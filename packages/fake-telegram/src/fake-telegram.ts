@@ -310,6 +310,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const server = buildServer({
     token,
     dispatch: (method, fields, signal) => dispatch(deps, method, fields, "http", signal),
+    download: (filePath) => state.documents.download(filePath),
     ...(options.controlApi ? { routes: controlRoutes(() => holder.kit!) } : {}),
   });
   const host = options.host ?? "127.0.0.1";

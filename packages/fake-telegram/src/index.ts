@@ -13,9 +13,11 @@ export {
   type PressOptions,
   type Where,
 } from "./users.ts";
+export { MAX_DOWNLOAD_BYTES, type TgFile } from "./documents.ts";
 export type { UserAction } from "./actions.ts";
 export { SimulatedGroup, type CreateGroupOptions, type Person } from "./groups.ts";
 export type { PaymentResult, PayOptions } from "./pay.ts";
+export { DEFAULT_ADDRESS, defaultBuyer, type BuyerDetails } from "./shipping-step.ts";
 export type { ChatView } from "./chat-view.ts";
 export type { MessageMatch, WaitForMessageOptions } from "./waits.ts";
 export { messageText } from "./waits.ts";

@@ -1,5 +1,6 @@
-// A user paying an invoice, step by step as Telegram runs it: pre_checkout_query, the bot's answer
-// within the deadline, then the successful_payment message with a unique charge id.
+// A user paying an invoice, step by step as Telegram runs it: for a flexible provider invoice a
+// shipping_query and the bot's options first (shipping-step.ts), then pre_checkout_query, the bot's
+// answer within the deadline, then the successful_payment message with a unique charge id.
 import { FakeTelegramError } from "./errors.ts";
 import type { KitContext } from "./methods/context.ts";
 import { recordCharge, STARS, uniqueChargeId } from "./stars-ledger.ts";
@@ -8,12 +9,30 @@ import type { TgMessage, User } from "./types.ts";
 import { postUpdate, postUserMessage } from "./updates.ts";
 import { actionOf, type UserAction } from "./actions.ts";
 import { waitForState } from "./waits.ts";
+import type { OrderInfo } from "@grammyjs/types";
+import {
+  askShipping,
+  type BuyerDetails,
+  defaultBuyer,
+  needsShippingQuery,
+  orderInfoFor,
+} from "./shipping-step.ts";
 
 export interface PayOptions {
   /** The invoice message (or its id). Default: the newest unpaid invoice from the bot in the chat. */
   invoice?: TgMessage | number;
   /** How long the user waits for answerPreCheckoutQuery. Default: the kit's preCheckoutTimeoutMs (10 s). */
   timeoutMs?: number;
+  /** What the buyer types into a provider invoice's form; defaults: defaultBuyer (an address in Berlin). */
+  buyer?: BuyerDetails;
+  /** Which of the shipping options the bot offered to choose (by id). Default: the first. */
+  shippingOptionId?: string;
+}
+
+/** A flexible invoice's shipping_query, when there was one. */
+interface Shipped {
+  shippingQuery?: UserAction;
+  shippingQueryId?: string;
 }
 
 interface Attempted {
@@ -24,6 +43,7 @@ interface Attempted {
 
 export type PaymentResult =
   | (Attempted &
+      Shipped &
       UserAction & {
         status: "paid";
         chargeId: string;
@@ -33,9 +53,23 @@ export type PaymentResult =
         payload: string;
         /** The successful_payment message (its update is this result's `update`). */
         message: TgMessage;
+        shippingOptionId?: string;
+        orderInfo?: OrderInfo;
       })
-  | (Attempted & { status: "declined"; errorMessage: string })
-  | (Attempted & { status: "timeout" });
+  | (Attempted & Shipped & { status: "declined"; errorMessage: string })
+  | (Attempted & Shipped & { status: "timeout" })
+  /** The bot refused the address (answerShippingQuery ok=false): nothing was charged. */
+  | (NotAttempted & { status: "shipping-declined"; errorMessage: string })
+  /** The bot did not answer the shipping_query in time: the payment form gave up. */
+  | (NotAttempted & { status: "shipping-timeout" });
+
+/** Stopped at the shipping step: no pre_checkout_query was sent. */
+interface NotAttempted {
+  shippingQuery: UserAction;
+  shippingQueryId: string;
+  preCheckout?: undefined;
+  preCheckoutQueryId?: undefined;
+}
 
 export async function payInvoice(
   ctx: KitContext,
@@ -51,6 +85,40 @@ export async function payInvoice(
     );
   }
   const { state } = ctx;
+  const timeoutMs = options.timeoutMs ?? ctx.settings.preCheckoutTimeoutMs;
+  const buyer = { ...defaultBuyer(user), ...options.buyer };
+  const orderInfo = orderInfoFor(invoice.asks, user, buyer);
+  let shipped: Shipped = {};
+  let shippingOptionId: string | undefined;
+  let shippingAmount = 0;
+  if (needsShippingQuery(invoice.asks)) {
+    state.markUserAction(chat.chat.id);
+    const step = await askShipping(ctx, user, invoice.payload, buyer.shippingAddress, timeoutMs);
+    shipped = { shippingQuery: step.shippingQuery, shippingQueryId: step.shippingQueryId };
+    if (step.status === "timeout")
+      return {
+        shippingQuery: step.shippingQuery,
+        shippingQueryId: step.shippingQueryId,
+        status: "shipping-timeout",
+      };
+    if (step.status === "declined")
+      return {
+        shippingQuery: step.shippingQuery,
+        shippingQueryId: step.shippingQueryId,
+        status: "shipping-declined",
+        errorMessage: step.errorMessage,
+      };
+    const chosen = options.shippingOptionId
+      ? step.options.find((o) => o.id === options.shippingOptionId)
+      : step.options[0];
+    if (!chosen)
+      throw new FakeTelegramError(
+        `the bot offered no shipping option "${options.shippingOptionId}" (offered: ${step.options.map((o) => o.id).join(", ")})`,
+      );
+    shippingOptionId = chosen.id;
+    shippingAmount = chosen.prices.reduce((sum, p) => sum + p.amount, 0);
+  }
+  const totalAmount = invoice.totalAmount + shippingAmount;
   const id = state.allocateQueryId();
   state.preCheckoutQueries.set(id, {
     id,
@@ -68,14 +136,19 @@ export async function payInvoice(
         id,
         from: user,
         currency: invoice.currency,
-        total_amount: invoice.totalAmount,
+        total_amount: totalAmount,
         invoice_payload: invoice.payload,
+        ...(shippingOptionId !== undefined ? { shipping_option_id: shippingOptionId } : {}),
+        ...(orderInfo ? { order_info: structuredClone(orderInfo) } : {}),
       },
     },
     user.id,
   );
-  const attempted: Attempted = { preCheckout: actionOf(queued), preCheckoutQueryId: id };
-  const timeoutMs = options.timeoutMs ?? ctx.settings.preCheckoutTimeoutMs;
+  const attempted: Attempted & Shipped = {
+    ...shipped,
+    preCheckout: actionOf(queued),
+    preCheckoutQueryId: id,
+  };
   const answer = await waitForState(
     ctx.state,
     () => state.preCheckoutQueries.get(id)?.answer ?? undefined,
@@ -88,7 +161,17 @@ export async function payInvoice(
   if ("timedOut" in answer) return { ...attempted, status: "timeout" };
   if (!answer.ok)
     return { ...attempted, status: "declined", errorMessage: answer.errorMessage ?? "" };
-  return { ...attempted, ...recordPayment(ctx, user, chat, stored) };
+  return {
+    ...attempted,
+    ...recordPayment(ctx, user, chat, stored, { totalAmount, shippingOptionId, orderInfo }),
+  };
+}
+
+interface FormDetails {
+  /** The invoice's prices plus the chosen shipping option's. */
+  totalAmount: number;
+  shippingOptionId: string | undefined;
+  orderInfo: OrderInfo | undefined;
 }
 
 function recordPayment(
@@ -96,8 +179,11 @@ function recordPayment(
   user: User,
   chat: ChatRecord,
   stored: StoredMessage,
+  form: FormDetails,
 ): UserAction & { status: "paid" } & Omit<ChargeRecord, "userId" | "chatId" | "paidAt"> & {
     message: TgMessage;
+    shippingOptionId?: string;
+    orderInfo?: OrderInfo;
   } {
   const invoice = stored.invoice!;
   const chargeId = uniqueChargeId(ctx.state);
@@ -109,7 +195,7 @@ function recordPayment(
     userId: user.id,
     chatId: chat.chat.id,
     currency: invoice.currency,
-    totalAmount: invoice.totalAmount,
+    totalAmount: form.totalAmount,
     payload: invoice.payload,
     paidAt: Date.now(),
   });
@@ -117,8 +203,10 @@ function recordPayment(
   const posted = postUserMessage(ctx, chat, user, {
     successful_payment: {
       currency: invoice.currency,
-      total_amount: invoice.totalAmount,
+      total_amount: form.totalAmount,
       invoice_payload: invoice.payload,
+      ...(form.shippingOptionId !== undefined ? { shipping_option_id: form.shippingOptionId } : {}),
+      ...(form.orderInfo ? { order_info: structuredClone(form.orderInfo) } : {}),
       telegram_payment_charge_id: chargeId,
       provider_payment_charge_id: providerChargeId,
     },
@@ -129,9 +217,11 @@ function recordPayment(
     chargeId,
     providerChargeId,
     currency: invoice.currency,
-    totalAmount: invoice.totalAmount,
+    totalAmount: form.totalAmount,
     payload: invoice.payload,
     message: structuredClone(posted.stored.message),
+    ...(form.shippingOptionId !== undefined ? { shippingOptionId: form.shippingOptionId } : {}),
+    ...(form.orderInfo ? { orderInfo: structuredClone(form.orderInfo) } : {}),
   };
 }
 

@@ -14,9 +14,13 @@ export interface ServerDeps {
   ) => Promise<Dispatched>;
   /** Extra routes (the control API of the standalone server). */
   routes?: (app: FastifyInstance) => void;
+  /** The bytes at a file_path getFile gave out (undefined: none), for /file/bot<token>/<path>. */
+  download?: (filePath: string) => Buffer | undefined;
 }
 
 const API_PATH = /^\/bot([^/]+)\/([^/]*)$/;
+/** Telegram's download URL: https://api.telegram.org/file/bot<token>/<file_path>. */
+const FILE_PATH = /^\/file\/bot([^/]+)\/(.+)$/;
 
 export function buildServer(deps: ServerDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 50 * 1024 * 1024, forceCloseConnections: true });
@@ -59,6 +63,15 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     url: "/*",
     handler: async (request, reply) => {
       const path = request.url.split("?")[0] ?? "";
+      const file = request.method === "GET" ? FILE_PATH.exec(path) : null;
+      if (file) {
+        const content =
+          decodeURIComponent(file[1]!) === deps.token
+            ? deps.download?.(decodeURIComponent(file[2]!))
+            : undefined;
+        if (!content) return reply.code(404).send(notFound().toJSON());
+        return reply.code(200).type("application/octet-stream").send(content);
+      }
       const match = API_PATH.exec(path);
       if (!match || match[2] === "") return reply.code(404).send(notFound().toJSON());
       if (decodeURIComponent(match[1]!) !== deps.token)

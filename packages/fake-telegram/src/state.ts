@@ -1,9 +1,11 @@
 // Telegram's side of the world: users, chats with their members and messages, open queries and
 // payments. Ids are like Telegram's: message ids count per chat, user and chat ids pass 2^32.
+import type { ShippingOption } from "@grammyjs/types";
 import type { Chat, User } from "./types.ts";
 import type { TgMessage } from "./types.ts";
 import { chatViewOf } from "./chat-view.ts";
 import { PhotoStore } from "./photos.ts";
+import { DocumentStore } from "./documents.ts";
 
 export type MemberStatus = "creator" | "administrator" | "member" | "left" | "kicked";
 
@@ -29,6 +31,36 @@ export interface InvoiceRecord {
   totalAmount: number;
   providerToken: string;
   paidChargeId?: string;
+  /**
+   * What a provider invoice asks the buyer for (need_*, is_flexible, send_*_to_provider). Absent
+   * for Stars: Telegram ignores those fields for XTR invoices.
+   */
+  asks?: InvoiceAsks;
+}
+
+export interface InvoiceAsks {
+  name: boolean;
+  phoneNumber: boolean;
+  email: boolean;
+  shippingAddress: boolean;
+  /** The price depends on the shipping option: a shipping_query comes first. */
+  flexible: boolean;
+  phoneToProvider: boolean;
+  emailToProvider: boolean;
+}
+
+/** A shipping_query sent for a flexible invoice, and the bot's answerShippingQuery. */
+export interface ShippingQueryRecord {
+  id: string;
+  from: User;
+  createdAt: number;
+  answer?: {
+    ok: boolean;
+    options?: ShippingOption[];
+    errorMessage?: string;
+    at: number;
+  };
+  expired: boolean;
 }
 
 export interface StoredMessage {
@@ -118,11 +150,14 @@ export class TelegramState {
   readonly chats = new Map<number, ChatRecord>();
   readonly callbackQueries = new Map<string, CallbackQueryRecord>();
   readonly preCheckoutQueries = new Map<string, PreCheckoutRecord>();
+  readonly shippingQueries = new Map<string, ShippingQueryRecord>();
   readonly charges = new Map<string, ChargeRecord>();
   /** The bot's Stars transactions, oldest first: Telegram's list only ever grows at the end. */
   readonly starLedger: StarLedgerEntry[] = [];
   /** Every photo sent by the bot or by users, by its file_ids. */
   readonly photos = new PhotoStore();
+  /** Files users sent as documents, for getFile and downloads. */
+  readonly documents = new DocumentStore();
   private seq = 0;
   private nextUserId = 7_000_000_001;
   private nextGroupId = 1;

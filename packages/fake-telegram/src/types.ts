@@ -3,9 +3,11 @@ import type {
   CallbackQuery,
   Chat,
   ChatMemberUpdated,
+  Document,
   ForceReply,
   InlineKeyboardMarkup,
   Invoice,
+  ShippingQuery,
   MessageEntity,
   MessageOrigin,
   PhotoSize,
@@ -48,6 +50,8 @@ export interface TgMessage {
   photo?: PhotoSize[];
   caption?: string;
   caption_entities?: MessageEntity[];
+  /** A file sent as a document (getFile downloads it); `caption` goes with it. */
+  document?: Document;
   reply_markup?: InlineKeyboardMarkup;
   reply_to_message?: TgMessage;
   /** Set on a forwarded copy: who sent the original, and when. */
@@ -70,6 +74,7 @@ export interface TgUpdate {
   edited_message?: TgMessage;
   callback_query?: Omit<CallbackQuery, "message"> & { message?: TgMessage };
   pre_checkout_query?: PreCheckoutQuery;
+  shipping_query?: ShippingQuery;
   my_chat_member?: ChatMemberUpdated;
   chat_member?: ChatMemberUpdated;
 }

@@ -4,7 +4,7 @@ import type { QueuedUpdate } from "./delivery/queue.ts";
 import { detectEntities } from "./format.ts";
 import { type KitContext, unixNow } from "./methods/context.ts";
 import type { ChatRecord, StoredMessage } from "./state.ts";
-import type { PhotoSize } from "@grammyjs/types";
+import type { Document, PhotoSize } from "@grammyjs/types";
 import type { TgMessage, TgUpdate, User } from "./types.ts";
 
 export interface PostedMessage {
@@ -56,6 +56,22 @@ export function photoContent(
   return {
     ...(replyTo ? { reply_to_message: replyTo } : {}),
     photo: structuredClone(sizes),
+    ...(text ? { caption: text } : {}),
+    ...(entities.length ? { caption_entities: entities } : {}),
+  };
+}
+
+/** A document message (a file the user sent) with its caption and the caption's entities. */
+export function documentContent(
+  document: Document,
+  caption: string | undefined,
+  replyTo?: TgMessage,
+): Partial<TgMessage> {
+  const text = caption?.trim() ?? "";
+  const entities = detectEntities(text);
+  return {
+    ...(replyTo ? { reply_to_message: replyTo } : {}),
+    document: structuredClone(document),
     ...(text ? { caption: text } : {}),
     ...(entities.length ? { caption_entities: entities } : {}),
   };

@@ -13,7 +13,13 @@ import { payInvoice, type PayOptions, type PaymentResult } from "./pay.ts";
 import type { CallbackAnswer, ChatRecord, StoredMessage } from "./state.ts";
 import { type ChatRef, chatIdOf, type TgMessage, type User } from "./types.ts";
 import { MAX_CAPTION_LENGTH } from "./format.ts";
-import { photoContent, postUpdate, postUserMessage, textContent } from "./updates.ts";
+import {
+  documentContent,
+  photoContent,
+  postUpdate,
+  postUserMessage,
+  textContent,
+} from "./updates.ts";
 import {
   type MessageMatch,
   type WaitForMessageOptions,
@@ -110,6 +116,35 @@ export class SimulatedUser {
       chat,
       this.user,
       photoContent(photo.sizes, options.caption, replied && shallow(replied.message)),
+    );
+    return { ...actionOf(posted.queued), message: structuredClone(posted.stored.message) };
+  }
+
+  /**
+   * Sends a file as a document, with an optional caption (commands in it are entities): the bot
+   * receives its file_id, name, MIME type and size, and reads it with getFile and a download.
+   */
+  async sendDocument(
+    options: Where & {
+      fileName: string;
+      content: string | Buffer;
+      mimeType?: string;
+      caption?: string;
+    },
+  ): Promise<SentMessage> {
+    const chat = this.chatFor(options.in);
+    if ([...(options.caption ?? "")].length > MAX_CAPTION_LENGTH)
+      throw new FakeTelegramError(`a caption holds at most ${MAX_CAPTION_LENGTH} characters`);
+    if (chat.chat.type === "private") this.ctx.state.users.get(this.id)!.startedBot = true;
+    this.ctx.state.markUserAction(chat.chat.id);
+    const content =
+      typeof options.content === "string" ? Buffer.from(options.content, "utf8") : options.content;
+    const document = this.ctx.state.documents.create(options.fileName, content, options.mimeType);
+    const posted = postUserMessage(
+      this.ctx,
+      chat,
+      this.user,
+      documentContent(document, options.caption),
     );
     return { ...actionOf(posted.queued), message: structuredClone(posted.stored.message) };
   }

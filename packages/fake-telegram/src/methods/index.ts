@@ -10,6 +10,7 @@ import {
 } from "./chats.ts";
 import type { MethodHandler } from "./context.ts";
 import { editMessageCaption, editMessageMedia, sendPhoto } from "./media.ts";
+import { getFile } from "./files.ts";
 import {
   deleteMessage,
   editMessageReplyMarkup,
@@ -23,6 +24,7 @@ import {
   refundStarPayment,
   sendInvoice,
 } from "./payments.ts";
+import { answerShippingQuery } from "./shipping.ts";
 import { deleteWebhook, getUpdates, getWebhookInfo, setWebhook } from "./webhook.ts";
 
 export const METHODS: Record<string, MethodHandler> = {
@@ -38,6 +40,7 @@ export const METHODS: Record<string, MethodHandler> = {
   getUpdates,
   sendMessage,
   sendPhoto,
+  getFile,
   editMessageText,
   editMessageCaption,
   editMessageMedia,
@@ -47,6 +50,7 @@ export const METHODS: Record<string, MethodHandler> = {
   answerCallbackQuery,
   sendInvoice,
   answerPreCheckoutQuery,
+  answerShippingQuery,
   refundStarPayment,
   getStarTransactions,
   getChat,

@@ -1,6 +1,8 @@
 // sendInvoice, answerPreCheckoutQuery and refundStarPayment, with Telegram's rules for Stars (XTR):
-// exactly one price, an empty provider token, no tips; a payload of 1-128 bytes, a total within
-// the currency's bounds and a deep-link start_parameter for any invoice.
+// exactly one price, an empty provider token, no tips, need_*/is_flexible ignored; a provider
+// invoice needs a token and may have several prices and ask for name, phone, e-mail and address;
+// a payload of 1-128 bytes, a total within the currency's bounds and a deep-link start_parameter
+// for any invoice.
 import type { LabeledPrice } from "@grammyjs/types";
 import { type Args, utf8Length } from "../args.ts";
 import { badRequest } from "../errors.ts";
@@ -15,6 +17,7 @@ import {
   unixNow,
 } from "./context.ts";
 import { shallow } from "./messages.ts";
+import type { InvoiceAsks } from "../state.ts";
 
 export const MAX_INVOICE_PAYLOAD_BYTES = 128;
 
@@ -34,7 +37,11 @@ const START_PARAMETER = /^[A-Za-z0-9_-]{1,64}$/;
 
 function readPrices(args: Args): LabeledPrice[] {
   args.required("prices");
-  const value = args.json("prices", "can't parse prices JSON object");
+  return parsePrices(args.json("prices", "can't parse prices JSON object"));
+}
+
+/** A LabeledPrice array as Telegram checks it (an invoice's prices, a shipping option's). */
+export function parsePrices(value: unknown): LabeledPrice[] {
   if (!Array.isArray(value)) throw badRequest("expected an Array of labeled prices");
   const prices = value.map((price: unknown): LabeledPrice => {
     const fail = (detail: string): Error => badRequest(`can't parse labeled price: ${detail}`);
@@ -79,7 +86,14 @@ export const sendInvoice: MethodHandler = (ctx, args) => {
   assertCanWrite(ctx, chat);
   const reply = replyTarget(chat, args);
   checkFlood(ctx, chat, "sendInvoice");
-  const invoice = { payload, currency, totalAmount, providerToken };
+  const invoice = {
+    payload,
+    currency,
+    totalAmount,
+    providerToken,
+    // Telegram ignores need_*, is_flexible and send_*_to_provider for payments in Stars.
+    ...(currency === STARS ? {} : { asks: readAsks(args) }),
+  };
   const stored = ctx.state.addMessage(
     chat.chat.id,
     "bot",
@@ -102,6 +116,18 @@ export const sendInvoice: MethodHandler = (ctx, args) => {
   );
   return structuredClone(stored.message);
 };
+
+function readAsks(args: Args): InvoiceAsks {
+  return {
+    name: args.bool("need_name"),
+    phoneNumber: args.bool("need_phone_number"),
+    email: args.bool("need_email"),
+    shippingAddress: args.bool("need_shipping_address"),
+    flexible: args.bool("is_flexible"),
+    phoneToProvider: args.bool("send_phone_number_to_provider"),
+    emailToProvider: args.bool("send_email_to_provider"),
+  };
+}
 
 export const answerPreCheckoutQuery: MethodHandler = (ctx, args) => {
   const ok = args.bool("ok");
