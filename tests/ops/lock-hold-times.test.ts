@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLockManager, type LockManager } from "@orderbot/lock";
+import { createLockManager, fairWaiting, lockMetrics, type LockManager } from "@orderbot/lock";
 import {
   createMetricsRegistry,
   createRedis,
@@ -41,7 +41,7 @@ beforeAll(async () => {
     namespace: t.namespace,
     kinds: KINDS,
     hashKey: "hold-times-key-0123456789",
-    registry,
+    layers: { waiting: fairWaiting(), metrics: lockMetrics(registry) },
   });
   registerLockKindMetrics(registry, KINDS);
   for (const [kind, holdMs] of Object.entries(HOLDS_MS)) {

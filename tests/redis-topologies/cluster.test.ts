@@ -5,7 +5,7 @@
 // (ASK while a slot migrates, TRYAGAIN for multi-key scripts, MOVED once it has moved) is followed
 // by the client without the lock module noticing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Lease, LockManagerOptions } from "@orderbot/lock";
+import { fairWaiting, type Lease, type LockSubscriberClient } from "@orderbot/lock";
 import { Cluster, createRedisFromConfig, waitForRedis } from "@orderbot/platform";
 import { eventually } from "./support/eventually.ts";
 import { startLocalCluster, type ClusterNode, type LocalCluster } from "./support/cluster.ts";
@@ -29,7 +29,7 @@ async function instance(name: string) {
   const subscriber = createRedisFromConfig(cluster.config, { connectionName: `${name}-sub` });
   for (const client of [redis, subscriber]) client.on("error", () => {});
   const locks = lockManager(redis, {
-    subscriber: subscriber as unknown as LockManagerOptions["subscriber"],
+    layers: { waiting: fairWaiting({ subscriber: subscriber as unknown as LockSubscriberClient }) },
   });
   cleanups.push(async () => {
     await locks.close();

@@ -8,7 +8,7 @@
 // order stays correct, because the database decides with conditional updates.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@orderbot/testkit";
-import { LeaseLostError, type LockManagerOptions } from "@orderbot/lock";
+import { LeaseLostError, strictReplication, type LockManagerOptions } from "@orderbot/lock";
 import {
   createRedisFromConfig,
   replicationFromConfig,
@@ -165,8 +165,9 @@ describe("Sentinel failover", () => {
       REDIS_WAIT_TIMEOUT_MS: 200,
     });
     expect(replication).toEqual({ replicas: 1, timeoutMs: 200 });
-    const a = await instance(sentinel, "strict-a", { replication });
-    const b = await instance(sentinel, "strict-b", { replication });
+    const layers = { replication: strictReplication(replication!) };
+    const a = await instance(sentinel, "strict-a", { layers });
+    const b = await instance(sentinel, "strict-b", { layers });
     const order = await createReservedOrder(testDb.db);
     const resource = { kind: "order", id: order.orderId };
 

@@ -6,7 +6,7 @@
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCK_KINDS } from "@orderbot/core";
-import { createLockManager, type LockManager } from "@orderbot/lock";
+import { createLockManager, fairWaiting, type LockManager } from "@orderbot/lock";
 import { createRedis, lockNamespaceFor, waitForRedis, type Redis } from "@orderbot/platform";
 import { createTestRedis, type TestRedis } from "@orderbot/testkit";
 
@@ -22,7 +22,8 @@ async function bot(namespace: string, hashKey: string): Promise<LockManager> {
   const redis = createRedis({ url: t.url, commandTimeoutMs: 1_000 });
   await waitForRedis(redis);
   clients.push(redis);
-  const locks = createLockManager({ redis, namespace, kinds: LOCK_KINDS, hashKey });
+  const layers = { waiting: fairWaiting() }; // its release channels are what must not cross
+  const locks = createLockManager({ redis, namespace, kinds: LOCK_KINDS, hashKey, layers });
   managers.push(locks);
   return locks;
 }

@@ -5,7 +5,13 @@ import { Redis } from "ioredis"; // the lock package's own ioredis, for every li
 import { Registry } from "prom-client";
 import { Redlock } from "@sesamecare-oss/redlock";
 import { Mutex } from "redis-semaphore";
-import { createLockManager, type LockManager } from "../src/index.ts";
+import {
+  circuitBreaker,
+  createLockManager,
+  fairWaiting,
+  lockMetrics,
+  type LockManager,
+} from "../src/index.ts";
 
 export const TTL_MS = 10_000;
 export const WAIT_MS = 10_000;
@@ -38,7 +44,11 @@ export const lockManagerOptions = (redis: Redis, waitMs: number) => ({
   redis,
   namespace: "bench",
   hashKey: "bench-hash-key-0123456789",
-  registry: new Registry(),
+  layers: {
+    waiting: fairWaiting(),
+    breaker: circuitBreaker(),
+    metrics: lockMetrics(new Registry()),
+  },
   kinds: { bench: { ttlMs: TTL_MS, waitMs, outage: "refuse" as const } },
 });
 

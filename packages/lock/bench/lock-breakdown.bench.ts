@@ -27,12 +27,11 @@ import {
 } from "@orderbot/testkit";
 // The layers below the public API (scripts, key layout, command runner): this benchmark takes the
 // module apart, which is why it lives in the package and not with the other benchmarks.
-import { CircuitBreaker } from "../src/breaker.ts";
-import { CommandRunner } from "../src/commands.ts";
-import { lockKeys } from "../src/keys.ts";
-import { createLockMetrics } from "../src/metrics.ts";
-import { type LuaScript, releaseScript, type ScriptClient, tryScript } from "../src/scripts.ts";
-import { newToken } from "../src/tokens.ts";
+import { newToken } from "../src/core/requests.ts";
+import { type LuaScript, runCommand, type ScriptClient, tryScript } from "../src/core/scripts.ts";
+import { CircuitBreaker } from "../src/layers/circuit-breaker.ts";
+import { lineKeys, releaseScript } from "../src/layers/fair-waiting/waiting.ts";
+import { lockMetrics } from "../src/layers/metrics.ts";
 import {
   connect,
   type Client,
@@ -65,14 +64,19 @@ type Send = (
 
 /** The module's command runner with its defaults (1 s timeout, breaker after 5 failures) and a latency histogram. */
 function runnerSend(redis: ScriptClient): Send {
-  const runner = new CommandRunner(
-    new CircuitBreaker({ failureThreshold: 5, coolDownMs: 2000 }),
-    1000,
-    redis,
-  );
-  const metrics = createLockMetrics(new Registry())("bench");
-  return (command, script, keysAndArgs) =>
-    runner.script(command, metrics, "bench", script, keysAndArgs);
+  const breaker = new CircuitBreaker({ failureThreshold: 5, coolDownMs: 2000 });
+  const metrics = lockMetrics(new Registry())(undefined as never).forKind("bench");
+  return async (command, script, keysAndArgs) => {
+    if (!breaker.allow()) throw new Error("breaker open");
+    const started = performance.now();
+    try {
+      const reply = await runCommand(command, "bench", () => script.send(redis, keysAndArgs), 1000);
+      breaker.success();
+      return reply;
+    } finally {
+      metrics.command(command, (performance.now() - started) / 1000);
+    }
+  };
 }
 
 /**
@@ -99,22 +103,14 @@ function bareScripts(busyUs: number, { withStub = false, throughRunner = false }
         : (_command, script, keysAndArgs) => script.send(redis, keysAndArgs); // scripts loaded in client()
       return {
         async lock(key) {
-          const keys = lockKeys("bench", "bench", key);
+          const keys = lineKeys(`{bench:lock:bench:${key}}`);
           const token = newToken();
           busyFor(busyUs / 2);
           if (stub) await stubLockUnlock(stub, key);
-          await send("acquire", tryScript, [keys.lock, keys.fence, token, TTL_MS, 3_600_000]);
+          await send("acquire", tryScript, [keys[0]!, keys[1]!, token, TTL_MS, 3_600_000]);
           return async () => {
             busyFor(busyUs / 2);
-            return send("release", releaseScript, [
-              keys.lock,
-              keys.fence,
-              keys.queue,
-              keys.tickets,
-              token,
-              "bench:inbox:",
-              3_600_000,
-            ]);
+            return send("release", releaseScript, [...keys, token, "bench:inbox:", 3_600_000]);
           };
         },
         async close() {

@@ -184,10 +184,13 @@ async function main(): Promise<void> {
         .filter((r) => r.scenario.id === id && r.library !== libraries[0]!.name)
         .map((r) => r.perSecond),
     );
+  const verdict = (met: boolean) => (met ? "met" : "MISSED");
   const verdicts = [
-    `(a) rate ≥ best peer: ${ours("a").perSecond >= bestPeer("a") ? "met" : "MISSED"} (${(ours("a").perSecond / bestPeer("a")).toFixed(2)}x)`,
-    `(b) rate ≥ best peer: ${ours("b").perSecond >= bestPeer("b") ? "met" : "MISSED"} (${(ours("b").perSecond / bestPeer("b")).toFixed(2)}x)`,
-    `(c) p99 ≤ 5 ms: ${ours("c").p99 <= 5 ? "met" : "MISSED"} (${formatMs(ours("c").p99)}); rate ≥ 0.8x best peer: ${ours("c").perSecond >= 0.8 * bestPeer("c") ? "met" : "MISSED"} (${(ours("c").perSecond / bestPeer("c")).toFixed(2)}x)`,
+    // The floor the lock is held to: distinct keys at 0.9x the best peer; the hot key
+    // at 1.3x, with a p99 of 5 ms at most.
+    `(a) rate ≥ 0.9x best peer: ${verdict(ours("a").perSecond >= 0.9 * bestPeer("a"))} (${(ours("a").perSecond / bestPeer("a")).toFixed(2)}x)`,
+    `(b) rate ≥ 0.9x best peer: ${verdict(ours("b").perSecond >= 0.9 * bestPeer("b"))} (${(ours("b").perSecond / bestPeer("b")).toFixed(2)}x)`,
+    `(c) p99 ≤ 5 ms: ${verdict(ours("c").p99 <= 5)} (${formatMs(ours("c").p99)}); rate ≥ 1.3x best peer: ${verdict(ours("c").perSecond >= 1.3 * bestPeer("c"))} (${(ours("c").perSecond / bestPeer("c")).toFixed(2)}x)`,
   ];
   console.log(verdicts.join("\n"));
 

@@ -1,30 +1,10 @@
-// @orderbot/lock: Redis resource locks with fencing, watchdog renewal, release wake-ups, a circuit
-// breaker and per-kind outage policies. See docs/locking.md for the rules each part implements.
-export { createLockManager } from "./manager.ts";
-export {
-  LockInputError,
-  LockUnavailableError,
-  LeaseLostError,
-  type UnavailableReason,
-  type LeaseLossReason,
-} from "./errors.ts";
-export { LOCK_METRICS } from "./types.ts";
-export { MAX_WAIT_MS } from "./config.ts";
-export type {
-  AcquireOptions,
-  AcquireResult,
-  Lease,
-  LockContext,
-  LockKindConfig,
-  LockLogger,
-  LockManager,
-  LockManagerOptions,
-  LockOutcome,
-  LockRedisClient,
-  LockSubscriberClient,
-  LockResource,
-  LockStats,
-  OutagePolicy,
-  ReleaseOutcome,
-  WithLockOptions,
-} from "./types.ts";
+// @orderbot/lock: the core (core/) and its optional layers (layers/). A manager with the core
+// alone holds, renews and releases locks and waits by backoff; each layer is one line of
+// `layers` in createLockManager's options, and leaving it out is leaving its file behind.
+export { createLockManager } from "./core/manager.ts";
+export { MAX_WAIT_MS } from "./core/requests.ts";
+export * from "./core/types.ts";
+export { fairWaiting, type LockSubscriberClient } from "./layers/fair-waiting/waiting.ts";
+export { strictReplication, type ReplicationOptions } from "./layers/strict-replication.ts";
+export { circuitBreaker, type BreakerOptions } from "./layers/circuit-breaker.ts";
+export { lockMetrics, LOCK_METRICS } from "./layers/metrics.ts";

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { createLockManager, type LockManager } from "../src/index.ts";
-import { Backoff } from "../src/backoff.ts";
+import { Backoff } from "../src/core/manager.ts";
 import {
   deafSubscriber,
   fastClient,
@@ -14,6 +14,7 @@ import {
   ownRedis,
   ready,
   type RedisServer,
+  withLayers,
 } from "./support.ts";
 
 describe("Backoff", () => {
@@ -50,14 +51,16 @@ describe("a contended wait whose wake-up message is lost", () => {
     const redis = fastClient(server.url);
     clients.push(redis);
     await ready(redis);
-    const locks = createLockManager({
-      redis,
-      subscriber,
-      namespace: "backoff",
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-    });
+    const locks = createLockManager(
+      withLayers({
+        redis,
+        subscriber,
+        namespace: "backoff",
+        hashKey: HASH_KEY,
+        kinds: KINDS,
+        registry: new Registry(),
+      }),
+    );
     managers.push(locks);
     return locks;
   }

@@ -1,6 +1,6 @@
 // The circuit breaker on its own, with a clock the test moves.
 import { expect, it } from "vitest";
-import { CircuitBreaker, type BreakerState } from "../src/breaker.ts";
+import { CircuitBreaker, type BreakerState } from "../src/layers/circuit-breaker.ts";
 
 it("opens after N consecutive failures, half-opens for one probe after the cool-down, and closes on success", () => {
   let now = 0;

@@ -7,20 +7,22 @@ import { Cluster, Redis } from "ioredis";
 import { Registry } from "prom-client";
 import type { RedisServer } from "./redis.ts";
 import { createLockManager, type LockManager, type LockRedisClient } from "../src/index.ts";
-import { HASH_KEY, KINDS, ownRedis, quiet, sleep } from "./support.ts";
+import { HASH_KEY, KINDS, ownRedis, quiet, sleep, withLayers } from "./support.ts";
 
 const keySlot = createRequire(import.meta.url)("cluster-key-slot") as (key: string) => number;
 
 describe("hash slots", () => {
   it("puts a lock, its fence counter and its line in the same slot, for any id", async () => {
     const redis = new Redis({ lazyConnect: true }); // never connects: keyFor is pure
-    const locks = createLockManager({
-      redis,
-      namespace: "prod:shopbot",
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-    });
+    const locks = createLockManager(
+      withLayers({
+        redis,
+        namespace: "prod:shopbot",
+        hashKey: HASH_KEY,
+        kinds: KINDS,
+        registry: new Registry(),
+      }),
+    );
     for (const resource of [
       { kind: "order", id: "ord_8f3a" },
       { kind: "order", id: 123 },
@@ -69,14 +71,16 @@ describe("on a one-node Redis Cluster", () => {
     subscribers = [new Redis(server.url), new Redis(server.url)];
     // A Cluster client's duplicate() takes other arguments: pass the subscriber in.
     managers = subscribers.map((subscriber) =>
-      createLockManager({
-        redis: cluster as unknown as LockRedisClient,
-        subscriber,
-        namespace: "cluster",
-        hashKey: HASH_KEY,
-        kinds: KINDS,
-        registry: new Registry(),
-      }),
+      createLockManager(
+        withLayers({
+          redis: cluster as unknown as LockRedisClient,
+          subscriber,
+          namespace: "cluster",
+          hashKey: HASH_KEY,
+          kinds: KINDS,
+          registry: new Registry(),
+        }),
+      ),
     );
   });
   afterAll(async () => {

@@ -4,7 +4,8 @@
 // retention time after each acquisition.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestRedis, type TestRedis } from "./redis.ts";
-import { acquireScript, releaseScript, tryScript } from "../src/scripts.ts";
+import { tryScript } from "../src/core/scripts.ts";
+import { acquireScript, releaseScript } from "../src/layers/fair-waiting/waiting.ts";
 
 let t: TestRedis;
 let n = 0;

@@ -16,6 +16,7 @@ import {
   sharedRedis,
   slowManager,
   type SharedRedisFixture,
+  withLayers,
 } from "./support.ts";
 
 let fx: SharedRedisFixture;
@@ -38,13 +39,15 @@ describe("giving up", () => {
     const redis = fastClient(fx.test.url);
     await ready(redis);
     const { client, calls } = counting(redis);
-    const locks = createLockManager({
-      redis: client,
-      namespace: fx.test.namespace,
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-    });
+    const locks = createLockManager(
+      withLayers({
+        redis: client,
+        namespace: fx.test.namespace,
+        hashKey: HASH_KEY,
+        kinds: KINDS,
+        registry: new Registry(),
+      }),
+    );
     const result = await locks.acquire({ kind: "order", id: "busy-once" }, { waitMs: 0 });
     expect(result).toMatchObject({ ok: false, reason: "busy", key: holder.key });
     expect(calls).toEqual(["evalsha"]);
@@ -129,13 +132,15 @@ describe("giving up", () => {
     const redis = fastClient(fx.test.url);
     await ready(redis);
     const { client, calls } = counting(redis);
-    const locks = createLockManager({
-      redis: client,
-      namespace: fx.test.namespace,
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-    });
+    const locks = createLockManager(
+      withLayers({
+        redis: client,
+        namespace: fx.test.namespace,
+        hashKey: HASH_KEY,
+        kinds: KINDS,
+        registry: new Registry(),
+      }),
+    );
     const reason = new Error("shutting down");
     await expect(
       locks.acquire(

@@ -4,8 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Lease } from "../src/index.ts";
-import { inboxPrefix, siblingKeys } from "../src/keys.ts";
-import { releaseScript } from "../src/scripts.ts";
+import { inboxPrefix, lineKeys, releaseScript } from "../src/layers/fair-waiting/waiting.ts";
 import { deafSubscriber, sharedRedis, type SharedRedisFixture } from "./support.ts";
 
 let fx: SharedRedisFixture;
@@ -60,16 +59,13 @@ describe("a lost hand-off message, found late", () => {
     while ((await lineOf(holder.key)) < 1) await sleep(2);
     // The holder's release, as its manager sends it, hands the lock to the waiter (the message is
     // lost); in the same transaction the lock is left 600 ms, as if the re-check came 1.4 s later.
-    const keys = siblingKeys(holder.key);
+    const keys = lineKeys(holder.key);
     await fx.test.redis
       .multi()
       .eval(
         releaseScript.source,
         4,
-        keys.lock,
-        keys.fence,
-        keys.queue,
-        keys.tickets,
+        ...keys,
         holder.token,
         inboxPrefix(fx.test.namespace),
         3_600_000,

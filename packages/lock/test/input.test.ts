@@ -2,19 +2,18 @@
 import { describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
-import { createLockManager, LockInputError, type LockManagerOptions } from "../src/index.ts";
-import { MAX_WAIT_MS } from "../src/config.ts";
-import { counting, HASH_KEY, KINDS } from "./support.ts";
+import { createLockManager, LockInputError, MAX_WAIT_MS } from "../src/index.ts";
+import { counting, HASH_KEY, KINDS, withLayers, type TestManagerOptions } from "./support.ts";
 
 const { client, calls } = counting(new Redis({ lazyConnect: true }));
-const options: LockManagerOptions = {
+const options: TestManagerOptions = {
   redis: client,
   namespace: "test:input",
   hashKey: HASH_KEY,
   kinds: KINDS,
   registry: new Registry(),
 };
-const locks = createLockManager(options);
+const locks = createLockManager(withLayers(options));
 
 async function inputError(call: () => Promise<unknown>, field: string) {
   const error = await call().then(
@@ -147,7 +146,7 @@ describe("createLockManager", () => {
   ])("rejects %s", (_name, override, field) => {
     let error: unknown;
     try {
-      createLockManager({ ...options, ...override });
+      createLockManager(withLayers({ ...options, ...override }));
     } catch (e) {
       error = e;
     }

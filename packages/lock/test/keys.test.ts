@@ -6,7 +6,7 @@ import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import type { RedisServer } from "./redis.ts";
 import { createLockManager, type LockKindConfig } from "../src/index.ts";
-import { fastClient, ownRedis, ready, recordingLogger, sleep } from "./support.ts";
+import { fastClient, ownRedis, ready, recordingLogger, sleep, withLayers } from "./support.ts";
 
 const TELEGRAM_USER_ID = 7350123456n;
 const PHONE = "+14155550123";
@@ -64,14 +64,16 @@ it("writes no raw user id, phone number or token into keys, channels or logs", a
   const clients = [fastClient(server.url), fastClient(server.url)];
   await Promise.all(clients.map(ready));
   const [a, b] = clients.map((redis) =>
-    createLockManager({
-      redis,
-      namespace: "prod:shopbot",
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-      logger,
-    }),
+    createLockManager(
+      withLayers({
+        redis,
+        namespace: "prod:shopbot",
+        hashKey: HASH_KEY,
+        kinds: KINDS,
+        registry: new Registry(),
+        logger,
+      }),
+    ),
   ) as [ReturnType<typeof createLockManager>, ReturnType<typeof createLockManager>];
 
   // A user's checkout, contended by a second instance; a phone number as a personal id; an order.
@@ -129,13 +131,15 @@ it("writes no raw user id, phone number or token into keys, channels or logs", a
 it("hashes the same person to the same key for a given hash key, and differently per kind and per hash key", () => {
   const redis = new Redis({ lazyConnect: true });
   const make = (hashKey: string) =>
-    createLockManager({
-      redis,
-      namespace: "prod:shopbot",
-      hashKey,
-      kinds: KINDS,
-      registry: new Registry(),
-    });
+    createLockManager(
+      withLayers({
+        redis,
+        namespace: "prod:shopbot",
+        hashKey,
+        kinds: KINDS,
+        registry: new Registry(),
+      }),
+    );
   const locks = make(HASH_KEY);
   const checkout = locks.keyFor({ kind: "checkout", id: TELEGRAM_USER_ID });
   expect(locks.keyFor({ kind: "checkout", id: String(TELEGRAM_USER_ID) })).toBe(checkout);

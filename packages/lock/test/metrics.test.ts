@@ -4,7 +4,14 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Registry } from "prom-client";
 import { createLockManager, LOCK_METRICS } from "../src/index.ts";
-import { fastClient, HASH_KEY, KINDS, sharedRedis, type SharedRedisFixture } from "./support.ts";
+import {
+  fastClient,
+  HASH_KEY,
+  KINDS,
+  sharedRedis,
+  type SharedRedisFixture,
+  withLayers,
+} from "./support.ts";
 
 let fx: SharedRedisFixture;
 beforeAll(async () => {
@@ -64,14 +71,16 @@ it("moves every lock metric, each labelled by kind", async () => {
   // unavailable: a manager whose Redis does not answer, on the same registry
   const down = fastClient("redis://127.0.0.1:1");
   down.on("error", () => {});
-  const offline = createLockManager({
-    redis: down,
-    namespace: fx.test.namespace,
-    hashKey: HASH_KEY,
-    kinds: KINDS,
-    registry,
-    breaker: { failureThreshold: 1, coolDownMs: 60_000 },
-  });
+  const offline = createLockManager(
+    withLayers({
+      redis: down,
+      namespace: fx.test.namespace,
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry,
+      breaker: { failureThreshold: 1, coolDownMs: 60_000 },
+    }),
+  );
   expect(await offline.withLock({ kind: "update", id: 1 }, async () => "db only")).toMatchObject({
     status: "ok",
     degraded: true,

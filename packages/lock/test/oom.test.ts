@@ -6,7 +6,15 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { createLockManager, LockUnavailableError, type LockManager } from "../src/index.ts";
-import { fastClient, HASH_KEY, KINDS, ownRedis, ready, type RedisServer } from "./support.ts";
+import {
+  fastClient,
+  HASH_KEY,
+  KINDS,
+  ownRedis,
+  ready,
+  type RedisServer,
+  withLayers,
+} from "./support.ts";
 
 let server: RedisServer;
 let redis: Redis;
@@ -16,14 +24,16 @@ beforeAll(async () => {
   server = await ownRedis(["--maxmemory-policy", "noeviction"]);
   redis = fastClient(server.url);
   await ready(redis);
-  locks = createLockManager({
-    redis,
-    namespace: "oom",
-    hashKey: HASH_KEY,
-    kinds: KINDS,
-    registry: new Registry(),
-    breaker: { failureThreshold: 100, coolDownMs: 1000 }, // every call below reaches Redis
-  });
+  locks = createLockManager(
+    withLayers({
+      redis,
+      namespace: "oom",
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry: new Registry(),
+      breaker: { failureThreshold: 100, coolDownMs: 1000 }, // every call below reaches Redis
+    }),
+  );
 });
 afterAll(async () => {
   await locks.close();

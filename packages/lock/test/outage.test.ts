@@ -12,7 +12,16 @@ import {
   LockUnavailableError,
   type LockManager,
 } from "../src/index.ts";
-import { counting, fastClient, HASH_KEY, KINDS, ownRedis, quiet, ready } from "./support.ts";
+import {
+  counting,
+  fastClient,
+  HASH_KEY,
+  KINDS,
+  ownRedis,
+  quiet,
+  ready,
+  withLayers,
+} from "./support.ts";
 
 let server: RedisServer;
 let redis: Redis;
@@ -27,15 +36,17 @@ beforeAll(async () => {
   const counted = counting(redis);
   calls = counted.calls;
   registry = new Registry();
-  locks = createLockManager({
-    redis: counted.client,
-    namespace: "outage",
-    hashKey: HASH_KEY,
-    kinds: KINDS,
-    registry,
-    commandTimeoutMs: 200,
-    breaker: { failureThreshold: 3, coolDownMs: 300 },
-  });
+  locks = createLockManager(
+    withLayers({
+      redis: counted.client,
+      namespace: "outage",
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry,
+      commandTimeoutMs: 200,
+      breaker: { failureThreshold: 3, coolDownMs: 300 },
+    }),
+  );
 });
 afterAll(async () => {
   await locks.close();
@@ -137,14 +148,16 @@ it("gives back a lock acquired too late when the client's own command timeout fi
   // client gives up first and drops the reply, so only a give-back sent at once can undo the acquire.
   const client = fastClient(server.url, { commandTimeout: 150 });
   await ready(client);
-  const manager = createLockManager({
-    redis: client,
-    namespace: "outage-client-timeout",
-    hashKey: HASH_KEY,
-    kinds: KINDS,
-    registry: new Registry(),
-    commandTimeoutMs: 400,
-  });
+  const manager = createLockManager(
+    withLayers({
+      redis: client,
+      namespace: "outage-client-timeout",
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry: new Registry(),
+      commandTimeoutMs: 400,
+    }),
+  );
   // Scripts loaded first: a NOSCRIPT round trip would not reach Redis before the pause.
   const warm = await manager.acquire({ kind: "order", id: "warm" });
   if (warm.ok) await warm.lease.release();
@@ -175,13 +188,15 @@ it("gives back a lock acquired too late when the client's own command timeout fi
 });
 
 it("a closed manager is no outage: withLock refuses whatever the kind's policy, and runs nothing", async () => {
-  const manager = createLockManager({
-    redis,
-    namespace: "outage", // beside `locks`, which holds the lock this one waits for
-    hashKey: HASH_KEY,
-    kinds: KINDS,
-    registry: new Registry(),
-  });
+  const manager = createLockManager(
+    withLayers({
+      redis,
+      namespace: "outage", // beside `locks`, which holds the lock this one waits for
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry: new Registry(),
+    }),
+  );
   const ran: string[] = [];
   const closedError = { name: "LockUnavailableError", reason: "closed" };
   // Waiting for a held lock when the manager closes: the waiter must not run its work lockless.
@@ -213,14 +228,16 @@ it("a closed manager is no outage: withLock refuses whatever the kind's policy, 
 it("bounds commands that a client would queue while offline", async () => {
   const queueing = quiet(new Redis(server.url, { retryStrategy: () => 50 })); // ioredis defaults: offline queue on
   await ready(queueing);
-  const manager = createLockManager({
-    redis: queueing,
-    namespace: "outage-q",
-    hashKey: HASH_KEY,
-    kinds: KINDS,
-    registry: new Registry(),
-    commandTimeoutMs: 150,
-  });
+  const manager = createLockManager(
+    withLayers({
+      redis: queueing,
+      namespace: "outage-q",
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry: new Registry(),
+      commandTimeoutMs: 150,
+    }),
+  );
   await server.stop();
   try {
     const error = await unavailable(manager.acquire({ kind: "order", id: "q" }));
@@ -249,13 +266,15 @@ it("treats a client that throws instead of rejecting like one that cannot reach 
         : value;
     },
   });
-  const manager = createLockManager({
-    redis: client,
-    namespace: "outage-throw",
-    hashKey: HASH_KEY,
-    kinds: KINDS,
-    registry: new Registry(),
-  });
+  const manager = createLockManager(
+    withLayers({
+      redis: client,
+      namespace: "outage-throw",
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry: new Registry(),
+    }),
+  );
   try {
     const held = await manager.acquire({ kind: "order", id: "t" });
     if (!held.ok) throw new Error("expected the lock");

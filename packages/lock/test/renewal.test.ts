@@ -17,6 +17,7 @@ import {
   sharedRedis,
   slowManager,
   type SharedRedisFixture,
+  withLayers,
 } from "./support.ts";
 
 async function metricValue(
@@ -167,14 +168,16 @@ describe("on a Redis server of the test's own", () => {
     redis = fastClient(server.url);
     await ready(redis);
     registry = new Registry();
-    locks = createLockManager({
-      redis,
-      namespace: "renewal",
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry,
-      commandTimeoutMs: 200,
-    });
+    locks = createLockManager(
+      withLayers({
+        redis,
+        namespace: "renewal",
+        hashKey: HASH_KEY,
+        kinds: KINDS,
+        registry,
+        commandTimeoutMs: 200,
+      }),
+    );
   });
   afterAll(async () => {
     await locks.close();

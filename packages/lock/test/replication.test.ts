@@ -6,7 +6,7 @@ import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import type { RedisServer } from "./redis.ts";
 import { createLockManager, LockUnavailableError } from "../src/index.ts";
-import { fastClient, HASH_KEY, KINDS, ownRedis, ready, sleep } from "./support.ts";
+import { fastClient, HASH_KEY, KINDS, ownRedis, ready, sleep, withLayers } from "./support.ts";
 
 let primary: RedisServer;
 let replica: RedisServer;
@@ -40,14 +40,16 @@ afterAll(async () => {
 });
 
 it("holds the lock once a replica acknowledged it", async () => {
-  const locks = createLockManager({
-    redis,
-    namespace: "strict",
-    hashKey: HASH_KEY,
-    kinds: KINDS,
-    registry: new Registry(),
-    replication: { replicas: 1, timeoutMs: 500 },
-  });
+  const locks = createLockManager(
+    withLayers({
+      redis,
+      namespace: "strict",
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry: new Registry(),
+      replication: { replicas: 1, timeoutMs: 500 },
+    }),
+  );
   const result = await locks.acquire({ kind: "order", id: "replicated" }, { waitMs: 0 });
   if (!result.ok) throw new Error("must acquire");
   const onReplica = new Redis(replica.url);
@@ -58,14 +60,16 @@ it("holds the lock once a replica acknowledged it", async () => {
 });
 
 it("gives the lock back and reports unavailable when too few replicas acknowledge in time", async () => {
-  const locks = createLockManager({
-    redis,
-    namespace: "strict",
-    hashKey: HASH_KEY,
-    kinds: KINDS,
-    registry: new Registry(),
-    replication: { replicas: 2, timeoutMs: 100 },
-  });
+  const locks = createLockManager(
+    withLayers({
+      redis,
+      namespace: "strict",
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+      registry: new Registry(),
+      replication: { replicas: 2, timeoutMs: 100 },
+    }),
+  );
   const resource = { kind: "order", id: "under-replicated" };
   const error = await locks.acquire(resource, { waitMs: 0 }).then(
     () => undefined,
@@ -83,17 +87,21 @@ it("confirms a lock handed over by another client's release on a replica before 
   const holderClient = fastClient(primary.url);
   await ready(holderClient);
   const options = { namespace: "strict", hashKey: HASH_KEY, kinds: KINDS };
-  const holderLocks = createLockManager({
-    ...options,
-    redis: holderClient,
-    registry: new Registry(),
-  });
-  const waiterLocks = createLockManager({
-    ...options,
-    redis,
-    registry: new Registry(),
-    replication: { replicas: 1, timeoutMs: 500 },
-  });
+  const holderLocks = createLockManager(
+    withLayers({
+      ...options,
+      redis: holderClient,
+      registry: new Registry(),
+    }),
+  );
+  const waiterLocks = createLockManager(
+    withLayers({
+      ...options,
+      redis,
+      registry: new Registry(),
+      replication: { replicas: 1, timeoutMs: 500 },
+    }),
+  );
   const resource = { kind: "order", id: "handed-strict" };
   const held = await holderLocks.acquire(resource, { waitMs: 0 });
   if (!held.ok) throw new Error("must acquire");

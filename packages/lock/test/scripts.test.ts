@@ -2,13 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { createTestRedis, type TestRedis } from "./redis.ts";
-import {
-  acquireScript,
-  extendScript,
-  LuaScript,
-  releaseScript,
-  tryScript,
-} from "../src/scripts.ts";
+import { extendScript, LuaScript, tryScript } from "../src/core/scripts.ts";
+import { acquireScript, releaseScript } from "../src/layers/fair-waiting/waiting.ts";
 import { ownRedis } from "./support.ts";
 
 let t: TestRedis;

@@ -6,11 +6,18 @@ import { Redis, type RedisOptions } from "ioredis";
 import { Registry } from "prom-client";
 import { createTestRedis, startRedisServer, type RedisServer, type TestRedis } from "./redis.ts";
 import {
+  circuitBreaker,
   createLockManager,
+  fairWaiting,
+  lockMetrics,
+  strictReplication,
+  type BreakerOptions,
   type LockKindConfig,
   type LockLogger,
   type LockManager,
   type LockManagerOptions,
+  type LockSubscriberClient,
+  type ReplicationOptions,
 } from "../src/index.ts";
 
 export const HASH_KEY = "test-hash-key-0123456789abcdef";
@@ -21,6 +28,29 @@ export const KINDS: Record<string, LockKindConfig> = {
   update: { ttlMs: 2000, waitMs: 0, outage: "proceed-db-only" },
   job: { ttlMs: 2000, waitMs: 0, outage: "skip" },
 };
+
+/** The tests' short form of a manager with every layer on: the layers' options at the top level. */
+export interface TestManagerOptions extends LockManagerOptions {
+  registry?: Registry;
+  breaker?: BreakerOptions;
+  replication?: ReplicationOptions;
+  subscriber?: LockSubscriberClient;
+}
+
+/** The options of a manager with every layer on (as the shop runs it), from the short form. */
+export function withLayers(options: TestManagerOptions): LockManagerOptions {
+  const { registry, breaker, replication, subscriber, ...rest } = options;
+  return {
+    ...rest,
+    layers: {
+      waiting: fairWaiting({ subscriber }),
+      breaker: circuitBreaker(breaker),
+      metrics: lockMetrics(registry ?? new Registry()),
+      replication: replication && strictReplication(replication),
+      ...rest.layers,
+    },
+  };
+}
 
 /** A logger that keeps every line, to assert on what was (and was not) logged. */
 export function recordingLogger(): LockLogger & {
@@ -64,7 +94,7 @@ export interface SharedRedisFixture {
   test: TestRedis;
   managers: LockManager[];
   /** A manager on a connection of its own, once that connection is ready. */
-  make(overrides?: Partial<LockManagerOptions>): Promise<LockManager>;
+  make(overrides?: Partial<TestManagerOptions>): Promise<LockManager>;
   /** Closes the managers and their clients and deletes the file's keys. */
   dispose(): Promise<void>;
 }
@@ -81,14 +111,16 @@ export async function sharedRedis(): Promise<SharedRedisFixture> {
       const redis = fastClient(test.url);
       clients.push(redis);
       await ready(redis);
-      const manager = createLockManager({
-        redis,
-        namespace: test.namespace,
-        hashKey: HASH_KEY,
-        kinds: KINDS,
-        registry: new Registry(),
-        ...overrides,
-      });
+      const manager = createLockManager(
+        withLayers({
+          redis,
+          namespace: test.namespace,
+          hashKey: HASH_KEY,
+          kinds: KINDS,
+          registry: new Registry(),
+          ...overrides,
+        }),
+      );
       managers.push(manager);
       return manager;
     },
@@ -182,13 +214,14 @@ export function slowReplies<T extends object>(
 export async function wrappedManager(fx: SharedRedisFixture, wrap: (redis: Redis) => Redis) {
   const redis = fastClient(fx.test.url);
   await ready(redis);
-  const locks = createLockManager({
-    redis: wrap(redis),
-    namespace: fx.test.namespace,
-    hashKey: HASH_KEY,
-    kinds: KINDS,
-    registry: new Registry(),
-  });
+  const locks = createLockManager(
+    withLayers({
+      redis: wrap(redis),
+      namespace: fx.test.namespace,
+      hashKey: HASH_KEY,
+      kinds: KINDS,
+    }),
+  );
   return {
     locks,
     async close() {

@@ -1,6 +1,6 @@
 // Lock tokens: unpredictable, distinct, and safe inside the hand-off message (no spaces).
 import { describe, expect, it } from "vitest";
-import { newToken } from "../src/tokens.ts";
+import { newToken } from "../src/core/requests.ts";
 
 describe("newToken", () => {
   it("gives 24 base64url characters, all distinct, across many pool refills", () => {

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Lease, type LockManager } from "../src/index.ts";
-import { acquireScript, releaseScript, tryScript } from "../src/scripts.ts";
+import { tryScript } from "../src/core/scripts.ts";
+import { acquireScript, releaseScript } from "../src/layers/fair-waiting/waiting.ts";
 import {
   recordingScripts,
   sharedRedis,

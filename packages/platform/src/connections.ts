@@ -4,7 +4,11 @@
 // database pool is not opened here: @orderbot/db depends on this package, so each app's main opens
 // it with createDatabase, and passes core's LOCK_KINDS in as `kinds`.
 import {
+  circuitBreaker,
   createLockManager,
+  fairWaiting,
+  lockMetrics,
+  strictReplication,
   type LockKindConfig,
   type LockManager,
   type LockRedisClient,
@@ -71,14 +75,17 @@ export function connectRedis(
   const replication = replicationFromConfig(config);
   const locks = createLockManager({
     redis: lockClient(redis),
-    subscriber,
     namespace: config.LOCK_NAMESPACE,
     kinds: options.kinds,
     hashKey: config.LOCK_HASH_KEY,
-    registry: options.registry,
     logger: logger.child({ component: "lock" }),
     commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
-    ...(replication ? { replication } : {}),
+    layers: {
+      waiting: fairWaiting({ subscriber }),
+      replication: replication && strictReplication(replication),
+      breaker: circuitBreaker(),
+      metrics: lockMetrics(options.registry),
+    },
   });
   registerLockKindMetrics(options.registry, options.kinds);
   return {

@@ -194,7 +194,7 @@ export interface CreateRedisOptions {
  *
  * @example
  * const redis = createRedisFromConfig(config, { connectionName: "bot" });
- * const locks = createLockManager({ redis, replication: replicationFromConfig(config), ... });
+ * const replication = replicationFromConfig(config); // then, when set: layers.replication = strictReplication(replication)
  */
 export function createRedisFromConfig(
   config: RedisTopologyConfig,

@@ -6,7 +6,13 @@ import { randomBytes } from "node:crypto";
 import { Api } from "grammy";
 import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
-import { createLockManager, type LockManager } from "@orderbot/lock";
+import {
+  circuitBreaker,
+  createLockManager,
+  fairWaiting,
+  lockMetrics,
+  type LockManager,
+} from "@orderbot/lock";
 import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
 import {
   createTestDatabase,
@@ -116,7 +122,7 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
     namespace: testRedis.namespace,
     kinds: LOCK_KINDS,
     hashKey,
-    registry,
+    layers: { waiting: fairWaiting(), breaker: circuitBreaker(), metrics: lockMetrics(registry) },
   });
   const shop = createShop({ db: testDb.db, locks, registry, config: { maskKey: hashKey } });
   const worker: Worker = createWorker({

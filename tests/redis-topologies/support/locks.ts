@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  circuitBreaker,
   createLockManager,
+  fairWaiting,
   LockUnavailableError,
   type AcquireResult,
   type LockManager,
@@ -34,6 +36,7 @@ export function lockManager(
     hashKey: "topology-test-hash-key",
     commandTimeoutMs: 2000,
     ...options,
+    layers: { waiting: fairWaiting(), breaker: circuitBreaker(), ...options.layers },
   });
 }
 

@@ -2,7 +2,13 @@
 // test kit's fake Telegram: for tests that drive features through simulated users.
 import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
-import { createLockManager, type LockManager } from "@orderbot/lock";
+import {
+  circuitBreaker,
+  createLockManager,
+  fairWaiting,
+  lockMetrics,
+  type LockManager,
+} from "@orderbot/lock";
 import { createMetricsRegistry, silentLogger, type Redis } from "@orderbot/platform";
 import { updateRequestId } from "../../src/updates/scope.ts";
 import {
@@ -74,7 +80,7 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     namespace: config.LOCK_NAMESPACE,
     kinds: LOCK_KINDS,
     hashKey: config.LOCK_HASH_KEY,
-    registry,
+    layers: { waiting: fairWaiting(), breaker: circuitBreaker(), metrics: lockMetrics(registry) },
   });
   const shop = createShop({
     db: testDb.db,

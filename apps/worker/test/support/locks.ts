@@ -1,6 +1,13 @@
 import { Redis, waitForRedis } from "@orderbot/platform";
 import { LOCK_KINDS } from "@orderbot/core";
-import { createLockManager, type LockKindConfig, type LockManager } from "@orderbot/lock";
+import {
+  circuitBreaker,
+  createLockManager,
+  fairWaiting,
+  lockMetrics,
+  type LockKindConfig,
+  type LockManager,
+} from "@orderbot/lock";
 import type { Registry } from "@orderbot/platform";
 import { WORKER_HASH_KEY } from "@orderbot/testkit";
 
@@ -29,13 +36,15 @@ export async function buildLocks(
   await Promise.all([waitForRedis(redis), waitForRedis(subscriber)]);
   const locks = createLockManager({
     redis,
-    subscriber,
     namespace,
     kinds,
     hashKey: HASH_KEY,
     commandTimeoutMs: 500,
-    breaker: { failureThreshold: 3, coolDownMs: 200 },
-    ...(registry ? { registry } : {}),
+    layers: {
+      waiting: fairWaiting({ subscriber }),
+      breaker: circuitBreaker({ failureThreshold: 3, coolDownMs: 200 }),
+      metrics: registry && lockMetrics(registry),
+    },
   });
   return {
     locks,

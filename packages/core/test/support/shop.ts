@@ -1,7 +1,14 @@
 // A shop on real PostgreSQL and Redis for one test file, and more "instances" of it: each with its
 // own Prisma pool, Redis connection and lock manager, as separate bot or worker processes have.
 import { createDatabase, type Database } from "@orderbot/db";
-import { createLockManager, type LockKindConfig, type LockManager } from "@orderbot/lock";
+import {
+  circuitBreaker,
+  createLockManager,
+  fairWaiting,
+  lockMetrics,
+  type LockKindConfig,
+  type LockManager,
+} from "@orderbot/lock";
 import { createRedis, Registry, waitForRedis, type Redis } from "@orderbot/platform";
 import {
   createTestDatabase,
@@ -79,12 +86,14 @@ export async function createHarness({
     const registry = new Registry();
     const locks = createLockManager({
       redis,
-      subscriber,
       namespace: testRedis.namespace,
       kinds: merged.kinds ?? LOCK_KINDS,
       hashKey: MASK_KEY,
-      registry,
-      breaker: { failureThreshold: 3, coolDownMs: 500 },
+      layers: {
+        waiting: fairWaiting({ subscriber }),
+        breaker: circuitBreaker({ failureThreshold: 3, coolDownMs: 500 }),
+        metrics: lockMetrics(registry),
+      },
     });
     const shop = createShop({
       db,

@@ -6,8 +6,8 @@
 // Redis, with a ticket for its first waiter (see scripts/release.lua): a release sets the lock to
 // that waiter's token and tells its manager on its channel, so a release wakes exactly one waiter,
 // which already holds the lock.
-import type { LockSubscriberClient } from "./types.ts";
-import type { TimerHandle, Timers } from "./timers.ts";
+import type { LockSubscriberClient } from "./waiting.ts";
+import type { TimerHandle, Timers } from "./waiter.ts";
 import { Waiter, type Handover } from "./waiter.ts";
 
 export class WaitQueues {

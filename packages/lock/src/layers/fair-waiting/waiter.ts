@@ -1,7 +1,12 @@
 // One caller waiting for a lock. It sleeps until the lock is handed to it, the waiter ahead of it
 // leaves, its re-check timer fires, or its wait is cancelled (AbortSignal, or the manager closing)
 // — which ends the wait at once, whatever it was doing, and leaves no timer or listener behind.
-import type { TimerHandle, Timers } from "./timers.ts";
+/** The manager's counted timers. */
+export interface Timers {
+  set(fn: () => void, ms: number): TimerHandle;
+  clear(handle: TimerHandle | undefined): void;
+}
+export type TimerHandle = ReturnType<typeof setTimeout>;
 
 /**
  * Why a sleep ended: the lock was handed to this waiter, the waiter ahead left (ask Redis now), or

@@ -1,0 +1,116 @@
+// The core's Lua scripts, called by SHA (EVALSHA, then EVAL once on NOSCRIPT). Each reads,
+// compares and writes in one atomic step: no gap in which the lock could change hands.
+import { createHash } from "node:crypto";
+import { LockUnavailableError, type LockRedisClient } from "./types.ts";
+
+export type ScriptClient = Pick<LockRedisClient, "evalsha" | "eval">;
+
+export class LuaScript {
+  readonly sha: string;
+  constructor(
+    readonly name: string,
+    readonly source: string,
+    readonly keyCount: number,
+  ) {
+    this.sha = createHash("sha1").update(source).digest("hex");
+  }
+
+  /** EVALSHA, and EVAL once when the server does not know the script (fresh start, failover). */
+  async send(redis: ScriptClient, keysAndArgs: (string | number)[]): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.sha, this.keyCount, ...keysAndArgs);
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
+      return await redis.eval(this.source, this.keyCount, ...keysAndArgs);
+    }
+  }
+
+  run(redis: ScriptClient, keys: string[], args: (string | number)[]): Promise<unknown> {
+    if (keys.length !== this.keyCount)
+      return Promise.reject(new TypeError(`${this.name} takes ${this.keyCount} keys`));
+    return this.send(redis, [...keys, ...args]);
+  }
+}
+
+/**
+ * nextFence(retentionMs), sent in front of every script that acquires (KEYS[2] is the counter):
+ * the larger of counter + 1 and the server clock in µs. The clock floor keeps fences growing
+ * when the counter is gone (idle past its retention) or behind (a replica promoted before it had
+ * the last writes), unless a key is locked twice in one µs or the new primary's clock is behind.
+ */
+export const FENCE_LUA = `
+local function nextFence(retentionMs)
+  local now = redis.call('TIME')
+  local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
+  local fence = tonumber(redis.call('GET', KEYS[2]) or '0') + 1
+  if fence < floor then fence = floor end
+  redis.call('SET', KEYS[2], string.format('%d', fence), 'PX', retentionMs)
+  return fence
+end
+`;
+
+/** KEYS lock, fence; ARGV token, ttl, retention. {1, fence} when acquired, {0, pttl} when taken. */
+export const tryScript = new LuaScript(
+  "try",
+  `${FENCE_LUA}
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return {1, nextFence(math.max(tonumber(ARGV[3]), tonumber(ARGV[2])))}
+end
+return {0, redis.call('PTTL', KEYS[1])}`,
+  2,
+);
+
+/** KEYS lock; ARGV token, ttl. 1 when extended, 0 when the lock is not ours. */
+export const extendScript = new LuaScript(
+  "extend",
+  `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])`,
+  1,
+);
+
+/** KEYS lock; ARGV token. 1 when released, 0 when the lock is not ours (nothing deleted). */
+export const releaseScript = new LuaScript(
+  "release",
+  `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+return 1`,
+  1,
+);
+
+/** Replies that still mean "cannot serve a lock now"; any other reply error is an answer. */
+const UNAVAILABLE = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|NOREPLICAS|OOM)\b/;
+
+/**
+ * One command under a timeout of our own (a hung Redis, or a client queueing while offline,
+ * must not hang the caller). Unreachable Redis (no connection, a timeout, LOADING, READONLY,
+ * OOM ...) rejects with LockUnavailableError; other reply errors pass unchanged. A command that
+ * timed out may still run on Redis: the caller decides what to undo.
+ */
+export async function runCommand<R>(
+  command: string,
+  kind: string,
+  send: () => Promise<R>,
+  timeoutMs: number,
+): Promise<R> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("Command timed out")), timeoutMs).unref();
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(send), timeout]);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof Error && error.name === "ReplyError" && !UNAVAILABLE.test(message))
+      throw error;
+    const reason =
+      message === "Command timed out"
+        ? "timeout"
+        : message.startsWith("OOM ")
+          ? "oom"
+          : "connection";
+    const text = `Redis unavailable for lock ${command}: ${message}`;
+    throw new LockUnavailableError(text, { reason, kind, cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}

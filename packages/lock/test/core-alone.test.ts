@@ -1,0 +1,96 @@
+// The core alone, no layer plugged in: it holds a lock, releases it, renews it under withLock,
+// and a contended wait retries on a randomised backoff (a handful of tries a second, not a hot
+// loop) until the holder releases, or until its signal aborts.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createLockManager, type LockManager } from "../src/index.ts";
+import { counting, fastClient, HASH_KEY, KINDS, ready, sharedRedis, sleep } from "./support.ts";
+import type { SharedRedisFixture } from "./support.ts";
+
+let fx: SharedRedisFixture;
+const managers: LockManager[] = [];
+const clients: ReturnType<typeof fastClient>[] = [];
+
+async function coreAlone() {
+  const redis = fastClient(fx.test.url);
+  clients.push(redis);
+  await ready(redis);
+  const counted = counting(redis);
+  const locks = createLockManager({
+    redis: counted.client,
+    namespace: fx.test.namespace,
+    hashKey: HASH_KEY,
+    kinds: KINDS,
+  });
+  managers.push(locks);
+  return { locks, calls: counted.calls };
+}
+
+beforeAll(async () => {
+  fx = await sharedRedis();
+});
+afterAll(async () => {
+  for (const locks of managers) await locks.close();
+  for (const client of clients) client.disconnect();
+  await fx.dispose();
+});
+
+it("holds a lock, releases it, and withLock renews it past its TTL", async () => {
+  const { locks } = await coreAlone();
+  const result = await locks.acquire({ kind: "order", id: "core-1" }, { waitMs: 0 });
+  expect(result.ok).toBe(true);
+  if (!result.ok) return;
+  expect(await fx.test.redis.get(result.lease.key)).toBe(result.lease.token);
+  expect(await result.lease.release()).toBe("released");
+  expect(await fx.test.redis.exists(result.lease.key)).toBe(0);
+
+  const outcome = await locks.withLock(
+    { kind: "order", id: "core-2" },
+    async ({ lease, signal }) => {
+      await sleep(700); // more than twice the TTL: only renewals keep it
+      return {
+        held: (await fx.test.redis.get(lease!.key)) === lease!.token,
+        aborted: signal.aborted,
+      };
+    },
+    { ttlMs: 300 },
+  );
+  expect(outcome).toMatchObject({ status: "ok", value: { held: true, aborted: false } });
+  expect(locks.stats()).toMatchObject({ waiters: 0, timers: 0, leases: 0, subscriptions: 0 });
+});
+
+it("waits by retrying after a randomised backoff, and takes the lock once it is released", async () => {
+  const { locks: holder } = await coreAlone();
+  const { locks: waiter, calls } = await coreAlone();
+  const resource = { kind: "order", id: "core-3" };
+  const held = await holder.acquire(resource, { ttlMs: 10_000, waitMs: 0 });
+  if (!held.ok) throw new Error("must acquire");
+  calls.length = 0;
+  const waiting = waiter.acquire(resource, { waitMs: 3000 });
+  await sleep(1000);
+  const triesWhileHeld = calls.length;
+  await held.lease.release();
+  const result = await waiting;
+  expect(result.ok).toBe(true);
+  if (result.ok) await result.lease.release();
+  // Backoff from 20 ms towards 500 ms: about 5 tries in the first second; a zero backoff is hundreds.
+  expect(triesWhileHeld).toBeGreaterThanOrEqual(2);
+  expect(triesWhileHeld).toBeLessThanOrEqual(15);
+  expect(waiter.stats()).toMatchObject({ waiters: 0, timers: 0, leases: 0 });
+});
+
+it("ends a retrying wait at once when its signal aborts, leaving nothing behind", async () => {
+  const { locks: holder } = await coreAlone();
+  const { locks: waiter } = await coreAlone();
+  const resource = { kind: "order", id: "core-4" };
+  const held = await holder.acquire(resource, { ttlMs: 10_000, waitMs: 0 });
+  if (!held.ok) throw new Error("must acquire");
+  const controller = new AbortController();
+  const waiting = waiter.acquire(resource, { waitMs: 5000, signal: controller.signal });
+  await sleep(100);
+  const abortedAt = performance.now();
+  controller.abort(new Error("caller gave up"));
+  await expect(waiting).rejects.toThrow("caller gave up");
+  expect(performance.now() - abortedAt).toBeLessThan(50);
+  expect(waiter.stats()).toMatchObject({ waiters: 0, timers: 0, leases: 0 });
+  await held.lease.release();
+});
