@@ -6,17 +6,31 @@
 //   spread: each order picks one of 1,000 skus at random
 //
 // Both designs run the same transaction (reserveOrder) on the same database in the same run; only
-// the lock around it differs. Each order comes from a new user, so neither the open-order cap nor
+// the lock around it differs. Beside them, in the same run, the physical floor of this machine: the
+// same reservation as one SQL function call (orders/floor.sql) through a bare `pg` pool, with no
+// lock, no Prisma and no checks beyond the database's own; every design's rate is also given as a
+// ratio of it, and the targets of issue #23 are printed MET or MISSED.
+// The cost of one order, per design: SQL statements and commits (counted in the pg client), Redis
+// commands (sent, and run by the server including those inside scripts: INFO commandstats), CPU
+// in this process and in PostgreSQL's backends (/proc), and, from a short CPU-profiled phase
+// after the measured rounds, the share of this process's CPU spent in Prisma's client. Each order comes from a new user, so neither the open-order cap nor
 // a double tap plays a part. Clients are spread over INSTANCES shops, each with its own PostgreSQL
 // pool, Redis connection and lock manager, as separate bot replicas would have.
 // PostgreSQL is the project's (a fresh database cloned from the migrated template); Redis is a
 // redis-server of the benchmark's own. Results: printed, and written to docs/benchmarks.md between
 // the bench:orders markers.
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
 import { createDatabase, type Database } from "@orderbot/db";
-import { createLockManager, type LockManager } from "@orderbot/lock";
+import {
+  circuitBreaker,
+  createLockManager,
+  fairWaiting,
+  lockMetrics,
+  type LockManager,
+} from "@orderbot/lock";
 import { createRedis, Registry, waitForRedis, type Redis } from "@orderbot/platform";
 import {
   createTestDatabase,
@@ -42,9 +56,30 @@ import {
   type PlaceOrderResult,
   type Shop,
 } from "@orderbot/core";
+import { installedVersion } from "./installed-version.ts";
+import { floorReserve, installFloor } from "./orders/floor.ts";
+import { IOREDIS, PG, PRISMA, startCpuProfile, type Category } from "./profile/cpu-profile.ts";
+import {
+  commandStats,
+  countRedisCommands,
+  countSqlStatements,
+  deltaOf,
+  redisCommandCounts,
+  sqlCounts,
+} from "./profile/counters.ts";
+import { backendCpu, backendCpuDelta, statStatementsLoaded } from "./profile/pg-backends.ts";
 
-const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 2500);
+const { values: args } = parseArgs({ options: { seconds: { type: "string" } } });
+
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Measured time per round of a cell; --seconds N: N seconds per cell over all its rounds. */
+const CELL_MS = args.seconds
+  ? (Number(args.seconds) * 1000) / ROUNDS
+  : Number(process.env.BENCH_CELL_MS ?? 2500);
+if (!Number.isFinite(CELL_MS) || CELL_MS < 100)
+  throw new Error("--seconds must be a number, at least 1");
+/** The CPU-profiled phase per cell, after the measured rounds. */
+const PROFILE_MS = Math.min(1000, CELL_MS);
 const WARMUP_MS = 500;
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const INSTANCES = 2;
@@ -57,12 +92,16 @@ interface Instance {
   db: Database;
   redis: Redis;
   locks: LockManager;
+  /** A bare pg pool of the same size, for the floor. */
+  floor: pg.Pool;
 }
 
 interface Design {
   name: string;
-  place(instance: Instance, userId: bigint, sku: string): Promise<PlaceOrderResult>;
+  place(instance: Instance, userId: bigint, sku: string): Promise<{ status: string }>;
 }
+
+const FLOOR = "floor: one SQL function call, bare pg, no lock";
 
 const designs: Design[] = [
   {
@@ -93,10 +132,12 @@ const designs: Design[] = [
       );
       return outcome.status === "ok"
         ? outcome.value
-        : { status: outcome.status === "busy" ? "busy" : "unavailable" };
+        : ({ status: outcome.status === "busy" ? "busy" : "unavailable" } as PlaceOrderResult);
     },
   },
+  { name: FLOOR, place: (instance, userId, sku) => floorReserve(instance.floor, userId, sku) },
 ];
+const [PROJECT, GLOBAL] = designs.map((d) => d.name) as [string, string];
 
 interface CellResult {
   scenario: string;
@@ -107,6 +148,19 @@ interface CellResult {
   p99: number;
   max: number;
   other: string;
+  cost: Cost;
+  prismaShare: number | undefined;
+}
+
+/** What a cell's orders cost, summed over its rounds (warm-ups included), and how many orders. */
+interface Cost {
+  orders: number;
+  statements: number;
+  commits: number;
+  redisSent: number;
+  redisRan: number;
+  nodeCpuMs: number;
+  pgCpuMs: number;
 }
 
 /** One (scenario, design) cell, accumulated over the interleaved rounds. */
@@ -117,14 +171,26 @@ interface Cell {
   samples: Samples;
   outcomes: Map<string, number>;
   measuredMs: number;
+  cost: Cost;
+  prismaShare?: number;
 }
 
 let nextUser = 8_000_000_000n;
 
-/** One round of a cell: CLIENTS loops for WARMUP_MS + CELL_MS, measuring calls that fall inside. */
-async function runRound(instances: Instance[], cell: Cell): Promise<void> {
-  const measureFrom = performance.now() + WARMUP_MS;
-  const end = measureFrom + CELL_MS;
+/**
+ * One round of a cell: CLIENTS loops for `warmupMs` + `ms`, measuring calls that fall inside
+ * (when `cell.samples` should record). Returns the orders completed in the whole round.
+ */
+async function runRound(
+  instances: Instance[],
+  cell: Cell,
+  warmupMs: number,
+  ms: number,
+  record: boolean,
+): Promise<number> {
+  const measureFrom = performance.now() + warmupMs;
+  const end = measureFrom + ms;
+  let completed = 0;
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
       const instance = instances[client % instances.length]!;
@@ -133,14 +199,57 @@ async function runRound(instances: Instance[], cell: Cell): Promise<void> {
         const t0 = performance.now();
         const result = await cell.design.place(instance, userId, cell.pickSku());
         const t1 = performance.now();
-        if (t0 < measureFrom || t1 > end) continue;
+        if (result.status === "ok") completed++;
+        if (!record || t0 < measureFrom || t1 > end) continue;
         cell.samples.add(t1 - t0);
         cell.outcomes.set(result.status, (cell.outcomes.get(result.status) ?? 0) + 1);
       }
     }),
   );
-  cell.measuredMs += CELL_MS;
+  if (record) cell.measuredMs += ms;
+  return completed;
 }
+
+/** A round with its cost measured: statements, Redis commands, CPU here and in PostgreSQL. */
+async function costedRound(
+  instances: Instance[],
+  cell: Cell,
+  admin: pg.Client,
+  redisAdmin: Redis,
+): Promise<void> {
+  const pgBefore = await backendCpu(admin);
+  const ranBefore = await commandStats(redisAdmin);
+  const sqlBefore = sqlCounts();
+  const sentBefore = redisCommandCounts().commands;
+  const cpuBefore = process.cpuUsage();
+  const orders = await runRound(instances, cell, WARMUP_MS, CELL_MS, true);
+  const cpu = process.cpuUsage(cpuBefore);
+  const sqlAfter = sqlCounts();
+  const sent = redisCommandCounts().commands - sentBefore;
+  const ran = deltaOf(ranBefore, await commandStats(redisAdmin));
+  delete ran.info;
+  const pgCpu = backendCpuDelta(pgBefore, await backendCpu(admin));
+  const c = cell.cost;
+  c.orders += orders;
+  c.statements += sqlAfter.statements - sqlBefore.statements;
+  c.commits += sqlAfter.commits - sqlBefore.commits;
+  c.redisSent += sent;
+  c.redisRan += Object.values(ran).reduce((a, b) => a + b, 0);
+  c.nodeCpuMs += (cpu.user + cpu.system) / 1000;
+  c.pgCpuMs += pgCpu;
+}
+
+const LOCK_CATEGORY: Category = {
+  name: "lock (@orderbot/lock)",
+  match: (url) => url.includes("/packages/lock/src/"),
+};
+const CORE_CATEGORY: Category = {
+  name: "the shop's code (packages/core, db, platform)",
+  match: (url) =>
+    ["/packages/core/src/", "/packages/db/src/", "/packages/platform/src/"].some((p) =>
+      url.includes(p),
+    ),
+};
 
 function summarise(cell: Cell): CellResult {
   const sorted = cell.samples.sorted();
@@ -156,22 +265,9 @@ function summarise(cell: Cell): CellResult {
     p99: percentile(sorted, 99),
     max: percentile(sorted, 100),
     other: [...outcomes].map(([status, n]) => `${status} ${n}`).join(", ") || "none",
+    cost: cell.cost,
+    prismaShare: cell.prismaShare,
   };
-}
-
-/** An installed package's version, read from its package.json (for packages whose exports hide it). */
-function installedVersion(name: string): string {
-  try {
-    return (
-      JSON.parse(
-        readFileSync(path.join(PROJECT_ROOT, "node_modules", name, "package.json"), "utf8"),
-      ) as {
-        version: string;
-      }
-    ).version;
-  } catch {
-    return packageVersion(name);
-  }
 }
 
 /** Bare `SELECT 1` round trips per second from one client: how fast this machine is right now. */
@@ -200,23 +296,42 @@ async function seedProducts(db: Database): Promise<{ hot: string; spread: string
   };
 }
 
+/** The stock and the ledger agree, and no stock went below zero: every design kept the books. */
+async function checkBooks(db: Database): Promise<string[]> {
+  const rows = await db.$queryRaw<{ sku: string; stock: number; ledger: number }[]>`
+    SELECT p.sku, p.stock, coalesce(sum(m.delta), 0)::int AS ledger
+    FROM products p LEFT JOIN stock_movements m ON m.product_id = p.id
+    GROUP BY p.id HAVING p.stock <> coalesce(sum(m.delta), 0) OR p.stock < 0`;
+  return rows.map((r) => `${r.sku}: stock ${r.stock}, ledger ${r.ledger}`);
+}
+
 async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
   await prepareTemplateDatabase();
   const testDb = await createTestDatabase();
   const server = await startRedisServer();
   const instances: Instance[] = [];
+  await installFloor(testDb.url);
+  countSqlStatements();
+  const admin = new pg.Client({ connectionString: testDb.url });
+  await admin.connect();
+  const redisAdmin = createRedis({ url: server.url, commandTimeoutMs: 2_000 });
   try {
     for (let i = 0; i < INSTANCES; i++) {
       const db = createDatabase({ url: testDb.url, poolMax: POOL_MAX, connectTimeoutMs: 30_000 });
       const redis = createRedis({ url: server.url, commandTimeoutMs: 2_000 });
       await waitForRedis(redis);
+      countRedisCommands(redis);
       const registry = new Registry();
       const locks = createLockManager({
         redis,
         namespace: "bench:orders",
         hashKey: MASK_KEY,
-        registry,
+        layers: {
+          waiting: fairWaiting(),
+          breaker: circuitBreaker(),
+          metrics: lockMetrics(registry),
+        },
         kinds: { ...LOCK_KINDS, global: { ttlMs: 10_000, waitMs: 60_000, outage: "refuse" } },
       });
       // Reservations never expire during a run; the pool wait is generous, since the point is the
@@ -227,10 +342,12 @@ async function main(): Promise<void> {
         registry,
         config: { maskKey: MASK_KEY, maxOpenOrders: 1_000, transactionMaxWaitMs: 30_000 },
       });
-      instances.push({ shop, db, redis, locks });
+      const floor = new pg.Pool({ connectionString: testDb.url, max: POOL_MAX });
+      instances.push({ shop, db, redis, locks, floor });
     }
     const { hot, spread } = await seedProducts(instances[0]!.db);
     const roundTrips = await calibrate(instances[0]!.db);
+    const statStatements = await statStatementsLoaded(admin);
 
     const scenarios: [string, () => string][] = [
       ["hot: one sku", () => hot],
@@ -247,13 +364,30 @@ async function main(): Promise<void> {
         samples: new Samples(),
         outcomes: new Map(),
         measuredMs: 0,
+        cost: {
+          orders: 0,
+          statements: 0,
+          commits: 0,
+          redisSent: 0,
+          redisRan: 0,
+          nodeCpuMs: 0,
+          pgCpuMs: 0,
+        },
       })),
     );
     // Rounds interleave the cells, so that other work on the machine weighs on every cell alike.
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const cell of cells) await runRound(instances, cell);
+      for (const cell of cells) await costedRound(instances, cell, admin, redisAdmin);
       console.log(`round ${round}/${ROUNDS} done`);
     }
+    // Then a short phase per cell under the CPU profiler (it slows the process: never measured).
+    for (const cell of cells) {
+      const profiler = await startCpuProfile([PRISMA, PG, IOREDIS, LOCK_CATEGORY, CORE_CATEGORY]);
+      await runRound(instances, cell, 0, PROFILE_MS, false);
+      const { shares } = await profiler.stop();
+      cell.prismaShare = shares.find((s) => s.name === PRISMA.name)?.share ?? 0;
+    }
+    const books = await checkBooks(instances[0]!.db);
     const results = cells.map(summarise);
     for (const r of results) {
       console.log(
@@ -261,12 +395,9 @@ async function main(): Promise<void> {
       );
     }
 
-    const ratio = (r: CellResult) => {
-      const baseline = results.find(
-        (b) => b.scenario === r.scenario && b.design === designs[1]!.name,
-      )!;
-      return `${(r.rate / baseline.rate).toFixed(2)}x`;
-    };
+    const find = (scenario: string, design: string) =>
+      results.find((b) => b.scenario === scenario && b.design === design)!;
+    const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
     const header = [
       "scenario",
       "design",
@@ -275,24 +406,78 @@ async function main(): Promise<void> {
       "p99",
       "max",
       "vs global lock",
+      "vs floor",
       "other outcomes",
     ];
-    const rows = results.map((r) => {
-      const baseline = results.find(
-        (b) => b.scenario === r.scenario && b.design === designs[1]!.name,
-      )!;
+    const rows = results.map((r) => [
+      r.scenario,
+      r.design,
+      formatRate(r.rate),
+      formatMs(r.p50),
+      formatMs(r.p99),
+      formatMs(r.max),
+      x(r.rate, find(r.scenario, GLOBAL).rate),
+      x(r.rate, find(r.scenario, FLOOR).rate),
+      r.other,
+    ]);
+    console.log(`\n${formatTable(header, rows)}`);
+
+    const per = (n: number, orders: number, digits = 2) =>
+      orders > 0 ? (n / orders).toFixed(digits) : "-";
+    const costHeader = [
+      "scenario",
+      "design",
+      "SQL statements",
+      "commits",
+      "Redis sent",
+      "Redis ran",
+      "CPU node ms",
+      "CPU PostgreSQL ms",
+      "PostgreSQL share",
+      "Prisma share of node",
+    ];
+    const costRows = results.map((r) => {
+      const c = r.cost;
       return [
         r.scenario,
         r.design,
-        formatRate(r.rate),
-        formatMs(r.p50),
-        formatMs(r.p99),
-        formatMs(r.max),
-        `${(r.rate / baseline.rate).toFixed(2)}x`,
-        r.other,
+        per(c.statements, c.orders),
+        per(c.commits, c.orders),
+        per(c.redisSent, c.orders),
+        per(c.redisRan, c.orders),
+        per(c.nodeCpuMs, c.orders, 3),
+        per(c.pgCpuMs, c.orders, 3),
+        c.nodeCpuMs + c.pgCpuMs > 0
+          ? `${((100 * c.pgCpuMs) / (c.nodeCpuMs + c.pgCpuMs)).toFixed(0)} %`
+          : "-",
+        r.prismaShare === undefined ? "-" : `${(100 * r.prismaShare).toFixed(0)} %`,
       ];
     });
-    console.log(`\n${formatTable(header, rows)}`);
+    console.log(`\n${formatTable(costHeader, costRows)}`);
+
+    const verdict = (ok: boolean) => (ok ? "MET" : "MISSED");
+    const hotScenario = scenarios[0]![0];
+    const spreadScenario = scenarios[1]![0];
+    const hotP = find(hotScenario, PROJECT);
+    const hotG = find(hotScenario, GLOBAL);
+    const spreadP = find(spreadScenario, PROJECT);
+    const spreadG = find(spreadScenario, GLOBAL);
+    const spreadF = find(spreadScenario, FLOOR);
+    const targets = [
+      `hot: >= 2x the global lock: ${verdict(hotP.rate >= 2 * hotG.rate)} (${x(hotP.rate, hotG.rate)})`,
+      `hot: p99 <= the global lock's: ${verdict(hotP.p99 <= hotG.p99)} (${formatMs(hotP.p99)} vs ${formatMs(hotG.p99)})`,
+      `spread: >= 2x the global lock: ${verdict(spreadP.rate >= 2 * spreadG.rate)} (${x(spreadP.rate, spreadG.rate)})`,
+      `spread: >= 0.5x the floor: ${verdict(spreadP.rate >= 0.5 * spreadF.rate)} (${x(spreadP.rate, spreadF.rate)})`,
+      `stretch, hot >= 0.8x spread: ${verdict(hotP.rate >= 0.8 * spreadP.rate)} (${x(hotP.rate, spreadP.rate)})`,
+    ];
+    console.log(
+      `\nTargets (issue #23, the shop's design, this run):\n${targets.map((t) => `  ${t}`).join("\n")}`,
+    );
+    if (books.length > 0) {
+      console.log(`FAILURE: stock and ledger disagree after the run:\n  ${books.join("\n  ")}`);
+      process.exitCode = 1;
+      return;
+    }
 
     const env = environmentLine({
       "@prisma/client": packageVersion("@prisma/client"),
@@ -305,7 +490,7 @@ async function main(): Promise<void> {
     >`SELECT current_setting('server_version') AS v`;
     writeSection(
       "orders",
-      `## placeOrder: per-user lock vs one global lock (\`npm run bench -- orders\`)
+      `## placeOrder: per-user lock, one global lock and the floor (\`npm run bench -- orders\`)
 
 ${env}  
 PostgreSQL ${pgVersion?.v ?? "?"} (the project's local cluster, fsync off), a redis-server of the benchmark's own  
@@ -314,38 +499,51 @@ machine was at the time: figures from different runs compare only through this)
 
 ${CLIENTS} concurrent clients over ${INSTANCES} shop instances (each its own pool of ${POOL_MAX} PostgreSQL connections, Redis
 connection and lock manager); ${ROUNDS} interleaved rounds of ${CELL_MS} ms per cell, each after a ${WARMUP_MS} ms warm-up, all in one run. Every order is one
-unit from a new user; "orders" counts reservations completed per second. Both designs run the same transaction
+unit from a new user; "orders" counts reservations completed per second. The two designs run the same transaction
 (\`reserveOrder\`: advisory lock per user, the order, its items and ledger rows in one statement, a conditional decrement);
-only the lock around it differs. Latency is one placeOrder call as the client sees it, waiting included.
+only the lock around it differs. The floor is the same reservation (order, item, ledger row, conditional decrement) as
+one function call in autocommit (tests/bench/orders/floor.sql) through a bare \`pg\` pool of the same size per instance:
+no lock, no Prisma, no check beyond the database's own. Latency is one call as the client sees it, waiting included.
 
 ${markdownTable(header, rows)}
+
+Targets (issue #23, the shop's design against the others in this run):
+
+${targets.map((t) => `- ${t}`).join("\n")}
+
+The cost of one order, per design (each cell's rounds, warm-ups included, divided by the orders they completed):
+SQL statements and commits counted in the pg client (BEGIN and COMMIT are statements; a statement outside a
+transaction is a commit of its own); Redis commands sent by the ioredis connections, and run by the server (INFO
+commandstats of the bench's own redis-server: the commands inside the lock's scripts included); CPU of this process
+(the load loop included) and of the PostgreSQL backends serving the run's database (user + system time from /proc;
+${statStatements ? "pg_stat_statements is loaded, but this figure does not use it" : "pg_stat_statements is not in shared_preload_libraries on this cluster"}); the share of this process's CPU
+in Prisma's client (\`@prisma/*\` and the generated client), from a ${PROFILE_MS} ms phase per cell under node:inspector's CPU
+profiler after the measured rounds.
+
+${markdownTable(costHeader, costRows)}
 
 Reading it: with one hot sku both designs meet the same bottleneck, the product row, whose lock serialises the
 decrements from the decrement to the commit. Under the per-user design every client's transaction queues on that row
 inside PostgreSQL, holding a pool connection, and each holder's commit waits for its client's next round trip, which a
-busy client process delays: here that queue ran at ${ratio(results[0]!)} the global lock's rate${results[0]!.p99 > results[1]!.p99 ? ", with a longer tail" : ""}. A
+busy client process delays: here that queue ran at ${x(hotP.rate, hotG.rate)} the global lock's rate${hotP.p99 > hotG.p99 ? ", with a longer tail" : ""}. A
 global lock keeps the queue in Redis instead, where waiting is cheaper, but serialises every other order with it:
-spread over ${SPREAD_SKUS.toLocaleString("en-US")} skus the per-user design ran at ${ratio(results[2]!)}. Neither lock buys any
+spread over ${SPREAD_SKUS.toLocaleString("en-US")} skus the per-user design ran at ${x(spreadP.rate, spreadG.rate)}. The floor holds the hot row only inside
+one statement's commit: ${x(find(hotScenario, FLOOR).rate, hotG.rate)} the global lock's rate on the hot sku. Neither lock buys any
 correctness: the same transaction keeps stock, ledger, cap and idempotency right on its own (see
 packages/core/test/orders/concurrency.test.ts, "without any Redis lock").`,
     );
     const summary: SummaryRow[] = results
-      .filter((r) => r.design === designs[0]!.name)
-      .map((r) => {
-        const baseline = results.find(
-          (b) => b.scenario === r.scenario && b.design === designs[1]!.name,
-        )!;
-        return {
-          scenario: `placeOrder, ${r.scenario}`,
-          subject: "per-user checkout lock",
-          rate: r.rate,
-          unit: "orders/s",
-          p50: r.p50,
-          p99: r.p99,
-          ratio: r.rate / baseline.rate,
-          ratioAgainst: "one global lock",
-        };
-      });
+      .filter((r) => r.design === PROJECT)
+      .map((r) => ({
+        scenario: `placeOrder, ${r.scenario}`,
+        subject: "per-user checkout lock",
+        rate: r.rate,
+        unit: "orders/s",
+        p50: r.p50,
+        p99: r.p99,
+        ratio: r.rate / find(r.scenario, GLOBAL).rate,
+        ratioAgainst: "one global lock",
+      }));
     recordSummary("orders", summary);
     console.log("\nwritten to docs/benchmarks.md (bench:orders)");
   } finally {
@@ -353,7 +551,10 @@ packages/core/test/orders/concurrency.test.ts, "without any Redis lock").`,
       await instance.locks.close();
       instance.redis.disconnect();
       await instance.db.$disconnect();
+      await instance.floor.end();
     }
+    redisAdmin.disconnect();
+    await admin.end();
     await server.dispose();
     await testDb.drop();
   }

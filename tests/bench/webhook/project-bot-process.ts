@@ -1,0 +1,93 @@
+// The project's bot, as main.ts builds it (the bot's public API), in a process of its own for the
+// webhook bench: webhook mode on the fake Bot API of the bench, a database cloned from the
+// template, a Redis of the bench's own. The rate limit stays in the path with a limit no sender
+// reaches (every sender is a distinct user anyway). Answers the bench's requests: "mark" (CPU,
+// statements, commits and Redis commands so far), "profile:start" and "profile:stop".
+import { createBotApp, parseBotConfig, WEBHOOK_PATH } from "@orderbot/bot";
+import { createShop, LOCK_KINDS } from "@orderbot/core";
+import { createDatabase } from "@orderbot/db";
+import { circuitBreaker, createLockManager, fairWaiting, lockMetrics } from "@orderbot/lock";
+import { createMetricsRegistry, createRedis, silentLogger, waitForRedis } from "@orderbot/platform";
+import { freePort } from "@orderbot/testkit";
+import { startCpuProfile, type CpuProfiler } from "../profile/cpu-profile.ts";
+import {
+  countRedisCommands,
+  countSqlStatements,
+  redisCommandCounts,
+  sqlCounts,
+} from "../profile/counters.ts";
+import { BOT_CATEGORIES } from "./bot-categories.ts";
+import { cpuMs, serveParent } from "./child.ts";
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} must be set`);
+  return value;
+};
+
+countSqlStatements();
+const port = await freePort();
+const config = parseBotConfig({
+  NODE_ENV: "test",
+  LOG_LEVEL: "silent",
+  BOT_TOKEN: env("BENCH_BOT_TOKEN"),
+  BOT_MODE: "webhook",
+  TELEGRAM_API_ROOT: env("BENCH_API_ROOT"),
+  WEBHOOK_SECRET: env("BENCH_WEBHOOK_SECRET"),
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
+  PORT: String(port),
+  DATABASE_URL: env("BENCH_DATABASE_URL"),
+  REDIS_URL: env("BENCH_REDIS_URL"),
+  LOCK_NAMESPACE: "bench:webhook",
+  LOCK_HASH_KEY: "bench-hash-key-0123456789",
+  RATE_LIMIT_PER_WINDOW: "1000000",
+});
+const db = createDatabase({
+  url: config.DATABASE_URL,
+  poolMax: config.DATABASE_POOL_MAX,
+  connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+});
+const redis = createRedis({ url: config.REDIS_URL, commandTimeoutMs: 2_000 });
+await waitForRedis(redis);
+countRedisCommands(redis);
+const registry = createMetricsRegistry();
+const locks = createLockManager({
+  redis,
+  namespace: config.LOCK_NAMESPACE,
+  kinds: LOCK_KINDS,
+  hashKey: config.LOCK_HASH_KEY,
+  layers: { waiting: fairWaiting(), breaker: circuitBreaker(), metrics: lockMetrics(registry) },
+});
+const shop = createShop({
+  db,
+  locks,
+  registry,
+  config: {
+    maskKey: config.LOCK_HASH_KEY,
+    reservationTtlMs: config.RESERVATION_MINUTES * 60_000,
+  },
+});
+const app = createBotApp({ config, logger: silentLogger, db, redis, locks, shop, registry });
+await app.start();
+
+let profiler: CpuProfiler | undefined;
+serveParent(
+  {
+    mark: () => ({ cpuMs: cpuMs(), sql: sqlCounts(), redis: redisCommandCounts() }),
+    "profile:start": async () => {
+      profiler = await startCpuProfile(BOT_CATEGORIES);
+    },
+    "profile:stop": async () => {
+      const result = await profiler!.stop();
+      profiler = undefined;
+      return result;
+    },
+  },
+  async () => {
+    await app.close();
+    await locks.close();
+    redis.disconnect();
+    await db.$disconnect();
+  },
+);
+process.send!({ ready: { url: `${config.PUBLIC_URL}${WEBHOOK_PATH}` } });
