@@ -74,6 +74,7 @@ describe("webhook mode, two replicas", () => {
           "message",
           "callback_query",
           "pre_checkout_query",
+          "shipping_query",
           "chat_member",
           "my_chat_member",
         ],

@@ -92,7 +92,18 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     }),
     lowStock: createLowStockAlerts({ shop, clock }),
     reports: createReports({ db: deps.db, clock, timeZone: config.SHOP_TIME_ZONE }),
-    payments: { currency: config.PAYMENT_CURRENCY, providerToken: config.PROVIDER_TOKEN },
+    payments: {
+      provider:
+        config.PROVIDER_TOKEN && config.PROVIDER_CURRENCY
+          ? { token: config.PROVIDER_TOKEN, currency: config.PROVIDER_CURRENCY }
+          : null,
+      asks: {
+        name: config.INVOICE_NEED_NAME,
+        phone: config.INVOICE_NEED_PHONE,
+        email: config.INVOICE_NEED_EMAIL,
+      },
+    },
+    shippingOptions: config.SHIPPING_OPTIONS,
     operators: { ownerIds: config.OWNER_IDS, groupId: config.OPERATOR_GROUP_ID, mask },
     shopInfo: { terms: config.SHOP_TERMS, contact: config.SHOP_SUPPORT_CONTACT },
     shopTimeZone: config.SHOP_TIME_ZONE,

@@ -10,6 +10,7 @@ const CUSTOMER: Record<string, Description> = {
   catalog: { en: "Products, prices and stock", zh: "商品、价格与库存" },
   search: { en: "WORDS: find products by name", zh: "关键词：按名称查找商品" },
   cart: { en: "My cart", zh: "我的购物车" },
+  promo: { en: "CODE: apply a promo code to the cart", zh: "优惠码：为购物车使用优惠码" },
   orders: { en: "My orders", zh: "我的订单" },
   language: { en: "English / 中文", zh: "English / 中文" },
   paysupport: { en: "Help with a payment", zh: "付款帮助" },
@@ -24,6 +25,10 @@ const OPERATOR: Record<(typeof OPERATOR_COMMANDS)[number] | "bind" | "unbind", D
   price: { en: "SKU AMOUNT: set a price", zh: "SKU 金额：设置价格" },
   orders: { en: "[STATUS]: latest orders", zh: "[状态]：最近的订单" },
   order: { en: "ID: one order", zh: "订单号：查看订单" },
+  kind: {
+    en: "SKU physical|digital [PRICE]: shipped (provider) or digital (Stars)",
+    zh: "SKU physical|digital [价格]：实物（支付服务商）或数字商品（星星）",
+  },
   refund: {
     en: "ID [reason]: refund a paid order (a reason once shipped)",
     zh: "订单号 [原因]：为已支付订单退款（已发货须注明原因）",
@@ -46,6 +51,14 @@ const OPERATOR: Record<(typeof OPERATOR_COMMANDS)[number] | "bind" | "unbind", D
   category: {
     en: "add|rename|remove SLUG, set SKU SLUG: categories",
     zh: "add|rename|remove 分类, set SKU 分类：管理分类",
+  },
+  promo: {
+    en: "add CODE 10%|5.00 uses=N, off CODE: promo codes",
+    zh: "add 优惠码 10%|5.00 uses=N，off 优惠码：管理优惠码",
+  },
+  codes: {
+    en: "SKU [codes, or a .txt/.csv]: a digital product's pool",
+    zh: "SKU [兑换码，或 .txt/.csv 文件]：数字商品的兑换码库",
   },
   bind: { en: "Make this the operator group (owners)", zh: "绑定为运营群（店主）" },
   unbind: { en: "Stop being the operator group (owners)", zh: "解除运营群绑定（店主）" },

@@ -2,7 +2,7 @@
 // passed down explicitly. Invalid configuration stops the process with one line per problem.
 import path from "node:path";
 import { z } from "zod";
-import { INVOICE_LIMITS } from "@orderbot/core";
+import { INVOICE_LIMITS, shippingOptionsSchema } from "@orderbot/core";
 import {
   DEVELOPMENT_ONLY_SETTINGS,
   loadEnvFiles,
@@ -21,8 +21,15 @@ const CROSS_CHECKED = new Set([
   "PUBLIC_URL",
   "PAYMENT_CURRENCY",
   "PROVIDER_TOKEN",
+  "PROVIDER_CURRENCY",
+  "SHIPPING_OPTIONS",
   "ORDER_MAX_TOTAL",
 ]);
+
+/** "true"/"false" (also 1/0, yes/no) as a boolean. */
+const flag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
 
 const schema = z
   .object({
@@ -62,12 +69,52 @@ const schema = z
       .optional(),
     /** Users allowed to bind an operator group to the shop. */
     OWNER_IDS: telegramIds,
+    /**
+     * Replaced by the two kinds of goods (docs/architecture.md): digital goods are always sold for
+     * Telegram Stars, physical goods through PROVIDER_TOKEN in PROVIDER_CURRENCY. Still accepted as
+     * XTR so that older env files keep working; any other value says what to set instead.
+     */
     PAYMENT_CURRENCY: z
       .string()
       .regex(/^[A-Z]{3}$/)
       .default("XTR"),
-    /** Payment provider token; must be empty for Telegram Stars (XTR). */
+    /** Payment provider token (@BotFather, Payments) for physical goods; empty: none sold. */
     PROVIDER_TOKEN: z.string().default(""),
+    /** The provider's currency (ISO 4217, e.g. USD): physical products are priced in it. */
+    PROVIDER_CURRENCY: z
+      .string()
+      .regex(/^[A-Z]{3}$/, "must be a 3-letter ISO 4217 code, e.g. USD")
+      .refine((code) => code !== "XTR", "must be a provider's currency, not XTR (Stars)")
+      .optional(),
+    /** What a physical order's invoice asks besides the shipping address (always asked). */
+    INVOICE_NEED_NAME: flag.default(true),
+    INVOICE_NEED_PHONE: flag.default(true),
+    INVOICE_NEED_EMAIL: flag.default(false),
+    /**
+     * Physical goods' shipping options, as JSON: [{"id":"post","title":"Post","price":900,
+     * "countries":"*"}, ...]; price in minor units of PROVIDER_CURRENCY, countries ISO 3166-1
+     * alpha-2 codes or "*". A shipping_query is answered with those that ship to the address.
+     */
+    SHIPPING_OPTIONS: z
+      .string()
+      .default("[]")
+      .transform((text, ctx) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          ctx.addIssue({ code: "custom", message: "must be JSON: a list of shipping options" });
+          return z.NEVER;
+        }
+        const parsed = shippingOptionsSchema.safeParse(json);
+        if (parsed.success) return parsed.data;
+        for (const issue of parsed.error.issues)
+          ctx.addIssue({
+            code: "custom",
+            message: `${issue.path.length ? `[${issue.path.join(".")}] ` : ""}${issue.message}`,
+          });
+        return z.NEVER;
+      }),
     RESERVATION_MINUTES: z.coerce
       .number()
       .int()
@@ -86,8 +133,9 @@ const schema = z
     /** At most 99: a product card's quantity buttons count to two digits. */
     ORDER_MAX_UNITS_PER_LINE: z.coerce.number().int().min(1).max(99).default(10),
     /**
-     * The largest order total, in minor units of PAYMENT_CURRENCY (Stars for XTR, cents for USD);
-     * unset: what one invoice of that currency may ask. Checked against that limit below.
+     * The largest order total, in minor units of the order's currency (Stars, or cents of
+     * PROVIDER_CURRENCY); unset: what one invoice of that currency may ask. Checked against the
+     * Stars invoice range below.
      */
     ORDER_MAX_TOTAL: z.coerce.number().int().min(1).optional(),
     /**
@@ -140,14 +188,36 @@ const schema = z
             message: "is required when BOT_MODE=webhook",
           });
       }
-      if (c.PAYMENT_CURRENCY === "XTR" && c.PROVIDER_TOKEN !== "") {
+      if (c.PAYMENT_CURRENCY !== "XTR") {
+        ctx.addIssue({
+          code: "custom",
+          path: ["PAYMENT_CURRENCY"],
+          message: `is replaced: digital goods are sold for Stars (XTR), physical goods through the provider; set PROVIDER_CURRENCY=${c.PAYMENT_CURRENCY} (with PROVIDER_TOKEN and SHIPPING_OPTIONS) and remove PAYMENT_CURRENCY`,
+        });
+      }
+      if (c.PROVIDER_TOKEN !== "" && c.PROVIDER_CURRENCY === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["PROVIDER_CURRENCY"],
+          message: "is required with PROVIDER_TOKEN: the currency physical goods are priced in",
+        });
+      }
+      if (c.PROVIDER_TOKEN === "" && c.PROVIDER_CURRENCY !== undefined) {
         ctx.addIssue({
           code: "custom",
           path: ["PROVIDER_TOKEN"],
-          message: "must be empty when PAYMENT_CURRENCY=XTR (Telegram Stars)",
+          message: `is required with PROVIDER_CURRENCY=${c.PROVIDER_CURRENCY} (the token @BotFather gives for the provider)`,
         });
       }
-      const invoice = INVOICE_LIMITS[c.PAYMENT_CURRENCY];
+      if (c.PROVIDER_TOKEN !== "" && c.SHIPPING_OPTIONS.length === 0) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SHIPPING_OPTIONS"],
+          message: "must list at least one option when physical goods are sold (PROVIDER_TOKEN)",
+        });
+      }
+      // In Stars: the cap applies to every order, and Stars have the narrower invoice range.
+      const invoice = INVOICE_LIMITS["XTR"];
       if (
         c.ORDER_MAX_TOTAL !== undefined &&
         invoice &&
@@ -156,14 +226,7 @@ const schema = z
         ctx.addIssue({
           code: "custom",
           path: ["ORDER_MAX_TOTAL"],
-          message: `must be ${invoice.minMinor}-${invoice.maxMinor}: what one ${c.PAYMENT_CURRENCY} invoice may ask, in minor units`,
-        });
-      }
-      if (c.PAYMENT_CURRENCY !== "XTR" && c.PROVIDER_TOKEN === "") {
-        ctx.addIssue({
-          code: "custom",
-          path: ["PROVIDER_TOKEN"],
-          message: `is required for PAYMENT_CURRENCY=${c.PAYMENT_CURRENCY}`,
+          message: `must be ${invoice.minMinor}-${invoice.maxMinor}: what one XTR invoice may ask, in minor units`,
         });
       }
     },

@@ -83,6 +83,7 @@ async function main(): Promise<void> {
       maxUnitsPerLine: config.ORDER_MAX_UNITS_PER_LINE,
       maxUnpaidShare: config.ORDER_MAX_UNPAID_SHARE,
       maxPayingExtensions: config.ORDER_MAX_PAYING_EXTENSIONS,
+      shippingOptions: config.SHIPPING_OPTIONS,
       ...(config.ORDER_MAX_TOTAL === undefined
         ? {}
         : { maxOrderTotalMinor: config.ORDER_MAX_TOTAL }),

@@ -105,8 +105,9 @@ describe("bot configuration", () => {
       "BOT_TOKEN",
       "OPERATOR_GROUP_ID",
       "PORT",
-      "PROVIDER_TOKEN",
+      "PROVIDER_CURRENCY",
       "PUBLIC_URL",
+      "SHIPPING_OPTIONS",
       "WEBHOOK_SECRET",
     ]);
     for (const problem of found) expect(problem).not.toContain("\n");
@@ -117,13 +118,49 @@ describe("bot configuration", () => {
     expect(problems(rest)).toEqual(["BOT_TOKEN: is required: the bot's token from @BotFather"]);
   });
 
-  it("needs a provider token for real currencies, and none for Stars", () => {
-    expect(problems({ ...VALID, PAYMENT_CURRENCY: "USD" })).toEqual([
-      "PROVIDER_TOKEN: is required for PAYMENT_CURRENCY=USD",
+  it("sells digital goods for Stars and physical goods through a provider, with shipping options", () => {
+    const shipping = '[{"id":"post","title":"Post","price":900,"countries":["DE","at"]}]';
+    const provider = {
+      PROVIDER_TOKEN: "provider:token",
+      PROVIDER_CURRENCY: "USD",
+      SHIPPING_OPTIONS: shipping,
+    };
+    expect(problems({ ...VALID, ...provider })).toEqual([]);
+    expect(parseBotConfig({ ...VALID, ...provider })).toMatchObject({
+      SHIPPING_OPTIONS: [{ id: "post", title: "Post", price: 900, countries: ["DE", "AT"] }],
+      INVOICE_NEED_NAME: true,
+      INVOICE_NEED_PHONE: true,
+      INVOICE_NEED_EMAIL: false,
+    });
+    expect(parseBotConfig(VALID)).toMatchObject({ PROVIDER_TOKEN: "", SHIPPING_OPTIONS: [] });
+    expect(
+      problems({ ...VALID, PROVIDER_TOKEN: "provider:token", SHIPPING_OPTIONS: shipping }),
+    ).toEqual([
+      "PROVIDER_CURRENCY: is required with PROVIDER_TOKEN: the currency physical goods are priced in",
     ]);
+    expect(problems({ ...VALID, PROVIDER_CURRENCY: "USD" })).toEqual([
+      "PROVIDER_TOKEN: is required with PROVIDER_CURRENCY=USD (the token @BotFather gives for the provider)",
+    ]);
+    expect(problems({ ...VALID, ...provider, SHIPPING_OPTIONS: "[]" })).toEqual([
+      "SHIPPING_OPTIONS: must list at least one option when physical goods are sold (PROVIDER_TOKEN)",
+    ]);
+    expect(problems({ ...VALID, ...provider, SHIPPING_OPTIONS: "{oops" })).toEqual([
+      "SHIPPING_OPTIONS: must be JSON: a list of shipping options",
+    ]);
+    expect(problems({ ...VALID, ...provider, INVOICE_NEED_PHONE: "maybe" })).toEqual([
+      "INVOICE_NEED_PHONE: must be true or false",
+    ]);
+  });
+
+  it("tells an old env file with PAYMENT_CURRENCY=USD what to set instead", () => {
     expect(
       problems({ ...VALID, PAYMENT_CURRENCY: "USD", PROVIDER_TOKEN: "provider:token" }),
-    ).toEqual([]);
+    ).toEqual([
+      "PAYMENT_CURRENCY: is replaced: digital goods are sold for Stars (XTR), physical goods through the provider; set PROVIDER_CURRENCY=USD (with PROVIDER_TOKEN and SHIPPING_OPTIONS) and remove PAYMENT_CURRENCY",
+      "PROVIDER_CURRENCY: is required with PROVIDER_TOKEN: the currency physical goods are priced in",
+      "SHIPPING_OPTIONS: must list at least one option when physical goods are sold (PROVIDER_TOKEN)",
+    ]);
+    expect(problems({ ...VALID, PAYMENT_CURRENCY: "XTR" })).toEqual([]);
   });
 
   it("reads the checkout limits, and refuses an order total one invoice could not ask", () => {

@@ -119,6 +119,7 @@ describe("translations", () => {
       "order-expired": true,
       "payment-received": true,
       "order-refunded": true,
+      "digital-delivery": true,
       "order-status": true,
       "order-card": true,
       "payment-refunded": true,
@@ -142,11 +143,13 @@ describe("translations", () => {
     // Keyed by core's types: a reason or kind added there and not here fails to compile.
     const reasons: Record<RefundReason, true> = {
       "late-out-of-stock": true,
+      "late-promo-used-up": true,
       "already-paid": true,
       "amount-mismatch": true,
       "not-yours": true,
       "unknown-order": true,
       operator: true,
+      "pool-short": true,
       duplicate: true,
     };
     const worker = path.resolve(import.meta.dirname, "../../worker/src/outbox");

@@ -11,9 +11,20 @@ import {
   chargeLedgerOf,
   checkEffects,
   checkInvariants,
+  checkPhysicalOrders,
+  checkPromoUses,
+  createPromoCode,
   createTestDatabase,
+  digitalFigures,
+  PHYSICAL_SHOP_ENV,
+  physicalFigures,
+  startPhysicalShoppers,
+  stockPhysicalGoods,
+  loadGiftCards,
+  startDigitalShoppers,
   prepareTemplateDatabase,
   PROJECT_ROOT,
+  promoFigures,
   scrapeAll,
   serviceUrls,
   settle,
@@ -39,6 +50,15 @@ const SECONDS = option("seconds", 45);
 const KEEP = args.includes("--keep");
 const ON_SALE = 8; // products in the sale, from several categories
 const RESERVATION_SECONDS = Math.max(5, Math.min(30, Math.round(SECONDS / 4)));
+// A limited promo code some shoppers apply: good for fewer uses than they would take.
+const PROMO = { code: "SALE", percent: 10, uses: Math.max(3, Math.round(USERS / 10)), share: 0.4 };
+// Shoppers of the digital gift card, besides the sale's: a pool a little short of what they buy.
+const DIGITAL = {
+  users: Math.max(3, Math.round(USERS / 5)),
+  codes: Math.max(3, Math.round(USERS / 4)),
+};
+// Shoppers of a shipped tea set, paid through a test payment provider with delivery to an address.
+const PHYSICAL = { users: Math.max(2, Math.round(USERS / 6)) };
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 class Interrupted extends Error {
@@ -87,7 +107,7 @@ try {
     lockNamespace: "demo:orderbot",
     lockHashKey: "demo-run-lock-hash-key-0123",
     logDir,
-    env: { LOG_LEVEL: "info" },
+    env: { LOG_LEVEL: "info", ...PHYSICAL_SHOP_ENV },
     botEnv: { RESERVATION_SECONDS: String(RESERVATION_SECONDS) },
     workerEnv: {
       EXPIRE_INTERVAL_MS: "1000",
@@ -107,11 +127,41 @@ try {
   out(
     `demo: the operator set ${products.length} products to ${perProduct} units each and muted paid-order notices in the group`,
   );
+  await createPromoCode(shop.operator, PROMO);
+  out(
+    `demo: the operator created promo code ${PROMO.code} (-${PROMO.percent}%, ${PROMO.uses} uses); about ${Math.round(PROMO.share * 100)}% of shoppers apply it`,
+  );
   out(
     `demo: ${USERS} shoppers arrive over ${SECONDS} s; each searches or browses the categories, fills a cart with 1-3 products, checks out, then pays, cancels or walks away (reservations last ${RESERVATION_SECONDS} s); the operator ships and delivers what is paid`,
   );
 
+  out(`demo: ${await loadGiftCards(db, shop.operator, DIGITAL.codes)} (/codes from the group)`);
+  out(
+    `demo: ${DIGITAL.users} more shoppers buy the digital gift card (1 or 2 codes each) and get its codes in their chat`,
+  );
+
+  const shipped = await stockPhysicalGoods(db);
+  out(
+    `demo: ${PHYSICAL.users} more shoppers buy the "${shipped}", paid in USD through a test provider with delivery to their address (the bot answers each shipping query with the options for its country)`,
+  );
+
   const random = Math.random;
+  const physical = startPhysicalShoppers({
+    kit: shop.kit,
+    users: PHYSICAL.users,
+    seconds: SECONDS,
+    random,
+    signal: interrupted.signal,
+    firstUserId: 7_400_000_000,
+  });
+  const digital = startDigitalShoppers({
+    kit: shop.kit,
+    users: DIGITAL.users,
+    seconds: SECONDS,
+    random,
+    signal: interrupted.signal,
+    firstUserId: 7_300_000_000,
+  });
   const sale = startFlashSale({
     kit: shop.kit,
     users: USERS,
@@ -124,6 +174,7 @@ try {
     random,
     signal: interrupted.signal,
     firstUserId: 7_100_000_000,
+    promo: { code: PROMO.code, share: PROMO.share },
   });
   const restock = new AbortController();
   const stopRestock = () => restock.abort();
@@ -172,8 +223,10 @@ try {
     interrupted.signal.addEventListener("abort", () => resolve(null)),
   );
   const results = await Promise.race([sale.finished, aborted]);
+  const digitalResults = await Promise.race([digital.finished, aborted]);
+  const physicalResults = await Promise.race([physical.finished, aborted]);
   stopRestock();
-  if (results === null) {
+  if (results === null || digitalResults === null || physicalResults === null) {
     progress.stop();
     watching.abort();
     throw new Interrupted();
@@ -211,9 +264,14 @@ try {
       outboxDrained: true,
       charges: chargeLedgerOf(kit),
     })),
+    await checkPromoUses(db),
+    await checkPhysicalOrders(db),
     ...(await checkEffects(db, {
       kit,
-      presses: results.flatMap((r) => (r.press ? [r.press] : [])),
+      // The gift card's shoppers press Order too: their orders are presses like the sale's.
+      presses: [...results, ...digitalResults, ...physicalResults].flatMap((r) =>
+        r.press ? [r.press] : [],
+      ),
       stockCommands: shop.operator.commands,
       since: started,
     })),
@@ -246,6 +304,9 @@ try {
     fulfilments: shop.operator.fulfilments,
     paidToShippedMs: paidToShipped.map((r) => r.ms),
     oversold: oversold?.units ?? 0,
+    promo: await promoFigures(db, PROMO.code),
+    digital: await digitalFigures(db, kit, digitalResults),
+    physical: await physicalFigures(db, physicalResults),
     invariants,
     locks: summarizeLocks(await scrapeAll(apps.map((a) => a.metricsUrl))),
     metricsUrls: apps.map((a) => ({ name: a.name, url: a.metricsUrl })),

@@ -1,4 +1,6 @@
 import type {
+  DigitalFigures,
+  PhysicalFigures,
   FlashSaleStats,
   FulfilCommand,
   InvariantResult,
@@ -22,6 +24,12 @@ export interface DemoFigures {
   /** For each order shipped in this run: from its PAID to its SHIPPED timeline entry (ms). */
   paidToShippedMs: number[];
   oversold: number;
+  /** The sale's promo code: uses held at the end against its limit, and uses given back. */
+  promo?: { code: string; used: number; limit: number; returned: number } | null;
+  /** The digital gift card: codes loaded, assigned, seen in buyers' chats, and seen twice. */
+  digital?: DigitalFigures;
+  /** The shipped tea set: paid physical orders by shipping option. */
+  physical?: PhysicalFigures;
   invariants: InvariantResult[];
   locks: LockSummary;
   metricsUrls: { name: string; url: string }[];
@@ -97,6 +105,25 @@ export function formatDemoReport(f: DemoFigures): string {
     `  paid → shipped: ${paidToShipped(f.paidToShippedMs)}; the operator sent ${f.fulfilments.filter((c) => c.step === "ship").length} /ship and ${f.fulfilments.filter((c) => c.step === "deliver").length} /deliver`,
     "",
     `oversold: ${f.oversold}`,
+    ...(f.promo
+      ? [
+          `promo ${f.promo.code}: ${f.promo.used} uses of ${f.promo.limit} (${f.promo.returned} given back by expired or cancelled reservations)`,
+        ]
+      : []),
+    ...(f.digital
+      ? [
+          `digital codes: ${f.digital.delivered} delivered to ${f.digital.paid} paying shoppers (${f.digital.assigned} assigned of ${f.digital.loaded} loaded), duplicates: ${f.digital.duplicates}`,
+        ]
+      : []),
+    ...(f.physical
+      ? [
+          `physical orders: ${Object.values(f.physical.byOption).reduce((sum, n) => sum + n, 0)} paid with shipping (${
+            Object.entries(f.physical.byOption)
+              .map(([option, n]) => `${option}: ${n}`)
+              .join(", ") || "none"
+          }) for ${f.physical.paid} paying shoppers`,
+        ]
+      : []),
     failed.length === 0
       ? `invariants: OK (${f.invariants.length} checked)`
       : `invariants: ${failed.length} VIOLATED\n${failed.map((i) => `  FAIL ${i.name}: ${i.examples.join("; ")}`).join("\n")}`,

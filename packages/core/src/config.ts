@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ConfigError } from "@orderbot/platform";
+import { shippingOptionsSchema } from "./shipping/options.ts";
 
 const ms = (min: number, max: number) => z.number().int().min(min).max(max);
 
@@ -53,6 +54,11 @@ export const coreConfigSchema = z.object({
   publicIdLength: z.number().int().min(6).max(16).default(8),
   /** HMAC key for masking user ids in logs and the ledger's actor column. */
   maskKey: z.string().min(16, "must be at least 16 characters"),
+  /**
+   * Physical goods' shipping options (SHIPPING_OPTIONS): offered in answer to a shipping_query, and
+   * the price of the one chosen added to the goods at pre-checkout and confirmation.
+   */
+  shippingOptions: shippingOptionsSchema.default([]),
   /** Where operator alerts go when no operator group is bound (none: logged only). */
   fallbackOperatorChatId: z.bigint().optional(),
 });

@@ -36,7 +36,13 @@ export {
 export { buildDeps, systemClock, type Clock, type CoreDeps, type CoreDepsInput } from "./deps.ts";
 export { CORE_METRICS, createCoreMetrics, type CoreMetrics } from "./metrics.ts";
 export type { Busy, Unavailable, Invalid, NotFound, NotYours } from "./results.ts";
-export type { ProductView, OrderView, OrderItemView, PaymentView } from "./views.ts";
+export type {
+  ProductView,
+  OrderView,
+  OrderItemView,
+  OrderPromoView,
+  PaymentView,
+} from "./views.ts";
 /** What the database operations below take: the client, or a transaction client. */
 export type { Sql } from "./database/sql.ts";
 
@@ -53,7 +59,25 @@ export {
 } from "./catalog/categories.ts";
 export { SEARCH_QUERY_MAX_BYTES, searchWords, type SearchPage } from "./catalog/search.ts";
 export type { CartService } from "./cart/service.ts";
-export type { CartLineView, CartView } from "./cart/queries.ts";
+export type { CartLineView, CartPromoView, CartView } from "./cart/queries.ts";
+export type { PromotionService } from "./promotions/service.ts";
+export type {
+  CreatePromoCodeInput,
+  CreatePromoCodeResult,
+  DisablePromoCodeResult,
+  PromoCodeView,
+} from "./promotions/codes.ts";
+export type { ApplyPromoResult } from "./promotions/cart-promo.ts";
+export {
+  discountFor,
+  normaliseCode,
+  priceWithCode,
+  PROMO_CODE_PATTERN,
+  type PromoPrice,
+  type PromoRefusal,
+  type PromoRefusalReason,
+  type PromoTerms,
+} from "./promotions/terms.ts";
 export type { SetCartLineResult } from "./cart/set-quantity.ts";
 export type { CheckoutInput, CheckoutResult } from "./cart/checkout.ts";
 export {
@@ -162,6 +186,34 @@ export { createStockService, type StockService } from "./stock/service.ts";
 export type { AdjustStockResult } from "./stock/adjust-stock.ts";
 export type { SetPriceInput, SetPriceResult } from "./stock/set-price.ts";
 export type { ImportStockBatchInput, ImportStockBatchResult } from "./stock/import-batch.ts";
+export { createDeliveryService, type DeliveryService } from "./delivery/service.ts";
+export type { LoadCodesInput, LoadCodesResult } from "./delivery/load-codes.ts";
+export type { PoolSummary } from "./delivery/queries.ts";
+export { MAX_CODE_LENGTH, MAX_CODES_PER_BATCH, type CodeLines } from "./delivery/code-lines.ts";
+export { DELIVERY_TEXT_LIMIT, deliveryKey } from "./delivery/queue-delivery.ts";
+export { createShippingService, type ShippingService } from "./shipping/service.ts";
+export {
+  optionsFor,
+  shippingOptionsSchema,
+  shipsTo,
+  type ShippingOption,
+} from "./shipping/options.ts";
+export {
+  addressLine,
+  maskPhone,
+  orderInfoSchema,
+  type OrderInfo,
+  type ShippingAddress,
+} from "./shipping/order-info.ts";
+export {
+  shippingCharge,
+  type ShippingCharge,
+  type ShippingRefusal,
+} from "./shipping/shipping-charge.ts";
+export type { OrderShippingView } from "./shipping/shipping-view.ts";
+export type { RevealPhoneInput, RevealPhoneResult } from "./shipping/phone-reveal.ts";
+export type { SetProductKindInput, SetProductKindResult } from "./shipping/product-kind.ts";
+export { SHOW_PHONE_CALLBACK_PREFIX } from "./shipping/operator-text.ts";
 export { createLowStockAlerts, type LowStockAlerts } from "./stock/low-stock.ts";
 
 export {

@@ -17,6 +17,9 @@ import { createStockService, type StockService } from "./stock/service.ts";
 import { registerHeldUnpaidGauge } from "./stock/unpaid-holds.ts";
 import { createSupportRequests, type SupportRequests } from "./customers/support-requests.ts";
 import { createOrderMessages, type OrderMessages } from "./customers/order-messages.ts";
+import { createPromotionService, type PromotionService } from "./promotions/service.ts";
+import { createDeliveryService, type DeliveryService } from "./delivery/service.ts";
+import { createShippingService, type ShippingService } from "./shipping/service.ts";
 
 export interface Shop {
   catalog: CatalogService;
@@ -39,6 +42,12 @@ export interface Shop {
   support: SupportRequests;
   /** The messages showing each order in its chat: the card and the one live invoice. */
   orderMessages: OrderMessages;
+  /** Promo codes with limited uses: operators' /promo, and a code applied to a cart. */
+  promotions: PromotionService;
+  /** Digital goods from a pool: operators' /codes, and the codes an order received. */
+  delivery: DeliveryService;
+  /** Physical goods: shipping options for a shipping_query, and operators' "Show phone". */
+  shipping: ShippingService;
   /** The dependencies the services were built from (tests and benchmarks reach the lockless paths with them). */
   deps: CoreDeps;
 }
@@ -73,6 +82,9 @@ export function createShop(options: CreateShopOptions): Shop {
     outbox: createOutboxService(deps),
     support: createSupportRequests(deps),
     orderMessages: createOrderMessages(deps),
+    promotions: createPromotionService(deps),
+    delivery: createDeliveryService(deps),
+    shipping: createShippingService(deps),
     deps,
   };
 }

@@ -1,5 +1,6 @@
-import type { OrderStatus, PaymentStatus, Prisma } from "@orderbot/db";
+import type { OrderStatus, PaymentStatus, Prisma, ProductKind, PromoKind } from "@orderbot/db";
 import { timelineEntryView, type TimelineEntryView } from "./fulfilment/timeline.ts";
+import { shippingView, type OrderShippingView } from "./shipping/shipping-view.ts";
 
 /** A product as shown to users and operators. Money: integer minor units, with its currency. */
 export interface ProductView {
@@ -20,6 +21,8 @@ export interface ProductView {
 export interface OrderItemView {
   sku: string;
   title: { en: string; zh: string };
+  /** PHYSICAL lines are shipped and paid through the provider; DIGITAL ones with Stars. */
+  kind?: ProductKind;
   quantity: number;
   unitPriceMinor: number;
 }
@@ -41,6 +44,23 @@ export interface OrderView {
    * and any refund after shipping. Present whenever the order was read from the database.
    */
   timeline?: TimelineEntryView[];
+  /**
+   * The promo code it was placed with and what it took off (`totalMinor` is already after the
+   * discount); null or absent: none.
+   */
+  promo?: OrderPromoView | null;
+  /**
+   * A paid physical order's shipping (option, price, name, address, phone masked): the payment
+   * was `totalMinor + shipping.shippingMinor`. Null or absent: not shipped (digital, or unpaid).
+   */
+  shipping?: OrderShippingView | null;
+}
+
+export interface OrderPromoView {
+  code: string;
+  kind: PromoKind;
+  value: number;
+  discountMinor: number;
 }
 
 export interface PaymentView {
@@ -53,10 +73,11 @@ export interface PaymentView {
 
 export const ORDER_INCLUDE = {
   items: {
-    include: { product: { select: { sku: true, titleEn: true, titleZh: true } } },
+    include: { product: { select: { sku: true, titleEn: true, titleZh: true, kind: true } } },
     orderBy: { productId: "asc" },
   },
   timeline: { orderBy: { id: "asc" } },
+  promoCode: { select: { code: true, kind: true, value: true } },
 } as const satisfies Prisma.OrderInclude;
 
 export type OrderWithItems = Prisma.OrderGetPayload<{ include: typeof ORDER_INCLUDE }>;
@@ -75,10 +96,13 @@ export function orderView(order: OrderWithItems): OrderView {
     items: order.items.map((item) => ({
       sku: item.product.sku,
       title: { en: item.product.titleEn, zh: item.product.titleZh },
+      kind: item.product.kind,
       quantity: item.quantity,
       unitPriceMinor: item.unitPriceMinor,
     })),
     timeline: order.timeline.map(timelineEntryView),
+    promo: order.promoCode ? { ...order.promoCode, discountMinor: order.discountMinor } : null,
+    shipping: shippingView(order),
   };
 }
 

@@ -19,6 +19,7 @@ describe("core config", () => {
       transactionMaxWaitMs: 2_000,
       publicIdLength: 8,
       maskKey: "0123456789abcdef",
+      shippingOptions: [],
     });
   });
 

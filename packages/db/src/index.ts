@@ -22,6 +22,7 @@ export {
   seedCatalog,
   DEMO_CATALOG,
   DEMO_CATEGORIES,
+  PHYSICAL_DEMO_CATALOG,
   type SeedCategory,
   type SeedProduct,
 } from "./seed.ts";

@@ -4,8 +4,15 @@ export interface SeedProduct {
   sku: string;
   titleEn: string;
   titleZh: string;
-  /** Price in Telegram Stars (XTR has no fractional unit: 1 minor unit = 1 Star). */
+  /**
+   * Price in minor units of `currency`: Telegram Stars by default (XTR has no fractional unit:
+   * 1 minor unit = 1 Star); cents of the provider's currency for a physical product.
+   */
   priceMinor: number;
+  /** Default XTR: digital goods are sold for Stars, physical goods in the provider's currency. */
+  currency?: string;
+  /** Default DIGITAL (docs/architecture.md, Two kinds of goods). */
+  kind?: "DIGITAL" | "PHYSICAL";
   stock: number;
   /** The slug of its category (one of the catalog's categories); none: "Other products". */
   category?: string;
@@ -104,6 +111,34 @@ export const DEMO_CATALOG: readonly SeedProduct[] = ROWS.map(
 );
 
 /**
+ * Physical goods, shipped and paid through the payment provider in US dollars (cents): apart from
+ * the demo catalog so that a shop without a provider (tests, a first run) sells only Stars goods;
+ * `npm run db:seed`, the demo and the physical-goods tests load them.
+ */
+export const PHYSICAL_DEMO_CATALOG: readonly SeedProduct[] = [
+  {
+    sku: "SHIP-GONGFU-SET",
+    titleEn: "Gongfu tea set, shipped",
+    titleZh: "功夫茶具套装（邮寄）",
+    priceMinor: 2_900,
+    currency: "USD",
+    kind: "PHYSICAL",
+    stock: 40,
+    category: "teaware",
+  },
+  {
+    sku: "SHIP-TEA-GIFTBOX",
+    titleEn: "Tea gift box, shipped",
+    titleZh: "茶叶礼盒（邮寄）",
+    priceMinor: 1_800,
+    currency: "USD",
+    kind: "PHYSICAL",
+    stock: 60,
+    category: "tea",
+  },
+];
+
+/**
  * Loads a catalog idempotently: categories once (by slug), products once (by sku) with a SEED
  * ledger row; a second run changes nothing, so it never resets stock that orders have since moved
  * nor a category an operator has since changed.
@@ -111,7 +146,10 @@ export const DEMO_CATALOG: readonly SeedProduct[] = ROWS.map(
 export async function seedCatalog(
   db: Database,
   catalog: readonly SeedProduct[] = DEMO_CATALOG,
-  categories: readonly SeedCategory[] = catalog === DEMO_CATALOG ? DEMO_CATEGORIES : [],
+  categories: readonly SeedCategory[] = catalog === DEMO_CATALOG ||
+  catalog === PHYSICAL_DEMO_CATALOG
+    ? DEMO_CATEGORIES
+    : [],
 ): Promise<number> {
   const categoryIds = await seedCategories(db, categories);
   let created = 0;
@@ -124,7 +162,14 @@ export async function seedCatalog(
       if (existing) return;
       const categoryId = category === undefined ? null : categoryIds.get(category);
       if (categoryId === undefined) throw new Error(`seed: ${item.sku}: no category ${category}`);
-      const product = await tx.product.create({ data: { ...item, categoryId, currency: "XTR" } });
+      const product = await tx.product.create({
+        data: {
+          ...item,
+          categoryId,
+          currency: item.currency ?? "XTR",
+          kind: item.kind ?? "DIGITAL",
+        },
+      });
       await tx.stockMovement.create({
         data: {
           productId: product.id,

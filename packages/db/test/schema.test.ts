@@ -234,4 +234,78 @@ describe("schema: the database refuses what must never happen", () => {
     expect((await request("x".repeat(3500))).id).toBeGreaterThan(0);
     expect(await rejection(request("x".repeat(3501)))).toMatch(/support_requests_text_length/);
   });
+
+  it("a digital item loaded twice, a secret out of bounds, an assignment without its time", async () => {
+    const p = await product(0);
+    const batch = await db.stockBatch.create({
+      data: { id: unique("codes"), actor: "op", lines: 1 },
+    });
+    const item = (secret: string) => ({ productId: p.id, secret, batchId: batch.id });
+    await db.digitalItem.create({ data: item("CODE-1") });
+    expect(await rejection(db.digitalItem.create({ data: item("CODE-1") }))).toMatch(
+      /digital_items_product_id_secret_key/,
+    );
+    // A long secret is unique too (the key is over its hash: a btree entry could not hold it).
+    await db.digitalItem.create({ data: item("x".repeat(3500)) });
+    expect(await rejection(db.digitalItem.create({ data: item("x".repeat(3500)) }))).toMatch(
+      /digital_items_product_id_secret_key/,
+    );
+    expect(await rejection(db.digitalItem.create({ data: item("") }))).toMatch(
+      /digital_items_secret_check/,
+    );
+    expect(await rejection(db.digitalItem.create({ data: item("y".repeat(3501)) }))).toMatch(
+      /digital_items_secret_check/,
+    );
+    const o = await order();
+    expect(
+      await rejection(db.digitalItem.create({ data: { ...item("CODE-2"), orderId: o.id } })),
+    ).toMatch(/digital_items_assignment_check/);
+  });
+
+  it("a digital item given to a second order, taken back, or un-revoked", async () => {
+    const p = await product(0);
+    const batch = await db.stockBatch.create({
+      data: { id: unique("codes"), actor: "op", lines: 1 },
+    });
+    const [first, second] = [await order(), await order()];
+    const given = await db.digitalItem.create({
+      data: {
+        productId: p.id,
+        secret: "GIVEN",
+        batchId: batch.id,
+        orderId: first.id,
+        assignedAt: new Date(),
+      },
+    });
+    expect(
+      await rejection(
+        db.digitalItem.update({ where: { id: given.id }, data: { orderId: second.id } }),
+      ),
+    ).toMatch(/already assigned/);
+    expect(
+      await rejection(
+        db.digitalItem.update({
+          where: { id: given.id },
+          data: { orderId: null, assignedAt: null },
+        }),
+      ),
+    ).toMatch(/already assigned/);
+    await db.digitalItem.update({ where: { id: given.id }, data: { revokedAt: new Date() } });
+    expect(
+      await rejection(
+        db.digitalItem.update({ where: { id: given.id }, data: { revokedAt: null } }),
+      ),
+    ).toMatch(/is revoked/);
+    const removed = await db.digitalItem.create({
+      data: { productId: p.id, secret: "REMOVED", batchId: batch.id, revokedAt: new Date() },
+    });
+    expect(
+      await rejection(
+        db.digitalItem.update({
+          where: { id: removed.id },
+          data: { orderId: second.id, assignedAt: new Date() },
+        }),
+      ),
+    ).toMatch(/is revoked/);
+  });
 });

@@ -8,7 +8,10 @@ op-help =
     /refunds: refunds under way and payments to check
     /products: the catalog, with prices and stock
     /stock SKU +5, -2 or =10: add, remove or set stock
+    /codes SKU: a digital product's pool of codes (add codes on the lines after it, or send a .txt/.csv file with it as the caption)
+    /kind SKU physical|digital [PRICE]: shipped goods (paid through the provider, in its currency) or digital goods (sold for Stars)
     /price SKU 25: set a price in whole Stars
+    /promo: promo codes (/promo add SALE10 10% uses=50, /promo off SALE10)
     /report: today's figures
     /settings: notices, low-stock alerts and this group's language
     Customers' questions arrive here: reply to one to answer the customer.

@@ -8,7 +8,10 @@ op-help =
     /refunds：进行中的退款和待核对的付款
     /products：商品目录，含价格和库存
     /stock SKU +5、-2 或 =10：增加、减少或设定库存
+    /codes SKU：数字商品的兑换码库（在其后各行添加兑换码，或发送 .txt/.csv 文件并以此为说明文字）
+    /kind SKU physical|digital [价格]：实物商品（邮寄，通过支付服务商以其货币付款）或数字商品（用星星购买）
     /price SKU 25：以整数 Stars 设定价格
+    /promo：优惠码（/promo add SALE10 10% uses=50、/promo off SALE10）
     /report：今天的数据
     /settings：通知、低库存提醒和本群的语言
     顾客的问题会发到这里：回复该消息即可答复顾客。

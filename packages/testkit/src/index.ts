@@ -61,6 +61,28 @@ export {
   type FlashSaleOptions,
   type FlashSaleStats,
 } from "./harness/flash-sale.ts";
+export {
+  applyPromoCode,
+  checkPromoUses,
+  createPromoCode,
+  promoFigures,
+} from "./harness/promo-shopper.ts";
+export {
+  digitalFigures,
+  GIFT_CARD,
+  loadGiftCards,
+  startDigitalShoppers,
+  type DigitalFigures,
+} from "./harness/digital-shopper.ts";
+export { checkDigitalDelivery } from "./harness/digital-invariants.ts";
+export {
+  checkPhysicalOrders,
+  PHYSICAL_SHOP_ENV,
+  physicalFigures,
+  startPhysicalShoppers,
+  stockPhysicalGoods,
+  type PhysicalFigures,
+} from "./harness/physical-shopper.ts";
 export { checkEffects, pressKey, type EffectInputs } from "./harness/effects.ts";
 export {
   auditRedisArgs,

@@ -6,6 +6,7 @@ import type { Logger } from "@orderbot/platform";
 import { askShopFeature } from "../features/ask-shop.ts";
 import { cancelFeature } from "../features/cancel.ts";
 import { cartFeature } from "../features/cart.ts";
+import { shippingFeature } from "../features/shipping.ts";
 import { catalogFeature } from "../features/catalog.ts";
 import { groupLifecycleFeature } from "../features/group-lifecycle.ts";
 import type { FeatureDeps } from "../features/deps.ts";
@@ -16,6 +17,7 @@ import { orderFeature } from "../features/order.ts";
 import { paySupportFeature } from "../features/pay-support.ts";
 import { paymentsFeature } from "../features/payments.ts";
 import { productFeature } from "../features/product.ts";
+import { promoFeature } from "../features/promo.ts";
 import { refundedPaymentFeature } from "../features/refunded-payment.ts";
 import { searchFeature } from "../features/search.ts";
 import { startFeature } from "../features/start.ts";
@@ -45,6 +47,12 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
     startFeature({ orders: shop.orders, orderMessages: shop.orderMessages }),
     // Before any feature that reads plain text: a reply to "write your question" is one.
     askShopFeature({ support: shop.support }),
+    // Before search too: a reply to "send your promo code" is a code, not a search.
+    promoFeature({
+      promotions: shop.promotions,
+      cart: shop.cart,
+      maxUnitsPerLine: deps.maxUnitsPerLine,
+    }),
     languageFeature(deps.languages),
     catalogFeature({ catalog: shop.catalog, cart: shop.cart, pageSize: deps.catalogPageSize }),
     productFeature({
@@ -66,7 +74,11 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
       maxUnitsPerLine: deps.maxUnitsPerLine,
       orderMessages: shop.orderMessages,
     }),
-    myOrdersFeature({ orders: shop.orders, orderMessages: shop.orderMessages }),
+    myOrdersFeature({
+      orders: shop.orders,
+      orderMessages: shop.orderMessages,
+      delivery: shop.delivery,
+    }),
     cancelFeature(shop.orders),
     paymentsFeature({
       orders: shop.orders,
@@ -75,11 +87,16 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
       orderMessages: shop.orderMessages,
       invoice: deps.payments,
     }),
+    shippingFeature({ options: deps.shippingOptions }),
     refundedPaymentFeature({ payments: shop.payments }),
     groupLifecycleFeature({ groups: shop.groups, ownerIds: deps.operators.ownerIds }),
     paySupportFeature({ support: shop.support, ...deps.shopInfo }),
     operatorFeature({
       shop,
+      // A promo code's fixed amount is in Stars unless it names a currency.
+      currency: "XTR",
+      shippingOptions: deps.shippingOptions,
+      providerCurrency: deps.payments.provider?.currency ?? null,
       lowStock: deps.lowStock,
       reports: deps.reports,
       ...deps.operators,

@@ -1,6 +1,10 @@
 // Every button the bot sends, in one place: what its data carries and how that is validated.
 // Prefixes are one letter because Telegram allows 64 bytes of callback data.
-import { FULFILMENT_CALLBACK_PREFIX, FULFILMENT_STEPS } from "@orderbot/core";
+import {
+  FULFILMENT_CALLBACK_PREFIX,
+  FULFILMENT_STEPS,
+  SHOW_PHONE_CALLBACK_PREFIX,
+} from "@orderbot/core";
 import { LOCALES } from "../format/translate.ts";
 import {
   chatIdField,
@@ -103,6 +107,11 @@ export const callbacks = {
   findingResolve: defineCallback("fr", { findingId: idField }),
   /** /order: show the order's customer id to the admin who presses (a dialog only they see). */
   customerId: defineCallback("ci", { orderId: publicIdField }),
+  /**
+   * "Show phone" under a physical order's paid alert (queued by core: shipping/operator-text.ts)
+   * and /order: the buyer's full number to the admin who presses, recorded.
+   */
+  showPhone: defineCallback(SHOW_PHONE_CALLBACK_PREFIX, { orderId: publicIdField }),
   /**
    * Move a paid order to its next step (the paid alert's buttons, queued by core: its prefix and
    * fields are core's fulfilment/buttons.ts). Shipping asks for a tracking note first.

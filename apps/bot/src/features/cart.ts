@@ -12,6 +12,7 @@ import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";
 import { cartKeyboard } from "../keyboards/cart.ts";
+import { cartPromoLines, refusalText } from "../format/promo.ts";
 import { orderIntentKey } from "./order.ts";
 import { cardFor } from "./product.ts";
 import { tellPlacementRefusal } from "./placement-refusals.ts";
@@ -47,15 +48,22 @@ export function cartScreen(ctx: BotContext, cart: CartView, maxUnitsPerLine: num
     return line;
   });
   const total = formatMoney(cart.totalMinor, currency);
+  const promo = cartPromoLines(ctx.t, cart, currency);
+  // Checkout names what it would charge: the total after the code's discount.
+  const payable = cart.promo && !cart.promo.problem ? cart.promo.payableMinor : cart.totalMinor;
   return {
     text: [
       ctx.t("cart-title"),
       ...lines,
       "",
       ctx.t("cart-total", { total, units: cart.units }),
+      ...promo,
       ctx.t("cart-not-reserved"),
     ].join("\n"),
-    keyboard: cartKeyboard(ctx.t, cart, ctx.locale, { maxUnitsPerLine, total }),
+    keyboard: cartKeyboard(ctx.t, cart, ctx.locale, {
+      maxUnitsPerLine,
+      total: formatMoney(payable, currency),
+    }),
   };
 }
 
@@ -190,6 +198,18 @@ export function cartFeature(deps: CartFeatureDeps): Composer<BotContext> {
         await alert(ctx, ctx.t("cart-short", { items: items.join(", ") }));
         return show(ctx, cart);
       }
+      case "promo-refused":
+        // Nothing reserved; the cart keeps its code, shown with why, and a button to take it off.
+        await alert(
+          ctx,
+          ctx.t("promo-refused", { code: result.code, why: refusalText(ctx.t, result) }),
+        );
+        return show(ctx);
+      case "mixed-kinds":
+        // One invoice, one currency: Stars pay for digital goods only (a callback alert holds
+        // 200 characters, so the message names the kinds, not every product).
+        await alert(ctx, ctx.t("cart-mixed-kinds"));
+        return show(ctx);
       case "amount-out-of-range":
         await alert(
           ctx,

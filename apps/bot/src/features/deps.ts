@@ -1,4 +1,11 @@
-import type { LanguagePreferences, LowStockAlerts, Reports, Shop } from "@orderbot/core";
+import type {
+  LanguagePreferences,
+  LowStockAlerts,
+  Reports,
+  ShippingOption,
+  Shop,
+} from "@orderbot/core";
+import type { InvoiceAsks, ProviderSettings } from "./shipping.ts";
 
 /** The services and settings the features are built from; each feature takes the part it uses. */
 export interface FeatureDeps {
@@ -17,18 +24,23 @@ export interface FeatureDeps {
     | "outbox"
     | "support"
     | "orderMessages"
+    | "promotions"
+    | "delivery"
+    | "shipping"
   >;
   /** SHOP_TIME_ZONE: absolute times are shown in it, with its name (UTC when unset). */
   shopTimeZone?: string;
   languages: LanguagePreferences;
   lowStock: LowStockAlerts;
   reports: Reports;
+  /** Digital goods are paid in Stars; physical goods through `provider` (null: not sold). */
   payments: {
-    /** Invoices are sent in the order's currency; this is the one the provider token is for. */
-    currency: string;
-    /** Empty for Telegram Stars. */
-    providerToken: string;
+    provider: ProviderSettings | null;
+    /** What a physical order's invoice asks besides the address. */
+    asks: InvoiceAsks;
   };
+  /** Physical goods' shipping options (SHIPPING_OPTIONS). */
+  shippingOptions: readonly ShippingOption[];
   operators: {
     /** Who may bind a group with /bind, unbind it, and refund without an admin right. */
     ownerIds: readonly bigint[];

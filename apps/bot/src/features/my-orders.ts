@@ -1,5 +1,11 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { formatMoney, type OrderMessages, type OrderService } from "@orderbot/core";
+import {
+  DELIVERY_TEXT_LIMIT,
+  formatMoney,
+  type DeliveryService,
+  type OrderMessages,
+  type OrderService,
+} from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";
@@ -15,6 +21,8 @@ const SHOWN = 10;
 export function myOrdersFeature(deps: {
   orders: Pick<OrderService, "listForUser" | "get">;
   orderMessages: Pick<OrderMessages, "setCard">;
+  /** The codes a digital order received, shown again under its card. */
+  delivery?: Pick<DeliveryService, "orderCodes">;
 }): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   const privateChats = feature.chatType("private");
@@ -75,7 +83,26 @@ export function myOrdersFeature(deps: {
     const sent = await ctx.reply(card.text, { reply_markup: card.keyboard });
     // The newest card is the one kept true when the order changes.
     await deps.orderMessages.setCard(order.id, ctx.chat.id, sent.message_id);
+    // In messages of their own: the card is edited as the order moves on, the codes stay.
+    const codes = (await deps.delivery?.orderCodes(order.id, ctx.from.id)) ?? [];
+    for (const part of codeMessages(codes))
+      await ctx.reply(`${ctx.t("order-codes-heading")}\n${part}`);
   });
 
   return feature;
+}
+
+/** Codes one a line, in messages that each stay within Telegram's 4096 characters. */
+function codeMessages(codes: string[]): string[] {
+  const parts: string[] = [];
+  let current = "";
+  for (const code of codes) {
+    if (current !== "" && current.length + 1 + code.length > DELIVERY_TEXT_LIMIT) {
+      parts.push(current);
+      current = "";
+    }
+    current = current === "" ? code : `${current}\n${code}`;
+  }
+  if (current !== "") parts.push(current);
+  return parts;
 }

@@ -13,10 +13,12 @@ import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";
 import { itemLines } from "../format/order.ts";
+import { invoiceDescription } from "../format/promo.ts";
 import { loggableError } from "../log-safety.ts";
 import { updateReceivedAt } from "../updates/scope.ts";
 import { mainMenuKeyboard } from "../keyboards/menu.ts";
 import { payStartParameter } from "./pay-link.ts";
+import { invoiceTerms, type InvoiceAsks, type ProviderSettings } from "./shipping.ts";
 import { alert, showInPlace } from "./support.ts";
 
 export interface PaymentsFeatureDeps {
@@ -26,8 +28,11 @@ export interface PaymentsFeatureDeps {
   outbox: Pick<OutboxService, "settleInline">;
   /** The order's card (edited once it is paid) and its one live invoice. */
   orderMessages: OrderMessages;
-  /** The currency the provider token is for ("XTR" and an empty token: Telegram Stars). */
-  invoice: { currency: string; providerToken: string };
+  /**
+   * Digital goods are invoiced in Stars; physical goods through `provider` (none: not sold),
+   * asking for the address, a shipping option and what `asks` says.
+   */
+  invoice: { provider: ProviderSettings | null; asks: InvoiceAsks };
   now?: () => Date;
 }
 
@@ -41,6 +46,7 @@ const REFUSAL_MESSAGES: Record<PayRefusal, string> = {
   "already-paid": "precheckout-paid",
   "wrong-amount": "precheckout-wrong-amount",
   "wrong-currency": "precheckout-wrong-amount",
+  "wrong-shipping": "precheckout-wrong-shipping",
   busy: "precheckout-busy",
   timeout: "precheckout-unavailable",
   unavailable: "precheckout-unavailable",
@@ -69,10 +75,13 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       const card = orderCard(ctx, order);
       return showInPlace(ctx, card.text, card.keyboard);
     }
-    if (order.currency !== deps.invoice.currency) {
+    const terms = invoiceTerms(order, deps.invoice.provider, deps.invoice.asks);
+    if (!terms.ok) {
+      if (terms.reason === "physical-unavailable")
+        return alert(ctx, ctx.t("pay-physical-unavailable", { id: order.id }));
       ctx.logger.error(
         { order: order.id, currency: order.currency },
-        "order currency differs from PAYMENT_CURRENCY; no invoice sent",
+        "order currency is neither XTR (digital) nor PROVIDER_CURRENCY (physical); no invoice sent",
       );
       return alert(ctx, ctx.t("unavailable"));
     }
@@ -88,15 +97,16 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
     try {
       invoice = await ctx.replyWithInvoice(
         ctx.t("invoice-title", { id: order.id }),
-        itemLines(ctx.t, order, ctx.locale).slice(0, 255),
+        invoiceDescription(ctx.t, order, itemLines(ctx.t, order, ctx.locale)),
         order.id,
         order.currency,
         [{ label: ctx.t("invoice-title", { id: order.id }), amount: order.totalMinor }],
         // A forwarded copy gets a deep link back to the bot instead of a Pay button, so the
         // invoice is paid only where it was sent (and the link opens the order for its owner).
         {
-          provider_token: deps.invoice.providerToken,
+          provider_token: terms.providerToken,
           start_parameter: payStartParameter(order.id),
+          ...terms.extra,
         },
       );
     } catch (error) {
@@ -163,6 +173,9 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
         userId: query.from.id,
         amount: query.total_amount,
         currency: query.currency,
+        // A physical order's: the amount must be goods + this option's configured price.
+        shippingOptionId: query.shipping_option_id,
+        shippingAddress: query.order_info?.shipping_address,
         // Telegram's 10 s run from the update's arrival, not from here.
         receivedAt: updateReceivedAt(),
       })
@@ -193,6 +206,8 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       providerChargeId: payment.provider_payment_charge_id || null,
       amount: payment.total_amount,
       currency: payment.currency,
+      shippingOptionId: payment.shipping_option_id,
+      orderInfo: payment.order_info,
       locale: ctx.locale,
       customer: {
         name: [ctx.from.first_name, ctx.from.last_name].filter(Boolean).join(" ").slice(0, 128),

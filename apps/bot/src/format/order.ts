@@ -1,5 +1,6 @@
 import { formatMoney, type OrderView } from "@orderbot/core";
 import { formatClock, formatDay, formatDuration, UTC_SHOP_TIME, type ShopTime } from "./time.ts";
+import { orderPromoLines } from "./promo.ts";
 import { timelineText } from "./timeline.ts";
 import type { Locale, Translate } from "./translate.ts";
 
@@ -53,7 +54,8 @@ export function orderText(
 ): string {
   const summary = t("order-summary", {
     id: order.id,
-    items: itemLines(t, order, locale),
+    // With its promo code's discount under the items: the total is already after it.
+    items: [itemLines(t, order, locale), ...orderPromoLines(t, order)].join("\n"),
     total: formatMoney(order.totalMinor, order.currency),
     status: t(`status-${order.status}`),
   });

@@ -2,6 +2,7 @@ import { InlineKeyboard } from "grammy";
 import type { CartView } from "@orderbot/core";
 import { callbacks } from "../callbacks/index.ts";
 import type { Locale, Translate } from "../format/translate.ts";
+import { addPromoRow } from "./promo.ts";
 
 const LABEL_MAX = 18;
 
@@ -45,6 +46,8 @@ export function cartKeyboard(
         callbacks.checkout.encode({ revision: cart.revision }),
       )
       .row()
-      .text(t("btn-cart-empty"), callbacks.cartEmpty.encode({ revision: cart.revision }));
+      .text(t("btn-cart-empty"), callbacks.cartEmpty.encode({ revision: cart.revision }))
+      .row();
+  addPromoRow(keyboard, t, cart);
   return keyboard.text(t("btn-menu-catalog"), callbacks.catalogPage.encode({ page: 1 }));
 }

@@ -19,6 +19,7 @@ export function chatIdOf(update: Update): number | undefined {
     update.callback_query?.message?.chat.id ??
     update.callback_query?.from.id ??
     update.pre_checkout_query?.from.id ??
+    update.shipping_query?.from.id ??
     update.my_chat_member?.chat.id ??
     update.chat_member?.chat.id
   );

@@ -61,6 +61,14 @@ const preCheckoutQuery = z.looseObject({
   invoice_payload: z.string().min(1).max(128),
 });
 
+/** A flexible provider invoice's address step (features/shipping.ts); answered from config alone. */
+const shippingQuery = z.looseObject({
+  id: z.string().min(1).max(256),
+  from: user,
+  invoice_payload: z.string().min(1).max(128),
+  shipping_address: z.looseObject({ country_code: z.string().max(8) }),
+});
+
 const chatMemberUpdated = z.looseObject({
   chat,
   from: user,
@@ -79,6 +87,7 @@ export const HANDLED_UPDATE_TYPES = [
   "message",
   "callback_query",
   "pre_checkout_query",
+  "shipping_query",
   "chat_member",
   "my_chat_member",
 ] as const;
@@ -87,6 +96,7 @@ const payloads = {
   message,
   callback_query: callbackQuery,
   pre_checkout_query: preCheckoutQuery,
+  shipping_query: shippingQuery,
   chat_member: chatMemberUpdated,
   my_chat_member: chatMemberUpdated,
 } satisfies Record<(typeof HANDLED_UPDATE_TYPES)[number], z.ZodType>;

@@ -132,6 +132,15 @@ describe("toApiCall", () => {
       "order-expired": { orderId: "A1" },
       "payment-received": { orderId: "A1" },
       "order-refunded": { orderId: "A1", amountMinor: 5, currency: "XTR" },
+      "digital-delivery": {
+        orderId: "A1",
+        codes: "GIFT-1",
+        count: 1,
+        part: 1,
+        parts: 1,
+        single: "yes",
+        itemIds: "1",
+      },
       "payment-refunded": {
         orderId: "A1",
         reason: "already-paid",

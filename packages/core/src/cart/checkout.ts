@@ -6,6 +6,7 @@ import type { PlaceOrderResult } from "../orders/reserve.ts";
 import { invalid } from "../results.ts";
 import { parseWith, telegramId } from "../validation.ts";
 import { readCart, type CartView } from "./queries.ts";
+import { mixedKinds, type MixedKinds } from "../shipping/mixed-cart.ts";
 
 export interface CheckoutInput {
   userId: bigint | number | string;
@@ -20,7 +21,9 @@ export type CheckoutResult =
   | PlaceOrderResult
   | { status: "empty" }
   /** The cart changed since the button was drawn: here it is now, nothing reserved. */
-  | { status: "changed"; cart: CartView };
+  | { status: "changed"; cart: CartView }
+  /** Physical and digital goods together: one kind must be checked out first; nothing reserved. */
+  | MixedKinds;
 
 const schema = z.object({
   userId: telegramId,
@@ -59,12 +62,18 @@ export function createCheckout(
         status: "out-of-stock",
         short: gone.map((l) => ({ sku: l.product.sku, requested: l.quantity, available: 0 })),
       };
+    const mixed = await mixedKinds(
+      deps.db,
+      cart.lines.map((l) => l.product.sku),
+    );
+    if (mixed) return mixed;
     const result = await placeOrder({
       userId: input.userId,
       chatId: input.chatId,
       items: cart.lines.map((l) => ({ sku: l.product.sku, quantity: l.quantity })),
       idempotencyKey: input.idempotencyKey,
       cartRevision: cart.revision,
+      ...(cart.promo ? { promoCodeId: cart.promo.codeId } : {}),
     });
     if (result.status === "cart-changed")
       return { status: "changed", cart: await readCart(deps.db, input.userId) };

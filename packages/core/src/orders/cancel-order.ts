@@ -17,6 +17,7 @@ import type { OrderStatus, Tx } from "@orderbot/db";
 import { findOrderByPublicId } from "./queries.ts";
 import { OPEN_STATUSES, transition } from "./transitions.ts";
 import { publicIdSchema } from "./public-id-schema.ts";
+import { giveBackPromoUses } from "../promotions/give-back.ts";
 import type { OrderView } from "../views.ts";
 
 export type CancelOrderResult =
@@ -86,6 +87,8 @@ async function cancel(
     // and the loop reads what it did.
     if (!(await transition(tx, order.id, OPEN_STATUSES, "CANCELLED", { version: order.version })))
       continue;
+    // Its promo use goes back with the stock, once: this transition is won once.
+    await giveBackPromoUses(tx, [order.id]);
     await lockProductsOfOrders(tx, [order.id]);
     const moved = await moveOrderStock(tx, [order.id], "RELEASE", "user");
     deps.metrics.releasedUnits.inc(

@@ -3,6 +3,7 @@ import type { CoreDeps } from "../deps.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
 import { utcTimestamp } from "../database/sql-time.ts";
 import { queueExpiredCards } from "../customers/order-messages.ts";
+import { giveBackPromoUses } from "../promotions/give-back.ts";
 
 export interface ExpireDueResult {
   /** Orders moved to EXPIRED. */
@@ -104,6 +105,8 @@ async function expireBatch(
     FROM unnest(${expired.map((o) => o.id)}::int[], ${expired.map((o) => o.from)}::text[]) AS e(id, from_status)`;
 
   const ids = expired.map((o) => o.id);
+  // Their promo uses go back in this transaction, once (the move above is won once per order).
+  await giveBackPromoUses(tx, ids);
   await lockProductsOfOrders(tx, ids);
   const moved = await moveOrderStock(tx, ids, "RELEASE", "worker");
   const notified = await tx.$executeRaw`

@@ -14,6 +14,11 @@ export interface PlaceOrderInput {
    * rolls back ("cart-changed") if the cart is no longer at this revision.
    */
   cartRevision?: number;
+  /**
+   * The promo code applied to the cart (its id): the order takes one of its uses in its own
+   * transaction and is charged the discounted total (docs/architecture.md, Promo codes).
+   */
+  promoCodeId?: number;
 }
 
 /** Lines: 1..maxLines, each 1..maxUnitsPerLine units, no sku twice. */
@@ -41,6 +46,7 @@ export function placeOrderSchema(config: Pick<CoreConfig, "maxLines" | "maxUnits
       }),
     idempotencyKey: z.string().min(1).max(128),
     cartRevision: z.number().int().min(0).optional(),
+    promoCodeId: z.number().int().min(1).max(2_147_483_647).optional(),
   });
 }
 

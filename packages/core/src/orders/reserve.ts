@@ -1,4 +1,4 @@
-import { runTransaction, TransactionAbortedError, type Tx } from "@orderbot/db";
+import { runTransaction, TransactionAbortedError, type ProductKind, type Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import {
   BUSY,
@@ -25,6 +25,8 @@ import {
 import type { ValidPlaceOrder } from "./place-order-input.ts";
 import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
 import { heldUnits, unpaidHoldCap } from "../stock/unpaid-holds.ts";
+import type { PromoRefusal } from "../promotions/terms.ts";
+import { priceOrderPromo, takeOrderPromoUse, type OrderPromo } from "../promotions/reservation.ts";
 
 /** The largest total an order can have: `orders.total_minor` is a PostgreSQL integer. */
 const MAX_TOTAL_MINOR = 2_147_483_647;
@@ -46,12 +48,15 @@ export type PlaceOrderResult =
   /** The order's total is more (or less) than one invoice of its currency may ask: nothing reserved. */
   | InvoiceAmountRefusal
   /** Placed from a cart (`cartRevision`) that changed meanwhile: nothing reserved. */
-  | { status: "cart-changed" };
+  | { status: "cart-changed" }
+  /** Its promo code cannot be used (used up, expired, already used by this customer...): nothing reserved. */
+  | PromoRefusal;
 
 interface Line {
   productId: number;
   sku: string;
   title: { en: string; zh: string };
+  kind: ProductKind;
   quantity: number;
   unitPriceMinor: number;
 }
@@ -68,7 +73,9 @@ const ATTEMPTS = 3;
  *    holds even when two placements of one user run at once (a lost lease, Redis down);
  * 2. in one statement, the order, its items and its RESERVE ledger rows (the unique idempotency
  *    key makes a concurrent replay fail here and read the winner's order instead);
- * 3. a conditional decrement per product in id order, `stock >= qty` (and the price the order was
+ * 3. with a promo code, one of its uses (promotions/take-use.ts: a conditional decrement of the
+ *    code's remaining uses, then a unique slot per customer);
+ * 4. a conditional decrement per product in id order, `stock >= qty` (and the price the order was
  *    priced at) with a version bump — last, so a hot product's row lock is held for the shortest time.
  *
  * Anything short rolls the whole transaction back: nothing changes.
@@ -97,7 +104,14 @@ export async function reserveOrder(
       };
     }
     const currency = priced[0]!.currency;
-    const totalMinor = priced.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0);
+    const subtotalMinor = priced.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0);
+    let promo: OrderPromo | null = null;
+    if (input.promoCodeId !== undefined) {
+      const withCode = await priceOrderPromo(deps, input.promoCodeId, subtotalMinor, currency);
+      if (withCode.status === "promo-refused") return withCode;
+      promo = withCode;
+    }
+    const totalMinor = promo ? promo.totalMinor : subtotalMinor;
     const now = deps.clock.now();
     const expiresAt = new Date(now.getTime() + config.reservationTtlMs);
     const publicId = newPublicId(config.publicIdLength);
@@ -115,6 +129,7 @@ export async function reserveOrder(
             expiresAt,
             maxOpen: config.maxOpenOrders,
             lines: priced,
+            promo,
           });
           if (!row || row.orderId === null)
             throw new Rollback({
@@ -122,6 +137,8 @@ export async function reserveOrder(
               open: row?.open ?? 0,
               max: config.maxOpenOrders,
             } as const);
+          if (promo)
+            await takeOrderPromoUse(tx, deps, promo, { id: row.orderId, userId: input.userId });
           await decrementStock(tx, deps, priced, currency);
           await capUnpaidHolds(tx, deps, priced);
           if (input.cartRevision !== undefined)
@@ -143,9 +160,20 @@ export async function reserveOrder(
         items: priced.map((l) => ({
           sku: l.sku,
           title: l.title,
+          kind: l.kind,
           quantity: l.quantity,
           unitPriceMinor: l.unitPriceMinor,
         })),
+        promo: promo
+          ? {
+              code: promo.code,
+              kind: promo.kind,
+              value: promo.value,
+              discountMinor: promo.discountMinor,
+            }
+          : null,
+        // Shipping is chosen in Telegram's payment form, after the reservation.
+        shipping: null,
       };
       return { status: "ok", order, replayed: false };
     } catch (error) {
@@ -195,6 +223,7 @@ async function priceLines(
       productId: product.id,
       sku: product.sku,
       title: { en: product.titleEn, zh: product.titleZh },
+      kind: product.kind,
       quantity: item.quantity,
       unitPriceMinor: product.priceMinor,
       currency: product.currency,
@@ -244,6 +273,7 @@ function insertOrder(
     expiresAt: Date;
     maxOpen: number;
     lines: PricedLine[];
+    promo: OrderPromo | null;
   },
 ) {
   const productIds = o.lines.map((l) => l.productId);
@@ -253,9 +283,11 @@ function insertOrder(
     WITH open AS (
       SELECT count(*)::int AS n FROM orders WHERE user_id = ${o.userId} AND status IN ('RESERVED', 'PAYING')
     ), new_order AS (
-      INSERT INTO orders (public_id, user_id, chat_id, status, total_minor, currency, expires_at, idempotency_key, updated_at)
+      INSERT INTO orders (public_id, user_id, chat_id, status, total_minor, currency, expires_at, idempotency_key, updated_at,
+                          promo_code_id, discount_minor)
       SELECT ${o.publicId}, ${o.userId}, ${o.chatId}, 'RESERVED', ${o.totalMinor}, ${o.currency},
-             ${utcTimestamp(o.expiresAt)}, ${o.key}, now() AT TIME ZONE 'UTC'
+             ${utcTimestamp(o.expiresAt)}, ${o.key}, now() AT TIME ZONE 'UTC',
+             ${o.promo?.codeId ?? null}::int, ${o.promo?.discountMinor ?? 0}
       FROM open WHERE open.n < ${o.maxOpen}
       RETURNING id, created_at
     ), items AS (
@@ -324,7 +356,7 @@ async function decrementStock(
 async function emptyCart(tx: Tx, userId: bigint, revision: number): Promise<void> {
   const [row] = await tx.$queryRaw<{ n: number }[]>`
     WITH cart AS (
-      UPDATE carts SET revision = revision + 1, updated_at = now() AT TIME ZONE 'UTC'
+      UPDATE carts SET revision = revision + 1, promo_code_id = NULL, updated_at = now() AT TIME ZONE 'UTC'
       WHERE user_id = ${userId} AND revision = ${revision}
       RETURNING user_id
     ), emptied AS (

@@ -28,6 +28,8 @@ export type NotificationTemplate =
   | "payment-received"
   /** To the user: an operator refunded a paid order. */
   | "order-refunded"
+  /** To the user: the codes, keys or links a paid digital order bought (delivery/queue-delivery.ts). */
+  | "digital-delivery"
   /** To the user: a payment could not be applied (late, duplicate, wrong amount) and is refunded. */
   | "payment-refunded"
   /** To the user: an operator moved their paid order on (processing, shipped with a note, delivered). */

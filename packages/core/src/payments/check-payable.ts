@@ -7,6 +7,8 @@ import { transition } from "../orders/transitions.ts";
 import { isDatabaseOverloaded } from "../database/db-errors.ts";
 import { currencySchema, parseWith, telegramId } from "../validation.ts";
 import type { OrderView } from "../views.ts";
+import { shippingAddressSchema } from "../shipping/order-info.ts";
+import { isPhysicalOrder, shippingCharge } from "../shipping/shipping-charge.ts";
 
 /** Why a pre-checkout is refused. The bot maps each code to a message in the user's language. */
 export type PayRefusal =
@@ -18,6 +20,8 @@ export type PayRefusal =
   | "already-paid"
   | "wrong-amount"
   | "wrong-currency"
+  /** A physical order's shipping option is missing, unknown, or does not ship to the address. */
+  | "wrong-shipping"
   /** Another action on this order is running; try again. */
   | "busy"
   /** The answer could not be given within the deadline. */
@@ -33,6 +37,12 @@ export interface CheckPayableInput {
   /** What the invoice asks for: Telegram's total_amount and currency. */
   amount: number;
   currency: string;
+  /**
+   * A physical order's: the pre_checkout_query's shipping_option_id and order_info's address. The
+   * amount must then be the goods plus that option's configured price.
+   */
+  shippingOptionId?: string | undefined;
+  shippingAddress?: { country_code: string } | undefined;
   /** Defaults to config.checkPayableDeadlineMs (8 s of Telegram's 10). */
   deadlineMs?: number;
   /**
@@ -48,6 +58,8 @@ const inputSchema = z.object({
   userId: telegramId,
   amount: z.number().int().positive(),
   currency: currencySchema,
+  shippingOptionId: z.string().min(1).max(64).optional(),
+  shippingAddress: shippingAddressSchema.pick({ country_code: true }).optional(),
   deadlineMs: z.number().int().min(50).max(9_500).optional(),
   receivedAt: z
     .number()
@@ -156,7 +168,14 @@ export function createCheckPayable(deps: CoreDeps) {
           break;
       }
       if (input.currency !== order.currency) return refused("wrong-currency");
-      if (input.amount !== order.totalMinor) return refused("wrong-amount");
+      const charge = shippingCharge(deps.config.shippingOptions, {
+        physical: await isPhysicalOrder(tx, order.id),
+        goodsMinor: order.totalMinor,
+        shippingOptionId: input.shippingOptionId,
+        address: input.shippingAddress,
+      });
+      if (!charge.ok) return refused("wrong-shipping");
+      if (input.amount !== charge.payableMinor) return refused("wrong-amount");
       // An open order's version counts its changes: 1 for RESERVED → PAYING, 1 per extension.
       // Past maxPayingExtensions the hold is what it is: yes while it lasts, nothing extended.
       if (order.status === "PAYING" && order.version - 1 >= deps.config.maxPayingExtensions) {

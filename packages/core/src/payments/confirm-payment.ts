@@ -13,6 +13,16 @@ import { UNIQUE, violatedUniqueIndex } from "../database/db-errors.ts";
 import { currencySchema, parseWith, telegramId } from "../validation.ts";
 import { paymentView, type OrderView, type PaymentView } from "../views.ts";
 import { queueRefund, type RefundReason, type RefundSubject } from "./refund-queue.ts";
+import { deliverOrder } from "../delivery/deliver-order.ts";
+import { pickDigitalItems, type PickedItems } from "../delivery/pick-items.ts";
+import { orderInfoSchema, type OrderInfo } from "../shipping/order-info.ts";
+import { recordShipping } from "../shipping/record-shipping.ts";
+import { shippingText, showPhoneButton } from "../shipping/operator-text.ts";
+import { isPhysicalOrder, shippingCharge } from "../shipping/shipping-charge.ts";
+import { giveBackPromoUses, retakePromoUse } from "../promotions/give-back.ts";
+
+/** An order a payment can pay for: open, or expired/cancelled and re-reserved. */
+const PAYABLE_STATUSES: readonly OrderStatus[] = [...OPEN_STATUSES, "EXPIRED", "CANCELLED"];
 
 export interface ConfirmPaymentInput {
   /** The order's public id, from the invoice payload. */
@@ -30,6 +40,12 @@ export interface ConfirmPaymentInput {
    * notice (the id stays masked). Absent: the masked id only.
    */
   customer?: { name: string; username?: string | undefined };
+  /**
+   * A physical order's: successful_payment.shipping_option_id and order_info. The amount must be
+   * the goods plus that option's configured price (else refunded as an amount mismatch).
+   */
+  shippingOptionId?: string | undefined;
+  orderInfo?: OrderInfo | undefined;
 }
 
 /**
@@ -77,6 +93,9 @@ const inputSchema = z.object({
     .optional()
     // Only words for a notice: a payment is never refused over them (it is recorded regardless).
     .catch(undefined),
+  shippingOptionId: z.string().min(1).max(64).optional().catch(undefined),
+  // Stored as sent; a malformed one is dropped rather than losing the payment over it.
+  orderInfo: orderInfoSchema.optional().catch(undefined),
 });
 type Input = z.output<typeof inputSchema>;
 
@@ -242,17 +261,43 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
 
   let reason: RefundReason | null = null;
   let rereserved = false;
+  let picked: PickedItems | null = null;
+  // Goods + the configured price of the option chosen (a physical order), never the client's sum.
+  const shipping = shippingCharge(deps.config.shippingOptions, {
+    physical: await isPhysicalOrder(tx, order.id),
+    goodsMinor: order.totalMinor,
+    shippingOptionId: input.shippingOptionId,
+    address: input.orderInfo?.shipping_address,
+  });
   if (order.userId !== input.userId) reason = "not-yours";
-  else if (order.currency !== input.currency || order.totalMinor !== input.amount)
+  else if (
+    order.currency !== input.currency ||
+    !shipping.ok ||
+    shipping.payableMinor !== input.amount
+  )
     reason = "amount-mismatch";
+  // A digital line's items, locked before the order moves: a pool that ran short (edited since
+  // the reservation) refunds the payment and leaves the order where it was.
+  else if (
+    PAYABLE_STATUSES.includes(order.status) &&
+    !(picked = await pickDigitalItems(tx, order.id)).ok
+  )
+    reason = "pool-short";
   else if ((OPEN_STATUSES as readonly OrderStatus[]).includes(order.status)) {
     if (!(await transition(tx, order.id, OPEN_STATUSES, "PAID", { version: order.version })))
       throw new Error(`order ${order.publicId} changed under its row lock`);
   } else if (order.status === "EXPIRED" || order.status === "CANCELLED") {
-    rereserved = await reReserve(tx, order);
+    // It was charged the discounted total, so it takes its promo use again first (the code's row
+    // before the products', as in a reservation); none left: refunded like stock that is gone.
+    const promo = await retakePromoUse(tx, order.id);
+    rereserved = promo !== "used-up" && (await reReserve(tx, order));
     if (rereserved)
       await transition(tx, order.id, [order.status], "PAID", { version: order.version });
-    else reason = "late-out-of-stock";
+    else if (promo === "used-up") reason = "late-promo-used-up";
+    else {
+      if (promo === "taken") await giveBackPromoUses(tx, [order.id]);
+      reason = "late-out-of-stock";
+    }
   } else reason = "already-paid";
 
   const payment = await tx.payment.create({
@@ -266,6 +311,7 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
       status: reason ? "REFUND_PENDING" : "CAPTURED",
     },
   });
+  if (!reason && shipping.ok) await recordShipping(tx, order.id, shipping, input.orderInfo);
   const view = (await findOrderByPublicId(tx, order.publicId))!;
   if (reason) {
     await queueRefund(
@@ -282,6 +328,8 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
       duplicate: false,
     };
   }
+  // The codes given, as operators may see them: a count and masked tails ("" for no pool).
+  const codes = picked ? await deliverOrder(tx, deps, order, picked, input.locale) : "";
   // With the buttons of the next step (processing, shipped): features/operator/fulfilment.ts.
   await enqueueOperatorAlert(
     tx,
@@ -290,15 +338,19 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
     "operator-order-paid",
     {
       orderId: order.publicId,
-      amountMinor: order.totalMinor,
+      // What was paid: the goods, plus shipping for a physical order.
+      amountMinor: order.totalMinor + (view.shipping?.shippingMinor ?? 0),
       currency: order.currency,
       // What to pack and for whom: the items in both languages (the worker shows the group's),
       // the customer as operators may see them (the last four digits of their id).
-      itemsEn: itemsText(view, "en"),
-      itemsZh: itemsText(view, "zh"),
+      itemsEn: withShipping(deps, view, "en") + codes,
+      itemsZh: withShipping(deps, view, "zh") + codes,
       customer: customerLabel(order.userId, input.customer),
     },
-    fulfilmentButtons(order.publicId, "PAID"),
+    [
+      ...fulfilmentButtons(order.publicId, "PAID"),
+      ...(view.shipping?.phoneMasked ? [showPhoneButton(order.publicId)] : []),
+    ],
   );
   // The user's confirmation, committed with the payment: if the bot's reply never goes out (it
   // crashed, or Telegram refused it), the worker sends this one when the grace period is over.
@@ -363,6 +415,14 @@ function itemsText(order: OrderView, locale: "en" | "zh"): string {
         `• ${item.title[locale]} × ${item.quantity}${locale === "zh" ? "：" : ": "}${formatMoney(item.unitPriceMinor * item.quantity, order.currency)}`,
     )
     .join("\n");
+}
+
+/** The items, then a physical order's shipping (option, address, phone masked). */
+function withShipping(deps: CoreDeps, view: OrderView, locale: "en" | "zh"): string {
+  const items = itemsText(view, locale);
+  if (!view.shipping) return items;
+  const shipping = shippingText(view.shipping, view.currency, deps.config.shippingOptions, locale);
+  return `${items}\n${shipping}`;
 }
 
 /** "Ann Lee (@ann_lee) · ••••0001": the name the customer shows, and never more of the id than that. */

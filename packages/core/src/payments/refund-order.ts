@@ -17,6 +17,7 @@ import { lockedTransaction } from "../database/locked-transaction.ts";
 import { parseWith, telegramId } from "../validation.ts";
 import { paymentView, type OrderView, type PaymentView } from "../views.ts";
 import { queueRefund } from "./refund-queue.ts";
+import { revokeOrderItems } from "../delivery/revoke-items.ts";
 import { recordShippedRefund, TIMELINE_NOTE_MAX } from "../fulfilment/timeline.ts";
 
 export type RefundOrderResult =
@@ -139,6 +140,7 @@ export function createRefundOrder(deps: CoreDeps) {
       where: { id: { in: captured.map((p) => p.id) }, status: "CAPTURED" },
       data: { status: "REFUND_PENDING" },
     });
+    await revokeOrderItems(tx, order.id, deps.clock.now());
     if (!shipped) await restock(tx, order.id, actor);
     for (const payment of captured) {
       await queueRefund(

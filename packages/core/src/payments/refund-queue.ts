@@ -10,6 +10,8 @@ import {
 export type RefundReason =
   /** The order had expired or been cancelled, and its stock is gone. */
   | "late-out-of-stock"
+  /** The order had expired or been cancelled, and its promo code's uses are all taken since. */
+  | "late-promo-used-up"
   /** The order was already paid (two invoices, both paid). */
   | "already-paid"
   /** Paid an amount or currency other than the order's. */
@@ -21,7 +23,9 @@ export type RefundReason =
   /** An operator refunded the paid order. */
   | "operator"
   /** A repeat of a payment already recorded for refund. */
-  | "duplicate";
+  | "duplicate"
+  /** A digital product's pool had fewer unused items than the order's quantity (delivery/). */
+  | "pool-short";
 
 /** Stars are refunded by the worker through refundStarPayment; other providers by operators. */
 export const AUTO_REFUND_CURRENCY = "XTR";

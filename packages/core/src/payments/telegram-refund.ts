@@ -4,6 +4,7 @@ import type { CoreDeps } from "../deps.ts";
 import { UNIQUE, violatedUniqueIndex } from "../database/db-errors.ts";
 import { enqueueOperatorAlert } from "../outbox/messages.ts";
 import { transition } from "../orders/transitions.ts";
+import { revokeOrderItems } from "../delivery/revoke-items.ts";
 import { recordShippedRefund } from "../fulfilment/timeline.ts";
 import { invalid, type Invalid } from "../results.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
@@ -140,6 +141,8 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<TelegramRef
     data: { status: "REFUNDED", refundedAt: deps.clock.now(), refundedBy: TELEGRAM_ACTOR },
   });
   if (payment.status === "REFUND_PENDING") return { status: "completed" };
+  // A captured payment refunded: whatever the order's state, its digital items are revoked.
+  if (order) await revokeOrderItems(tx, order.id, deps.clock.now());
 
   let orderStatus: OrderStatus | null = order?.status ?? null;
   if (order?.status === "PAID" || order?.status === "PROCESSING") {

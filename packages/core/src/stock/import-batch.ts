@@ -1,3 +1,4 @@
+import type { Tx } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, type Busy, type Invalid, type Unavailable } from "../results.ts";
@@ -80,38 +81,11 @@ export function createImportStockBatch(deps: CoreDeps) {
       deps,
       { kind: "stock-batch", id: input.batchId },
       async (tx): Promise<ImportStockBatchResult> => {
-        const { count } = await tx.stockBatch.createMany({
-          data: [{ id: input.batchId, actor, lines: lines.length }],
-          skipDuplicates: true,
-        });
-        if (count === 0) {
-          const applied = await tx.stockMovement.aggregate({
-            where: { batchId: ledgerBatchId(input.batchId) },
-            _sum: { delta: true },
-            _count: true,
-          });
-          return {
-            status: "ok",
-            replayed: true,
-            lines: applied._count,
-            units: applied._sum.delta ?? 0,
-          };
+        if (!(await claimStockBatch(tx, input.batchId, actor, lines.length))) {
+          const applied = await appliedStockBatch(tx, input.batchId);
+          return { status: "ok", replayed: true, ...applied };
         }
-        for (const line of lines) {
-          await tx.product.update({
-            where: { id: line.productId },
-            data: { stock: { increment: line.quantity }, version: { increment: 1 } },
-          });
-        }
-        await tx.stockMovement.createMany({
-          data: lines.map((l) => ({
-            productId: l.productId,
-            batchId: ledgerBatchId(input.batchId),
-            delta: l.quantity,
-            reason: "IMPORT" as const,
-            actor,
-          })),
-        });
+        await addBatchStock(tx, input.batchId, actor, lines);
         return { status: "ok", replayed: false, lines: lines.length, units };
       },
     );
@@ -126,4 +100,62 @@ export function createImportStockBatch(deps: CoreDeps) {
       );
     return result;
   };
+}
+
+/**
+ * Claims a batch id in the caller's transaction: the stock_batches row is inserted first, ON
+ * CONFLICT DO NOTHING. False: the batch was applied before, and nothing may change now. Shared
+ * with the digital pool's loading (delivery/load-codes.ts), which is the same batch.
+ */
+export async function claimStockBatch(
+  tx: Tx,
+  batchId: string,
+  actor: string,
+  lines: number,
+): Promise<boolean> {
+  const { count } = await tx.stockBatch.createMany({
+    data: [{ id: batchId, actor, lines }],
+    skipDuplicates: true,
+  });
+  return count === 1;
+}
+
+/** What an earlier application of this batch moved: its ledger rows and their units. */
+export async function appliedStockBatch(
+  tx: Tx,
+  batchId: string,
+): Promise<{ lines: number; units: number }> {
+  const applied = await tx.stockMovement.aggregate({
+    where: { batchId: ledgerBatchId(batchId) },
+    _sum: { delta: true },
+    _count: true,
+  });
+  return { lines: applied._count, units: applied._sum.delta ?? 0 };
+}
+
+/**
+ * The stock of a claimed batch: each product up by its units, with one IMPORT ledger row per
+ * product carrying the batch id. `lines` sorted by product id (the lock order).
+ */
+export async function addBatchStock(
+  tx: Tx,
+  batchId: string,
+  actor: string,
+  lines: { productId: number; quantity: number }[],
+): Promise<void> {
+  for (const line of lines) {
+    await tx.product.update({
+      where: { id: line.productId },
+      data: { stock: { increment: line.quantity }, version: { increment: 1 } },
+    });
+  }
+  await tx.stockMovement.createMany({
+    data: lines.map((l) => ({
+      productId: l.productId,
+      batchId: ledgerBatchId(batchId),
+      delta: l.quantity,
+      reason: "IMPORT" as const,
+      actor,
+    })),
+  });
 }

@@ -45,6 +45,10 @@ export async function moveOrderStock(
       INSERT INTO stock_movements (product_id, order_id, delta, reason, actor)
       SELECT i.product_id, i.order_id, ${sign}::int * i.quantity, ${reason}::"StockReason", ${actor}
       FROM order_items i WHERE i.order_id = ANY(${orderIds}::int[])
+        -- A refunded digital line whose items were delivered is not restocked: its codes are
+        -- revoked, never sold again (delivery/revoke-items.ts).
+        AND (${reason} <> 'RESTOCK' OR NOT EXISTS (
+          SELECT 1 FROM digital_items d WHERE d.order_id = i.order_id AND d.product_id = i.product_id))
       ON CONFLICT (order_id, product_id, reason) DO NOTHING
       RETURNING product_id, delta
     ), per_product AS (

@@ -9,6 +9,7 @@ import {
   screenAfter,
   type ShopperProduct,
 } from "./shopper-screens.ts";
+import { applyPromoCode } from "./promo-shopper.ts";
 
 export type { ShopperProduct };
 
@@ -40,7 +41,8 @@ export interface CustomerResult {
   intent?: Intent;
   /** The pay step: paid (with the charge id), refused before the invoice, declined at pre-checkout, timed out. */
   payment?: {
-    status: "paid" | "refused" | "declined" | "timeout";
+    /** shipping-*: a physical order's address was refused, or the shipping query not answered. */
+    status: "paid" | "refused" | "declined" | "timeout" | "shipping-declined" | "shipping-timeout";
     chargeId?: string;
     answer?: string;
   };
@@ -64,6 +66,8 @@ export interface CustomerOptions {
   random: () => number;
   /** Called before pressing Checkout ("order") and before paying; a scenario can hold users there. */
   gate?: (step: Step) => Promise<void>;
+  /** This share (0-1) of shoppers applies the promo code to the cart before Checkout. */
+  promo?: { code: string; share: number };
 }
 
 const ORDER_ID = /Order ([A-Z0-9]{6,16})\b/;
@@ -126,7 +130,9 @@ export async function runCustomer(
       return result;
     }
     await delivered(await user.send("/cart"), "/cart");
-    const cart = screenAfter(kit, user, -1);
+    let cart = screenAfter(kit, user, -1);
+    if (options.promo && random() < options.promo.share)
+      cart = await applyPromoCode(kit, user, cart, options.promo.code);
     const checkout = buttonsOf(cart).find((b) => b.startsWith("✅ Checkout"));
     if (!checkout) throw new FlowStopped("the cart has no Checkout button");
     await options.gate?.("order");
@@ -200,7 +206,9 @@ async function pay(
   } else {
     result.payment = {
       status: paid.status,
-      ...(paid.status === "declined" ? { answer: paid.errorMessage } : {}),
+      ...(paid.status === "declined" || paid.status === "shipping-declined"
+        ? { answer: paid.errorMessage }
+        : {}),
     };
   }
 }

@@ -1,5 +1,6 @@
 import type { Database } from "@orderbot/db";
 import { checkChargesAccounted, type ChargeLedger } from "./charges.ts";
+import { checkDigitalDelivery } from "./digital-invariants.ts";
 
 /** One invariant's verdict, with a few examples of what broke it. */
 export interface InvariantResult {
@@ -84,11 +85,12 @@ export async function checkInvariants(
 
   results.push(
     verdict(
+      // The total is after the promo code's discount (docs/architecture.md, Promo codes).
       "every order is well-formed: in a known state, with items, its total their sum",
       await q(`SELECT o.public_id, o.status::text AS status, o.total_minor, COALESCE(SUM(i.quantity * i.unit_price_minor), 0)::int AS items_total, COUNT(i.id)::int AS lines
                FROM orders o LEFT JOIN order_items i ON i.order_id = o.id
                GROUP BY o.id
-               HAVING COUNT(i.id) = 0 OR o.total_minor <> COALESCE(SUM(i.quantity * i.unit_price_minor), 0)
+               HAVING COUNT(i.id) = 0 OR o.total_minor + o.discount_minor <> COALESCE(SUM(i.quantity * i.unit_price_minor), 0)
                    OR o.status::text NOT IN ('RESERVED','PAYING','PAID','PROCESSING','SHIPPED','DELIVERED','CANCELLED','EXPIRED','REFUNDED')`),
       (r) =>
         `order ${r.public_id} (${r.status}): total ${r.total_minor}, items ${r.items_total} in ${r.lines} lines`,
@@ -102,7 +104,11 @@ export async function checkInvariants(
                FROM orders o JOIN order_items i ON i.order_id = o.id
                LEFT JOIN stock_movements m ON m.order_id = o.id AND m.product_id = i.product_id
                GROUP BY o.id, i.id
-               HAVING COALESCE(SUM(m.delta), 0) <> CASE WHEN o.status IN ${HELD} THEN -i.quantity ELSE 0 END`),
+               HAVING COALESCE(SUM(m.delta), 0) <> CASE WHEN o.status IN ${HELD} THEN -i.quantity
+                 -- A refunded digital line's codes were delivered and revoked: its units stay out.
+                 WHEN o.status = 'REFUNDED' AND EXISTS (SELECT 1 FROM digital_items d
+                   WHERE d.order_id = o.id AND d.product_id = i.product_id) THEN -i.quantity
+                 ELSE 0 END`),
       (r) =>
         `order ${r.public_id} (${r.status}) product ${r.product_id}: net ${r.net}, quantity ${r.quantity}`,
     ),
@@ -157,10 +163,11 @@ export async function checkInvariants(
 
   results.push(
     verdict(
+      // Goods + shipping: a physical order's shipping is chosen in the payment form, after the reservation.
       "captured money equals the totals of paid orders",
-      await q(`SELECT o.public_id, o.total_minor, p.amount_minor, o.currency, p.currency AS paid_currency
+      await q(`SELECT o.public_id, o.total_minor + o.shipping_minor AS total_minor, p.amount_minor, o.currency, p.currency AS paid_currency
                FROM orders o JOIN payments p ON p.order_id = o.id AND p.status = 'CAPTURED'
-               WHERE p.amount_minor <> o.total_minor OR p.currency <> o.currency`),
+               WHERE p.amount_minor <> o.total_minor + o.shipping_minor OR p.currency <> o.currency`),
       (r) =>
         `order ${r.public_id}: total ${r.total_minor} ${r.currency}, captured ${r.amount_minor} ${r.paid_currency}`,
     ),
@@ -241,6 +248,7 @@ export async function checkInvariants(
     );
   }
 
+  results.push(...(await checkDigitalDelivery(db)));
   if (inputs.charges) results.push(await checkChargesAccounted(db, inputs.charges));
 
   return results;

@@ -1,9 +1,10 @@
 import { Composer } from "grammy";
-import type { LowStockAlerts, Reports, Shop } from "@orderbot/core";
+import type { LowStockAlerts, Reports, ShippingOption, Shop } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { bindFeature } from "./bind.ts";
 import { CATEGORY_COMMANDS, categoriesFeature } from "./categories.ts";
+import { CODES_COMMANDS, codesFeature, isCodesDocument } from "./codes.ts";
 import { FULFILMENT_COMMANDS, fulfilmentFeature, isShipNoteReply } from "./fulfilment.ts";
 import { HELP_COMMANDS, operatorHelpFeature } from "./help.ts";
 import { operatorsOnly } from "./guard.ts";
@@ -11,9 +12,11 @@ import { operatorOrdersFeature } from "./orders.ts";
 import { isRefundNoteReply, REFUND_COMMANDS, refundsFeature } from "./refunds.ts";
 import { isPhotoCaptionCommand, PHOTO_COMMANDS, photoFeature } from "./photo.ts";
 import { productsFeature } from "./products.ts";
+import { PROMO_COMMANDS, promoCodesFeature } from "./promo-codes.ts";
 import { reportFeature } from "./report.ts";
 import { settingsFeature } from "./settings.ts";
 import { stockFeature } from "./stock.ts";
+import { operatorShippingFeature, SHIPPING_COMMANDS } from "./shipping.ts";
 import { isSupportAnswer, supportAnswerFeature } from "./support-answer.ts";
 
 /** The commands operators use in their group (also published with setMyCommands). */
@@ -31,6 +34,9 @@ export const OPERATOR_COMMANDS = [
   ...PHOTO_COMMANDS,
   ...FULFILMENT_COMMANDS,
   ...CATEGORY_COMMANDS,
+  ...PROMO_COMMANDS,
+  ...CODES_COMMANDS,
+  ...SHIPPING_COMMANDS,
 ] as const;
 
 export interface OperatorFeatureDeps {
@@ -46,7 +52,15 @@ export interface OperatorFeatureDeps {
     | "stock"
     | "groups"
     | "support"
+    | "delivery"
+    | "promotions"
+    | "shipping"
   >;
+  /** Physical goods: the shipping options (for /order) and PROVIDER_CURRENCY (for /kind). */
+  shippingOptions: readonly ShippingOption[];
+  providerCurrency: string | null;
+  /** The shop's payment currency: a promo code's fixed amount is in it unless it names one. */
+  currency: string;
   lowStock: LowStockAlerts;
   reports: Reports;
   ownerIds: readonly bigint[];
@@ -75,9 +89,11 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
       ctx.hasCallbackQuery(callbacks.refundMark.pattern) ||
       ctx.hasCallbackQuery(callbacks.findingResolve.pattern) ||
       ctx.hasCallbackQuery(callbacks.customerId.pattern) ||
+      ctx.hasCallbackQuery(callbacks.showPhone.pattern) ||
       ctx.hasCallbackQuery(callbacks.fulfil.pattern) ||
       isShipNoteReply(ctx) ||
       isPhotoCaptionCommand(ctx) ||
+      isCodesDocument(ctx) ||
       isRefundNoteReply(ctx) ||
       isSupportAnswer(ctx),
   );
@@ -87,12 +103,22 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
   actions.use(categoriesFeature({ catalog: shop.catalog, categories: shop.categories }));
   actions.use(photoFeature({ catalog: shop.catalog, photos: shop.photos }));
   actions.use(stockFeature({ catalog: shop.catalog, stock: shop.stock, lowStock: deps.lowStock }));
+  actions.use(codesFeature({ catalog: shop.catalog, delivery: shop.delivery }));
   actions.use(
     operatorOrdersFeature({
       orders: shop.orders,
       payments: shop.payments,
       ownerIds: deps.ownerIds,
       mask: deps.mask,
+      shippingOptions: deps.shippingOptions,
+    }),
+  );
+  actions.use(
+    operatorShippingFeature({
+      catalog: shop.catalog,
+      shipping: shop.shipping,
+      options: deps.shippingOptions,
+      providerCurrency: deps.providerCurrency,
     }),
   );
   actions.use(fulfilmentFeature({ fulfilment: shop.fulfilment, orders: shop.orders }));
@@ -102,5 +128,6 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
     refundsFeature({ payments: shop.payments, ledger: shop.ledger, ownerIds: deps.ownerIds }),
   );
   actions.use(supportAnswerFeature(shop.support));
+  actions.use(promoCodesFeature({ promotions: shop.promotions, currency: deps.currency }));
   return feature;
 }

@@ -12,6 +12,8 @@ import { formatDate, formatTime, itemLines, maskedCustomer } from "../../format/
 import { timelineText } from "../../format/timeline.ts";
 import { nextStepKeyboard } from "./fulfilment.ts";
 import { actorOf, refundersOnly, respond } from "./guard.ts";
+import { shippingBlock, withShowPhone } from "./shipping.ts";
+import type { ShippingOption } from "@orderbot/core";
 
 const SHOWN = 20;
 
@@ -38,6 +40,8 @@ export function operatorOrdersFeature(deps: {
   payments: PaymentService;
   ownerIds: readonly bigint[];
   mask: (id: bigint | number) => string;
+  /** SHIPPING_OPTIONS: a physical order's option by its title. */
+  shippingOptions?: readonly ShippingOption[];
 }): Composer<BotContext> {
   const feature = new Composer<BotContext>();
 
@@ -67,6 +71,8 @@ export function operatorOrdersFeature(deps: {
     const order = await deps.orders.get(id);
     if (!order) return respond(ctx, ctx.t("order-not-found"));
     const history = timelineText(ctx.t, order, ctx.locale, ctx.shopTime.zone);
+    // A physical order's option, name, address, phone masked ("Show phone" below reveals it).
+    const shipping = shippingBlock(ctx, order, deps.shippingOptions ?? []);
     const next = nextStepKeyboard(ctx, order.id, order.status) ?? new InlineKeyboard();
     await ctx.reply(
       [
@@ -85,12 +91,17 @@ export function operatorOrdersFeature(deps: {
                 })
               : "",
         }),
+        ...(shipping ? [shipping] : []),
         ...(history ? [history] : []),
       ].join("\n\n"),
       {
-        reply_markup: next
-          .row()
-          .text(ctx.t("btn-show-customer"), callbacks.customerId.encode({ orderId: order.id })),
+        reply_markup: withShowPhone(
+          ctx,
+          next
+            .row()
+            .text(ctx.t("btn-show-customer"), callbacks.customerId.encode({ orderId: order.id })),
+          order,
+        ),
       },
     );
   });

@@ -1,0 +1,191 @@
+import { Composer } from "grammy";
+import {
+  MAX_CODE_LENGTH,
+  MAX_CODES_PER_BATCH,
+  type CatalogService,
+  type DeliveryService,
+  type LoadCodesResult,
+} from "@orderbot/core";
+import type { BotContext } from "../../bot/context.ts";
+import { actorOf, respond } from "./guard.ts";
+import { resolveSku } from "./sku.ts";
+
+export const CODES_COMMANDS = ["codes"] as const;
+
+/** Bots may download files of up to 20 MB (the Bot API's getFile). */
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+/** The Bot API's own server, when TELEGRAM_API_ROOT points nowhere else. */
+const DEFAULT_API_ROOT = "https://api.telegram.org";
+
+const CAPTION_COMMAND = /^\/codes(?:@(\w+))?(?:\s+([\s\S]*))?$/i;
+
+/** The words after /codes in a document's caption, or null when the caption is not that command. */
+function captionArgs(ctx: BotContext): string[] | null {
+  const caption = ctx.msg?.document ? ctx.msg.caption : undefined;
+  const command = caption === undefined ? null : CAPTION_COMMAND.exec(caption);
+  if (!command) return null;
+  const addressed = command[1];
+  if (addressed && addressed.toLowerCase() !== ctx.me.username.toLowerCase()) return null;
+  return (command[2] ?? "").split(/\s+/).filter(Boolean);
+}
+
+/** A .txt or .csv document sent with the caption /codes SKU (the operator filter lets it through). */
+export const isCodesDocument = (ctx: BotContext): boolean => captionArgs(ctx) !== null;
+
+/** "csv" for a .csv file, "lines" for a .txt one, null for anything else. */
+function fileFormat(
+  fileName: string | undefined,
+  mimeType: string | undefined,
+): "lines" | "csv" | null {
+  const name = fileName?.toLowerCase() ?? "";
+  if (name.endsWith(".csv") || mimeType === "text/csv") return "csv";
+  if (name.endsWith(".txt") || mimeType === "text/plain") return "lines";
+  return null;
+}
+
+/**
+ * /codes SKU alone: the product's pool (unused, delivered, revoked). /codes SKU with codes on the
+ * following lines, or a .txt/.csv document with the caption /codes SKU: the codes join the pool
+ * (core's delivery/load-codes.ts), once per command message, so a re-delivered update adds
+ * nothing. Replies give counts only: codes are secrets, never echoed to the group.
+ */
+export function codesFeature(deps: {
+  catalog: CatalogService;
+  delivery: DeliveryService;
+}): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+
+  feature.command("codes", async (ctx) => {
+    const text = typeof ctx.match === "string" ? ctx.match : "";
+    const [first = "", ...rest] = text.split(/\r?\n/);
+    const words = first.split(/\s+/).filter(Boolean);
+    if (words.length === 0) return respond(ctx, ctx.t("op-codes-usage"));
+    const sku = await knownSku(ctx, words[0]!);
+    if (sku === null) return;
+    // Codes may follow the SKU on its line too ("/codes GIFT A-1 B-2" is not a list: refused).
+    if (words.length > 1) return respond(ctx, ctx.t("op-codes-usage"));
+    if (rest.every((line) => line.trim() === "")) return showPool(ctx, sku);
+    await load(ctx, sku, rest.join("\n"), "lines");
+  });
+
+  feature.filter(isCodesDocument, async (ctx) => {
+    const words = captionArgs(ctx) ?? [];
+    const document = ctx.msg?.document;
+    if (words.length !== 1 || !document) return respond(ctx, ctx.t("op-codes-usage"));
+    const sku = await knownSku(ctx, words[0]!);
+    if (sku === null) return;
+    const format = fileFormat(document.file_name, document.mime_type);
+    if (format === null || (document.file_size ?? 0) > MAX_FILE_BYTES)
+      return respond(ctx, ctx.t("op-codes-file-refused"));
+    const text = await download(ctx, document.file_id);
+    if (text === null) return respond(ctx, ctx.t("op-codes-file-unreadable"));
+    await load(ctx, sku, text, format);
+  });
+
+  async function showPool(ctx: BotContext, sku: string): Promise<void> {
+    const pool = await deps.delivery.pool(sku);
+    if (!pool) return respond(ctx, ctx.t("op-unknown-sku", { sku }));
+    if (pool.kind !== "DIGITAL") return respond(ctx, ctx.t("op-codes-not-digital", { sku }));
+    await respond(ctx, ctx.t("op-codes-pool", { ...pool }));
+  }
+
+  async function load(
+    ctx: BotContext,
+    sku: string,
+    text: string,
+    format: "lines" | "csv",
+  ): Promise<void> {
+    // The command message names the batch: Telegram re-delivering it must not load it twice.
+    const batchId = `codes:${ctx.chat!.id}:${ctx.msg!.message_id}`;
+    const result = await deps.delivery.loadCodes({
+      sku,
+      text,
+      format,
+      batchId,
+      actor: actorOf(ctx),
+    });
+    await respond(ctx, reply(ctx, result, sku));
+  }
+
+  /** The SKU meant, in any case; else a reply naming the nearest one, and null. */
+  async function knownSku(ctx: BotContext, typed: string): Promise<string | null> {
+    const match = await resolveSku(deps.catalog, typed);
+    if (match.sku !== null) return match.sku;
+    await respond(
+      ctx,
+      match.suggestion
+        ? ctx.t("op-unknown-sku-suggest", { sku: typed, suggestion: match.suggestion })
+        : ctx.t("op-unknown-sku", { sku: typed }),
+    );
+    return null;
+  }
+
+  return feature;
+}
+
+function reply(ctx: BotContext, result: LoadCodesResult, sku: string): string {
+  switch (result.status) {
+    case "ok":
+      return ctx.t(result.replayed ? "op-codes-replayed" : "op-codes-loaded", {
+        sku: result.sku,
+        added: result.added,
+        known: result.known,
+        repeated: result.repeated,
+      });
+    case "refused":
+      switch (result.lines.problem) {
+        case "too-long":
+          return ctx.t("op-codes-too-long", {
+            lines: lineList(result.lines.lines),
+            max: MAX_CODE_LENGTH,
+          });
+        case "too-many":
+          return ctx.t("op-codes-too-many", {
+            count: result.lines.count,
+            max: MAX_CODES_PER_BATCH,
+          });
+        case "empty":
+          return ctx.t("op-codes-usage");
+      }
+      break;
+    case "not-digital":
+      return ctx.t("op-codes-not-digital", { sku: result.sku });
+    case "not-found":
+      return ctx.t("op-unknown-sku", { sku });
+    case "busy":
+      return ctx.t("op-busy");
+    case "unavailable":
+      return ctx.t("op-unavailable");
+    case "invalid":
+      return ctx.t("op-invalid", { problems: result.problems.join("; ") });
+  }
+  return ctx.t("op-codes-usage");
+}
+
+/** "2, 5, 9": the first line numbers, and how many more ("2, 5, 9 … (+12)"). */
+function lineList(lines: number[]): string {
+  const shown = lines.slice(0, 20).join(", ");
+  return lines.length > 20 ? `${shown} … (+${lines.length - 20})` : shown;
+}
+
+/**
+ * The document's text: getFile for its file_path, then the download URL the Bot API documents
+ * (<api root>/file/bot<token>/<file_path>). Null when Telegram refuses or the bytes are not
+ * UTF-8 text. The URL holds the token: it is never logged or shown.
+ */
+async function download(ctx: BotContext, fileId: string): Promise<string | null> {
+  try {
+    const file = await ctx.api.getFile(fileId);
+    if (!file.file_path) return null;
+    const root = ctx.api.options?.apiRoot ?? DEFAULT_API_ROOT;
+    const response = await fetch(`${root}/file/bot${ctx.api.token}/${file.file_path}`, {
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (!response.ok) return null;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.length > MAX_FILE_BYTES) return null;
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "");
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,122 @@
+import { parseMoney, type CreatePromoCodeInput } from "@orderbot/core";
+
+/** A parsed `/promo add`, ready for core (which validates it again), or what was wrong. */
+export type PromoAddCommand =
+  { ok: true; value: Omit<CreatePromoCodeInput, "actor"> } | { ok: false; problem: string };
+
+/**
+ * `/promo add CODE 10%|5.00[CUR] uses=50 [per=1] [min=20.00] [from=YYYY-MM-DD] [until=YYYY-MM-DD]`
+ * (everything after `add`). A fixed amount and the minimum are in `currency` (the shop's payment
+ * currency) unless the amount names one ("5.00USD"); dates are days in the shop's time zone,
+ * `until` included. Every option at most once, nothing unknown: a typo is refused, not ignored.
+ */
+export function parsePromoAdd(args: string, currency: string, timeZone: string): PromoAddCommand {
+  const [code, amount, ...options] = args.split(/\s+/).filter(Boolean);
+  if (!code || !amount) return { ok: false, problem: "CODE and the amount are required" };
+  const fixed = /^(\d{1,9}(?:\.\d{1,2})?)([A-Za-z]{3})?$/.exec(amount);
+  const percent = /^(\d{1,3})%$/.exec(amount);
+  let kind: "PERCENT" | "FIXED";
+  let value: number | null;
+  let codeCurrency: string | null = null;
+  if (percent) {
+    kind = "PERCENT";
+    value = Number(percent[1]);
+    if (value < 1 || value > 100) return { ok: false, problem: "a percentage is 1-100" };
+  } else if (fixed) {
+    kind = "FIXED";
+    codeCurrency = fixed[2]?.toUpperCase() ?? currency;
+    value = parseMoney(fixed[1]!, codeCurrency);
+    if (value === null)
+      return { ok: false, problem: `not an amount of ${codeCurrency}: ${amount}` };
+  } else return { ok: false, problem: `not 10% or an amount: ${amount}` };
+
+  const seen = new Map<string, string>();
+  for (const option of options) {
+    const match = /^(uses|per|min|from|until)=(\S+)$/.exec(option.toLowerCase());
+    if (!match) return { ok: false, problem: `unknown option: ${option}` };
+    if (seen.has(match[1]!)) return { ok: false, problem: `${match[1]} given twice` };
+    seen.set(match[1]!, match[2]!);
+  }
+  const count = (name: string, max: number): number | null | undefined => {
+    const text = seen.get(name);
+    if (text === undefined) return undefined;
+    return /^\d{1,7}$/.test(text) && Number(text) >= 1 && Number(text) <= max ? Number(text) : null;
+  };
+  const totalUses = count("uses", 1_000_000);
+  if (totalUses === undefined) return { ok: false, problem: "uses=N is required" };
+  if (totalUses === null) return { ok: false, problem: "uses is 1-1000000" };
+  const perCustomer = count("per", 100);
+  if (perCustomer === null) return { ok: false, problem: "per is 1-100" };
+  let minTotalMinor = 0;
+  const min = seen.get("min");
+  if (min !== undefined) {
+    const parsed = parseMoney(min, codeCurrency ?? currency);
+    if (parsed === null) return { ok: false, problem: `not an amount: min=${min}` };
+    minTotalMinor = parsed;
+  }
+  const day = (name: string, next: boolean): Date | null | undefined => {
+    const text = seen.get(name);
+    return text === undefined ? undefined : startOfDay(text, timeZone, next);
+  };
+  const startsAt = day("from", false);
+  const endsAt = day("until", true);
+  if (startsAt === null) return { ok: false, problem: "from is a day: YYYY-MM-DD" };
+  if (endsAt === null) return { ok: false, problem: "until is a day: YYYY-MM-DD" };
+  if (startsAt && endsAt && startsAt >= endsAt)
+    return { ok: false, problem: "until comes before from" };
+  return {
+    ok: true,
+    value: {
+      code,
+      kind,
+      value,
+      currency: codeCurrency,
+      totalUses,
+      perCustomer: perCustomer ?? 1,
+      minTotalMinor,
+      startsAt: startsAt ?? null,
+      endsAt: endsAt ?? null,
+    },
+  };
+}
+
+/**
+ * The instant a day (YYYY-MM-DD) starts in `timeZone`, or the next day when `next` (so `until` is
+ * included); null for a day that does not exist.
+ */
+export function startOfDay(text: string, timeZone: string, next = false): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return null;
+  const [year, month, dayOfMonth] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const utc = Date.UTC(year, month - 1, dayOfMonth + (next ? 1 : 0));
+  const check = new Date(Date.UTC(year, month - 1, dayOfMonth));
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== dayOfMonth) return null;
+  // The zone's offset at that moment, applied twice to settle across a DST change.
+  let instant = utc - offsetMs(new Date(utc), timeZone);
+  instant = utc - offsetMs(new Date(instant), timeZone);
+  return new Date(instant);
+}
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `at`, in ms. */
+function offsetMs(at: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(
+    get("year"),
+    get("month") - 1,
+    get("day"),
+    get("hour"),
+    get("minute"),
+    get("second"),
+  );
+  return wall - Math.floor(at.getTime() / 1000) * 1000;
+}

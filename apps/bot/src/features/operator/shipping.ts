@@ -1,0 +1,142 @@
+// Physical goods for operators: `/kind SKU physical|digital [PRICE]`, a physical order's shipping
+// in /order (the phone masked), and "Show phone", which gives the full number to the admin who
+// presses it, in a dialog nobody else sees, recorded with who and when.
+import type { InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
+import {
+  formatMoney,
+  parseMoney,
+  type CatalogService,
+  type OrderView,
+  type ShippingOption,
+  type ShippingService,
+} from "@orderbot/core";
+import type { BotContext } from "../../bot/context.ts";
+import { callbacks } from "../../callbacks/index.ts";
+import { optionLabel } from "../shipping.ts";
+import { actorOf, respond } from "./guard.ts";
+import { resolveSku } from "./sku.ts";
+
+export const SHIPPING_COMMANDS = ["kind"] as const;
+
+export interface OperatorShippingDeps {
+  catalog: Pick<CatalogService, "all">;
+  shipping: Pick<ShippingService, "revealPhone" | "setProductKind">;
+  options: readonly ShippingOption[];
+  /** PROVIDER_CURRENCY; none: physical goods are not sold. */
+  providerCurrency: string | null;
+}
+
+/** A physical order's shipping lines for /order (none for a digital order). */
+export function shippingBlock(
+  ctx: BotContext,
+  order: OrderView,
+  options: readonly ShippingOption[],
+): string | null {
+  const shipping = order.shipping;
+  if (!shipping) return null;
+  const to = [shipping.name, shipping.address].filter(Boolean).join(", ");
+  return [
+    ctx.t("order-shipping", {
+      option: optionLabel(options, shipping.optionId, shipping.shippingMinor, order.currency),
+    }),
+    ...(to ? [ctx.t("order-ship-to", { to })] : []),
+    ...(shipping.phoneMasked ? [ctx.t("order-ship-phone", { phone: shipping.phoneMasked })] : []),
+    ...(shipping.email ? [ctx.t("order-ship-email", { email: shipping.email })] : []),
+  ].join("\n");
+}
+
+/** Adds "Show phone" when the order has a phone number. */
+export function withShowPhone(ctx: BotContext, keyboard: InlineKeyboard, order: OrderView) {
+  return order.shipping?.phoneMasked
+    ? keyboard.text(ctx.t("btn-show-phone"), callbacks.showPhone.encode({ orderId: order.id }))
+    : keyboard;
+}
+
+export function operatorShippingFeature(deps: OperatorShippingDeps): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+
+  feature.callbackQuery(callbacks.showPhone.pattern, async (ctx) => {
+    const data = callbacks.showPhone.decode(ctx.callbackQuery.data);
+    if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+    const from = ctx.from;
+    const result = await deps.shipping.revealPhone({
+      orderId: data.orderId,
+      operatorId: actorOf(ctx),
+      operatorName: from.username ? `@${from.username}` : from.first_name,
+    });
+    if (result.status === "ok")
+      return ctx.answerCallbackQuery({
+        text: ctx.t("op-phone-shown", { id: data.orderId, phone: result.phone }),
+        show_alert: true,
+      });
+    return respond(
+      ctx,
+      result.status === "no-phone"
+        ? ctx.t("op-phone-none", { id: data.orderId })
+        : ctx.t("order-not-found"),
+    );
+  });
+
+  feature.command("kind", async (ctx) => {
+    const [typed, kindWord, amount] = (typeof ctx.match === "string" ? ctx.match : "")
+      .trim()
+      .split(/\s+/);
+    const kind =
+      kindWord?.toLowerCase() === "physical"
+        ? "PHYSICAL"
+        : kindWord?.toLowerCase() === "digital"
+          ? "DIGITAL"
+          : null;
+    const usage = () =>
+      respond(ctx, ctx.t("op-kind-usage", { currency: deps.providerCurrency ?? "-" }));
+    if (!typed || !kind) return usage();
+    if (kind === "PHYSICAL" && !deps.providerCurrency)
+      return respond(ctx, ctx.t("op-kind-no-provider"));
+    const currency = kind === "PHYSICAL" ? deps.providerCurrency! : "XTR";
+    const match = await resolveSku(deps.catalog, typed);
+    if (match.sku === null)
+      return respond(
+        ctx,
+        match.suggestion
+          ? ctx.t("op-unknown-sku-suggest", { sku: typed, suggestion: match.suggestion })
+          : ctx.t("op-unknown-sku", { sku: typed }),
+      );
+    const priceMinor = amount === undefined ? undefined : parseMoney(amount, currency);
+    if (priceMinor === null) return usage();
+    const result = await deps.shipping.setProductKind({
+      sku: match.sku,
+      kind,
+      currency,
+      priceMinor,
+      actor: actorOf(ctx),
+    });
+    switch (result.status) {
+      case "ok":
+        return respond(
+          ctx,
+          ctx.t("op-kind-set", {
+            sku: result.sku,
+            kind: result.kind,
+            price: formatMoney(result.priceMinor, result.currency),
+          }),
+        );
+      case "price-required":
+        return respond(
+          ctx,
+          ctx.t("op-kind-price", {
+            sku: result.sku,
+            priceCurrency: result.priceCurrency,
+            currency,
+            kind: kindWord!.toLowerCase(),
+          }),
+        );
+      case "not-found":
+        return respond(ctx, ctx.t("op-unknown-sku", { sku: typed }));
+      case "invalid":
+        return usage();
+    }
+  });
+
+  return feature;
+}

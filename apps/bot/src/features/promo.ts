@@ -1,0 +1,101 @@
+import { Composer } from "grammy";
+import { formatMoney, type CartService, type PromotionService } from "@orderbot/core";
+import type { BotContext } from "../bot/context.ts";
+import { promoCallbacks } from "../callbacks/promo.ts";
+import { refusalText } from "../format/promo.ts";
+import { LOCALES } from "../format/translate.ts";
+import { cartScreen } from "./cart.ts";
+import { showInPlace } from "./support.ts";
+
+/** The prompt's text in every language: a reply to it is a promo code. */
+function isPrompt(ctx: BotContext, text: string | undefined): boolean {
+  return (
+    text !== undefined &&
+    LOCALES.some((locale) => ctx.i18n.fluent.translate(locale, "promo-prompt") === text)
+  );
+}
+
+/**
+ * A customer's promo code (docs/architecture.md, Promo codes): `/promo CODE`, or "Promo code" on
+ * the cart and the code as the reply to the bot's question. Core checks the code against the cart
+ * and stores it with the cart (a new revision: a Checkout drawn before is "cart changed"); the cart
+ * then shows the discount and the new total. A refused code says why, and nothing changes.
+ */
+export function promoFeature(deps: {
+  promotions: Pick<PromotionService, "applyToCart" | "removeFromCart">;
+  cart: Pick<CartService, "view">;
+  maxUnitsPerLine: number;
+}): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+  const privateChats = feature.chatType("private");
+
+  const prompt = (ctx: BotContext) =>
+    ctx.reply(ctx.t("promo-prompt"), {
+      reply_markup: { force_reply: true, input_field_placeholder: "SALE10" },
+    });
+
+  async function apply(ctx: BotContext & { from: { id: number } }, code: string) {
+    const result = await deps.promotions.applyToCart({ userId: ctx.from.id, code });
+    switch (result.status) {
+      case "ok": {
+        const currency = result.cart.currency ?? "XTR";
+        const screen = cartScreen(ctx, result.cart, deps.maxUnitsPerLine);
+        await ctx.reply(
+          [
+            ctx.t("promo-applied", {
+              code: result.cart.promo?.code ?? code,
+              amount: formatMoney(result.price.discountMinor, currency),
+              total: formatMoney(result.price.totalMinor, currency),
+            }),
+            "",
+            screen.text,
+          ].join("\n"),
+          { reply_markup: screen.keyboard },
+        );
+        return;
+      }
+      case "empty":
+        await ctx.reply(ctx.t("promo-cart-empty"));
+        return;
+      case "promo-refused":
+        await ctx.reply(
+          ctx.t("promo-refused", { code: result.code, why: refusalText(ctx.t, result) }),
+        );
+        return;
+      case "invalid":
+        await ctx.reply(ctx.t("promo-refused", { code: "", why: ctx.t("promo-refused-unknown") }));
+        return;
+    }
+  }
+
+  privateChats.command("promo", async (ctx) => {
+    const code = ctx.match.trim();
+    if (code === "") return prompt(ctx);
+    await apply(ctx, code);
+  });
+
+  privateChats.callbackQuery(promoCallbacks.ask.pattern, async (ctx) => {
+    if (!promoCallbacks.ask.decode(ctx.callbackQuery.data))
+      return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+    await ctx.answerCallbackQuery();
+    await prompt(ctx);
+  });
+
+  privateChats.callbackQuery(promoCallbacks.remove.pattern, async (ctx) => {
+    if (!promoCallbacks.remove.decode(ctx.callbackQuery.data))
+      return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+    const cart = await deps.promotions.removeFromCart(ctx.from.id);
+    await ctx.answerCallbackQuery({ text: ctx.t("promo-removed") });
+    const screen = cartScreen(ctx, cart, deps.maxUnitsPerLine);
+    await showInPlace(ctx, screen.text, screen.keyboard);
+  });
+
+  privateChats.on("message:text").filter(
+    (ctx) =>
+      ctx.message.reply_to_message?.from?.id === ctx.me.id &&
+      isPrompt(ctx, ctx.message.reply_to_message.text),
+    (ctx) => apply(ctx, ctx.message.text),
+  );
+
+  return feature;
+}

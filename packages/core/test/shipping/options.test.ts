@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import {
+  maskPhone,
+  optionsFor,
+  resolveCoreConfig,
+  shippingCharge,
+  shippingOptionsSchema,
+} from "../../src/index.ts";
+import { ConfigError } from "@orderbot/platform";
+
+const OPTIONS = shippingOptionsSchema.parse([
+  { id: "pickup", title: "Pickup in store", price: 0, countries: ["DE"] },
+  { id: "courier", title: "Courier", price: 500, countries: ["DE", "at"] },
+  { id: "post", title: "Post", price: 900, countries: "*" },
+]);
+
+describe("shipping options", () => {
+  it("offers the options whose countries include the address's, in configuration order", () => {
+    expect(optionsFor(OPTIONS, "DE").map((o) => o.id)).toEqual(["pickup", "courier", "post"]);
+    expect(optionsFor(OPTIONS, "at").map((o) => o.id)).toEqual(["courier", "post"]);
+    expect(optionsFor(OPTIONS, "FR").map((o) => o.id)).toEqual(["post"]);
+    const noPost = OPTIONS.filter((o) => o.id !== "post");
+    expect(optionsFor(noPost, "US")).toEqual([]);
+  });
+
+  it("refuses a configuration with duplicate ids, a bad country or a negative price", () => {
+    const bad = [
+      [
+        { id: "a", title: "A", price: 1 },
+        { id: "a", title: "B", price: 2 },
+      ],
+      [{ id: "a", title: "A", price: 1, countries: ["DEU"] }],
+      [{ id: "a", title: "A", price: -1 }],
+      [{ id: "a b", title: "A", price: 1 }],
+      [{ id: "a", title: "A", price: 1, countries: [] }],
+    ];
+    for (const options of bad) expect(shippingOptionsSchema.safeParse(options).success).toBe(false);
+    expect(() =>
+      resolveCoreConfig({ maskKey: "k".repeat(16), shippingOptions: bad[0] as never }),
+    ).toThrow(ConfigError);
+  });
+});
+
+describe("shippingCharge", () => {
+  const physical = { physical: true, goodsMinor: 2_000 };
+
+  it("is the goods plus the configured price of the option chosen, for an address it ships to", () => {
+    expect(
+      shippingCharge(OPTIONS, {
+        ...physical,
+        shippingOptionId: "courier",
+        address: { country_code: "AT" },
+      }),
+    ).toEqual({ ok: true, optionId: "courier", shippingMinor: 500, payableMinor: 2_500 });
+    expect(
+      shippingCharge(OPTIONS, {
+        ...physical,
+        shippingOptionId: "pickup",
+        address: { country_code: "de" },
+      }),
+    ).toMatchObject({ ok: true, payableMinor: 2_000 });
+  });
+
+  it("refuses a missing or unknown option, or one that does not ship to the address", () => {
+    expect(shippingCharge(OPTIONS, physical)).toEqual({ ok: false, reason: "shipping-missing" });
+    expect(
+      shippingCharge(OPTIONS, {
+        ...physical,
+        shippingOptionId: "drone",
+        address: { country_code: "DE" },
+      }),
+    ).toEqual({ ok: false, reason: "shipping-unknown-option" });
+    expect(
+      shippingCharge(OPTIONS, {
+        ...physical,
+        shippingOptionId: "courier",
+        address: { country_code: "FR" },
+      }),
+    ).toEqual({ ok: false, reason: "shipping-not-to-address" });
+    expect(shippingCharge(OPTIONS, { ...physical, shippingOptionId: "courier" })).toEqual({
+      ok: false,
+      reason: "shipping-not-to-address",
+    });
+  });
+
+  it("charges a digital order its goods alone, and refuses shipping on it", () => {
+    expect(shippingCharge(OPTIONS, { physical: false, goodsMinor: 50 })).toEqual({
+      ok: true,
+      optionId: null,
+      shippingMinor: 0,
+      payableMinor: 50,
+    });
+    expect(
+      shippingCharge(OPTIONS, { physical: false, goodsMinor: 50, shippingOptionId: "post" }),
+    ).toEqual({ ok: false, reason: "shipping-missing" });
+  });
+});
+
+describe("maskPhone", () => {
+  it("keeps the country prefix and the last two digits only", () => {
+    expect(maskPhone("+49 151 2345 6767")).toBe("+49 ••• ••• 67");
+    expect(maskPhone("015123456781")).toBe("01 ••• ••• 81");
+    expect(maskPhone("123")).toBe("•••");
+    expect(maskPhone("+49 151 2345 6767")).not.toContain("2345");
+  });
+});

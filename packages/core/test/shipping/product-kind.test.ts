@@ -1,0 +1,66 @@
+// /kind: a product becomes physical (priced in the provider's currency) or digital (Stars); a
+// change of currency needs the new price, and the price ledger records a change of amount.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addProduct, user } from "../support/fixtures.ts";
+import { createHarness, type ShopHarness } from "../support/shop.ts";
+
+let h: ShopHarness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+describe("setProductKind", () => {
+  it("asks for a price in the new currency, then changes kind, currency and price together", async () => {
+    const p = await addProduct(h.db, { stock: 5, priceMinor: 40 });
+    const set = (extra: object) =>
+      h.shop.shipping.setProductKind({
+        sku: p.sku,
+        kind: "PHYSICAL",
+        currency: "USD",
+        actor: user(1),
+        ...extra,
+      });
+    expect(await set({})).toEqual({ status: "price-required", sku: p.sku, priceCurrency: "XTR" });
+    expect(await h.db.product.findUnique({ where: { id: p.id } })).toMatchObject({
+      kind: "DIGITAL",
+      currency: "XTR",
+      priceMinor: 40,
+    });
+    expect(await set({ priceMinor: 1_250 })).toMatchObject({
+      status: "ok",
+      kind: "PHYSICAL",
+      currency: "USD",
+      priceMinor: 1_250,
+    });
+    expect(await h.db.product.findUnique({ where: { id: p.id } })).toMatchObject({
+      kind: "PHYSICAL",
+      currency: "USD",
+      priceMinor: 1_250,
+    });
+    expect(await h.db.priceChange.findMany({ where: { productId: p.id } })).toMatchObject([
+      { oldPriceMinor: 40, newPriceMinor: 1_250, currency: "USD" },
+    ]);
+  });
+
+  it("refuses a kind in the wrong currency, and an unknown product", async () => {
+    const p = await addProduct(h.db, { stock: 5 });
+    expect(
+      await h.shop.shipping.setProductKind({
+        sku: p.sku,
+        kind: "DIGITAL",
+        currency: "USD",
+        actor: user(1),
+      }),
+    ).toMatchObject({ status: "invalid" });
+    expect(
+      await h.shop.shipping.setProductKind({
+        sku: "NOPE-1",
+        kind: "DIGITAL",
+        currency: "XTR",
+        actor: user(1),
+      }),
+    ).toEqual({ status: "not-found" });
+    expect((await h.db.product.findUnique({ where: { id: p.id } }))!.kind).toBe("DIGITAL");
+  });
+});

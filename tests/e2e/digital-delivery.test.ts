@@ -1,0 +1,74 @@
+// A digital order end to end, two bot processes behind the proxy: the payment assigns a code from
+// the pool in the transaction that records it, and the code reaches the buyer exactly once even
+// when Telegram re-delivers the successful_payment (maybe to the other replica).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startShop, type E2eShop } from "./support/shop.ts";
+import { allDelivered, openCard, pressOrder } from "./support/users.ts";
+
+let shop: E2eShop;
+beforeAll(async () => {
+  shop = await startShop({ replicas: 2 });
+});
+afterAll(() => shop?.stop());
+
+const SKU = "GIFT-CARD-E2E";
+const TITLE = "Tea shop gift card";
+
+describe("digital delivery", () => {
+  it("delivers a code once when successful_payment is re-delivered", async () => {
+    await shop.db.product.create({
+      data: {
+        sku: SKU,
+        titleEn: TITLE,
+        titleZh: "茶叶店礼品卡",
+        priceMinor: 30,
+        currency: "XTR",
+        stock: 0,
+      },
+    });
+    expect(
+      await shop.shop.delivery.loadCodes({
+        sku: SKU,
+        text: "GIFT-AAAA-1111\nGIFT-BBBB-2222",
+        batchId: "codes:e2e:1",
+        actor: 1n,
+      }),
+    ).toMatchObject({ status: "ok", added: 2 });
+
+    const user = shop.kit.createUser({ languageCode: "en" });
+    await openCard(user, TITLE);
+    const id = await pressOrder(user);
+    await user.press(/^Pay/);
+    await user.waitForMessage((m) => m.invoice !== undefined);
+    await allDelivered(shop.kit);
+    const paying = user.pay();
+    const preCheckout = shop.kit.deliveries.findLast(
+      (d) => d.update.pre_checkout_query?.from.id === user.id,
+    )!;
+    await preCheckout.settled;
+    // The bot's 200 to the successful_payment is lost: Telegram sends it again.
+    shop.kit.faults.delivery({ dropNextResponses: 1 });
+    const payment = await paying;
+    if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
+    const delivery = shop.kit.delivery(payment.updateId)!;
+    await delivery.settled;
+    expect(delivery.attempts.length).toBeGreaterThanOrEqual(2);
+
+    // One code assigned, one delivery queued; the worker's relay sends it (twice run: still once).
+    const items = await shop.db.digitalItem.findMany({ where: { order: { publicId: id } } });
+    expect(items.map((i) => i.secret)).toEqual(["GIFT-AAAA-1111"]);
+    await shop.relayOutbox();
+    await shop.relayOutbox();
+    const got = await user.waitForMessage(/GIFT-AAAA-1111/);
+    expect(got.text).toContain(`Order ${id} is paid.`);
+    const withCode = user.view().botMessages.filter((m) => m.text?.includes("GIFT-AAAA-1111"));
+    expect(withCode).toHaveLength(1);
+    expect(
+      await shop.db.outboxMessage.count({
+        where: { dedupeKey: { startsWith: `delivery:${id}:` } },
+      }),
+    ).toBe(1);
+    // The other code is still unused; nobody else got this one.
+    expect(await shop.shop.delivery.pool(SKU)).toMatchObject({ unused: 1, assigned: 1 });
+  });
+});
