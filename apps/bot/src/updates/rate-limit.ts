@@ -4,7 +4,7 @@ import { carriesMoney } from "./money-updates.ts";
 
 export interface RateLimitOptions {
   /** The shared Redis: the count is per user across every replica. */
-  redis: Pick<Redis, "multi">;
+  redis: Pick<Redis, "eval">;
   /** Key prefix; the user part is `mask(userId)`, never the raw id. */
   prefix: string;
   mask: (id: number) => string;
@@ -25,6 +25,19 @@ export interface RateLimiter {
   /** Whether this update may go on: counted against its sender, one Redis round trip. */
   admits(update: Update): Promise<boolean>;
 }
+
+/**
+ * Admits an update (ARGV[1], its update_id) against the window's set of admitted ones (KEYS[1]):
+ * 1 if it is in the set already (Telegram re-sent it, or the poller retries it: one update counts
+ * once), or there is room and it is added; 0 when the window is full. The set expires with its
+ * window, set with the first member, and never holds more than the limit (ARGV[2]) of ids.
+ */
+const ADMIT = `
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('SADD', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3], 'NX')
+return 1`;
 
 /** One warning a minute is enough to be seen; a line per update would flood the log. */
 const FAIL_OPEN_WARN_MS = 60_000;
@@ -52,7 +65,9 @@ function groupChat(update: Update): number | undefined {
 
 /**
  * A per-user limit on what a user can make the bot do (messages and button presses), counted in
- * Redis with one transaction (INCR, and PEXPIRE NX so the count always expires with its window).
+ * Redis by one script (ADMIT) over a fixed window. It counts updates, not deliveries: an update
+ * Telegram re-sends after a 5xx, or the poller retries while PostgreSQL is down, is the same
+ * update and is let through again, never counted twice.
  * It is the first thing an update meets, before the dedupe SELECT, the update lock and the
  * language read: a flooder costs one Redis round trip per update and nothing in PostgreSQL.
  * The admins of the operator group are let through over it (`isOperator`, asked only then).
@@ -75,19 +90,20 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     );
   };
 
-  async function count(key: string): Promise<number> {
+  async function admit(key: string, updateId: number): Promise<boolean> {
     try {
-      const replies = await options.redis
-        .multi()
-        .incr(key)
-        .pexpire(key, options.windowMs, "NX")
-        .exec();
-      const [error, value] = replies?.[0] ?? [new Error("transaction discarded")];
-      if (error) throw error;
-      return Number(value);
+      const admitted = await options.redis.eval(
+        ADMIT,
+        1,
+        key,
+        updateId,
+        options.limit,
+        options.windowMs,
+      );
+      return admitted === 1;
     } catch (error) {
       failOpen(error);
-      return 1;
+      return true;
     }
   }
 
@@ -99,7 +115,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
       // same person may do as a customer in private.
       const group = groupChat(update);
       const key = `${options.prefix}${options.mask(sender)}${group === undefined ? "" : ":groups"}`;
-      if ((await count(key)) <= options.limit) return true;
+      if (await admit(key, update.update_id)) return true;
       // Over the limit: only now is it worth asking whether this is an operator in their group.
       return group !== undefined && options.isOperator !== undefined
         ? options.isOperator(group, sender)

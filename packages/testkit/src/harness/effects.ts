@@ -41,6 +41,19 @@ export function pressKey(
   return `${press.userId}:tap:${press.chatId}:${press.messageId}:${press.data}`;
 }
 
+/** " from 7000000012 in private: c:1", for a message or a press: who, where and what, to trace it. */
+function origin(update: object): string {
+  const u = update as Record<string, unknown>;
+  const item = (u.message ?? u.callback_query) as
+    | { from?: { id: number }; chat?: { type: string }; message?: { chat?: { type: string } } }
+    | undefined;
+  const chat = item?.chat ?? item?.message?.chat;
+  const what =
+    (u.callback_query as { data?: string } | undefined)?.data ??
+    (u.message as { text?: string } | undefined)?.text?.slice(0, 24);
+  return item ? ` from ${item.from?.id} in ${chat?.type ?? "?"}${what ? `: ${what}` : ""}` : "";
+}
+
 /**
  * Liveness first: the bot took every update in the end (a bot that fails an update again and
  * again makes Telegram give up on it). Then "every update the kit delivered with a 2xx took effect
@@ -79,7 +92,7 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
     if (skipped.has(u.update.update_id)) continue;
     if (!recorded.has(u.update.update_id))
       updateProblems.push({
-        what: `update ${u.update.update_id} (${u.type}) answered 2xx but not recorded as handled`,
+        what: `update ${u.update.update_id} (${u.type}${origin(u.update)}) answered 2xx but not recorded as handled`,
       });
   }
   for (const id of recorded)
