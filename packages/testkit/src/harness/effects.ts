@@ -54,6 +54,18 @@ function origin(update: object): string {
   return item ? ` from ${item.from?.id} in ${chat?.type ?? "?"}${what ? `: ${what}` : ""}` : "";
 }
 
+/** For a press: what the bot answered it ("Too many requests" is the rate limit), or that it never did. */
+function pressAnswer(kit: EffectInputs["kit"], update: object): string {
+  const id = (update as { callback_query?: { id: string } }).callback_query?.id;
+  if (id === undefined) return "";
+  const answer = kit
+    .callsTo("answerCallbackQuery")
+    .find((call) => call.params.callback_query_id === id);
+  return answer
+    ? `; the press was answered "${String(answer.params.text ?? "")}"`
+    : "; the press was never answered";
+}
+
 /**
  * Liveness first: the bot took every update in the end (a bot that fails an update again and
  * again makes Telegram give up on it). Then "every update the kit delivered with a 2xx took effect
@@ -92,7 +104,7 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
     if (skipped.has(u.update.update_id)) continue;
     if (!recorded.has(u.update.update_id))
       updateProblems.push({
-        what: `update ${u.update.update_id} (${u.type}${origin(u.update)}) answered 2xx but not recorded as handled`,
+        what: `update ${u.update.update_id} (${u.type}${origin(u.update)}) answered 2xx but not recorded as handled${pressAnswer(inputs.kit, u.update)}`,
       });
   }
   for (const id of recorded)
