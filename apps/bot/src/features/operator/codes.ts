@@ -8,7 +8,7 @@ import {
 } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { actorOf, respond } from "./guard.ts";
-import { resolveSku } from "./sku.ts";
+import { knownSku } from "./sku.ts";
 
 export const CODES_COMMANDS = ["codes"] as const;
 
@@ -60,7 +60,7 @@ export function codesFeature(deps: {
     const [first = "", ...rest] = text.split(/\r?\n/);
     const words = first.split(/\s+/).filter(Boolean);
     if (words.length === 0) return respond(ctx, ctx.t("op-codes-usage"));
-    const sku = await knownSku(ctx, words[0]!);
+    const sku = await knownSku(ctx, deps.catalog, words[0]!);
     if (sku === null) return;
     // Codes may follow the SKU on its line too ("/codes GIFT A-1 B-2" is not a list: refused).
     if (words.length > 1) return respond(ctx, ctx.t("op-codes-usage"));
@@ -72,7 +72,7 @@ export function codesFeature(deps: {
     const words = captionArgs(ctx) ?? [];
     const document = ctx.msg?.document;
     if (words.length !== 1 || !document) return respond(ctx, ctx.t("op-codes-usage"));
-    const sku = await knownSku(ctx, words[0]!);
+    const sku = await knownSku(ctx, deps.catalog, words[0]!);
     if (sku === null) return;
     const format = fileFormat(document.file_name, document.mime_type);
     if (format === null || (document.file_size ?? 0) > MAX_FILE_BYTES)
@@ -105,19 +105,6 @@ export function codesFeature(deps: {
       actor: actorOf(ctx),
     });
     await respond(ctx, reply(ctx, result, sku));
-  }
-
-  /** The SKU meant, in any case; else a reply naming the nearest one, and null. */
-  async function knownSku(ctx: BotContext, typed: string): Promise<string | null> {
-    const match = await resolveSku(deps.catalog, typed);
-    if (match.sku !== null) return match.sku;
-    await respond(
-      ctx,
-      match.suggestion
-        ? ctx.t("op-unknown-sku-suggest", { sku: typed, suggestion: match.suggestion })
-        : ctx.t("op-unknown-sku", { sku: typed }),
-    );
-    return null;
   }
 
   return feature;

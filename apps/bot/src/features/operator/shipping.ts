@@ -15,7 +15,7 @@ import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { optionLabel } from "../shipping.ts";
 import { actorOf, respond } from "./guard.ts";
-import { resolveSku } from "./sku.ts";
+import { knownSku } from "./sku.ts";
 
 export const SHIPPING_COMMANDS = ["kind"] as const;
 
@@ -94,18 +94,12 @@ export function operatorShippingFeature(deps: OperatorShippingDeps): Composer<Bo
     if (kind === "PHYSICAL" && !deps.providerCurrency)
       return respond(ctx, ctx.t("op-kind-no-provider"));
     const currency = kind === "PHYSICAL" ? deps.providerCurrency! : "XTR";
-    const match = await resolveSku(deps.catalog, typed);
-    if (match.sku === null)
-      return respond(
-        ctx,
-        match.suggestion
-          ? ctx.t("op-unknown-sku-suggest", { sku: typed, suggestion: match.suggestion })
-          : ctx.t("op-unknown-sku", { sku: typed }),
-      );
+    const sku = await knownSku(ctx, deps.catalog, typed);
+    if (sku === null) return;
     const priceMinor = amount === undefined ? undefined : parseMoney(amount, currency);
     if (priceMinor === null) return usage();
     const result = await deps.shipping.setProductKind({
-      sku: match.sku,
+      sku,
       kind,
       currency,
       priceMinor,

@@ -1,4 +1,6 @@
 import type { CatalogService } from "@orderbot/core";
+import type { BotContext } from "../../bot/context.ts";
+import { respond } from "./guard.ts";
 
 /**
  * What an operator typed as a SKU, resolved the forgiving way: in any case ("cup-celadon" is
@@ -23,6 +25,26 @@ export async function resolveSku(
     if (distance <= allowed && (!best || distance < best.distance)) best = { sku, distance };
   }
   return { sku: null, suggestion: best?.sku ?? null };
+}
+
+/**
+ * The SKU an operator's command names, in any case; else it replies with the nearest one (or that
+ * there is none) and gives null, so the command stops there.
+ */
+export async function knownSku(
+  ctx: BotContext,
+  catalog: Pick<CatalogService, "all">,
+  typed: string,
+): Promise<string | null> {
+  const match = await resolveSku(catalog, typed);
+  if (match.sku !== null) return match.sku;
+  await respond(
+    ctx,
+    match.suggestion
+      ? ctx.t("op-unknown-sku-suggest", { sku: typed, suggestion: match.suggestion })
+      : ctx.t("op-unknown-sku", { sku: typed }),
+  );
+  return null;
 }
 
 /** Levenshtein distance (insert, delete, replace), two rows at a time: SKUs are short. */

@@ -8,7 +8,7 @@ import {
 } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { actorOf, respond } from "./guard.ts";
-import { resolveSku } from "./sku.ts";
+import { knownSku } from "./sku.ts";
 
 export interface StockFeatureDeps {
   catalog: CatalogService;
@@ -28,7 +28,7 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
   feature.command("stock", async (ctx) => {
     const [typed, change, ...rest] = args(ctx);
     if (!typed || !change || rest.length > 0) return respond(ctx, ctx.t("op-stock-usage"));
-    const sku = await knownSku(ctx, typed);
+    const sku = await knownSku(ctx, deps.catalog, typed);
     if (sku === null) return;
     // The command message names the request: Telegram re-delivering it must not restock twice.
     const requestId =
@@ -76,7 +76,7 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
   feature.command("price", async (ctx) => {
     const [typed, amount, ...rest] = args(ctx);
     if (!typed || !amount || rest.length > 0) return respond(ctx, ctx.t("op-price-usage"));
-    const sku = await knownSku(ctx, typed);
+    const sku = await knownSku(ctx, deps.catalog, typed);
     if (sku === null) return;
     const product = await deps.catalog.get({ sku });
     if (!product) return respond(ctx, ctx.t("op-unknown-sku", { sku }));
@@ -124,19 +124,6 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
         break;
     }
   });
-
-  /** The SKU meant, in any case; else a reply naming the nearest one, and null. */
-  async function knownSku(ctx: BotContext, typed: string): Promise<string | null> {
-    const match = await resolveSku(deps.catalog, typed);
-    if (match.sku !== null) return match.sku;
-    await respond(
-      ctx,
-      match.suggestion
-        ? ctx.t("op-unknown-sku-suggest", { sku: typed, suggestion: match.suggestion })
-        : ctx.t("op-unknown-sku", { sku: typed }),
-    );
-    return null;
-  }
 
   return feature;
 }
