@@ -63,6 +63,11 @@ describe("digital delivery", () => {
     expect(got.text).toContain(`Order ${id} is paid.`);
     const withCode = user.view().botMessages.filter((m) => m.text?.includes("GIFT-AAAA-1111"));
     expect(withCode).toHaveLength(1);
+    // The confirmation says where the codes are, not that the shop will prepare the order.
+    const confirmation = user
+      .view()
+      .botMessages.find((m) => m.text?.startsWith("Payment received"));
+    expect(confirmation?.text).toContain("Your codes come in the next message");
     expect(
       await shop.db.outboxMessage.count({
         where: { dedupeKey: { startsWith: `delivery:${id}:` } },

@@ -16,5 +16,8 @@ precheckout-busy = The order is being changed right now. Nothing was charged; pl
 precheckout-unavailable = Payments are temporarily unavailable. Nothing was charged; please try again shortly.
 payment-received =
     Payment received: order { $id } is paid. Thank you!
-    What happens next: the shop prepares your order and tells you here at each step, usually within a working day. Your orders are under My orders.
+    { $hasCodes ->
+        [yes] Your codes come in the next message, and stay with the order under My orders.
+       *[no] What happens next: the shop prepares your order and tells you here at each step, usually within a working day. Your orders are under My orders.
+    }
 payment-refund-pending = We received your payment for order { $id }, but the order could not be fulfilled. Your payment will be refunded in full.

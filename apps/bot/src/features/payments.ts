@@ -229,9 +229,12 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
     // here, it is settled so that the worker does not say it again. If the reply fails, the outbox
     // says it (a re-delivery of this update would be a duplicate and say nothing).
     try {
-      await ctx.reply(ctx.t("payment-received", { id }), {
-        reply_markup: mainMenuKeyboard(ctx.t),
-      });
+      await ctx.reply(
+        ctx.t("payment-received", { id, hasCodes: result.codesSent ? "yes" : "no" }),
+        {
+          reply_markup: mainMenuKeyboard(ctx.t),
+        },
+      );
     } catch (error) {
       ctx.logger.warn(
         { err: loggableError(error) },

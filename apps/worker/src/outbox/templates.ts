@@ -98,6 +98,8 @@ function argsOf(p: Params, locale: Locale): Record<string, FluentVariable> {
     orders: text(p.orders) ? recentOrders(locale, text(p.orders)) : none,
     text: text(p.text) || none,
     zone: text(p.zone) || "UTC",
+    // payment-received: whether codes were delivered ("no" for a notice queued before codes were).
+    hasCodes: yes(text(p.hasCodes) === "yes"),
   };
 }
 

@@ -63,6 +63,8 @@ export type ConfirmPaymentResult =
       payment: PaymentView;
       duplicate: boolean;
       rereserved: boolean;
+      /** This call assigned a digital order's codes and queued their message (delivery/). */
+      codesSent: boolean;
     }
   /** Money was taken but cannot pay for the order: recorded as REFUND_PENDING, refund queued. */
   | {
@@ -226,7 +228,7 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
     const view = publicId ? await findOrderByPublicId(tx, publicId) : null;
     const payment = paymentView(existing, publicId);
     return existing.status === "CAPTURED" && view
-      ? { status: "ok", order: view, payment, duplicate: true, rereserved: false }
+      ? { status: "ok", order: view, payment, duplicate: true, rereserved: false, codesSent: false }
       : { status: "refund-pending", reason: "duplicate", order: view, payment, duplicate: true };
   }
   if (!order) {
@@ -361,7 +363,7 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
       method: "notify",
       payload: {
         template: "payment-received",
-        params: { orderId: order.publicId },
+        params: { orderId: order.publicId, hasCodes: codes ? "yes" : "no" },
         ...(input.locale ? { locale: input.locale } : {}),
       },
       notBefore: new Date(deps.clock.now().getTime() + PAYMENT_NOTICE_GRACE_MS),
@@ -373,6 +375,7 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
     payment: paymentView(payment, order.publicId),
     duplicate: false,
     rereserved,
+    codesSent: codes !== "",
   };
 }
 
