@@ -10,8 +10,7 @@ import {
 } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
-import { isOpen, orderText } from "../format/order.ts";
-import { orderKeyboard } from "../keyboards/order.ts";
+import { orderCard } from "../format/order-card.ts";
 import { productCard } from "./product.ts";
 import { showProductCard } from "./product-card.ts";
 import { tellPlacementRefusal } from "./placement-refusals.ts";
@@ -70,12 +69,9 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
         // Before the reply, so that a re-delivery after a failed reply still finds them queued;
         // their dedupe key makes running this again for a replay queue nothing new.
         await deps.lowStock.afterSale(order.items.map((item) => item.sku));
-        const total = formatMoney(order.totalMinor, order.currency);
-        const shown = await showInPlace(
-          ctx,
-          orderText(ctx.t, order, ctx.locale),
-          orderKeyboard(ctx.t, { id: order.id, open: isOpen(order), total }),
-        );
+        // In the shop's time zone, as every card: "held until 20:58 (Asia/Shanghai)".
+        const card = orderCard(ctx, order);
+        const shown = await showInPlace(ctx, card.text, card.keyboard);
         // That message is the order's card from now on: kept true when the order changes.
         if (shown !== undefined && ctx.chat)
           await deps.orderMessages?.setCard(order.id, ctx.chat.id, shown);
