@@ -58,11 +58,6 @@ const schema = z
     /** The Stars reconciliation (reconcile-stars): how often, and how old a difference must be to count (ms). */
     RECONCILE_INTERVAL_MS: ms(1000).default(10 * 60_000),
     RECONCILE_GRACE_MS: ms(0).default(10 * 60_000),
-    /** The shop's currency, shared with the bot: the Stars reconciliation runs only for XTR. */
-    PAYMENT_CURRENCY: z
-      .string()
-      .regex(/^[A-Z]{3}$/)
-      .default("XTR"),
     /** Lease of the job leader locks (ms); default: the `job` lock kind's. A paused leader loses its job after this. */
     JOB_LOCK_TTL_MS: ms(500).optional(),
 

@@ -41,7 +41,7 @@ export interface WorkerDeps {
   groups: Pick<GroupService, "list" | "refreshAdmins">;
   /**
    * core's `shop.ledger`: the reconcile-stars job compares it with Telegram's getStarTransactions
-   * (scheduled only when PAYMENT_CURRENCY is XTR and this is given).
+   * (scheduled when this is given: digital goods are always sold for Stars).
    */
   ledger?: StarReconciliation;
   /** grammY's Api pointed at Telegram or another Bot API server (`new Api(token, { apiRoot })`). */
@@ -147,7 +147,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       intervalMs: config.PRUNE_INTERVAL_MS,
     }),
   ];
-  if (deps.ledger && config.PAYMENT_CURRENCY === "XTR") {
+  if (deps.ledger) {
     jobs.push(
       reconcileStarsJob({
         ledger: deps.ledger,

@@ -4,8 +4,8 @@ import type { Job } from "./job.ts";
 
 /**
  * reconcile-stars: compares the payments table with Telegram's own record of the bot's Stars
- * (getStarTransactions), for shops that take Stars (PAYMENT_CURRENCY=XTR; other providers keep
- * their ledger elsewhere, so the job is not scheduled for them).
+ * (getStarTransactions). Every shop takes Stars, for its digital goods; a payment provider keeps
+ * the ledger of physical goods' payments outside Telegram, so those are not in this list.
  *
  * Under the `job` leader lock: one worker reads Telegram's list at a time. It reads from the stored
  * position on (history once), records each difference once as a finding (unique per kind and

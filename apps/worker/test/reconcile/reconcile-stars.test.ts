@@ -230,20 +230,7 @@ describe("reconcile-stars", () => {
     expect(await metrics()).toMatch(/^orderbot_unreconciled_charges 4$/m);
   });
 
-  it("is scheduled only for shops that take Stars", async () => {
-    const services = {
-      databaseUrl: testDb.url,
-      redisUrl: t.url,
-      namespace: t.namespace,
-      apiRoot: tg.apiRoot,
-      token: tg.token,
-    };
-    const usd = await startWorker(db, services, { PAYMENT_CURRENCY: "USD" }, { start: false });
-    try {
-      expect(usd.worker.jobs.map((j) => j.name)).not.toContain("reconcile-stars");
-      expect(workers[0]!.worker.jobs.map((j) => j.name)).toContain("reconcile-stars");
-    } finally {
-      await usd.close();
-    }
+  it("is scheduled for every shop: digital goods are always sold for Stars", () => {
+    expect(workers[0]!.worker.jobs.map((j) => j.name)).toContain("reconcile-stars");
   });
 });
