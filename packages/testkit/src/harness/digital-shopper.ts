@@ -4,7 +4,7 @@
 import type { Database } from "@orderbot/db";
 import type { FakeTelegram } from "@orderbot/fake-telegram";
 import type { CustomerResult } from "./customer.ts";
-import { startFlashSale, type FlashSale } from "./flash-sale.ts";
+import { startBuyers, type BuyerOptions, type FlashSale } from "./flash-sale.ts";
 import type { Operator } from "./operator.ts";
 
 export const GIFT_CARD = {
@@ -46,22 +46,8 @@ export async function loadGiftCards(
 }
 
 /** Shoppers who buy the gift card (1 or 2) and pay, arriving over `seconds` like the sale's. */
-export function startDigitalShoppers(options: {
-  kit: FakeTelegram;
-  users: number;
-  seconds: number;
-  random: () => number;
-  signal: AbortSignal;
-  firstUserId: number;
-}): FlashSale {
-  return startFlashSale({
-    ...options,
-    products: [{ title: GIFT_CARD.titleEn }],
-    maxLines: 1,
-    intents: { pay: 1, cancel: 0, abandon: 0 },
-    maxQuantity: 2,
-    thinkMs: [200, 1_000],
-  });
+export function startDigitalShoppers(options: BuyerOptions): FlashSale {
+  return startBuyers({ ...options, title: GIFT_CARD.titleEn, maxQuantity: 2 });
 }
 
 export interface DigitalFigures {

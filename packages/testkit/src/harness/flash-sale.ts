@@ -111,3 +111,30 @@ export function startFlashSale(options: FlashSaleOptions): FlashSale {
   })();
   return { stats, results, finished };
 }
+
+/** Who buys one product and pays, arriving over `seconds` like the sale's crowd. */
+export interface BuyerOptions {
+  kit: FakeTelegram;
+  users: number;
+  seconds: number;
+  random: () => number;
+  signal: AbortSignal;
+  firstUserId: number;
+}
+
+/**
+ * Shoppers who each buy `title` (1 to `maxQuantity` units) and pay: the demo's buyers of one kind
+ * of goods beside the sale (digital-shopper.ts, physical-shopper.ts).
+ */
+export function startBuyers(
+  options: BuyerOptions & { title: string; maxQuantity: number },
+): FlashSale {
+  const { title, ...rest } = options;
+  return startFlashSale({
+    ...rest,
+    products: [{ title }],
+    maxLines: 1,
+    intents: { pay: 1, cancel: 0, abandon: 0 },
+    thinkMs: [200, 1_000],
+  });
+}

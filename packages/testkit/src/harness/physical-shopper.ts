@@ -4,9 +4,8 @@
 // first, and the payment is goods + shipping. At the end: paid physical orders per option, and an
 // invariant that every one of them kept its option, its address and the right amount.
 import { PHYSICAL_DEMO_CATALOG, seedCatalog, type Database } from "@orderbot/db";
-import type { FakeTelegram } from "@orderbot/fake-telegram";
 import type { CustomerResult } from "./customer.ts";
-import { startFlashSale, type FlashSale } from "./flash-sale.ts";
+import { startBuyers, type BuyerOptions, type FlashSale } from "./flash-sale.ts";
 import type { InvariantResult } from "./invariants.ts";
 
 const PRODUCT = PHYSICAL_DEMO_CATALOG[0]!;
@@ -28,22 +27,8 @@ export async function stockPhysicalGoods(db: Database): Promise<string> {
 }
 
 /** Shoppers who buy the shipped tea set and pay with delivery to their (simulated) address. */
-export function startPhysicalShoppers(options: {
-  kit: FakeTelegram;
-  users: number;
-  seconds: number;
-  random: () => number;
-  signal: AbortSignal;
-  firstUserId: number;
-}): FlashSale {
-  return startFlashSale({
-    ...options,
-    products: [{ title: PRODUCT.titleEn }],
-    maxLines: 1,
-    intents: { pay: 1, cancel: 0, abandon: 0 },
-    maxQuantity: 1,
-    thinkMs: [200, 1_000],
-  });
+export function startPhysicalShoppers(options: BuyerOptions): FlashSale {
+  return startBuyers({ ...options, title: PRODUCT.titleEn, maxQuantity: 1 });
 }
 
 export interface PhysicalFigures {
