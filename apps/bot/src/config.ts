@@ -146,7 +146,7 @@ const schema = z
     ORDER_MAX_UNPAID_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
     ORDER_MAX_PAYING_EXTENSIONS: z.coerce.number().int().min(0).max(100).default(3),
     /** Per-user rate limit: updates allowed per window. */
-    RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).default(20),
+    RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
     /**
      * Polling: a failing update runs again after a pause doubling from POLL_RETRY_BASE_MS up to
