@@ -51,14 +51,7 @@ export function photoContent(
   caption: string | undefined,
   replyTo?: TgMessage,
 ): Partial<TgMessage> {
-  const text = caption?.trim() ?? "";
-  const entities = detectEntities(text);
-  return {
-    ...(replyTo ? { reply_to_message: replyTo } : {}),
-    photo: structuredClone(sizes),
-    ...(text ? { caption: text } : {}),
-    ...(entities.length ? { caption_entities: entities } : {}),
-  };
+  return withCaption({ photo: structuredClone(sizes) }, caption, replyTo);
 }
 
 /** A document message (a file the user sent) with its caption and the caption's entities. */
@@ -67,11 +60,20 @@ export function documentContent(
   caption: string | undefined,
   replyTo?: TgMessage,
 ): Partial<TgMessage> {
+  return withCaption({ document: structuredClone(document) }, caption, replyTo);
+}
+
+/** A media message: the media, then its caption (trimmed) and the entities found in it. */
+function withCaption(
+  media: Partial<TgMessage>,
+  caption: string | undefined,
+  replyTo?: TgMessage,
+): Partial<TgMessage> {
   const text = caption?.trim() ?? "";
   const entities = detectEntities(text);
   return {
     ...(replyTo ? { reply_to_message: replyTo } : {}),
-    document: structuredClone(document),
+    ...media,
     ...(text ? { caption: text } : {}),
     ...(entities.length ? { caption_entities: entities } : {}),
   };
