@@ -30,7 +30,7 @@ import {
 import { newToken } from "../src/core/requests.ts";
 import { type LuaScript, runCommand, type ScriptClient, tryScript } from "../src/core/scripts.ts";
 import { CircuitBreaker } from "../src/layers/circuit-breaker.ts";
-import { lineKeys, releaseScript } from "../src/layers/fair-waiting/waiting.ts";
+import { lineKeys, releaseScript } from "../src/layers/fair-waiting.ts";
 import { lockMetrics } from "../src/layers/metrics.ts";
 import {
   connect,

@@ -2,7 +2,7 @@
 // the lock's own JavaScript (bench:lock-breakdown's first figure).
 import { EventEmitter } from "node:events";
 import { createLockManager } from "../src/index.ts";
-import { releaseScript } from "../src/layers/fair-waiting/waiting.ts";
+import { releaseScript } from "../src/layers/fair-waiting.ts";
 import { lockManagerOptions } from "./clients.ts";
 
 const STUB_OPS = 200_000;

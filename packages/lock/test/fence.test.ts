@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestRedis, type TestRedis } from "./redis.ts";
 import { tryScript } from "../src/core/scripts.ts";
-import { acquireScript, releaseScript } from "../src/layers/fair-waiting/waiting.ts";
+import { acquireScript, releaseScript } from "../src/layers/fair-waiting.ts";
 
 let t: TestRedis;
 let n = 0;
@@ -15,18 +15,15 @@ const keys = () => {
   return { lock, fence: `${lock}:fence`, queue: `${lock}:queue`, tickets: `${lock}:tickets` };
 };
 type K = ReturnType<typeof keys>;
-const acquire = (k: K, token: string, waiter = "", waitLeft = 10_000, ttl = 1500) =>
+/** The acquire script of a waiter: `token` waits for `manager`, `waitLeft` ms more. */
+const acquire = (k: K, token: string, manager = "m", waitLeft = 10_000, ttl = 1500) =>
   acquireScript.run(
     t.redis,
     [k.lock, k.fence, k.queue, k.tickets],
-    [token, ttl, 60_000, waiter, waitLeft, 300_000, 1],
+    [token, ttl, 60_000, manager, waitLeft, 300_000],
   ) as Promise<[number, number, number?]>;
-const release = (k: K, token: string, leaving = "") =>
-  releaseScript.run(
-    t.redis,
-    [k.lock, k.fence, k.queue, k.tickets],
-    [token, INBOX, 60_000, leaving],
-  );
+const release = (k: K, token: string) =>
+  releaseScript.run(t.redis, [k.lock, k.fence, k.queue, k.tickets], [token, INBOX, 60_000]);
 
 beforeAll(async () => {
   t = await createTestRedis();
@@ -75,7 +72,7 @@ describe("fences", () => {
     await acquireScript.run(
       t.redis,
       [k.lock, k.fence, k.queue, k.tickets],
-      ["a", 1500, 200, "", 0, 1000, 0],
+      ["a", 1500, 200, "m", 1, 1000],
     );
     const pttl = await t.redis.pttl(k.fence);
     expect(pttl).toBeGreaterThan(1000); // the TTL (1500 ms), not the 200 ms retention

@@ -105,16 +105,11 @@ describe("giving up", () => {
   it("a lock handed over while the last attempt's reply was on its way is taken, though the wait ran out", async () => {
     const { locks, replies, close } = await slowManager(fx, 150); // Redis runs each script at once; its reply comes 150 ms later
     try {
-      // A first wait finds the key taken: it subscribes, and the key counts as contended, so the
-      // next wait for it joins the line with its first attempt.
-      const warm = await hold("handed-late");
-      await locks.acquire({ kind: "order", id: "handed-late" }, { waitMs: 30 });
-      expect(locks.stats().subscriptions).toBe(1);
-      await warm.release();
-
+      // The plain try's "busy" comes back at 150 ms; the wait's first ask, sent then, puts it in
+      // line at once, and its "busy" comes back at 300 ms, past the 200 ms wait.
       const holder = await hold("handed-late");
       replies.slow = true;
-      const waiting = locks.acquire({ kind: "order", id: "handed-late" }, { waitMs: 100 });
+      const waiting = locks.acquire({ kind: "order", id: "handed-late" }, { waitMs: 200 });
       while ((await lineOf(holder.key)) < 1) await sleep(2); // its attempt ran and put it in line
       await holder.release(); // hands the lock over while that attempt's "busy" is still on its way
       const result = await waiting;

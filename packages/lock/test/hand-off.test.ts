@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Lease } from "../src/index.ts";
-import { inboxPrefix, lineKeys, releaseScript } from "../src/layers/fair-waiting/waiting.ts";
+import { inboxPrefix, lineKeys, releaseScript } from "../src/layers/fair-waiting.ts";
 import { deafSubscriber, sharedRedis, type SharedRedisFixture } from "./support.ts";
 
 let fx: SharedRedisFixture;
@@ -69,7 +69,6 @@ describe("a lost hand-off message, found late", () => {
         holder.token,
         inboxPrefix(fx.test.namespace),
         3_600_000,
-        "",
       )
       .pexpire(holder.key, 600)
       .exec();

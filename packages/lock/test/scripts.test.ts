@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { createTestRedis, type TestRedis } from "./redis.ts";
 import { extendScript, LuaScript, tryScript } from "../src/core/scripts.ts";
-import { acquireScript, releaseScript } from "../src/layers/fair-waiting/waiting.ts";
+import { acquireScript, releaseScript } from "../src/layers/fair-waiting.ts";
 import { ownRedis } from "./support.ts";
 
 let t: TestRedis;
@@ -14,17 +14,18 @@ const keys = () => {
   return { lock, fence: `${lock}:fence`, queue: `${lock}:queue`, tickets: `${lock}:tickets` };
 };
 type K = ReturnType<typeof keys>;
-const acquire = (k: K, token: string, waiter = "", waitLeft = 10_000, ttl = 1500) =>
+/** The acquire script of a waiter: `token` waits for `manager`, `waitLeft` ms more. */
+const acquire = (k: K, token: string, manager = "m", waitLeft = 10_000, ttl = 1500) =>
   acquireScript.run(
     t.redis,
     [k.lock, k.fence, k.queue, k.tickets],
-    [token, ttl, 60_000, waiter, waitLeft, 300_000, 1],
+    [token, ttl, 60_000, manager, waitLeft, 300_000],
   ) as Promise<[number, number, number?]>;
-const release = (k: K, token: string, leaving = "") =>
+const release = (k: K, token: string, leaving?: string) =>
   releaseScript.run(
     t.redis,
     [k.lock, k.fence, k.queue, k.tickets],
-    [token, INBOX, 60_000, leaving],
+    leaving ? [token, INBOX, 60_000, leaving] : [token, INBOX, 60_000],
   );
 
 /** Collects what is published on the given channels. */
@@ -65,7 +66,7 @@ describe("acquire.lua", () => {
     expect(await t.redis.pttl(k.fence)).toBeGreaterThan(50_000);
   });
 
-  it("refuses a held lock, leaves it and its fence untouched, and reports its remaining TTL", async () => {
+  it("refuses a held lock, leaves it and its fence untouched, reports its TTL and puts the caller in line", async () => {
     const k = keys();
     await acquire(k, "tok-a");
     const fenceBefore = await t.redis.get(k.fence);
@@ -74,31 +75,30 @@ describe("acquire.lua", () => {
     expect(pttl).toBeGreaterThan(1000);
     expect(await t.redis.get(k.lock)).toBe("tok-a");
     expect(await t.redis.get(k.fence)).toBe(fenceBefore);
-    expect(await t.redis.exists(k.queue)).toBe(0); // a caller that tries once is not put in line
+    expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["tok-b"]);
   });
 
-  it("puts a waiting manager in line once, keeping its place across retries", async () => {
+  it("puts each waiter in line once, by arrival, keeping its place across re-checks", async () => {
     const k = keys();
     await acquire(k, "tok-a");
     await acquire(k, "tok-b", "manager-1");
     await acquire(k, "tok-c", "manager-2");
-    const [first] = await t.redis.zrange(k.queue, 0, 0);
-    await acquire(k, "tok-d", "manager-1"); // retry: NX keeps the original arrival
-    expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["manager-1", "manager-2"]);
-    expect(first).toBe("manager-1");
+    await acquire(k, "tok-d", "manager-1");
+    await acquire(k, "tok-b", "manager-1"); // re-check: NX keeps the original arrival
+    expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["tok-b", "tok-c", "tok-d"]);
     expect(await t.redis.pttl(k.queue)).toBeGreaterThan(200_000);
   });
 
-  it("puts a waiting manager's ticket (token, TTL, deadline in server time) beside its place in line", async () => {
+  it("keeps each waiter's ticket (manager, TTL, deadline in server time), renewed by its re-checks", async () => {
     const k = keys();
     await acquire(k, "tok-a");
     const [status, pttl, serverMs] = await acquire(k, "tok-w", "m1", 4000, 2500);
     expect([status, pttl > 0]).toEqual([0, true]);
     const [seconds] = await t.redis.time();
     expect(Math.abs(serverMs! - Number(seconds) * 1000)).toBeLessThan(5000);
-    expect(await t.redis.hget(k.tickets, "m1")).toBe(`tok-w 2500 ${serverMs! + 4000}`);
-    await acquire(k, "tok-w2", "m1", 3000, 2500); // the manager's next first waiter replaces the ticket
-    expect((await t.redis.hget(k.tickets, "m1"))?.split(" ")[0]).toBe("tok-w2");
+    expect(await t.redis.hget(k.tickets, "tok-w")).toBe(`m1 2500 ${serverMs! + 4000}`);
+    const [, , later] = await acquire(k, "tok-w", "m1", 9000, 2500);
+    expect(await t.redis.hget(k.tickets, "tok-w")).toBe(`m1 2500 ${later! + 9000}`);
     expect(await t.redis.pttl(k.tickets)).toBeGreaterThan(200_000);
   });
 
@@ -116,7 +116,7 @@ describe("acquire.lua", () => {
     expect(await t.redis.get(k.fence)).toBe(String(fence)); // no second fence for one acquisition
   });
 
-  it("takes a manager that acquires out of line, ticket and all", async () => {
+  it("takes a waiter that acquires a free lock out of line, ticket and all", async () => {
     const k = keys();
     await acquire(k, "tok-a");
     await acquire(k, "tok-b", "m1");
@@ -179,8 +179,8 @@ describe("release.lua", () => {
       expect(pttl).toBeLessThanOrEqual(3000);
       const newFence = Number(await t.redis.get(k.fence));
       expect(newFence).toBeGreaterThan(fence);
-      expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["m2"]);
-      expect(await t.redis.hkeys(k.tickets)).toEqual(["m2"]);
+      expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["w2"]);
+      expect(await t.redis.hkeys(k.tickets)).toEqual(["w2"]);
       const heard = await inbox.settle();
       expect(heard).toHaveLength(1);
       const [channel, message] = heard[0]!;
@@ -207,7 +207,7 @@ describe("release.lua", () => {
     try {
       await acquire(k, "ours");
       await acquire(k, "t-late", "late", 1); // gives up 1 ms from now
-      await t.redis.zadd(k.queue, "NX", 0, "ghost"); // a place without a ticket
+      await t.redis.zadd(k.queue, "NX", 0, "t-ghost"); // a place without a ticket
       await acquire(k, "t-live", "live");
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await release(k, "ours")).toBe(1);
@@ -225,24 +225,24 @@ describe("release.lua", () => {
     }
   });
 
-  it("lets a manager whose waiter gave up leave the line, passing on a lock handed to that waiter meanwhile", async () => {
+  it("lets a waiter that gave up leave the line, passing on a lock handed to it meanwhile", async () => {
     const k = keys();
     const inbox = await listen(`${INBOX}m2`);
     try {
       await acquire(k, "holder");
       await acquire(k, "w1", "m1");
       await acquire(k, "w2", "m2");
-      // m1's waiter gives up while the holder still holds: m1 leaves, the holder's lock stays
-      expect(await release(k, "w1", "m1")).toBe(0);
+      // w1 gives up while the holder still holds: w1 leaves, the holder's lock stays
+      expect(await release(k, "w1", "w1")).toBe(0);
       expect(await t.redis.get(k.lock)).toBe("holder");
-      expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["m2"]);
-      expect(await t.redis.hkeys(k.tickets)).toEqual(["m2"]);
+      expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["w2"]);
+      expect(await t.redis.hkeys(k.tickets)).toEqual(["w2"]);
 
-      await acquire(k, "w1b", "m1");
-      await release(k, "holder"); // handed to m2's w2
-      // m2's waiter had given up meanwhile: leaving passes the lock on to m1's waiter
-      expect(await release(k, "w2", "m2")).toBe(1);
-      expect(await t.redis.get(k.lock)).toBe("w1b");
+      await acquire(k, "w3", "m1");
+      await release(k, "holder"); // handed to w2
+      // w2 had given up meanwhile: leaving passes the lock on to w3
+      expect(await release(k, "w2", "w2")).toBe(1);
+      expect(await t.redis.get(k.lock)).toBe("w3");
       expect(await t.redis.exists(k.queue, k.tickets)).toBe(0);
       expect((await inbox.settle()).map(([, message]) => message.split(" ")[0])).toEqual(["w2"]);
     } finally {
@@ -272,10 +272,10 @@ describe("loading", () => {
     try {
       expect(await redis.script("EXISTS", acquireScript.sha)).toEqual([0]);
       const k = ["{x}", "{x}:fence", "{x}:queue", "{x}:tickets"];
-      await acquireScript.run(redis, k, ["tok", 1000, 60_000, "", 0, 1000]);
+      await acquireScript.run(redis, k, ["tok", 1000, 60_000, "m", 1, 1000]);
       expect(await redis.script("EXISTS", acquireScript.sha)).toEqual([1]);
       await redis.script("FLUSH"); // as after a restart or a failover
-      expect(await releaseScript.run(redis, k, ["tok", INBOX, 60_000, ""])).toBe(1);
+      expect(await releaseScript.run(redis, k, ["tok", INBOX, 60_000])).toBe(1);
     } finally {
       redis.disconnect();
       await server.dispose();

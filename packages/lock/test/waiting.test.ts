@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Lease, type LockManager } from "../src/index.ts";
 import { tryScript } from "../src/core/scripts.ts";
-import { acquireScript, releaseScript } from "../src/layers/fair-waiting/waiting.ts";
+import { acquireScript, releaseScript } from "../src/layers/fair-waiting.ts";
 import {
   recordingScripts,
   sharedRedis,
@@ -59,25 +59,18 @@ describe("the first attempt", () => {
       expect(sent()).toEqual(["release"]);
     }));
 
-  it("joins the line at once for a key its last wait found taken, and tries plainly again once it is free at the first ask", () =>
+  it("a caller that may wait tries plainly, then asks once in line, subscribed beforehand; the hand-off needs no more", () =>
     withScriptsRecorded(async ({ locks, sent }) => {
       const holder = await hold("contended");
-      const busy = await locks.acquire({ kind: "order", id: "contended" }, { waitMs: 50 });
-      expect(busy.ok).toBe(false);
-      // the try, then the wait's attempts (the first one subscribes, then asks once more)
-      expect(sent().slice(0, 2)).toEqual(["try", "acquire"]);
+      const waiting = locks.acquire({ kind: "order", id: "contended" }, { waitMs: 5000 });
+      while ((await lineOf(holder.key)) < 1) await sleep(2);
+      expect(locks.stats()).toMatchObject({ waiters: 1, subscriptions: 1 });
       await holder.release();
-
-      const next = await locks.acquire({ kind: "order", id: "contended" }, { waitMs: 5000 });
-      if (!next.ok) throw new Error("must acquire");
-      expect(sent()).toEqual(["acquire"]); // no try: straight into line, and the lock was free
-      await next.lease.release();
-      sent();
-
-      const again = await locks.acquire({ kind: "order", id: "contended" }, { waitMs: 5000 });
-      if (!again.ok) throw new Error("must acquire");
-      expect(sent()).toEqual(["try"]); // free at the first ask: no longer taken for contended
-      await again.lease.release();
+      const result = await waiting;
+      if (!result.ok) throw new Error("must acquire");
+      expect(sent()).toEqual(["try", "acquire"]); // handed over: no re-check, no second ask
+      await result.lease.release();
+      expect(sent()).toEqual(["release"]);
     }));
 
   it("with waitMs 0, a taken key is tried plainly every time: nothing is remembered and nobody queued", () =>
@@ -131,7 +124,7 @@ describe("waiters on one key", () => {
     );
     await sleep(50);
     expect(locks.stats()).toMatchObject({ waiters: 5, subscriptions: 1 });
-    expect(await lineOf(holder.key)).toBe(1); // one place in line per process, not per waiter
+    expect(await lineOf(holder.key)).toBe(5); // each waiter has its place, in the order it asked
     await holder.release();
     await Promise.all(waits);
     expect(order).toEqual([0, 1, 2, 3, 4]);
@@ -165,7 +158,7 @@ describe("waiters on one key", () => {
 
   it("a place in line without a ticket (its manager gone) is skipped: the release hands the lock to the live waiter", async () => {
     const holder = await hold("ghost");
-    await fx.test.redis.zadd(`${holder.key}:queue`, 0, "gone-manager"); // first in line, then its process died
+    await fx.test.redis.zadd(`${holder.key}:queue`, 0, "gone-token"); // first in line, then its process died
     const locks = await fx.make();
     const waiting = locks.acquire({ kind: "order", id: "ghost" }, { waitMs: 5000 });
     while ((await lineOf(holder.key)) < 2) await sleep(2);
@@ -182,11 +175,11 @@ describe("waiters on one key", () => {
     const holder = await hold("crashed-waiter");
     const [seconds] = await fx.test.redis.time();
     // A waiter of a process that died after joining the line: a live ticket, nobody to read the message.
-    await fx.test.redis.zadd(`${holder.key}:queue`, 0, "dead-manager");
+    await fx.test.redis.zadd(`${holder.key}:queue`, 0, "dead-token");
     await fx.test.redis.hset(
       `${holder.key}:tickets`,
-      "dead-manager",
-      `dead-token 300 ${Number(seconds) * 1000 + 60_000}`,
+      "dead-token",
+      `dead-manager 300 ${Number(seconds) * 1000 + 60_000}`,
     );
     const locks = await fx.make();
     const waiting = locks.acquire({ kind: "order", id: "crashed-waiter" }, { waitMs: 5000 });
@@ -241,16 +234,16 @@ describe("waiters on one key", () => {
     while ((await lineOf(holder.key)) < 1) await sleep(2);
     const waiting = second.acquire({ kind: "order", id: "late-message" }, { waitMs: 5000 });
     while ((await lineOf(holder.key)) < 2) await sleep(2);
-    // Put the first manager back in line with its waiter's ticket after it left, as if its
-    // leaving had raced the release: the lock goes to a token nobody waits for.
-    const manager = (await fx.test.redis.zrange(`${holder.key}:queue`, 0, 0))[0]!;
-    const ticket = await fx.test.redis.hget(`${holder.key}:tickets`, manager);
-    expect(ticket).toMatch(/ 60000 /); // the first waiter's ticket: its token and its 60 s TTL
+    // Put the first waiter back in line with its ticket after it left, as if its leaving had
+    // raced the release: the lock goes to a token nobody waits for.
+    const token = (await fx.test.redis.zrange(`${holder.key}:queue`, 0, 0))[0]!;
+    const ticket = await fx.test.redis.hget(`${holder.key}:tickets`, token);
+    expect(ticket).toMatch(/ 60000 /); // the first waiter's ticket: its manager and its 60 s TTL
     controller.abort();
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
     while ((await lineOf(holder.key)) > 1) await sleep(2); // it stepped out of line
-    await fx.test.redis.zadd(`${holder.key}:queue`, 0, manager);
-    await fx.test.redis.hset(`${holder.key}:tickets`, manager, ticket!);
+    await fx.test.redis.zadd(`${holder.key}:queue`, 0, token);
+    await fx.test.redis.hset(`${holder.key}:tickets`, token, ticket!);
     await holder.release();
     const result = await waiting; // the first manager heard the hand-off, found no waiter and passed it on
     expect(result.ok).toBe(true);

@@ -74,9 +74,8 @@ export class RedisLockManager implements LockManager, LayerHost {
       this.#throwIfClosed(request.kind);
       request.signal?.throwIfAborted();
       const deadline = started + request.waitMs;
-      const atOnce = request.waitMs > 0 && (this.#waiting?.waitsAtOnce(request) ?? false);
-      let lease: T.Lease | undefined = atOnce ? undefined : await this.#try(request);
-      if (!lease && (atOnce || performance.now() < deadline)) {
+      let lease: T.Lease | undefined = await this.#taken(await this.#try(request), request);
+      if (!lease && performance.now() < deadline) {
         this.#throwIfClosed(request.kind);
         lease = this.#waiting
           ? await this.#waiting.wait(request, deadline)
@@ -154,14 +153,18 @@ export class RedisLockManager implements LockManager, LayerHost {
     const backoff = new Backoff(this.config.backoff);
     for (let left = deadline - performance.now(); left > 0; left = deadline - performance.now()) {
       await this.#sleep(Math.min(backoff.next(), left), request.signal);
-      const lease = await this.#try(request);
-      if (!lease) continue;
-      if (!request.signal?.aborted && !this.#closed) return lease;
-      await lease.release(); // cancelled while the try was on its way
-      this.#throwIfClosed(request.kind);
-      request.signal!.throwIfAborted();
+      const lease = await this.#taken(await this.#try(request), request);
+      if (lease) return lease;
     }
     return undefined;
+  }
+
+  /** A lease won by a try is given back when the caller gave up while the try was on its way. */
+  async #taken(lease: LockLease | undefined, request: T.LockRequest) {
+    if (!lease || (!request.signal?.aborted && !this.#closed)) return lease;
+    this.discard(lease);
+    this.#throwIfClosed(request.kind);
+    return request.signal!.throwIfAborted() as undefined;
   }
 
   /** Sleeps `ms` on a counted timer; the signal or close() end it at once. */
@@ -214,7 +217,7 @@ export class RedisLockManager implements LockManager, LayerHost {
   release({ keys, token, kind, request }: LockLease): Promise<unknown> {
     const retention = request.fenceRetentionMs;
     if (this.#waiting)
-      return this.run("release", kind, () => this.#waiting!.release(keys, token, retention));
+      return this.run("release", kind, () => this.#waiting!.release(keys.lock, token, retention));
     return this.#script("release", kind, releaseScript, [keys.lock, token]);
   }
 
@@ -264,7 +267,7 @@ export class RedisLockManager implements LockManager, LayerHost {
   /** Owner-checked release of a lock nobody here will use; best effort (else its TTL ends it). */
   #giveBack(keys: T.LockKeys, token: string, retentionMs: number): void {
     const sent = this.#waiting
-      ? this.#waiting.release(keys, token, retentionMs)
+      ? this.#waiting.release(keys.lock, token, retentionMs)
       : releaseScript.send(this.redis, [keys.lock, token]);
     sent.catch(() => {});
   }

@@ -188,12 +188,10 @@ export interface BreakerLayer {
 export type ReplicationLayer = { confirm(lease: Lease, handedOver: boolean): Promise<void> };
 
 export interface WaitingLayer {
-  /** Whether a caller that may wait skips the plain try and waits at once. */
-  waitsAtOnce(request: LockRequest): boolean;
   /** Waits until `deadline` (performance.now() ms): the lease, or undefined when still busy. */
   wait(request: LockRequest, deadline: number): Promise<Lease | undefined>;
   /** Sends the release of `token` (1 released, 0 not ours) instead of the core's script. */
-  release(keys: LockKeys, token: string, retentionMs: number): Promise<unknown>;
+  release(lock: string, token: string, retentionMs: number): Promise<unknown>;
   readonly waiters: number;
   readonly subscriptions: number;
   close(reason: unknown): void;
