@@ -1,14 +1,14 @@
 // npm run bench -- lock-breakdown — where @orderbot/lock's time goes on distinct keys, against the raw
 // SET NX PX + EVALSHA loop of bench:lock:
 //
-//   1. its own JavaScript per lock+unlock, on a stub Redis that answers at once;
+//   1. its own JavaScript per lock+unlock, on an instant Redis that answers at once;
 //   2. a ladder from the raw loop to the module, one layer at a time: the two scripts the module
 //      sends for a free lock (try, release) called bare (no manager), the same through the module's
 //      command runner (timeout, breaker, latency histogram), the module trying once (plus input
-//      checks, the lease, its metrics), the module waiting (plus the check whether to join the
-//      line at once); then the bare scripts plus two
+//      checks, the lease, its metrics), the module on a kind that waits (the
+//      same path while the lock is free); then the bare scripts plus two
 //      microseconds of busy JavaScript per lock+unlock, and the bare scripts plus the module's own
-//      JavaScript (a lock+unlock on a stub Redis) — what client code costs once real sockets are
+//      JavaScript (a lock+unlock on an instant Redis) — what client code costs once real sockets are
 //      involved. Interleaved in rounds on one redis-server, with the CPU each side spent per
 //      lock+unlock and the socket writes per lock+unlock.
 //
@@ -42,7 +42,7 @@ import {
   TTL_MS,
   WAIT_MS,
 } from "./clients.ts";
-import { javascriptPerOp, stubLockUnlock, stubManager } from "./stub-redis.ts";
+import { javascriptPerOp, instantLockUnlock, instantManager } from "./instant-redis.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const ROUND_MS = Number(process.env.BENCH_CELL_MS ?? 700);
@@ -82,11 +82,11 @@ function runnerSend(redis: ScriptClient): Send {
 /**
  * The module's scripts for a free lock (the try and the release), with the module's arguments,
  * called straight through ioredis (or, `throughRunner`, through the module's command runner); with
- * `busyUs` of busy JavaScript added, or (`withStub`) a lock+unlock of the module on a stub Redis.
+ * `busyUs` of busy JavaScript added, or (`withInstant`) a lock+unlock of the module on an instant Redis.
  */
-function bareScripts(busyUs: number, { withStub = false, throughRunner = false } = {}): Library {
-  const name = withStub
-    ? "bare scripts + the module's JavaScript (on a stub)"
+function bareScripts(busyUs: number, { withInstant = false, throughRunner = false } = {}): Library {
+  const name = withInstant
+    ? "bare scripts + the module's JavaScript (on an instant Redis)"
     : throughRunner
       ? "its two scripts through its command runner"
       : busyUs === 0
@@ -97,7 +97,7 @@ function bareScripts(busyUs: number, { withStub = false, throughRunner = false }
     async client(url): Promise<Client> {
       const redis = await connect(url);
       for (const script of [tryScript, releaseScript]) await redis.script("LOAD", script.source);
-      const stub = withStub ? stubManager(WAIT_MS) : undefined;
+      const instant = withInstant ? instantManager(WAIT_MS) : undefined;
       const send: Send = throughRunner
         ? runnerSend(redis)
         : (_command, script, keysAndArgs) => script.send(redis, keysAndArgs); // scripts loaded in client()
@@ -106,7 +106,7 @@ function bareScripts(busyUs: number, { withStub = false, throughRunner = false }
           const keys = lineKeys(`{bench:lock:bench:${key}}`);
           const token = newToken();
           busyFor(busyUs / 2);
-          if (stub) await stubLockUnlock(stub, key);
+          if (instant) await instantLockUnlock(instant, key);
           await send("acquire", tryScript, [keys[0]!, keys[1]!, token, TTL_MS, 3_600_000]);
           return async () => {
             busyFor(busyUs / 2);
@@ -211,7 +211,7 @@ async function interleaved(
 async function main(): Promise<void> {
   const js = { waiting: await javascriptPerOp(WAIT_MS), once: await javascriptPerOp(0) };
   console.log(
-    `JavaScript per lock+unlock on a stub Redis: ${js.waiting.toFixed(2)} µs (waitMs > 0), ${js.once.toFixed(2)} µs (waitMs 0)`,
+    `JavaScript per lock+unlock on an instant Redis: ${js.waiting.toFixed(2)} µs (waitMs > 0), ${js.once.toFixed(2)} µs (waitMs 0)`,
   );
 
   const variants = [
@@ -221,7 +221,7 @@ async function main(): Promise<void> {
     moduleTryingOnce,
     module,
     bareScripts(2),
-    bareScripts(0, { withStub: true }),
+    bareScripts(0, { withInstant: true }),
   ];
   const server = await startRedisServer();
   const rows: (string | number)[][] = [];
@@ -267,7 +267,7 @@ async function main(): Promise<void> {
         ioredis: packageVersion("ioredis", path.resolve(import.meta.dirname, "..")),
       }),
       "",
-      `The lock's own JavaScript per lock+unlock, on a stub Redis that answers at once (32 callers, each with a manager`,
+      `The lock's own JavaScript per lock+unlock, on an instant Redis that answers at once (32 callers, each with a manager`,
       `of its own as in bench:lock): **${js.waiting.toFixed(2)} µs** when the kind waits, ${js.once.toFixed(2)} µs when it tries once`,
       "(on a free lock both send the same try script; a kind that waits also checks whether it must join the line).",
       "",
@@ -276,9 +276,9 @@ async function main(): Promise<void> {
       "lock (try.lua and release.lua, with its arguments) called bare (no manager, no metrics, no lease); the same through",
       "the module's command runner (its own timeout, the breaker, the latency histogram); the module on a kind that tries",
       "once (adds the input checks, the lease and its metrics); the module as bench:lock runs it, on a kind that waits",
-      "(adds the check whether the caller must join the line at once). Then the bare scripts",
+      "(for a free lock, the same path as trying once). Then the bare scripts",
       "with 2 µs of busy JavaScript added per lock+unlock, and the bare scripts with the module's JavaScript added (a",
-      "lock+unlock on a stub Redis: the module minus its commands). CPU per lock+unlock: this process (node) and the",
+      "lock+unlock on an instant Redis: the module minus its commands). CPU per lock+unlock: this process (node) and the",
       "redis-server (`INFO cpu`); writes: the process's write system calls per lock+unlock (what is above 2.00 is not",
       "Redis commands but eventfd wake-ups from V8's background threads, mostly garbage collection: strace shows them).",
       "",

@@ -74,7 +74,7 @@ export class RedisLockManager implements LockManager, LayerHost {
       this.#throwIfClosed(request.kind);
       request.signal?.throwIfAborted();
       const deadline = started + request.waitMs;
-      let lease: T.Lease | undefined = await this.#taken(await this.#try(request), request);
+      let lease: T.Lease | undefined = this.#taken(await this.#try(request), request);
       if (!lease && performance.now() < deadline) {
         this.#throwIfClosed(request.kind);
         lease = this.#waiting
@@ -153,18 +153,18 @@ export class RedisLockManager implements LockManager, LayerHost {
     const backoff = new Backoff(this.config.backoff);
     for (let left = deadline - performance.now(); left > 0; left = deadline - performance.now()) {
       await this.#sleep(Math.min(backoff.next(), left), request.signal);
-      const lease = await this.#taken(await this.#try(request), request);
+      const lease = this.#taken(await this.#try(request), request);
       if (lease) return lease;
     }
     return undefined;
   }
 
   /** A lease won by a try is given back when the caller gave up while the try was on its way. */
-  async #taken(lease: LockLease | undefined, request: T.LockRequest) {
+  #taken(lease: LockLease | undefined, request: T.LockRequest): LockLease | undefined {
     if (!lease || (!request.signal?.aborted && !this.#closed)) return lease;
     this.discard(lease);
     this.#throwIfClosed(request.kind);
-    return request.signal!.throwIfAborted() as undefined;
+    throw request.signal!.reason;
   }
 
   /** Sleeps `ms` on a counted timer; the signal or close() end it at once. */
