@@ -1,7 +1,7 @@
 // What a fault sees while a scenario's load runs, and what it reports: every fault counts what it
 // really did (kills, pauses, restarts), so the report proves each fault happened.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { FlashSale, Step } from "@orderbot/testkit";
+import type { CustomerResult, FlashSale, Step } from "@orderbot/testkit";
 import type { ChaosEnvironment } from "./environment.ts";
 import type { Sizes } from "./sizes.ts";
 
@@ -51,11 +51,11 @@ export interface FaultContext {
   loadDone(): boolean;
   /**
    * One more shopper beside the crowd, so that a fault meets a user at the step it needs: the
-   * operator restocks a product by one unit, and the shopper reserves it and pays (held at the
-   * armed gates like the crowd) or walks away (the reservation expires and its notice goes
+   * operator restocks a product by one unit, and the shopper reserves it and pays (held at an
+   * armed Pay gate like the crowd, never at Order) or walks away (the reservation expires and its notice goes
    * through the outbox). The press counts in the run's checks like any other.
    */
-  shopper(intent: "pay" | "abandon"): Promise<void>;
+  shopper(intent: "pay" | "abandon"): Promise<CustomerResult>;
   /**
    * Updates the shop may acknowledge without recording them as handled (the "updates" check
    * allows them, unless they carry money): a flooder's updates over the rate limit.
@@ -126,6 +126,29 @@ export class Gates {
     controller.abort();
     this.waiting.set(step, this.waitingAt(step) - 1);
   }
+}
+
+/**
+ * Two payers of the fault's own beside the crowd, and the Pay gate armed: resolves once two users
+ * are held at Pay (or after `timeoutMs`), so that a fault started then meets users with an order
+ * to pay even when the crowd has thinned or sold out. `payers` settle with how each one ended.
+ */
+export async function heldPayers(
+  ctx: FaultContext,
+  timeoutMs: number,
+): Promise<{ payers: Promise<CustomerResult>[] }> {
+  ctx.gates.arm("pay");
+  const payers = [ctx.shopper("pay"), ctx.shopper("pay")];
+  await until(() => ctx.gates.waitingAt("pay") >= 2, timeoutMs);
+  return { payers };
+}
+
+/** How one of a fault's own payers ended, for the notes: a failed check then explains itself. */
+export function paidWhen(result: CustomerResult): string {
+  if (result.error) return `stopped (${result.error})`;
+  const payment = result.payment;
+  if (!payment) return `no payment (${result.press?.outcome ?? "no order"})`;
+  return payment.answer ? `${payment.status} ("${payment.answer}")` : payment.status;
 }
 
 /** Polls `check` every 50 ms until it holds or `timeoutMs` passes; true if it held. */

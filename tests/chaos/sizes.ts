@@ -47,7 +47,7 @@ export const QUICK: Sizes = {
   seconds: 11,
   stockPerProduct: 12,
   maxQuantity: 3,
-  reservationSeconds: 6,
+  reservationSeconds: 9,
   thinkMs: [50, 300],
   redisDownMs: 6_000,
   postgresDownMs: 3_000,

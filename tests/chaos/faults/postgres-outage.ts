@@ -2,7 +2,7 @@
 // the money, and the successful_payment meets a database that is not there. The bot must keep the
 // update until the payment is recorded, however long that takes.
 import { setTimeout as sleep } from "node:timers/promises";
-import { until, type Fault } from "../fault.ts";
+import { heldPayers, until, type Fault } from "../fault.ts";
 
 export function postgresPastRetryWindow(at: number): Fault {
   return {
@@ -12,9 +12,7 @@ export function postgresPastRetryWindow(at: number): Fault {
       await ctx.at(at);
       const kit = ctx.env.shop.kit;
       // Two payers of the fault's own held at Pay, so that someone pays whatever the crowd does.
-      ctx.gates.arm("pay");
-      const payers = [ctx.shopper("pay"), ctx.shopper("pay")];
-      await until(() => ctx.gates.waitingAt("pay") >= 2, 12_000);
+      const { payers } = await heldPayers(ctx, 12_000);
       // The bot checks each order, then answers OK; Telegram holds those answers, and the charge
       // and its successful_payment follow an answer only once PostgreSQL is down.
       const held = kit.faults.hold("answerPreCheckoutQuery");

@@ -4,7 +4,7 @@
 // guarantees, updates handled, and nothing else noticed once the memory is back.
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
-import { until, type Fault } from "../fault.ts";
+import { heldPayers, paidWhen, until, type Fault } from "../fault.ts";
 
 /** Filler keys, outside the shop's namespace; deleted when the fault ends. */
 const FILLER = "chaos-filler:";
@@ -15,9 +15,7 @@ export function fillRedisFault(at: number): Fault {
     happened: (c) => c.redisFills > 0,
     async run(ctx) {
       await ctx.at(at);
-      ctx.gates.arm("pay");
-      const payers = [ctx.shopper("pay"), ctx.shopper("pay")];
-      await until(() => ctx.gates.waitingAt("pay") >= 2, 30_000);
+      const { payers } = await heldPayers(ctx, 30_000);
       ctx.gates.arm("order");
       await until(() => ctx.loadDone() || ctx.gates.waitingAt("order") >= 2, 2_000);
 
@@ -62,7 +60,7 @@ export function fillRedisFault(at: number): Fault {
         if (keys.length > 0) await redis.del(...keys);
         redis.disconnect();
       }
-      await Promise.all(payers);
+      ctx.note(`the fault's own payers: ${(await Promise.all(payers)).map(paidWhen).join("; ")}`);
     },
   };
 }
