@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { createLockManager, type LockManager } from "../src/index.ts";
-import { Backoff } from "../src/core/manager.ts";
+import { backoff } from "../src/core/manager.ts";
 import {
   deafSubscriber,
   fastClient,
@@ -17,10 +17,10 @@ import {
   withLayers,
 } from "./support.ts";
 
-describe("Backoff", () => {
+describe("backoff", () => {
   it("gives delays between the base and the cap that are neither zero nor all equal", () => {
-    const backoff = new Backoff({ baseMs: 20, maxMs: 500 });
-    const delays = Array.from({ length: 200 }, () => backoff.next());
+    const next = backoff({ baseMs: 20, maxMs: 500 });
+    const delays = Array.from({ length: 200 }, next);
     for (const delay of delays) {
       expect(delay).toBeGreaterThanOrEqual(20);
       expect(delay).toBeLessThanOrEqual(500);

@@ -125,3 +125,19 @@ it("moves every lock metric, each labelled by kind", async () => {
     for (const sample of all) expect(sample.labels.kind, name).toBeDefined();
   }
 });
+
+it("has each kind's lost-lease, not-owner and breaker series at zero before anything happened", async () => {
+  const registry = new Registry();
+  await fx.make({ registry });
+  for (const name of [
+    LOCK_METRICS.leaseLostTotal,
+    LOCK_METRICS.releaseNotOwnerTotal,
+    LOCK_METRICS.breakerOpen,
+  ]) {
+    const order = (await samples(registry, name)).filter((s) => s.labels.kind === "order");
+    expect(
+      order.map((s) => s.value),
+      name,
+    ).toEqual([0]);
+  }
+});

@@ -186,7 +186,7 @@ export function counting<T extends object>(client: T): { client: T; calls: strin
 }
 
 /**
- * `client`, whose script replies (EVALSHA) reach the caller `delayMs` late while `slow` is set:
+ * `client`, whose script replies (EVALSHA and EVAL) reach the caller `delayMs` late while `slow` is set:
  * Redis runs each script at once, only its answer is held back.
  */
 export function slowReplies<T extends object>(
@@ -199,7 +199,7 @@ export function slowReplies<T extends object>(
       const value = Reflect.get(target, property, receiver) as unknown;
       if (typeof value !== "function") return value;
       const method = (value as (...a: unknown[]) => Promise<unknown>).bind(target);
-      if (property !== "evalsha") return method;
+      if (property !== "evalsha" && property !== "eval") return method;
       return async (...args: unknown[]) => {
         const reply = await method(...args);
         if (handle.slow) await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -231,7 +231,7 @@ export async function wrappedManager(fx: SharedRedisFixture, wrap: (redis: Redis
   };
 }
 
-/** A manager on a client of its own whose script replies come `delayMs` late while `replies.slow` is set. */
+/** A manager on a client of its own whose script replies (EVALSHA and EVAL) come `delayMs` late while `replies.slow` is set. */
 export async function slowManager(fx: SharedRedisFixture, delayMs: number) {
   let replies!: { client: Redis; slow: boolean };
   const manager = await wrappedManager(

@@ -2,32 +2,30 @@
 // connection dropped, or it is about to expire (within the safety margin) without a renewal.
 import { LeaseLostError } from "./types.ts";
 import type { RedisLockManager } from "./manager.ts";
-import { int } from "./requests.ts";
+import { int, type LockRequest } from "./requests.ts";
 import type * as T from "./types.ts";
 
 export class LockLease implements T.Lease {
   readonly key: string;
-  readonly keys: T.LockKeys;
   readonly kind: string;
   readonly ttlMs: number;
-  readonly metrics: T.KindMetrics;
   #expiresAt: number;
   #state: "held" | "released" | "lost" = "held";
   readonly #controller = new AbortController();
   #guard: ReturnType<typeof setTimeout> | undefined;
-  #releasing: Promise<T.ReleaseOutcome> | undefined;
+  #releasing: Promise<"released" | "not-owner"> | undefined;
   #expiryReason: T.LeaseLossReason = "expired";
 
   constructor(
-    readonly request: T.LockRequest,
+    readonly request: LockRequest,
     readonly token: string,
     readonly fence: number,
     /** When the acquire was sent: the lease cannot have started later. */
     readonly acquiredAt: number,
     private readonly host: RedisLockManager,
   ) {
-    ({ keys: this.keys, kind: this.kind, ttlMs: this.ttlMs, metrics: this.metrics } = request);
-    this.key = this.keys.lock;
+    ({ kind: this.kind, ttlMs: this.ttlMs } = request);
+    this.key = request.keys.lock;
     this.#expiresAt = acquiredAt + this.ttlMs;
     this.#armGuard();
   }
@@ -48,14 +46,9 @@ export class LockLease implements T.Lease {
     return this.#state === "held";
   }
 
-  extend(ttlMs: number = this.ttlMs): Promise<boolean> {
-    return this.renew(
-      int(ttlMs, "ttlMs", this.host.config.ttlBounds.minMs, this.host.config.ttlBounds.maxMs),
-    );
-  }
-
-  /** extend() without the TTL bounds: the watchdog renews for less near a hold cap. */
-  async renew(ttlMs: number): Promise<boolean> {
+  /** From 1 ms: the watchdog renews for less than a TTL near a hold cap. */
+  async extend(ttlMs: number = this.ttlMs): Promise<boolean> {
+    int(ttlMs, "ttlMs", 1, this.host.config.ttlBounds.maxMs);
     if (!this.held) return false;
     const sentAt = Date.now();
     // A shorter expiry holds from when Redis runs the command: count on it at once.
@@ -73,24 +66,20 @@ export class LockLease implements T.Lease {
     return true;
   }
 
-  release(): Promise<T.ReleaseOutcome> {
-    this.#releasing ??= this.#release();
-    return this.#releasing;
+  release(): Promise<"released" | "not-owner"> {
+    return (this.#releasing ??= this.#release());
   }
 
-  async #release(): Promise<T.ReleaseOutcome> {
+  async #release(): Promise<"released" | "not-owner"> {
     const released = this.host.release(this); // sent first: the bookkeeping runs meanwhile
     const now = Date.now();
     if (this.held && now >= this.abortsAt) this.lose(this.#expiryReason); // the work outlived the lease
     this.#end("released");
-    this.metrics.held((now - this.acquiredAt) / 1000);
+    this.request.metrics.held((now - this.acquiredAt) / 1000);
     if ((await released) === 1) return "released";
-    this.metrics.releaseNotOwner();
-    this.host.warn(
-      this,
-      {},
-      "released a lock that was no longer ours (it had expired or been taken over)",
-    );
+    this.request.metrics.releaseNotOwner();
+    const message = "released a lock that was no longer ours (it had expired or been taken over)";
+    this.host.warn(this, {}, message);
     return "not-owner";
   }
 
@@ -98,7 +87,7 @@ export class LockLease implements T.Lease {
   lose(reason: T.LeaseLossReason, cause?: unknown): void {
     if (!this.held) return;
     this.#end("lost");
-    this.metrics.leaseLost();
+    this.request.metrics.leaseLost();
     this.host.warn(this, { reason }, "lock lease lost while its work was running");
     this.#controller.abort(new LeaseLostError(this.key, reason, cause));
   }
@@ -113,7 +102,7 @@ export class LockLease implements T.Lease {
     this.#expiryReason = "renewal-capped";
   }
 
-  /** Used by a manager that drops a lease nobody will use. */
+  /** Stops tracking a lease nobody will use (the manager gives its lock back). */
   forget(): void {
     this.#end("released");
   }

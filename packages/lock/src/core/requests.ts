@@ -27,43 +27,37 @@ export function newToken(): string {
   return token;
 }
 
-function ensure(ok: boolean, field: string, message: string): void {
+function check(ok: boolean, field: string, message: string): void {
   if (!ok) throw new LockInputError(message, field);
 }
 
 export function int(value: unknown, field: string, min = 1, max = Number.MAX_SAFE_INTEGER) {
   const ok = typeof value === "number" && Number.isInteger(value) && value >= min && value <= max;
-  ensure(ok, field, `${field} must be an integer from ${min} to ${max}, got ${String(value)}`);
+  check(ok, field, `${field} must be an integer from ${min} to ${max}, got ${String(value)}`);
   return value as number;
 }
 
 export type Config = ReturnType<typeof checkOptions>;
 
 export function checkOptions(options: T.LockManagerOptions) {
-  ensure(!!options?.redis, "redis", "a Redis client is required");
+  check(!!options?.redis, "redis", "a Redis client is required");
   const { namespace, hashKey, ttlBounds: ttl = { minMs: 100, maxMs: 600_000 } } = options;
-  ensure(
-    typeof namespace === "string" && SEGMENT.test(namespace),
-    "namespace",
-    'namespace must be 1-200 printable characters without spaces or braces, e.g. "prod:shopbot"',
-  );
-  ensure(
-    typeof hashKey === "string" && hashKey.length >= 16,
-    "hashKey",
-    "hashKey must be a secret of at least 16 characters",
-  );
+  const ns =
+    'namespace must be 1-200 printable characters without spaces or braces, e.g. "prod:shopbot"';
+  check(typeof namespace === "string" && SEGMENT.test(namespace), "namespace", ns);
+  const secret = typeof hashKey === "string" && hashKey.length >= 16;
+  check(secret, "hashKey", "hashKey must be a secret of at least 16 characters");
   int(ttl.maxMs, "ttlBounds.maxMs", int(ttl.minMs, "ttlBounds.minMs"), TIMER_MAX_MS);
   const kinds = new Map(Object.entries(options.kinds ?? {}));
-  ensure(kinds.size > 0, "kinds", "configure at least one lock kind");
+  check(kinds.size > 0, "kinds", "configure at least one lock kind");
   for (const [kind, c] of kinds) {
     const at = `kinds.${kind}`;
-    ensure(KIND.test(kind), at, `lock kind "${kind}" must be 1-64 letters, digits, - or _`);
+    check(KIND.test(kind), at, `lock kind "${kind}" must be 1-64 letters, digits, - or _`);
     int(c.ttlMs, `${at}.ttlMs`, ttl.minMs, ttl.maxMs);
     int(c.waitMs, `${at}.waitMs`, 0, MAX_WAIT_MS);
-    ensure(POLICIES.includes(c.outage), `${at}.outage`, `${at}.outage must be one of ${POLICIES}`);
-    if (c.maxRenewals !== undefined) int(c.maxRenewals, `${at}.maxRenewals`, 0);
-    if (c.maxHoldMs !== undefined) int(c.maxHoldMs, `${at}.maxHoldMs`);
-    if (c.fenceRetentionMs !== undefined) int(c.fenceRetentionMs, `${at}.fenceRetentionMs`);
+    check(POLICIES.includes(c.outage), `${at}.outage`, `${at}.outage must be one of ${POLICIES}`);
+    for (const cap of ["maxRenewals", "maxHoldMs", "fenceRetentionMs"] as const)
+      if (c[cap] !== undefined) int(c[cap], `${at}.${cap}`, cap === "maxRenewals" ? 0 : 1);
   }
   const backoff = options.backoff ?? { baseMs: 20, maxMs: 500 };
   int(backoff.maxMs, "backoff.maxMs", int(backoff.baseMs, "backoff.baseMs"), TIMER_MAX_MS);
@@ -72,17 +66,12 @@ export function checkOptions(options: T.LockManagerOptions) {
   const marginFor = (ttlMs: number) => margin ?? Math.ceil(ttlMs / 10) + 5;
   // The signal aborts the margin before expiry, the watchdog renews after ttl/3: a margin over
   // half the shortest TTL would abort leases before their first renewal.
-  ensure(
+  check(
     marginFor(ttl.minMs) <= ttl.minMs / 2,
     margin === undefined ? "ttlBounds.minMs" : "safetyMarginMs",
     `the safety margin (${marginFor(ttl.minMs)} ms) must be at most half of ttlBounds.minMs`,
   );
-  const commandTimeoutMs = int(
-    options.commandTimeoutMs ?? 1000,
-    "commandTimeoutMs",
-    1,
-    TIMER_MAX_MS,
-  );
+  const timeout = int(options.commandTimeoutMs ?? 1000, "commandTimeoutMs", 1, TIMER_MAX_MS);
   const fenceRetentionMs = int(options.fenceRetentionMs ?? 3_600_000, "fenceRetentionMs");
   return {
     namespace,
@@ -91,68 +80,61 @@ export function checkOptions(options: T.LockManagerOptions) {
     ttlBounds: ttl,
     backoff,
     marginFor,
-    commandTimeoutMs,
     fenceRetentionMs,
+    commandTimeoutMs: timeout,
   };
 }
 
 export function kindOf(config: Config, kind: unknown): T.LockKindConfig {
   const found = typeof kind === "string" ? config.kinds.get(kind) : undefined;
   const known = [...config.kinds.keys()].join(", ");
-  ensure(!!found, "kind", `unknown lock kind "${String(kind)}" (configured: ${known})`);
+  check(!!found, "kind", `unknown lock kind "${String(kind)}" (configured: ${known})`);
   return found!;
 }
 
-export function keysOf(config: Config, resource: T.LockResource): T.LockKeys {
-  ensure(!!resource && typeof resource === "object", "resource", "resource must be { kind, id }");
+/** `maskedId`: the id as it appears in the key (hashed when personal), safe to log. */
+export function keysOf(config: Config, resource: T.LockResource) {
+  check(!!resource && typeof resource === "object", "resource", "resource must be { kind, id }");
   const { kind, id } = resource;
   const personal = kindOf(config, kind).personal;
   if (typeof id === "number")
-    ensure(Number.isSafeInteger(id), "id", `lock id must be a safe integer, got ${id}`);
-  else if (typeof id !== "bigint")
-    ensure(
-      typeof id === "string" && SEGMENT.test(id),
-      "id",
-      "lock id must be a number, a bigint or 1-200 printable characters without spaces or braces",
-    );
-  const text = String(id);
+    check(Number.isSafeInteger(id), "id", `lock id must be a safe integer, got ${id}`);
+  else if (typeof id !== "bigint") {
+    const text =
+      "lock id must be a number, a bigint or 1-200 printable characters without spaces or braces";
+    check(typeof id === "string" && SEGMENT.test(id), "id", text);
+  }
   const hmac = () =>
-    createHmac("sha256", config.hashKey).update(`${kind}\0${text}`).digest("base64url");
-  const maskedId = personal ? `h.${hmac().slice(0, 27)}` : text;
+    createHmac("sha256", config.hashKey).update(`${kind}\0${id}`).digest("base64url");
+  const maskedId = personal ? `h.${hmac().slice(0, 27)}` : String(id);
   const lock = `{${config.namespace}:lock:${kind}:${maskedId}}`;
   return { lock, fence: `${lock}:fence`, maskedId };
 }
+
+/** One checked acquire request. */
+export type LockRequest = ReturnType<typeof requestOf>;
 
 export function requestOf(
   config: Config,
   resource: T.LockResource,
   options: T.AcquireOptions,
   metrics: T.KindMetrics,
-): T.LockRequest {
-  ensure(!!options && typeof options === "object", "options", "options must be an object");
+) {
+  check(!!options && typeof options === "object", "options", "options must be an object");
   const keys = keysOf(config, resource);
   const kind = kindOf(config, resource.kind);
   const { signal, requestId } = options;
-  ensure(
-    signal === undefined || signal instanceof AbortSignal,
-    "signal",
-    "signal must be an AbortSignal",
-  );
-  ensure(
-    requestId === undefined || (typeof requestId === "string" && requestId.length <= 128),
-    "requestId",
-    "requestId must be a string of at most 128 characters",
-  );
+  const aSignal = signal === undefined || signal instanceof AbortSignal;
+  check(aSignal, "signal", "signal must be an AbortSignal");
+  const anId =
+    requestId === undefined || (typeof requestId === "string" && requestId.length <= 128);
+  check(anId, "requestId", "requestId must be a string of at most 128 characters");
+  const { minMs, maxMs } = config.ttlBounds;
   return {
     kind: resource.kind,
     keys,
     metrics,
-    ttlMs: int(
-      options.ttlMs ?? kind.ttlMs,
-      "ttlMs",
-      config.ttlBounds.minMs,
-      config.ttlBounds.maxMs,
-    ),
+    ttlMs: int(options.ttlMs ?? kind.ttlMs, "ttlMs", minMs, maxMs),
     waitMs: int(options.waitMs ?? kind.waitMs, "waitMs", 0, MAX_WAIT_MS),
     fenceRetentionMs: kind.fenceRetentionMs ?? config.fenceRetentionMs,
     signal,

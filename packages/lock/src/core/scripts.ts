@@ -103,13 +103,9 @@ export async function runCommand<R>(
     if (error instanceof Error && error.name === "ReplyError" && !UNAVAILABLE.test(message))
       throw error;
     const reason =
-      message === "Command timed out"
-        ? "timeout"
-        : message.startsWith("OOM ")
-          ? "oom"
-          : "connection";
+      message === "Command timed out" ? "timeout" : /^OOM /.test(message) ? "oom" : "connection";
     const text = `Redis unavailable for lock ${command}: ${message}`;
-    throw new LockUnavailableError(text, { reason, kind, cause: error });
+    throw new LockUnavailableError(text, reason, kind, error);
   } finally {
     clearTimeout(timer);
   }

@@ -1,4 +1,6 @@
 // The public contract: what callers pass and get back, the errors, and what a layer plugs into.
+import type { RedisLockManager } from "./manager.ts";
+import type { LockRequest } from "./requests.ts";
 
 /** What withLock does when Redis is out of reach: refuse the work, run it lockless, or skip it. */
 export type OutagePolicy = "refuse" | "proceed-db-only" | "skip";
@@ -14,10 +16,7 @@ export interface LockKindConfig {
   fenceRetentionMs?: number; // how long the fence counter outlives the last acquisition
 }
 
-export interface LockResource {
-  kind: string;
-  id: string | number | bigint;
-}
+export type LockResource = { kind: string; id: string | number | bigint };
 
 export interface AcquireOptions {
   ttlMs?: number;
@@ -28,15 +27,11 @@ export interface AcquireOptions {
   requestId?: string;
 }
 
-export interface WithLockOptions extends AcquireOptions {
-  maxRenewals?: number;
-  maxHoldMs?: number;
-}
+export type WithLockOptions = AcquireOptions & { maxRenewals?: number; maxHoldMs?: number };
 
 /** A held lock. Pass `fence` with the writes it guards; stop when `signal` aborts. */
 export interface Lease {
   readonly key: string; // {namespace:lock:kind:id}: a Cluster hash tag shared with its fence
-  readonly keys: LockKeys;
   readonly kind: string;
   readonly token: string;
   readonly fence: number; // grows per key across holders and failovers (server clock floor)
@@ -46,13 +41,11 @@ export interface Lease {
   readonly expiresAt: number;
   readonly abortsAt: number; // expiresAt less the safety margin: when the signal aborts
   readonly held: boolean;
+  /** Renews for `ttlMs` (default: the lease's TTL) from now; false when the lock is not ours. */
   extend(ttlMs?: number): Promise<boolean>;
-  /** extend() without the TTL bounds (the watchdog renews for less near a hold cap). */
-  renew(ttlMs: number): Promise<boolean>;
   release(): Promise<"released" | "not-owner">;
 }
 
-export type ReleaseOutcome = Awaited<ReturnType<Lease["release"]>>;
 export type AcquireResult =
   { ok: true; lease: Lease } | { ok: false; reason: "busy"; key: string; waitedMs: number };
 /** `lease` is null when the outage policy let the task run lockless. */
@@ -89,8 +82,10 @@ export interface LockRedisClient {
   duplicate?(override?: { enableOfflineQueue?: boolean; connectionName?: string }): unknown; // fair waiting
 }
 
-type Log = (obj: object, msg?: string) => void;
-export type LockLogger = Record<"debug" | "info" | "warn" | "error", Log>;
+export type LockLogger = Record<
+  "debug" | "info" | "warn" | "error",
+  (obj: object, msg?: string) => void
+>;
 
 export interface LockManagerOptions {
   redis: LockRedisClient;
@@ -109,11 +104,12 @@ export interface LockManagerOptions {
 /** Invalid input, thrown before any Redis command: `field` names the option at fault. */
 export class LockInputError extends Error {
   override name = "LockInputError";
-  constructor(message: string, field: string) {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
     super(message);
-    this.field = field;
   }
-  readonly field: string;
 }
 
 export type UnavailableReason =
@@ -122,15 +118,13 @@ export type UnavailableReason =
 /** Redis could not serve the call. withLock applies the kind's outage policy (not when closed). */
 export class LockUnavailableError extends Error {
   override name = "LockUnavailableError";
-  readonly reason: UnavailableReason;
-  readonly kind: string | undefined;
   constructor(
     message: string,
-    details: { reason: UnavailableReason; kind?: string; cause?: unknown },
+    readonly reason: UnavailableReason,
+    readonly kind?: string,
+    cause?: unknown,
   ) {
-    super(message, { cause: details.cause });
-    this.reason = details.reason;
-    this.kind = details.kind;
+    super(message, { cause });
   }
 }
 
@@ -151,8 +145,14 @@ export class LeaseLostError extends Error {
 
 // ------------------------------------------------------------------ layers
 
-/** A layer: made by its factory with its options, attached to a manager when it is created. */
+/**
+ * A layer: made by its factory with its options, attached to a manager when it is created. The
+ * manager is its host: `redis`, `logger`, `config`, `run` (one command under the timeout, the
+ * breaker and the latency metric), `lease`, `holds`, `discard` and the counted timers.
+ */
 export type Layer<T> = (host: LayerHost) => T;
+export type LayerHost = RedisLockManager;
+export type { LockRequest };
 
 export interface LockLayers {
   waiting?: Layer<WaitingLayer>;
@@ -195,55 +195,4 @@ export interface WaitingLayer {
   readonly waiters: number;
   readonly subscriptions: number;
   close(reason: unknown): void;
-}
-
-/** `maskedId`: the id as it appears in the key (hashed when personal), safe to log. */
-export type LockKeys = { lock: string; fence: string; maskedId: string };
-
-/** One checked acquire request. */
-export interface LockRequest {
-  kind: string;
-  keys: LockKeys;
-  metrics: KindMetrics;
-  ttlMs: number;
-  waitMs: number;
-  fenceRetentionMs: number;
-  signal: AbortSignal | undefined;
-  requestId: string | undefined;
-}
-
-/** What the manager lends its layers. */
-export interface LayerHost {
-  readonly redis: LockRedisClient;
-  readonly logger: LockLogger;
-  readonly config: {
-    namespace: string;
-    kinds: ReadonlyMap<string, LockKindConfig>;
-    commandTimeoutMs: number;
-    fenceRetentionMs: number;
-    backoff: { baseMs: number; maxMs: number };
-  };
-  metrics(kind: string): KindMetrics;
-  /** Timers counted in stats() and unref'd. */
-  setTimer(fn: () => void, ms: number): ReturnType<typeof setTimeout>;
-  clearTimer(handle: ReturnType<typeof setTimeout> | undefined): void;
-  /** One command under the command timeout, the breaker and the latency metric. */
-  run<R>(
-    command: LockCommand,
-    kind: string,
-    send: () => Promise<R>,
-    timeoutMs?: number,
-  ): Promise<R>;
-  /** A lease for a lock Redis set to `token` (replicated first when that layer is on). */
-  lease(
-    req: LockRequest,
-    token: string,
-    fence: number,
-    at: number,
-    handed: boolean,
-  ): Promise<Lease>;
-  /** Whether a lease of this manager holds `token`. */
-  holds(token: string): boolean;
-  /** Stops tracking a lease nobody will use and gives its lock back. */
-  discard(lease: Lease): void;
 }

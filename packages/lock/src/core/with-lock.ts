@@ -1,25 +1,12 @@
 // withLock: acquire, renew by watchdog while the task runs, release in `finally`. When Redis is
-// out of reach, the kind's outage policy decides (ON_OUTAGE). The policies live here, not in the
-// breaker layer: a refused connection or a timeout is an outage with or without a breaker.
+// out of reach, the kind's outage policy decides: refuse, skip, or run the task lockless on the
+// database's guarantees. The policies live here, not in the breaker layer: a refused connection
+// or a timeout is an outage with or without a breaker.
 import type { LockLease } from "./lease.ts";
 import type { RedisLockManager } from "./manager.ts";
 import { int, kindOf } from "./requests.ts";
 import { LockUnavailableError } from "./types.ts";
 import type * as T from "./types.ts";
-
-/** What each outage policy does when Redis cannot be reached: data, not scattered ifs. */
-const ON_OUTAGE: {
-  [P in T.OutagePolicy]: <R>(run: () => Promise<R>) => Promise<T.LockOutcome<R>>;
-} = {
-  refuse: async () => ({ status: "unavailable" }),
-  skip: async () => ({ status: "skipped" }),
-  "proceed-db-only": async (run) => ({
-    status: "ok",
-    value: await run(),
-    fence: null,
-    degraded: true,
-  }),
-};
 
 export async function withLock<R>(
   host: RedisLockManager,
@@ -27,13 +14,14 @@ export async function withLock<R>(
   fn: (ctx: T.LockContext) => Promise<R>,
   options: T.WithLockOptions,
 ): Promise<T.LockOutcome<R>> {
-  const config = kindOf(host.config, resource?.kind);
-  if (typeof fn !== "function")
-    throw new TypeError("withLock needs a function to run under the lock");
-  const maxRenewals = options.maxRenewals ?? config.maxRenewals;
-  const maxHoldMs = options.maxHoldMs ?? config.maxHoldMs;
-  if (maxRenewals !== undefined) int(maxRenewals, "maxRenewals", 0);
-  if (maxHoldMs !== undefined) int(maxHoldMs, "maxHoldMs");
+  const { outage: policy, ...kind } = kindOf(host.config, resource?.kind);
+  if (typeof fn !== "function") throw new TypeError("withLock needs a function to run under it");
+  const caps = {
+    renewals: options.maxRenewals ?? kind.maxRenewals,
+    holdMs: options.maxHoldMs ?? kind.maxHoldMs,
+  };
+  if (caps.renewals !== undefined) int(caps.renewals, "maxRenewals", 0);
+  if (caps.holdMs !== undefined) int(caps.holdMs, "maxHoldMs");
 
   let lease: LockLease;
   try {
@@ -43,18 +31,17 @@ export async function withLock<R>(
   } catch (error) {
     // Closing is no outage: fail rather than run lockless while another instance may hold it.
     if (!(error instanceof LockUnavailableError) || error.reason === "closed") throw error;
-    const policy = config.outage;
-    if (policy !== "refuse") host.metrics(resource.kind).degraded(policy);
-    host.logger.warn(
-      { kind: resource.kind, requestId: options.requestId, policy, reason: error.reason },
-      "lock unavailable: applying the kind's outage policy",
-    );
-    return ON_OUTAGE[policy](() =>
-      fn({ lease: null, signal: options.signal ?? new AbortController().signal }),
-    );
+    const { requestId } = options;
+    const line = { kind: resource.kind, requestId, policy, reason: error.reason };
+    host.logger.warn(line, "lock unavailable: applying the kind's outage policy");
+    if (policy === "refuse") return { status: "unavailable" };
+    host.metrics(resource.kind).degraded(policy);
+    if (policy === "skip") return { status: "skipped" };
+    const signal = options.signal ?? new AbortController().signal;
+    return { status: "ok", value: await fn({ lease: null, signal }), fence: null, degraded: true };
   }
 
-  const stopWatchdog = watchdog(lease, maxRenewals, maxHoldMs, host);
+  const stopWatchdog = watchdog(lease, caps, host);
   // The caller gave up while the task runs: no more renewals, the task is told through the
   // lease's signal, and the lock is released now rather than when the task ends.
   const callerSignal = options.signal;
@@ -71,17 +58,9 @@ export async function withLock<R>(
   } finally {
     callerSignal?.removeEventListener("abort", cancel);
     stopWatchdog();
-    await lease.release().catch((error: unknown) =>
-      host.logger.warn(
-        {
-          kind: lease.kind,
-          id: lease.keys.maskedId,
-          requestId: lease.request.requestId,
-          err: (error as Error).message,
-        },
-        "lock release failed; the lock ends with its TTL",
-      ),
-    );
+    await lease.release().catch((error: Error) => {
+      host.warn(lease, { err: error.message }, "lock release failed; the lock ends with its TTL");
+    });
   }
 }
 
@@ -92,8 +71,7 @@ export async function withLock<R>(
  */
 function watchdog(
   lease: LockLease,
-  maxRenewals: number | undefined,
-  maxHoldMs: number | undefined,
+  caps: { renewals: number | undefined; holdMs: number | undefined },
   host: RedisLockManager,
 ): () => void {
   const metrics = host.metrics(lease.kind);
@@ -106,13 +84,14 @@ function watchdog(
   async function tick(): Promise<void> {
     if (stopped || !lease.held) return;
     let ttlMs = lease.ttlMs;
-    if (maxHoldMs !== undefined) ttlMs = Math.min(ttlMs, lease.acquiredAt + maxHoldMs - Date.now());
-    if ((maxRenewals !== undefined && renewals >= maxRenewals) || ttlMs <= 0)
+    if (caps.holdMs !== undefined)
+      ttlMs = Math.min(ttlMs, lease.acquiredAt + caps.holdMs - Date.now());
+    if ((caps.renewals !== undefined && renewals >= caps.renewals) || ttlMs <= 0)
       return lease.markCapped();
     if (ttlMs < lease.ttlMs) lease.markCapped(); // renewing for less than a TTL: the cap is near
     renewals += 1;
     try {
-      const renewed = await lease.renew(ttlMs);
+      const renewed = await lease.extend(ttlMs);
       if (stopped) return;
       metrics.renewed(renewed ? "ok" : "lost");
       if (renewed) timer = host.setTimer(() => void tick(), interval);

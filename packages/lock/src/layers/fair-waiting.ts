@@ -10,7 +10,7 @@
 // When to leave it out: every kind tries once (waitMs 0), or waits are rare and short: the core
 // then retries its try script after a randomised backoff until the wait runs out.
 import { randomBytes } from "node:crypto";
-import { Backoff } from "../core/manager.ts";
+import { backoff } from "../core/manager.ts";
 import { MAX_WAIT_MS, newToken } from "../core/requests.ts";
 import { FENCE_LUA, LuaScript, runCommand } from "../core/scripts.ts";
 import type * as T from "../core/types.ts";
@@ -199,7 +199,7 @@ class FairWaiting implements T.WaitingLayer {
   async wait(request: T.LockRequest, deadline: number): Promise<T.Lease | undefined> {
     const waiter = new Waiter(newToken(), request.signal);
     this.#waiters.set(waiter.token, waiter);
-    const backoff = new Backoff(this.host.config.backoff);
+    const nextDelay = backoff(this.host.config.backoff);
     const firstSentAt = Date.now(); // no ticket of this waiter, so no hand-off to it, is older
     let busy: [sentAt: number, serverMs: number] | undefined; // the last busy reply
     let lease: T.Lease | undefined;
@@ -217,7 +217,7 @@ class FairWaiting implements T.WaitingLayer {
         if (fenceOrPttl >= 0) recheckAt = performance.now() + fenceOrPttl + 1; // the holder's expiry
         const now = performance.now();
         if (now >= deadline && !waiter.handover) return undefined;
-        await waiter.sleep(Math.min(backoff.next(), recheckAt - now, deadline - now), this.host);
+        await waiter.sleep(Math.min(nextDelay(), recheckAt - now, deadline - now), this.host);
       }
       // Redis's time of the hand-off in our clock, through the last busy reply: an early estimate
       // only makes the lease look shorter, never longer.

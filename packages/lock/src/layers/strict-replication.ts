@@ -38,10 +38,11 @@ export function strictReplication(options: ReplicationOptions): Layer<Replicatio
         let confirmed = false;
         let acknowledged = 0;
         try {
-          if (handedOver && !(await lease.renew(lease.ttlMs)))
+          if (handedOver && !(await lease.extend()))
             throw new LockUnavailableError(
               "a lock handed to this waiter could not be confirmed (it was lost)",
-              { reason: "replication", kind: lease.kind },
+              "replication",
+              lease.kind,
             );
           acknowledged = await host.run(
             "wait",
@@ -52,7 +53,8 @@ export function strictReplication(options: ReplicationOptions): Layer<Replicatio
           if (acknowledged < replicas)
             throw new LockUnavailableError(
               `only ${acknowledged} of ${replicas} replicas acknowledged the lock within ${timeoutMs} ms`,
-              { reason: "replication", kind: lease.kind },
+              "replication",
+              lease.kind,
             );
           confirmed = true;
         } finally {
