@@ -87,9 +87,9 @@ export function checkOptions(options: T.LockManagerOptions) {
 
 export function kindOf(config: Config, kind: unknown): T.LockKindConfig {
   const found = typeof kind === "string" ? config.kinds.get(kind) : undefined;
+  if (found) return found;
   const known = [...config.kinds.keys()].join(", ");
-  check(!!found, "kind", `unknown lock kind "${String(kind)}" (configured: ${known})`);
-  return found!;
+  throw new LockInputError(`unknown lock kind "${String(kind)}" (configured: ${known})`, "kind");
 }
 
 /** `maskedId`: the id as it appears in the key (hashed when personal), safe to log. */

@@ -84,29 +84,39 @@ const UNAVAILABLE = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|NOR
  * One command under a timeout of our own (a hung Redis, or a client queueing while offline,
  * must not hang the caller). Unreachable Redis (no connection, a timeout, LOADING, READONLY,
  * OOM ...) rejects with LockUnavailableError; other reply errors pass unchanged. A command that
- * timed out may still run on Redis: the caller decides what to undo.
+ * timed out may still run on Redis: the caller decides what to undo. One plain promise and one
+ * timer, no Promise.race: this runs twice per lock+unlock.
  */
-export async function runCommand<R>(
+export function runCommand<R>(
   command: string,
   kind: string,
   send: () => Promise<R>,
   timeoutMs: number,
 ): Promise<R> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error("Command timed out")), timeoutMs).unref();
+  return new Promise<R>((resolve, reject) => {
+    const fail = (error: unknown) => {
+      clearTimeout(timer);
+      reject(unavailable(error, command, kind));
+    };
+    const timer = setTimeout(() => fail(new Error("Command timed out")), timeoutMs).unref();
+    try {
+      send().then((value) => {
+        clearTimeout(timer);
+        resolve(value);
+      }, fail);
+    } catch (error) {
+      fail(error);
+    }
   });
-  try {
-    return await Promise.race([Promise.resolve().then(send), timeout]);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof Error && error.name === "ReplyError" && !UNAVAILABLE.test(message))
-      throw error;
-    const reason =
-      message === "Command timed out" ? "timeout" : /^OOM /.test(message) ? "oom" : "connection";
-    const text = `Redis unavailable for lock ${command}: ${message}`;
-    throw new LockUnavailableError(text, reason, kind, error);
-  } finally {
-    clearTimeout(timer);
-  }
+}
+
+/** `error` as LockUnavailableError when it means Redis cannot serve a lock now, else unchanged. */
+function unavailable(error: unknown, command: string, kind: string): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && error.name === "ReplyError" && !UNAVAILABLE.test(message))
+    return error;
+  const reason =
+    message === "Command timed out" ? "timeout" : /^OOM /.test(message) ? "oom" : "connection";
+  const text = `Redis unavailable for lock ${command}: ${message}`;
+  return new LockUnavailableError(text, reason, kind, error);
 }
