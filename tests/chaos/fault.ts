@@ -151,6 +151,16 @@ export function paidWhen(result: CustomerResult): string {
   return payment.answer ? `${payment.status} ("${payment.answer}")` : payment.status;
 }
 
+/** Waits until a payment was recorded since `start` (ms), at most `timeoutMs`; true if one was. */
+export function paymentSince(
+  ctx: FaultContext,
+  start: number,
+  timeoutMs: number,
+): Promise<boolean> {
+  const where = { createdAt: { gte: new Date(start) } };
+  return until(async () => (await ctx.env.db.payment.count({ where })) > 0, timeoutMs);
+}
+
 /** Polls `check` every 50 ms until it holds or `timeoutMs` passes; true if it held. */
 export async function until(
   check: () => boolean | Promise<boolean>,

@@ -4,7 +4,7 @@
 // guarantees, updates handled, and nothing else noticed once the memory is back.
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
-import { heldPayers, paidWhen, until, type Fault } from "../fault.ts";
+import { heldPayers, paidWhen, paymentSince, until, type Fault } from "../fault.ts";
 
 /** Filler keys, outside the shop's namespace; deleted when the fault ends. */
 const FILLER = "chaos-filler:";
@@ -41,13 +41,7 @@ export function fillRedisFault(at: number): Fault {
         ctx.gates.openAll();
         // Full for the outage's length, and until a payment went through meanwhile (bounded).
         await sleep(ctx.sizes.redisDownMs);
-        await until(
-          async () =>
-            (await ctx.env.db.payment.count({
-              where: { createdAt: { gte: new Date(outage.start) } },
-            })) > 0,
-          20_000,
-        );
+        await paymentSince(ctx, outage.start, 20_000);
         await redis.config("SET", "maxmemory", before);
         outage.end = Date.now();
         ctx.outages.push(outage);

@@ -5,7 +5,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { scrapeAll, type AppInstance } from "@orderbot/testkit";
 import { type FaultHandle } from "@orderbot/fake-telegram";
 import { restartRedis } from "../environment.ts";
-import { heldPayers, paidWhen, until, type Fault, type FaultContext } from "../fault.ts";
+import {
+  heldPayers,
+  paidWhen,
+  paymentSince,
+  until,
+  type Fault,
+  type FaultContext,
+} from "../fault.ts";
 
 /** `extraDownMs`: longer outages for the combined scenario, where Telegram's 429s slow every payment. */
 export function restartRedisFault(at: number, extraDownMs = 0): Fault {
@@ -29,13 +36,7 @@ export function restartRedisFault(at: number, extraDownMs = 0): Fault {
         ctx.gates.openAll();
         // Down for the outage's length, and until a payment went through meanwhile (bounded): in
         // the combined scenario Telegram's 429s and a stopped bot can slow every payer past it.
-        await until(
-          async () =>
-            (await ctx.env.db.payment.count({
-              where: { createdAt: { gte: new Date(outage.start) } },
-            })) > 0,
-          20_000,
-        );
+        await paymentSince(ctx, outage.start, 20_000);
       });
       outage.end = Date.now();
       ctx.counts.redisRestarts++;
