@@ -54,6 +54,10 @@ export async function startRoundRobinProxy(
       upstream.end(body);
     });
   });
+  // Idle client connections stay open longer than any client keeps them (nginx: 75 s). With
+  // Node's default of 5 s, a client may reuse a connection just as the proxy closes it, and its
+  // request fails with "other side closed" (a fuzz run in CI saw it).
+  server.keepAliveTimeout = 75_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
