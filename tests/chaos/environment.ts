@@ -189,6 +189,9 @@ export async function restartRedis(
   await env.redis.stop();
   await archiveAof(env.aofDir, env.redisLives);
   env.redisLives++;
-  await Promise.all([new Promise((r) => setTimeout(r, downMs)), whileDown?.()]);
-  await env.redis.start();
+  try {
+    await Promise.all([new Promise((r) => setTimeout(r, downMs)), whileDown?.()]);
+  } finally {
+    await env.redis.start(); // whatever happened meanwhile, the shop gets its Redis back
+  }
 }

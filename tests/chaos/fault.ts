@@ -29,7 +29,7 @@ export interface FaultCounts {
   floodLimited: number;
 }
 
-/** The Redis outage as users lived it; `end` is 0 while it lasts. */
+/** A Redis outage as users lived it: listed when its fault starts; `start` is 0 until Redis stops, `end` 0 until it is back. */
 export interface OutageRecord {
   start: number;
   end: number;
@@ -151,14 +151,16 @@ export function paidWhen(result: CustomerResult): string {
   return payment.answer ? `${payment.status} ("${payment.answer}")` : payment.status;
 }
 
-/** Waits until a payment was recorded since `start` (ms), at most `timeoutMs`; true if one was. */
+/** Waits until a payment was recorded since `start` (ms), at most `timeoutMs`; true if one was. A
+ * failed query counts as none yet: the fault waiting on it must go on. */
 export function paymentSince(
   ctx: FaultContext,
   start: number,
   timeoutMs: number,
 ): Promise<boolean> {
   const where = { createdAt: { gte: new Date(start) } };
-  return until(async () => (await ctx.env.db.payment.count({ where })) > 0, timeoutMs);
+  const count = () => ctx.env.db.payment.count({ where }).catch(() => 0); // PostgreSQL restarting: none yet
+  return until(async () => (await count()) > 0, timeoutMs);
 }
 
 /** Polls `check` every 50 ms until it holds or `timeoutMs` passes; true if it held. */

@@ -20,16 +20,18 @@ export function restartRedisFault(at: number, extraDownMs = 0): Fault {
     label: "restart Redis",
     happened: (c) => c.redisRestarts > 0,
     async run(ctx) {
+      // Listed from the start, so that a PostgreSQL restart planned later in the load waits for
+      // it to end even when waiting for payers makes it begin late.
+      const outage = { start: 0, end: 0 };
+      ctx.outages.push(outage);
       await ctx.at(at);
       // Payers first (only users with an order get there), then users about to place one: holding
       // Order any earlier would keep the crowd from reaching Pay.
       const { payers } = await heldPayers(ctx, 12_000);
       ctx.gates.arm("order");
       await until(() => ctx.loadDone() || ctx.gates.waitingAt("order") >= 2, 2_000);
-      const outage = { start: 0, end: 0 };
       await restartRedis(ctx.env, ctx.sizes.redisDownMs + extraDownMs, async () => {
         outage.start = Date.now();
-        ctx.outages.push(outage);
         ctx.note(
           `Redis stopped; ${ctx.gates.waitingAt("order")} users about to press Order and ${ctx.gates.waitingAt("pay")} about to pay go ahead`,
         );
@@ -56,7 +58,7 @@ export function restartPostgres(at: number): Fault {
       await ctx.at(at);
       // Not while Redis is down: payments made then must be confirmed on PostgreSQL's guarantees
       // alone (checks.ts, outageBehaviour), which needs PostgreSQL up for that while.
-      await until(() => ctx.outages.every((o) => o.end > 0), 30_000);
+      await until(() => ctx.outages.every((o) => o.end > 0), 60_000); // Redis: up to 6+4+20 s
       const started = Date.now();
       await ctx.env.pg.stop("immediate");
       await sleep(ctx.sizes.postgresDownMs);
