@@ -26,6 +26,7 @@ import pg from "pg";
 import { createDatabase, type Database } from "@orderbot/db";
 import {
   circuitBreaker,
+  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
@@ -330,6 +331,7 @@ async function main(): Promise<void> {
         layers: {
           waiting: fairWaiting(),
           breaker: circuitBreaker(),
+          outage: outagePolicies(),
           metrics: lockMetrics(registry),
         },
         kinds: { ...LOCK_KINDS, global: { ttlMs: 10_000, waitMs: 60_000, outage: "refuse" } },

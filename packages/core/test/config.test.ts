@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLockManager } from "@orderbot/lock";
+import { createLockManager, outagePolicies } from "@orderbot/lock";
 import { ConfigError, createRedis } from "@orderbot/platform";
 import { LOCK_KINDS, resolveCoreConfig } from "../src/index.ts";
 
@@ -60,7 +60,7 @@ describe("LOCK_KINDS", () => {
       expect(LOCK_KINDS[kind]).toMatchObject({ waitMs: 0, outage: "skip" });
   });
 
-  it("is accepted by the lock manager as it is", async () => {
+  it("is accepted by the lock manager and its outage layer as it is", async () => {
     const redis = createRedis(
       { url: "redis://127.0.0.1:1", connectTimeoutMs: 10 },
       { lazyConnect: true },
@@ -70,8 +70,9 @@ describe("LOCK_KINDS", () => {
       namespace: "test:kinds",
       kinds: LOCK_KINDS,
       hashKey: "0123456789abcdef",
+      layers: { outage: outagePolicies() },
     });
-    expect(locks.policyFor("checkout")).toBe("refuse");
+    expect(locks.keyFor({ kind: "checkout", id: 1 })).toMatch(/^\{test:kinds:lock:checkout:h\./);
     await locks.close();
     redis.disconnect();
   });

@@ -59,20 +59,19 @@ const busyFor = (microseconds: number) => {
 type Send = (
   command: "acquire" | "release",
   script: LuaScript,
-  keysAndArgs: (string | number)[],
+  keys: string[],
+  args: (string | number)[],
 ) => Promise<unknown>;
 
 /** The module's command runner with its defaults (1 s timeout, breaker after 5 failures) and a latency histogram. */
 function runnerSend(redis: ScriptClient): Send {
   const breaker = new CircuitBreaker({ failureThreshold: 5, coolDownMs: 2000 });
   const metrics = lockMetrics(new Registry())(undefined as never).forKind("bench");
-  return async (command, script, keysAndArgs) => {
-    if (!breaker.allow()) throw new Error("breaker open");
+  return async (command, script, keys, args) => {
     const started = performance.now();
     try {
-      const reply = await runCommand(command, "bench", () => script.send(redis, keysAndArgs), 1000);
-      breaker.success();
-      return reply;
+      const send = () => script.run(redis, keys, args);
+      return await breaker.send("bench", () => runCommand(command, "bench", send, 1000));
     } finally {
       metrics.command(command, (performance.now() - started) / 1000);
     }
@@ -100,17 +99,17 @@ function bareScripts(busyUs: number, { withInstant = false, throughRunner = fals
       const instant = withInstant ? instantManager(WAIT_MS) : undefined;
       const send: Send = throughRunner
         ? runnerSend(redis)
-        : (_command, script, keysAndArgs) => script.send(redis, keysAndArgs); // scripts loaded in client()
+        : (_command, script, keys, args) => script.run(redis, keys, args); // scripts loaded in client()
       return {
         async lock(key) {
           const keys = lineKeys(`{bench:lock:bench:${key}}`);
           const token = newToken();
           busyFor(busyUs / 2);
           if (instant) await instantLockUnlock(instant, key);
-          await send("acquire", tryScript, [keys[0]!, keys[1]!, token, TTL_MS, 3_600_000]);
+          await send("acquire", tryScript, keys.slice(0, 2), [token, TTL_MS, 3_600_000]);
           return async () => {
             busyFor(busyUs / 2);
-            return send("release", releaseScript, [...keys, token, "bench:inbox:", 3_600_000]);
+            return send("release", releaseScript, keys, [token, "bench:inbox:", 3_600_000]);
           };
         },
         async close() {

@@ -7,4 +7,5 @@ export * from "./core/types.ts";
 export { fairWaiting, type LockSubscriberClient } from "./layers/fair-waiting.ts";
 export { strictReplication, type ReplicationOptions } from "./layers/strict-replication.ts";
 export { circuitBreaker, type BreakerOptions } from "./layers/circuit-breaker.ts";
+export { outagePolicies } from "./layers/outage-policies.ts";
 export { lockMetrics, LOCK_METRICS } from "./layers/metrics.ts";

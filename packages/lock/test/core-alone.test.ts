@@ -1,6 +1,7 @@
 // The core alone, no layer plugged in: it holds a lock, releases it, renews it under withLock,
 // and a contended wait retries on a randomised backoff (a handful of tries a second, not a hot
-// loop) until the holder releases, or until its signal aborts.
+// loop) until the holder releases, or until its signal aborts. Without the outage layer,
+// withLock rejects while Redis is down.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createLockManager, type LockManager } from "../src/index.ts";
 import { counting, fastClient, HASH_KEY, KINDS, ready, sharedRedis, sleep } from "./support.ts";
@@ -93,4 +94,24 @@ it("ends a retrying wait at once when its signal aborts, leaving nothing behind"
   expect(performance.now() - abortedAt).toBeLessThan(50);
   expect(waiter.stats()).toMatchObject({ waiters: 0, timers: 0, leases: 0 });
   await held.lease.release();
+});
+
+it("without the outage layer, withLock rejects with LockUnavailableError while Redis is down, running nothing", async () => {
+  const down = fastClient("redis://127.0.0.1:1", { lazyConnect: true });
+  clients.push(down);
+  const locks = createLockManager({
+    redis: down,
+    namespace: "core-down",
+    hashKey: HASH_KEY,
+    kinds: KINDS,
+  });
+  managers.push(locks);
+  let ran = false;
+  for (const kind of ["order", "update", "job"])
+    // refuse, proceed-db-only, skip: none applies
+    await expect(
+      locks.withLock({ kind, id: 1 }, async () => (ran = true), { requestId: "t" }),
+    ).rejects.toMatchObject({ name: "LockUnavailableError", reason: "connection", kind });
+  expect(ran).toBe(false);
+  expect(locks.stats()).toMatchObject({ leases: 0, timers: 0, commandsInFlight: 0 });
 });

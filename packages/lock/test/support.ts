@@ -7,6 +7,7 @@ import { Registry } from "prom-client";
 import { createTestRedis, startRedisServer, type RedisServer, type TestRedis } from "./redis.ts";
 import {
   circuitBreaker,
+  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
@@ -45,6 +46,7 @@ export function withLayers(options: TestManagerOptions): LockManagerOptions {
     layers: {
       waiting: fairWaiting({ subscriber }),
       breaker: circuitBreaker(breaker),
+      outage: outagePolicies(),
       metrics: lockMetrics(registry ?? new Registry()),
       replication: replication && strictReplication(replication),
       ...rest.layers,

@@ -5,6 +5,7 @@
 // it with createDatabase, and passes core's LOCK_KINDS in as `kinds`.
 import {
   circuitBreaker,
+  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
@@ -84,6 +85,7 @@ export function connectRedis(
       waiting: fairWaiting({ subscriber }),
       replication: replication && strictReplication(replication),
       breaker: circuitBreaker(),
+      outage: outagePolicies(),
       metrics: lockMetrics(options.registry),
     },
   });

@@ -6,7 +6,13 @@
 import { createBotApp, parseBotConfig, WEBHOOK_PATH } from "@orderbot/bot";
 import { createShop, LOCK_KINDS } from "@orderbot/core";
 import { createDatabase } from "@orderbot/db";
-import { circuitBreaker, createLockManager, fairWaiting, lockMetrics } from "@orderbot/lock";
+import {
+  circuitBreaker,
+  outagePolicies,
+  createLockManager,
+  fairWaiting,
+  lockMetrics,
+} from "@orderbot/lock";
 import { createMetricsRegistry, createRedis, silentLogger, waitForRedis } from "@orderbot/platform";
 import { freePort } from "@orderbot/testkit";
 import { startCpuProfile, type CpuProfiler } from "../profile/cpu-profile.ts";
@@ -56,7 +62,12 @@ const locks = createLockManager({
   namespace: config.LOCK_NAMESPACE,
   kinds: LOCK_KINDS,
   hashKey: config.LOCK_HASH_KEY,
-  layers: { waiting: fairWaiting(), breaker: circuitBreaker(), metrics: lockMetrics(registry) },
+  layers: {
+    waiting: fairWaiting(),
+    breaker: circuitBreaker(),
+    outage: outagePolicies(),
+    metrics: lockMetrics(registry),
+  },
 });
 const shop = createShop({
   db,

@@ -8,6 +8,7 @@ import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
 import {
   circuitBreaker,
+  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
@@ -122,7 +123,12 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
     namespace: testRedis.namespace,
     kinds: LOCK_KINDS,
     hashKey,
-    layers: { waiting: fairWaiting(), breaker: circuitBreaker(), metrics: lockMetrics(registry) },
+    layers: {
+      waiting: fairWaiting(),
+      breaker: circuitBreaker(),
+      outage: outagePolicies(),
+      metrics: lockMetrics(registry),
+    },
   });
   const shop = createShop({ db: testDb.db, locks, registry, config: { maskKey: hashKey } });
   const worker: Worker = createWorker({

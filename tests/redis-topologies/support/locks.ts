@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   circuitBreaker,
+  outagePolicies,
   createLockManager,
   fairWaiting,
   LockUnavailableError,
@@ -36,7 +37,12 @@ export function lockManager(
     hashKey: "topology-test-hash-key",
     commandTimeoutMs: 2000,
     ...options,
-    layers: { waiting: fairWaiting(), breaker: circuitBreaker(), ...options.layers },
+    layers: {
+      waiting: fairWaiting(),
+      breaker: circuitBreaker(),
+      outage: outagePolicies(),
+      ...options.layers,
+    },
   });
 }
 

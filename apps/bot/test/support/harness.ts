@@ -4,6 +4,7 @@ import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
 import {
   circuitBreaker,
+  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
@@ -80,7 +81,12 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     namespace: config.LOCK_NAMESPACE,
     kinds: LOCK_KINDS,
     hashKey: config.LOCK_HASH_KEY,
-    layers: { waiting: fairWaiting(), breaker: circuitBreaker(), metrics: lockMetrics(registry) },
+    layers: {
+      waiting: fairWaiting(),
+      breaker: circuitBreaker(),
+      outage: outagePolicies(),
+      metrics: lockMetrics(registry),
+    },
   });
   const shop = createShop({
     db: testDb.db,

@@ -2,6 +2,7 @@ import { Redis, waitForRedis } from "@orderbot/platform";
 import { LOCK_KINDS } from "@orderbot/core";
 import {
   circuitBreaker,
+  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
@@ -43,6 +44,7 @@ export async function buildLocks(
     layers: {
       waiting: fairWaiting({ subscriber }),
       breaker: circuitBreaker({ failureThreshold: 3, coolDownMs: 200 }),
+      outage: outagePolicies(),
       metrics: registry && lockMetrics(registry),
     },
   });

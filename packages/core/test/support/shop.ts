@@ -3,6 +3,7 @@
 import { createDatabase, type Database } from "@orderbot/db";
 import {
   circuitBreaker,
+  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
@@ -92,6 +93,7 @@ export async function createHarness({
       layers: {
         waiting: fairWaiting({ subscriber }),
         breaker: circuitBreaker({ failureThreshold: 3, coolDownMs: 500 }),
+        outage: outagePolicies(),
         metrics: lockMetrics(registry),
       },
     });

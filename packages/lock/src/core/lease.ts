@@ -1,43 +1,47 @@
-// A held lock. Its signal aborts when the lease is lost: not ours any more, a renewal failed, the
-// connection dropped, or it is about to expire (within the safety margin) without a renewal.
+// A held lock: pass its `fence` with the writes it guards, and stop when its `signal` aborts:
+// the lock is not ours any more, a renewal failed, the connection dropped, or it is about to
+// expire (within the safety margin) without a renewal.
 import { LeaseLostError } from "./types.ts";
 import type { RedisLockManager } from "./manager.ts";
 import { int, type LockRequest } from "./requests.ts";
 import type * as T from "./types.ts";
 
-export class LockLease implements T.Lease {
-  readonly key: string;
+type Timer = ReturnType<typeof setTimeout>;
+
+/** What a holder sees of its lease. */
+export type Lease = Omit<LockLease, "request" | "lose" | "keepAlive" | "forget">;
+
+export class LockLease {
+  readonly key: string; // {namespace:lock:kind:id}: a Cluster hash tag shared with its fence
   readonly kind: string;
   readonly ttlMs: number;
-  #expiresAt: number;
+  #expiresAt = 0;
   #state: "held" | "released" | "lost" = "held";
   readonly #controller = new AbortController();
-  #guard: ReturnType<typeof setTimeout> | undefined;
+  /** Aborts when the lease is lost or about to expire unrenewed (at `abortsAt`). */
+  readonly signal = this.#controller.signal;
+  #guard: Timer | undefined;
   #releasing: Promise<"released" | "not-owner"> | undefined;
   #expiryReason: T.LeaseLossReason = "expired";
 
   constructor(
     readonly request: LockRequest,
     readonly token: string,
-    readonly fence: number,
+    readonly fence: number, // grows per key across holders and failovers (server clock floor)
     /** When the acquire was sent: the lease cannot have started later. */
     readonly acquiredAt: number,
     private readonly host: RedisLockManager,
   ) {
     ({ kind: this.kind, ttlMs: this.ttlMs } = request);
     this.key = request.keys.lock;
-    this.#expiresAt = acquiredAt + this.ttlMs;
-    this.#armGuard();
-  }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
+    this.#expireAt(acquiredAt + this.ttlMs);
   }
 
   get expiresAt(): number {
     return this.#expiresAt;
   }
 
+  /** expiresAt less the safety margin. */
   get abortsAt(): number {
     return this.#expiresAt - this.host.config.marginFor(this.ttlMs);
   }
@@ -46,29 +50,64 @@ export class LockLease implements T.Lease {
     return this.#state === "held";
   }
 
-  /** From 1 ms: the watchdog renews for less than a TTL near a hold cap. */
+  /** Renews for `ttlMs` (from 1 ms) from now; false when the lock is not ours any more. */
   async extend(ttlMs: number = this.ttlMs): Promise<boolean> {
     int(ttlMs, "ttlMs", 1, this.host.config.ttlBounds.maxMs);
     if (!this.held) return false;
     const sentAt = Date.now();
     // A shorter expiry holds from when Redis runs the command: count on it at once.
-    if (sentAt + ttlMs < this.#expiresAt) {
-      this.#expiresAt = sentAt + ttlMs;
-      this.#armGuard();
-    }
-    if ((await this.host.extend(this, ttlMs)) !== 1) {
-      this.lose("not-owner");
-      return false;
-    }
-    if (!this.held) return false;
-    this.#expiresAt = sentAt + ttlMs;
-    this.#armGuard();
-    return true;
+    if (sentAt + ttlMs < this.#expiresAt) this.#expireAt(sentAt + ttlMs);
+    if ((await this.host.extend(this, ttlMs)) !== 1) this.lose("not-owner");
+    if (this.held) this.#expireAt(sentAt + ttlMs);
+    return this.held;
   }
 
-  release(): Promise<"released" | "not-owner"> {
-    return (this.#releasing ??= this.#release());
+  /**
+   * withLock's watchdog: renews every ttl/3 (sooner the first time if less than a TTL is left),
+   * never past the request's hold caps. A failed renewal loses the lease; one that does not land
+   * in time lets the expiry guard abort it. When the caller's `signal` aborts, renewals stop, the
+   * lease's signal aborts with its reason and the lock is released at once. Returns stop.
+   */
+  keepAlive(signal?: AbortSignal): () => void {
+    const { maxRenewals = Infinity, maxHoldMs = Infinity, metrics } = this.request;
+    const interval = Math.max(1, Math.floor(this.ttlMs / 3));
+    let [renewals, stopped, timer] = [0, false, undefined as Timer | undefined];
+    const tick = async () => {
+      if (stopped || !this.held) return;
+      const ttlMs = Math.min(this.ttlMs, this.acquiredAt + maxHoldMs - Date.now());
+      const capped = renewals >= maxRenewals || ttlMs <= 0;
+      if (capped || ttlMs < this.ttlMs) this.#expiryReason = "renewal-capped"; // the cap is near
+      if (capped) return;
+      renewals += 1;
+      try {
+        const renewed = await this.extend(ttlMs);
+        if (stopped) return;
+        metrics.renewed(renewed ? "ok" : "lost");
+        if (renewed) timer = this.host.setTimer(() => void tick(), interval);
+      } catch (error) {
+        if (stopped) return;
+        metrics.renewed("error");
+        this.lose("renewal-failed", error);
+      }
+    };
+    const first = Math.min(interval, Math.floor((this.#expiresAt - Date.now()) / 3));
+    timer = this.host.setTimer(() => void tick(), Math.max(1, first));
+    const stop = () => {
+      stopped = true;
+      this.host.clearTimer(timer);
+      signal?.removeEventListener("abort", cancel);
+    };
+    const cancel = () => {
+      stop();
+      if (this.held) this.#controller.abort(signal!.reason); // not a loss: the caller gave up
+      this.release().catch(() => {}); // a failure is logged by withLock's own release
+    };
+    if (signal?.aborted) cancel();
+    else signal?.addEventListener("abort", cancel, { once: true });
+    return stop;
   }
+
+  readonly release = () => (this.#releasing ??= this.#release());
 
   async #release(): Promise<"released" | "not-owner"> {
     const released = this.host.release(this); // sent first: the bookkeeping runs meanwhile
@@ -78,8 +117,7 @@ export class LockLease implements T.Lease {
     this.request.metrics.held((now - this.acquiredAt) / 1000);
     if ((await released) === 1) return "released";
     this.request.metrics.releaseNotOwner();
-    const message = "released a lock that was no longer ours (it had expired or been taken over)";
-    this.host.warn(this, {}, message);
+    this.host.warn(this, {}, "released a lock no longer ours (it had expired or been taken over)");
     return "not-owner";
   }
 
@@ -92,22 +130,14 @@ export class LockLease implements T.Lease {
     this.#controller.abort(new LeaseLostError(this.key, reason, cause));
   }
 
-  /** The caller gave up: abort the signal with its reason (not a loss; the holder releases). */
-  abort(reason: unknown): void {
-    if (this.held) this.#controller.abort(reason);
-  }
-
-  /** The watchdog stopped renewing on purpose: say so when the lease runs out. */
-  markCapped(): void {
-    this.#expiryReason = "renewal-capped";
-  }
-
   /** Stops tracking a lease nobody will use (the manager gives its lock back). */
   forget(): void {
     this.#end("released");
   }
 
-  #armGuard(): void {
+  /** Sets the expiry and the guard that aborts the signal the safety margin before it. */
+  #expireAt(at: number): void {
+    this.#expiresAt = at;
     this.host.clearTimer(this.#guard);
     const left = this.abortsAt - Date.now();
     if (left <= 0) return this.lose(this.#expiryReason);
@@ -117,7 +147,6 @@ export class LockLease implements T.Lease {
   #end(state: "released" | "lost"): void {
     this.#state = state;
     this.host.clearTimer(this.#guard);
-    this.#guard = undefined;
     this.host.forget(this);
   }
 }

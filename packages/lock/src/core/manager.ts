@@ -1,21 +1,17 @@
 // createLockManager: the one entry point. Acquire is one script round trip; a caller that finds
 // the lock taken waits, by the fair-waiting layer when it is plugged in, otherwise by retrying
-// after a randomised backoff until its wait runs out (never a hot loop). The manager is also the
-// host its leases, withLock and its layers call back into.
+// after a randomised backoff until its wait runs out (never a hot loop). withLock holds a lock
+// around a task. The manager is also the host its leases and layers call back into.
 import { setTimeout as sleep } from "node:timers/promises";
 import { LockLease } from "./lease.ts";
-import { checkOptions, keysOf, kindOf, newToken, requestOf, type LockRequest } from "./requests.ts";
-import { extendScript, releaseScript, runCommand, tryScript, type LuaScript } from "./scripts.ts";
-import { LockUnavailableError, type LockManager } from "./types.ts";
+import { checkOptions, keysOf, newToken, requestOf, type LockRequest } from "./requests.ts";
+import { extendScript, releaseScript, runCommand, tryScript } from "./scripts.ts";
+import { LockUnavailableError } from "./types.ts";
 import type * as T from "./types.ts";
-import { withLock } from "./with-lock.ts";
 
 type Timer = ReturnType<typeof setTimeout>;
 const silent: T.LockLogger = { debug() {}, info() {}, warn() {}, error() {} };
-const HOOKS = ["acquired", "waited", "held", "renewed", "leaseLost", "releaseNotOwner", "command"];
-const noMetrics = Object.fromEntries(
-  [...HOOKS, "breakerOpen", "degraded"].map((hook) => [hook, () => {}]),
-) as unknown as T.KindMetrics;
+const noMetrics = new Proxy({}, { get: () => () => {} }) as T.KindMetrics; // any hook: a no-op
 
 /** Decorrelated jitter: each delay random between the base and 3x the previous one, capped. */
 export function backoff({ baseMs, maxMs }: { baseMs: number; maxMs: number }): () => number {
@@ -23,26 +19,26 @@ export function backoff({ baseMs, maxMs }: { baseMs: number; maxMs: number }): (
   return () => (previous = Math.min(maxMs, baseMs + Math.random() * (previous * 3 - baseMs)));
 }
 
-/**
- * @example
- * const locks = createLockManager({ redis, namespace: "prod:shopbot", hashKey, kinds,
- *   layers: { waiting: fairWaiting(), breaker: circuitBreaker(), metrics: lockMetrics(registry) } });
- */
+/** A lock manager on `redis`; the package README shows one with every layer. */
 export function createLockManager(options: T.LockManagerOptions): LockManager {
   return new RedisLockManager(options);
 }
 
-export class RedisLockManager implements LockManager {
+/** What callers use; the rest of the manager is for its leases and layers. */
+export type LockManager = Pick<
+  RedisLockManager,
+  "acquire" | "withLock" | "keyFor" | "close" | "stats"
+>;
+
+export class RedisLockManager {
   readonly config: ReturnType<typeof checkOptions>;
   readonly redis: T.LockRedisClient;
   readonly logger: T.LockLogger;
+  readonly layers: { [L in keyof T.LockLayers]?: ReturnType<NonNullable<T.LockLayers[L]>> };
   readonly #metrics = new Map<string, T.KindMetrics>();
   readonly #timers = new Set<Timer>();
   readonly #leases = new Map<string, LockLease>();
   readonly #closing = new AbortController();
-  readonly #breaker: T.BreakerLayer | undefined;
-  readonly #replication: T.ReplicationLayer | undefined;
-  readonly #waiting: T.WaitingLayer | undefined;
   #sleeping = 0;
   #inFlight = 0;
 
@@ -50,13 +46,12 @@ export class RedisLockManager implements LockManager {
     this.config = checkOptions(options);
     this.redis = options.redis;
     this.logger = options.logger ?? silent;
-    const { waiting, replication, breaker, metrics } = options.layers ?? {};
+    const { metrics, ...layers } = options.layers ?? {};
     const perKind = metrics?.(this);
     for (const kind of this.config.kinds.keys())
       this.#metrics.set(kind, perKind?.forKind(kind) ?? noMetrics);
-    this.#breaker = breaker?.(this);
-    this.#replication = replication?.(this);
-    this.#waiting = waiting?.(this);
+    const made = Object.entries(layers).map(([name, layer]) => [name, layer?.(this)]);
+    this.layers = Object.fromEntries(made) as RedisLockManager["layers"];
     this.redis.on("close", this.#onConnectionLost);
   }
 
@@ -71,13 +66,11 @@ export class RedisLockManager implements LockManager {
       let lease: T.Lease | undefined = this.#taken(await this.#try(request), request);
       if (!lease && performance.now() < deadline) {
         this.#closing.signal.throwIfAborted();
-        lease = this.#waiting
-          ? await this.#waiting.wait(request, deadline)
-          : await this.#retry(request, deadline);
+        const { waiting } = this.layers;
+        lease = await (waiting ? waiting.wait(request, deadline) : this.#retry(request, deadline));
       }
       const waited = performance.now() - started;
-      metrics.acquired(lease ? "acquired" : "busy");
-      metrics.waited(waited / 1000);
+      metrics.acquired(lease ? "acquired" : "busy", waited / 1000);
       if (lease) return { ok: true as const, lease };
       const waitedMs = Math.round(waited);
       return { ok: false as const, reason: "busy" as const, key: request.keys.lock, waitedMs };
@@ -87,50 +80,87 @@ export class RedisLockManager implements LockManager {
     }
   }
 
-  readonly withLock: LockManager["withLock"] = (resource, fn, options = {}) =>
-    withLock(this, resource, fn, options);
+  /**
+   * Acquires, renews by watchdog while `fn` runs, releases in `finally`. While Redis is out of
+   * reach it throws LockUnavailableError, unless the outage layer applies the kind's policy.
+   */
+  async withLock<R>(
+    resource: T.LockResource,
+    fn: (ctx: T.LockContext) => Promise<R>,
+    options: T.WithLockOptions = {},
+  ): Promise<T.LockOutcome<R>> {
+    if (typeof fn !== "function") throw new TypeError("withLock needs a function to run under it");
+    let lease: LockLease;
+    try {
+      const result = await this.acquire(resource, options);
+      if (!result.ok) return { status: "busy" };
+      lease = result.lease as LockLease;
+    } catch (error) {
+      // Closing is no outage: fail rather than run lockless while another instance may hold it.
+      const { outage } = this.layers;
+      if (!outage || !(error instanceof LockUnavailableError) || error.reason === "closed")
+        throw error;
+      const signal = options.signal ?? new AbortController().signal;
+      return outage(resource.kind, error, () => fn({ lease: null, signal }), options.requestId);
+    }
 
-  readonly keyFor = (resource: T.LockResource) => keysOf(this.config, resource).lock;
-  readonly policyFor = (kind: string) => kindOf(this.config, kind).outage;
+    const stopWatchdog = lease.keepAlive(options.signal);
+    try {
+      const value = await fn({ lease, signal: lease.signal });
+      return { status: "ok", value, fence: lease.fence, degraded: false };
+    } finally {
+      stopWatchdog();
+      await lease.release().catch((error: Error) => {
+        this.warn(lease, { err: error.message }, "lock release failed; the lock ends with its TTL");
+      });
+    }
+  }
 
+  keyFor(resource: T.LockResource): string {
+    return keysOf(this.config, resource).lock;
+  }
+
+  /** What it holds now (timers: of waits and leases, not of commands): nothing left behind. */
   stats(): T.LockStats {
+    const { waiting, breaker } = this.layers;
     return {
-      waiters: this.#waiting?.waiters ?? this.#sleeping,
-      subscriptions: this.#waiting?.subscriptions ?? 0,
+      waiters: waiting?.waiters ?? this.#sleeping,
+      subscriptions: waiting?.subscriptions ?? 0,
       timers: this.#timers.size,
       leases: this.#leases.size,
       commandsInFlight: this.#inFlight,
-      breaker: this.#breaker?.state ?? "closed",
+      breaker: breaker?.state ?? "closed",
     };
   }
 
+  /** Ends every wait; leases stay with their holders. */
   async close(): Promise<void> {
     if (this.#closing.signal.aborted) return;
     this.redis.off("close", this.#onConnectionLost);
     const reason = new LockUnavailableError("the lock manager was closed", "closed");
     this.#closing.abort(reason);
-    this.#waiting?.close(reason);
+    this.layers.waiting?.close(reason);
   }
 
   /** One try: the lease if the lock was free. A try that timed out may still run: give it back. */
   async #try(request: LockRequest): Promise<LockLease | undefined> {
-    const { keys, kind, ttlMs, fenceRetentionMs } = request;
-    const token = newToken();
-    const sentAt = Date.now();
-    const args = [keys.lock, keys.fence, token, ttlMs, fenceRetentionMs];
-    const reply = (await this.#script("acquire", kind, tryScript, args).catch((error) => {
+    const { keys, kind, ttlMs, fenceRetentionMs: retention } = request;
+    const [token, sentAt] = [newToken(), Date.now()];
+    const send = () =>
+      tryScript.run(this.redis, [keys.lock, keys.fence], [token, ttlMs, retention]);
+    const reply = await this.run("acquire", kind, send).catch((error) => {
       if (error instanceof LockUnavailableError && error.reason === "timeout")
-        this.#giveBack(keys.lock, token, fenceRetentionMs);
+        this.#release(keys.lock, token, retention).catch(() => {}); // else its TTL ends it
       throw error;
-    })) as [number, number];
-    return reply[0] === 1 ? this.lease(request, token, reply[1], sentAt, false) : undefined;
+    });
+    const [took, fence] = reply as [number, number];
+    return took === 1 ? this.lease(request, token, fence, sentAt, false) : undefined;
   }
 
   /** Without the fair-waiting layer: try again after a randomised backoff until the deadline. */
   async #retry(request: LockRequest, deadline: number): Promise<LockLease | undefined> {
     const next = backoff(this.config.backoff);
-    const signals = [this.#closing.signal, ...(request.signal ? [request.signal] : [])];
-    const signal = AbortSignal.any(signals);
+    const signal = AbortSignal.any([this.#closing.signal, request.signal ?? this.#closing.signal]);
     for (let left = deadline - performance.now(); left > 0; left = deadline - performance.now()) {
       this.#sleeping += 1;
       await sleep(Math.min(next(), left), undefined, { signal, ref: false })
@@ -145,7 +175,8 @@ export class RedisLockManager implements LockManager {
   /** A lease won by a try is given back when the caller gave up while the try was on its way. */
   #taken(lease: LockLease | undefined, request: LockRequest): LockLease | undefined {
     if (!lease || (!request.signal?.aborted && !this.#closing.signal.aborted)) return lease;
-    this.discard(lease);
+    lease.forget();
+    this.#release(lease.key, lease.token, request.fenceRetentionMs).catch(() => {});
     this.#closing.signal.throwIfAborted();
     throw request.signal!.reason;
   }
@@ -160,7 +191,7 @@ export class RedisLockManager implements LockManager {
   async lease(request: LockRequest, token: string, fence: number, at: number, handed: boolean) {
     const lease = new LockLease(request, token, fence, at, this);
     this.#leases.set(token, lease);
-    await this.#replication?.confirm(lease, handed);
+    await this.layers.replication?.confirm(lease, handed);
     return lease;
   }
 
@@ -173,22 +204,12 @@ export class RedisLockManager implements LockManager {
     this.#leases.delete(lease.token);
   }
 
-  /** Stops tracking a lease nobody will use and gives its lock back. */
-  discard(lease: T.Lease): void {
-    const { request } = lease as LockLease;
-    (lease as LockLease).forget();
-    this.#giveBack(lease.key, lease.token, request.fenceRetentionMs);
-  }
-
-  extend(lease: LockLease, ttlMs: number): Promise<unknown> {
-    return this.#script("extend", lease.kind, extendScript, [lease.key, lease.token, ttlMs]);
+  extend({ key, token, kind }: LockLease, ttlMs: number): Promise<unknown> {
+    return this.run("extend", kind, () => extendScript.run(this.redis, [key], [token, ttlMs]));
   }
 
   release({ key, token, kind, request }: LockLease): Promise<unknown> {
-    const retention = request.fenceRetentionMs;
-    if (this.#waiting)
-      return this.run("release", kind, () => this.#waiting!.release(key, token, retention));
-    return this.#script("release", kind, releaseScript, [key, token]);
+    return this.run("release", kind, () => this.#release(key, token, request.fenceRetentionMs));
   }
 
   warn({ kind, fence, request }: LockLease, fields: object, message: string): void {
@@ -198,24 +219,11 @@ export class RedisLockManager implements LockManager {
 
   /** One command under the command timeout, the breaker and the latency metric. */
   async run<R>(command: T.LockCommand, kind: string, send: () => Promise<R>, timeoutMs?: number) {
-    if (this.#breaker && !this.#breaker.allow())
-      throw new LockUnavailableError("Redis circuit breaker is open", "breaker-open", kind);
+    const timed = () => runCommand(command, kind, send, timeoutMs ?? this.config.commandTimeoutMs);
     const started = performance.now();
     this.#inFlight += 1;
     try {
-      const value = await runCommand(
-        command,
-        kind,
-        send,
-        timeoutMs ?? this.config.commandTimeoutMs,
-      );
-      this.#breaker?.success();
-      return value;
-    } catch (error) {
-      // An error reply is an answer too: only an unreachable Redis counts against it.
-      if (error instanceof LockUnavailableError) this.#breaker?.failure();
-      else this.#breaker?.success();
-      throw error;
+      return await (this.layers.breaker?.send(kind, timed) ?? timed());
     } finally {
       this.#inFlight -= 1;
       this.metrics(kind).command(command, (performance.now() - started) / 1000);
@@ -234,16 +242,11 @@ export class RedisLockManager implements LockManager {
     if (handle) this.#timers.delete(handle);
   }
 
-  #script(command: T.LockCommand, kind: string, script: LuaScript, args: (string | number)[]) {
-    return this.run(command, kind, () => script.send(this.redis, args));
-  }
-
-  /** Owner-checked release of a lock nobody here will use; best effort (else its TTL ends it). */
-  #giveBack(lock: string, token: string, retentionMs: number): void {
-    const sent = this.#waiting
-      ? this.#waiting.release(lock, token, retentionMs)
-      : releaseScript.send(this.redis, [lock, token]);
-    sent.catch(() => {});
+  /** The owner-checked release: the fair-waiting layer's, which hands the lock on, or the core's. */
+  #release(lock: string, token: string, retentionMs: number): Promise<unknown> {
+    const { waiting } = this.layers;
+    if (waiting) return waiting.release(lock, token, retentionMs);
+    return releaseScript.run(this.redis, [lock], [token]);
   }
 
   /** The connection dropped: no lease can be renewed or trusted any more. */

@@ -12,20 +12,9 @@ export const MAX_WAIT_MS = 5 * 60_000;
 const TIMER_MAX_MS = 2_147_483_647; // a longer Node.js timer fires after 1 ms
 const SEGMENT = /^[\x21-\x7a\x7c\x7e]{1,200}$/; // printable, no space, no brace (it moves the hash tag)
 const KIND = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
-const POLICIES = ["refuse", "proceed-db-only", "skip"];
 
-/**
- * 144 random bits (CSPRNG), base64url: 24 characters, never a space. Cut from a pool refilled 4 KiB
- * at a time: one randomBytes call per token cost 2.1 µs (measured 2026-12-02, loaded 2-core
- * machine), about 7 % of a lock+unlock's node time at 32 clients (docs/benchmarks.md, + 2 µs).
- */
-let pool = "";
-export function newToken(): string {
-  if (pool.length === 0) pool = randomBytes(18 * 228).toString("base64url");
-  const token = pool.slice(0, 24);
-  pool = pool.slice(24);
-  return token;
-}
+/** 144 random bits (CSPRNG), base64url: 24 characters, never a space. */
+export const newToken = (): string => randomBytes(18).toString("base64url");
 
 function check(ok: boolean, field: string, message: string): void {
   if (!ok) throw new LockInputError(message, field);
@@ -36,6 +25,10 @@ export function int(value: unknown, field: string, min = 1, max = Number.MAX_SAF
   check(ok, field, `${field} must be an integer from ${min} to ${max}, got ${String(value)}`);
   return value as number;
 }
+
+/** `int`, or undefined when not given. */
+const optional = (value: number | undefined, field: string, min: number) =>
+  value === undefined ? undefined : int(value, field, min);
 
 export type Config = ReturnType<typeof checkOptions>;
 
@@ -55,14 +48,12 @@ export function checkOptions(options: T.LockManagerOptions) {
     check(KIND.test(kind), at, `lock kind "${kind}" must be 1-64 letters, digits, - or _`);
     int(c.ttlMs, `${at}.ttlMs`, ttl.minMs, ttl.maxMs);
     int(c.waitMs, `${at}.waitMs`, 0, MAX_WAIT_MS);
-    check(POLICIES.includes(c.outage), `${at}.outage`, `${at}.outage must be one of ${POLICIES}`);
     for (const cap of ["maxRenewals", "maxHoldMs", "fenceRetentionMs"] as const)
-      if (c[cap] !== undefined) int(c[cap], `${at}.${cap}`, cap === "maxRenewals" ? 0 : 1);
+      optional(c[cap], `${at}.${cap}`, cap === "maxRenewals" ? 0 : 1);
   }
   const backoff = options.backoff ?? { baseMs: 20, maxMs: 500 };
   int(backoff.maxMs, "backoff.maxMs", int(backoff.baseMs, "backoff.baseMs"), TIMER_MAX_MS);
-  const margin = options.safetyMarginMs;
-  if (margin !== undefined) int(margin, "safetyMarginMs", 0);
+  const margin = optional(options.safetyMarginMs, "safetyMarginMs", 0);
   const marginFor = (ttlMs: number) => margin ?? Math.ceil(ttlMs / 10) + 5;
   // The signal aborts the margin before expiry, the watchdog renews after ttl/3: a margin over
   // half the shortest TTL would abort leases before their first renewal.
@@ -71,18 +62,11 @@ export function checkOptions(options: T.LockManagerOptions) {
     margin === undefined ? "ttlBounds.minMs" : "safetyMarginMs",
     `the safety margin (${marginFor(ttl.minMs)} ms) must be at most half of ttlBounds.minMs`,
   );
-  const timeout = int(options.commandTimeoutMs ?? 1000, "commandTimeoutMs", 1, TIMER_MAX_MS);
+  const timeout = options.commandTimeoutMs ?? 1000;
+  const commandTimeoutMs = int(timeout, "commandTimeoutMs", 1, TIMER_MAX_MS);
   const fenceRetentionMs = int(options.fenceRetentionMs ?? 3_600_000, "fenceRetentionMs");
-  return {
-    namespace,
-    hashKey,
-    kinds,
-    ttlBounds: ttl,
-    backoff,
-    marginFor,
-    fenceRetentionMs,
-    commandTimeoutMs: timeout,
-  };
+  const limits = { ttlBounds: ttl, backoff, marginFor, fenceRetentionMs, commandTimeoutMs };
+  return { namespace, hashKey, kinds, ...limits };
 }
 
 export function kindOf(config: Config, kind: unknown): T.LockKindConfig {
@@ -117,7 +101,7 @@ export type LockRequest = ReturnType<typeof requestOf>;
 export function requestOf(
   config: Config,
   resource: T.LockResource,
-  options: T.AcquireOptions,
+  options: T.WithLockOptions,
   metrics: T.KindMetrics,
 ) {
   check(!!options && typeof options === "object", "options", "options must be an object");
@@ -137,6 +121,8 @@ export function requestOf(
     ttlMs: int(options.ttlMs ?? kind.ttlMs, "ttlMs", minMs, maxMs),
     waitMs: int(options.waitMs ?? kind.waitMs, "waitMs", 0, MAX_WAIT_MS),
     fenceRetentionMs: kind.fenceRetentionMs ?? config.fenceRetentionMs,
+    maxRenewals: optional(options.maxRenewals ?? kind.maxRenewals, "maxRenewals", 0), // keepAlive's
+    maxHoldMs: optional(options.maxHoldMs ?? kind.maxHoldMs, "maxHoldMs", 1), // hold caps
     signal,
     requestId,
   };

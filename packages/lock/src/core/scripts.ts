@@ -10,25 +10,18 @@ export class LuaScript {
   constructor(
     readonly name: string,
     readonly source: string,
-    readonly keyCount: number,
   ) {
     this.sha = createHash("sha1").update(source).digest("hex");
   }
 
   /** EVALSHA, and EVAL once when the server does not know the script (fresh start, failover). */
-  async send(redis: ScriptClient, keysAndArgs: (string | number)[]): Promise<unknown> {
+  async run(redis: ScriptClient, keys: string[], args: (string | number)[]): Promise<unknown> {
     try {
-      return await redis.evalsha(this.sha, this.keyCount, ...keysAndArgs);
+      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {
       if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
-      return await redis.eval(this.source, this.keyCount, ...keysAndArgs);
+      return await redis.eval(this.source, keys.length, ...keys, ...args);
     }
-  }
-
-  run(redis: ScriptClient, keys: string[], args: (string | number)[]): Promise<unknown> {
-    if (keys.length !== this.keyCount)
-      return Promise.reject(new TypeError(`${this.name} takes ${this.keyCount} keys`));
-    return this.send(redis, [...keys, ...args]);
   }
 }
 
@@ -57,7 +50,6 @@ if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   return {1, nextFence(math.max(tonumber(ARGV[3]), tonumber(ARGV[2])))}
 end
 return {0, redis.call('PTTL', KEYS[1])}`,
-  2,
 );
 
 /** KEYS lock; ARGV token, ttl. 1 when extended, 0 when the lock is not ours. */
@@ -65,7 +57,6 @@ export const extendScript = new LuaScript(
   "extend",
   `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 return redis.call('PEXPIRE', KEYS[1], ARGV[2])`,
-  1,
 );
 
 /** KEYS lock; ARGV token. 1 when released, 0 when the lock is not ours (nothing deleted). */
@@ -74,39 +65,24 @@ export const releaseScript = new LuaScript(
   `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
 return 1`,
-  1,
 );
 
 /** Replies that still mean "cannot serve a lock now"; any other reply error is an answer. */
 const UNAVAILABLE = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|NOREPLICAS|OOM)\b/;
 
 /**
- * One command under a timeout of our own (a hung Redis, or a client queueing while offline,
- * must not hang the caller). Unreachable Redis (no connection, a timeout, LOADING, READONLY,
- * OOM ...) rejects with LockUnavailableError; other reply errors pass unchanged. A command that
- * timed out may still run on Redis: the caller decides what to undo. One plain promise and one
- * timer, no Promise.race: this runs twice per lock+unlock.
+ * One command under a timeout of our own: a hung Redis, or a client queueing while offline, must
+ * not hang the caller. Unreachable Redis (no connection, a timeout, LOADING, READONLY, OOM ...)
+ * rejects with LockUnavailableError; other reply errors pass unchanged. A command that timed out
+ * may still run on Redis: the caller decides what to undo. `send` returns a promise (never throws).
  */
-export function runCommand<R>(
-  command: string,
-  kind: string,
-  send: () => Promise<R>,
-  timeoutMs: number,
-): Promise<R> {
+export function runCommand<R>(command: string, kind: string, send: () => Promise<R>, ms: number) {
   return new Promise<R>((resolve, reject) => {
-    const fail = (error: unknown) => {
-      clearTimeout(timer);
-      reject(unavailable(error, command, kind));
-    };
-    const timer = setTimeout(() => fail(new Error("Command timed out")), timeoutMs).unref();
-    try {
-      send().then((value) => {
-        clearTimeout(timer);
-        resolve(value);
-      }, fail);
-    } catch (error) {
-      fail(error);
-    }
+    const fail = (error: unknown) => reject(unavailable(error, command, kind));
+    const timer = setTimeout(() => fail(new Error("Command timed out")), ms).unref();
+    send()
+      .then(resolve, fail)
+      .finally(() => clearTimeout(timer));
   });
 }
 
@@ -116,7 +92,7 @@ function unavailable(error: unknown, command: string, kind: string): unknown {
   if (error instanceof Error && error.name === "ReplyError" && !UNAVAILABLE.test(message))
     return error;
   const reason =
-    message === "Command timed out" ? "timeout" : /^OOM /.test(message) ? "oom" : "connection";
+    message === "Command timed out" ? "timeout" : message.startsWith("OOM ") ? "oom" : "connection";
   const text = `Redis unavailable for lock ${command}: ${message}`;
   return new LockUnavailableError(text, reason, kind, error);
 }

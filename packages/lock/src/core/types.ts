@@ -1,15 +1,16 @@
 // The public contract: what callers pass and get back, the errors, and what a layer plugs into.
-import type { RedisLockManager } from "./manager.ts";
+import type { Lease } from "./lease.ts";
+import type { LockManager, RedisLockManager } from "./manager.ts";
 import type { LockRequest } from "./requests.ts";
 
-/** What withLock does when Redis is out of reach: refuse the work, run it lockless, or skip it. */
+/** With the outage layer, what withLock does while Redis is down: refuse, run lockless, or skip. */
 export type OutagePolicy = "refuse" | "proceed-db-only" | "skip";
 
 /** One kind of lock, e.g. `{ ttlMs: 5000, waitMs: 2000, outage: "refuse", maxHoldMs: 30_000 }`. */
 export interface LockKindConfig {
   ttlMs: number; // lease length: the hold-time p99 plus a margin
   waitMs: number; // default wait for a held lock; 0 = try once
-  outage: OutagePolicy;
+  outage?: OutagePolicy; // the outage layer's (layers/outage-policies.ts)
   personal?: boolean; // the id names a person: it goes into the key as an HMAC, never raw
   maxRenewals?: number; // withLock's watchdog renews at most this many times ...
   maxHoldMs?: number; // ... or up to this total hold time
@@ -29,22 +30,7 @@ export interface AcquireOptions {
 
 export type WithLockOptions = AcquireOptions & { maxRenewals?: number; maxHoldMs?: number };
 
-/** A held lock. Pass `fence` with the writes it guards; stop when `signal` aborts. */
-export interface Lease {
-  readonly key: string; // {namespace:lock:kind:id}: a Cluster hash tag shared with its fence
-  readonly kind: string;
-  readonly token: string;
-  readonly fence: number; // grows per key across holders and failovers (server clock floor)
-  readonly signal: AbortSignal; // aborts when the lease is lost or about to expire unrenewed
-  readonly acquiredAt: number;
-  readonly ttlMs: number;
-  readonly expiresAt: number;
-  readonly abortsAt: number; // expiresAt less the safety margin: when the signal aborts
-  readonly held: boolean;
-  /** Renews for `ttlMs` (default: the lease's TTL) from now; false when the lock is not ours. */
-  extend(ttlMs?: number): Promise<boolean>;
-  release(): Promise<"released" | "not-owner">;
-}
+export type { Lease, LockManager, LockRequest };
 
 export type AcquireResult =
   { ok: true; lease: Lease } | { ok: false; reason: "busy"; key: string; waitedMs: number };
@@ -54,20 +40,6 @@ export type LockOutcome<T> =
   | { status: "ok"; value: T; fence: number | null; degraded: boolean }
   | { status: "busy" | "unavailable" | "skipped" };
 
-export interface LockManager {
-  acquire(resource: LockResource, options?: AcquireOptions): Promise<AcquireResult>;
-  withLock<T>(
-    resource: LockResource,
-    fn: (ctx: LockContext) => Promise<T>,
-    options?: WithLockOptions,
-  ): Promise<LockOutcome<T>>;
-  keyFor(resource: LockResource): string;
-  policyFor(kind: string): OutagePolicy;
-  /** Ends every wait; leases stay with their holders. */
-  close(): Promise<void>;
-  /** What it holds now (timers: of waits and leases, not of commands): nothing left behind. */
-  stats(): LockStats;
-}
 type Held = "waiters" | "subscriptions" | "timers" | "leases" | "commandsInFlight";
 export type LockStats = Record<Held, number> & { breaker: "closed" | "open" | "half-open" };
 
@@ -82,10 +54,8 @@ export interface LockRedisClient {
   duplicate?(override?: { enableOfflineQueue?: boolean; connectionName?: string }): unknown; // fair waiting
 }
 
-export type LockLogger = Record<
-  "debug" | "info" | "warn" | "error",
-  (obj: object, msg?: string) => void
->;
+type LogLine = (obj: object, msg?: string) => void;
+export type LockLogger = Record<"debug" | "info" | "warn" | "error", LogLine>;
 
 export interface LockManagerOptions {
   redis: LockRedisClient;
@@ -115,7 +85,7 @@ export class LockInputError extends Error {
 export type UnavailableReason =
   "connection" | "timeout" | "oom" | "breaker-open" | "replication" | "closed";
 
-/** Redis could not serve the call. withLock applies the kind's outage policy (not when closed). */
+/** Redis could not serve the call (or the manager was closed). */
 export class LockUnavailableError extends Error {
   override name = "LockUnavailableError";
   constructor(
@@ -143,49 +113,16 @@ export class LeaseLostError extends Error {
   }
 }
 
-// ------------------------------------------------------------------ layers
-
-/**
- * A layer: made by its factory with its options, attached to a manager when it is created. The
- * manager is its host: `redis`, `logger`, `config`, `run` (one command under the timeout, the
- * breaker and the latency metric), `lease`, `holds`, `discard` and the counted timers.
- */
-export type Layer<T> = (host: LayerHost) => T;
-export type LayerHost = RedisLockManager;
-export type { LockRequest };
+/** A layer, made by its factory, is attached to a manager, its host, when the manager is made. */
+export type Layer<T> = (host: RedisLockManager) => T;
 
 export interface LockLayers {
   waiting?: Layer<WaitingLayer>;
   replication?: Layer<ReplicationLayer>;
   breaker?: Layer<BreakerLayer>;
+  outage?: Layer<OutageLayer>;
   metrics?: Layer<{ forKind(kind: string): KindMetrics }>;
 }
-
-export type LockCommand = "acquire" | "release" | "extend" | "wait";
-
-/** Per-kind hooks of the metrics layer; without it they do nothing. */
-export interface KindMetrics {
-  acquired(outcome: "acquired" | "busy" | "unavailable" | "aborted"): void;
-  waited(seconds: number): void;
-  held(seconds: number): void;
-  renewed(outcome: "ok" | "lost" | "error"): void;
-  leaseLost(): void;
-  releaseNotOwner(): void;
-  command(command: LockCommand, seconds: number): void;
-  breakerOpen(open: boolean): void;
-  degraded(policy: string): void;
-}
-
-/** Asked before every command; told whether Redis answered. */
-export interface BreakerLayer {
-  allow(): boolean;
-  success(): void;
-  failure(): void;
-  readonly state: LockStats["breaker"];
-}
-
-/** Resolves once replicas have the lock; otherwise releases it and rejects. */
-export type ReplicationLayer = { confirm(lease: Lease, handedOver: boolean): Promise<void> };
 
 export interface WaitingLayer {
   /** Waits until `deadline` (performance.now() ms): the lease, or undefined when still busy. */
@@ -195,4 +132,34 @@ export interface WaitingLayer {
   readonly waiters: number;
   readonly subscriptions: number;
   close(reason: unknown): void;
+}
+
+/** Resolves once replicas have the lock; otherwise releases it and rejects. */
+export type ReplicationLayer = { confirm(lease: Lease, handedOver: boolean): Promise<void> };
+
+/** Sends every command (already under its timeout) or refuses it at once with "breaker-open". */
+export type BreakerLayer = { send<R>(kind: string, send: () => Promise<R>): Promise<R> } & {
+  readonly state: LockStats["breaker"];
+};
+
+/** withLock's outcome when Redis is unreachable (never when closed), by the kind's policy. */
+export type OutageLayer = <R>(
+  kind: string,
+  error: LockUnavailableError,
+  lockless: () => Promise<R>,
+  requestId?: string,
+) => Promise<LockOutcome<R>>;
+
+export type LockCommand = "acquire" | "release" | "extend" | "wait";
+
+/** Per-kind hooks of the metrics layer; without it they do nothing. */
+export interface KindMetrics {
+  acquired(outcome: "acquired" | "busy" | "unavailable" | "aborted", waitedSeconds?: number): void;
+  held(seconds: number): void;
+  renewed(outcome: "ok" | "lost" | "error"): void;
+  leaseLost(): void;
+  releaseNotOwner(): void;
+  command(command: LockCommand, seconds: number): void;
+  breakerOpen(open: boolean): void;
+  degraded(policy: string): void;
 }

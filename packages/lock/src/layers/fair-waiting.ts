@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { backoff } from "../core/manager.ts";
 import { MAX_WAIT_MS, newToken } from "../core/requests.ts";
 import { FENCE_LUA, LuaScript, runCommand } from "../core/scripts.ts";
+import type { RedisLockManager } from "../core/manager.ts";
 import type * as T from "../core/types.ts";
 
 /** The subscriber connection: this manager's channel only. */
@@ -59,7 +60,6 @@ redis.call('HSET', KEYS[4], ARGV[1], string.format('%s %d %d', ARGV[4], ARGV[2],
 redis.call('PEXPIRE', KEYS[3], ARGV[6])
 redis.call('PEXPIRE', KEYS[4], ARGV[6])
 return {0, redis.call('PTTL', KEYS[1]), ms}`,
-  4,
 );
 
 /**
@@ -93,7 +93,6 @@ while true do
 end
 redis.call('DEL', KEYS[1])
 return 1`,
-  4,
 );
 
 /** One caller in line. Its sleep ends on a hand-off or its timer; cancel() ends any await at once. */
@@ -127,7 +126,7 @@ class Waiter {
   }
 
   /** Sleeps up to `ms` on a counted timer of the host, or until the lock is handed over. */
-  sleep(ms: number, host: T.LayerHost): Promise<void> {
+  sleep(ms: number, host: RedisLockManager): Promise<void> {
     if (this.#handover) return Promise.resolve();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const woken = new Promise<void>((wake) => (timer = host.setTimer((this.#wake = wake), ms)));
@@ -170,7 +169,7 @@ class FairWaiting implements T.WaitingLayer {
   #closed = false;
 
   constructor(
-    private readonly host: T.LayerHost,
+    private readonly host: RedisLockManager,
     private readonly given: LockSubscriberClient | undefined,
   ) {
     this.#prefix = inboxPrefix(host.config.namespace);

@@ -100,8 +100,10 @@ export function lockMetrics(registry: Registry): Layer<{ forKind(kind: string): 
         );
         breaker.set({ kind }, 0);
         return {
-          acquired: (outcome) => acquireBy!(outcome).inc(),
-          waited: (seconds) => waitOf!.observe(seconds),
+          acquired: (outcome, waited) => {
+            acquireBy!(outcome).inc();
+            if (waited !== undefined) waitOf!.observe(waited);
+          },
           held: (seconds) => holdOf!.observe(seconds),
           renewed: (outcome) => renewalsBy!(outcome).inc(),
           leaseLost: () => lostOf!.inc(),
