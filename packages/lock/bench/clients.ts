@@ -7,6 +7,7 @@ import { Redlock } from "@sesamecare-oss/redlock";
 import { Mutex } from "redis-semaphore";
 import {
   circuitBreaker,
+  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
@@ -47,6 +48,7 @@ export const lockManagerOptions = (redis: Redis, waitMs: number) => ({
   layers: {
     waiting: fairWaiting(),
     breaker: circuitBreaker(),
+    outage: outagePolicies(),
     metrics: lockMetrics(new Registry()),
   },
   kinds: { bench: { ttlMs: TTL_MS, waitMs, outage: "refuse" as const } },

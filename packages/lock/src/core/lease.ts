@@ -2,11 +2,9 @@
 // the lock is not ours any more, a renewal failed, the connection dropped, or it is about to
 // expire (within the safety margin) without a renewal.
 import { LeaseLostError } from "./types.ts";
-import type { RedisLockManager } from "./manager.ts";
+import type { RedisLockManager, Timer } from "./manager.ts";
 import { int, type LockRequest } from "./requests.ts";
 import type * as T from "./types.ts";
-
-type Timer = ReturnType<typeof setTimeout>;
 
 /** What a holder sees of its lease. */
 export type Lease = Omit<LockLease, "request" | "lose" | "keepAlive" | "forget">;
@@ -17,9 +15,7 @@ export class LockLease {
   readonly ttlMs: number;
   #expiresAt = 0;
   #state: "held" | "released" | "lost" = "held";
-  readonly #controller = new AbortController();
-  /** Aborts when the lease is lost or about to expire unrenewed (at `abortsAt`). */
-  readonly signal = this.#controller.signal;
+  readonly #controller = new AbortController(); // Node.js makes its signal on first read
   #guard: Timer | undefined;
   #releasing: Promise<"released" | "not-owner"> | undefined;
   #expiryReason: T.LeaseLossReason = "expired";
@@ -28,13 +24,17 @@ export class LockLease {
     readonly request: LockRequest,
     readonly token: string,
     readonly fence: number, // grows per key across holders and failovers (server clock floor)
-    /** When the acquire was sent: the lease cannot have started later. */
-    readonly acquiredAt: number,
+    readonly acquiredAt: number, // when the acquire was sent: the lease cannot have started later
     private readonly host: RedisLockManager,
   ) {
     ({ kind: this.kind, ttlMs: this.ttlMs } = request);
     this.key = request.keys.lock;
     this.#expireAt(acquiredAt + this.ttlMs);
+  }
+
+  /** Aborts when the lease is lost or about to expire unrenewed (at `abortsAt`). */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
   }
 
   get expiresAt(): number {
@@ -107,7 +107,9 @@ export class LockLease {
     return stop;
   }
 
-  readonly release = () => (this.#releasing ??= this.#release());
+  release(): Promise<"released" | "not-owner"> {
+    return (this.#releasing ??= this.#release());
+  }
 
   async #release(): Promise<"released" | "not-owner"> {
     const released = this.host.release(this); // sent first: the bookkeeping runs meanwhile

@@ -9,7 +9,7 @@ import { extendScript, releaseScript, runCommand, tryScript } from "./scripts.ts
 import { LockUnavailableError } from "./types.ts";
 import type * as T from "./types.ts";
 
-type Timer = ReturnType<typeof setTimeout>;
+export type Timer = ReturnType<typeof setTimeout>;
 const silent: T.LockLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const noMetrics = new Proxy({}, { get: () => () => {} }) as T.KindMetrics; // any hook: a no-op
 
@@ -219,11 +219,23 @@ export class RedisLockManager {
 
   /** One command under the command timeout, the breaker and the latency metric. */
   async run<R>(command: T.LockCommand, kind: string, send: () => Promise<R>, timeoutMs?: number) {
-    const timed = () => runCommand(command, kind, send, timeoutMs ?? this.config.commandTimeoutMs);
+    const { breaker } = this.layers;
+    if (breaker && !breaker.allow())
+      throw new LockUnavailableError("Redis circuit breaker is open", "breaker-open", kind);
     const started = performance.now();
     this.#inFlight += 1;
     try {
-      return await (this.layers.breaker?.send(kind, timed) ?? timed());
+      const value = await runCommand(
+        command,
+        kind,
+        send,
+        timeoutMs ?? this.config.commandTimeoutMs,
+      );
+      breaker?.answered(true);
+      return value;
+    } catch (error) {
+      breaker?.answered(!(error instanceof LockUnavailableError)); // an error reply is an answer
+      throw error;
     } finally {
       this.#inFlight -= 1;
       this.metrics(kind).command(command, (performance.now() - started) / 1000);

@@ -13,8 +13,17 @@ const TIMER_MAX_MS = 2_147_483_647; // a longer Node.js timer fires after 1 ms
 const SEGMENT = /^[\x21-\x7a\x7c\x7e]{1,200}$/; // printable, no space, no brace (it moves the hash tag)
 const KIND = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
 
-/** 144 random bits (CSPRNG), base64url: 24 characters, never a space. */
-export const newToken = (): string => randomBytes(18).toString("base64url");
+/**
+ * 144 random bits (CSPRNG), base64url: 24 characters, cut from a pool refilled 4 KiB at a time.
+ * A randomBytes call per token was a third of the lock's JavaScript (package README, Speed).
+ */
+let pool = "";
+export function newToken(): string {
+  if (pool.length === 0) pool = randomBytes(18 * 228).toString("base64url");
+  const token = pool.slice(0, 24);
+  pool = pool.slice(24);
+  return token;
+}
 
 function check(ok: boolean, field: string, message: string): void {
   if (!ok) throw new LockInputError(message, field);

@@ -71,10 +71,9 @@ return 1`,
 const UNAVAILABLE = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|NOREPLICAS|OOM)\b/;
 
 /**
- * One command under a timeout of our own: a hung Redis, or a client queueing while offline, must
- * not hang the caller. Unreachable Redis (no connection, a timeout, LOADING, READONLY, OOM ...)
- * rejects with LockUnavailableError; other reply errors pass unchanged. A command that timed out
- * may still run on Redis: the caller decides what to undo. `send` returns a promise (never throws).
+ * One command under a timeout of our own (a hung or offline-queueing client must not hang us).
+ * Unreachable Redis rejects with LockUnavailableError; other reply errors pass unchanged. A command
+ * that timed out may still run on Redis: the caller decides what to undo.
  */
 export function runCommand<R>(command: string, kind: string, send: () => Promise<R>, ms: number) {
   return new Promise<R>((resolve, reject) => {

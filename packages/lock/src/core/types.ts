@@ -137,8 +137,8 @@ export interface WaitingLayer {
 /** Resolves once replicas have the lock; otherwise releases it and rejects. */
 export type ReplicationLayer = { confirm(lease: Lease, handedOver: boolean): Promise<void> };
 
-/** Sends every command (already under its timeout) or refuses it at once with "breaker-open". */
-export type BreakerLayer = { send<R>(kind: string, send: () => Promise<R>): Promise<R> } & {
+/** Asked before every command (false: refused at once); told whether Redis answered. */
+export type BreakerLayer = { allow(): boolean; answered(ok: boolean): void } & {
   readonly state: LockStats["breaker"];
 };
 

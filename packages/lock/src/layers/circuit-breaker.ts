@@ -8,13 +8,7 @@
 // timeout each, and a recovering Redis is probed by one call, not by every caller.
 // What it costs: this file, and calls refused for up to `coolDownMs` after Redis is back.
 // When to leave it out: one process with few callers, where a command timeout per call is fine.
-import {
-  LockInputError,
-  LockUnavailableError,
-  type BreakerLayer,
-  type Layer,
-  type LockStats,
-} from "../core/types.ts";
+import { LockInputError, type BreakerLayer, type Layer, type LockStats } from "../core/types.ts";
 
 export type BreakerState = LockStats["breaker"];
 
@@ -35,19 +29,10 @@ export class CircuitBreaker implements BreakerLayer {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Sends the command when allowed; an error reply is an answer too, only unreachable counts. */
-  async send<R>(kind: string, send: () => Promise<R>): Promise<R> {
-    if (!this.allow())
-      throw new LockUnavailableError("Redis circuit breaker is open", "breaker-open", kind);
-    try {
-      const value = await send();
-      this.success();
-      return value;
-    } catch (error) {
-      if (error instanceof LockUnavailableError) this.failure();
-      else this.success();
-      throw error;
-    }
+  /** Told after every command: whether Redis answered (an error reply is an answer too). */
+  answered(ok: boolean): void {
+    if (ok) this.success();
+    else this.failure();
   }
 
   get state(): BreakerState {
