@@ -90,8 +90,8 @@ describe("LOCK_KINDS hold caps", () => {
       const freedAfter = Date.now() - started;
       expect(taken.ok).toBe(true);
       expect(freedAfter).toBeLessThanOrEqual(cap + SCALED_TTL_MS * 3);
-      expect(abortedAt - started).toBeGreaterThan(0); // the holder was told
-      expect(abortedAt - started).toBeLessThanOrEqual(cap + 50);
+      expect(abortedAt - started).toBeGreaterThan(0); // the holder was told ...
+      expect(abortedAt - started).toBeLessThanOrEqual(freedAfter); // ... before another held it
       if (taken.ok) await taken.lease.release();
       release();
       await holding;
