@@ -26,10 +26,10 @@ import pg from "pg";
 import { createDatabase, type Database } from "@orderbot/db";
 import {
   circuitBreaker,
-  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
+  outagePolicies,
   type LockManager,
 } from "@orderbot/lock";
 import { createRedis, Registry, waitForRedis, type Redis } from "@orderbot/platform";

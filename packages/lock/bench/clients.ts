@@ -7,10 +7,10 @@ import { Redlock } from "@sesamecare-oss/redlock";
 import { Mutex } from "redis-semaphore";
 import {
   circuitBreaker,
-  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
+  outagePolicies,
   type LockManager,
 } from "../src/index.ts";
 

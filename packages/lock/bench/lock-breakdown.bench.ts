@@ -68,9 +68,9 @@ function runnerSend(redis: ScriptClient): Send {
   const breaker = new CircuitBreaker({ failureThreshold: 5, coolDownMs: 2000 });
   const metrics = lockMetrics(new Registry())(undefined as never).forKind("bench");
   return async (command, script, keys, args) => {
+    if (!breaker.allow()) throw new Error("breaker open");
     const started = performance.now();
     try {
-      if (!breaker.allow()) throw new Error("breaker open");
       const reply = await runCommand(command, "bench", () => script.run(redis, keys, args), 1000);
       breaker.answered(true);
       return reply;

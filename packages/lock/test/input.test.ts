@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
-import { createLockManager, LockInputError, MAX_WAIT_MS } from "../src/index.ts";
+import { LockInputError, MAX_WAIT_MS, createLockManager } from "../src/index.ts";
 import { counting, HASH_KEY, KINDS, withLayers, type TestManagerOptions } from "./support.ts";
 
 const { client, calls } = counting(new Redis({ lazyConnect: true }));

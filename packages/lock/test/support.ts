@@ -7,10 +7,10 @@ import { Registry } from "prom-client";
 import { createTestRedis, startRedisServer, type RedisServer, type TestRedis } from "./redis.ts";
 import {
   circuitBreaker,
-  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
+  outagePolicies,
   strictReplication,
   type BreakerOptions,
   type LockKindConfig,

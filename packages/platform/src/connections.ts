@@ -5,10 +5,10 @@
 // it with createDatabase, and passes core's LOCK_KINDS in as `kinds`.
 import {
   circuitBreaker,
-  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
+  outagePolicies,
   strictReplication,
   type LockKindConfig,
   type LockManager,

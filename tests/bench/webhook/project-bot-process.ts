@@ -8,10 +8,10 @@ import { createShop, LOCK_KINDS } from "@orderbot/core";
 import { createDatabase } from "@orderbot/db";
 import {
   circuitBreaker,
-  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
+  outagePolicies,
 } from "@orderbot/lock";
 import { createMetricsRegistry, createRedis, silentLogger, waitForRedis } from "@orderbot/platform";
 import { freePort } from "@orderbot/testkit";

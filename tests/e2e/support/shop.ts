@@ -8,10 +8,10 @@ import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
 import {
   circuitBreaker,
-  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
+  outagePolicies,
   type LockManager,
 } from "@orderbot/lock";
 import { createMetricsRegistry, silentLogger } from "@orderbot/platform";

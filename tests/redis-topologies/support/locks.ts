@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  LockUnavailableError,
   circuitBreaker,
-  outagePolicies,
   createLockManager,
   fairWaiting,
-  LockUnavailableError,
+  outagePolicies,
   type AcquireResult,
   type LockManager,
   type LockManagerOptions,

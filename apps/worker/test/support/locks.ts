@@ -2,10 +2,10 @@ import { Redis, waitForRedis } from "@orderbot/platform";
 import { LOCK_KINDS } from "@orderbot/core";
 import {
   circuitBreaker,
-  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
+  outagePolicies,
   type LockKindConfig,
   type LockManager,
 } from "@orderbot/lock";

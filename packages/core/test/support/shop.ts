@@ -3,10 +3,10 @@
 import { createDatabase, type Database } from "@orderbot/db";
 import {
   circuitBreaker,
-  outagePolicies,
   createLockManager,
   fairWaiting,
   lockMetrics,
+  outagePolicies,
   type LockKindConfig,
   type LockManager,
 } from "@orderbot/lock";

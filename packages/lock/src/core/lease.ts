@@ -71,7 +71,9 @@ export class LockLease {
   keepAlive(signal?: AbortSignal): () => void {
     const { maxRenewals = Infinity, maxHoldMs = Infinity, metrics } = this.request;
     const interval = Math.max(1, Math.floor(this.ttlMs / 3));
-    let [renewals, stopped, timer] = [0, false, undefined as Timer | undefined];
+    let renewals = 0;
+    let stopped = false;
+    let timer: Timer | undefined;
     const tick = async () => {
       if (stopped || !this.held) return;
       const ttlMs = Math.min(this.ttlMs, this.acquiredAt + maxHoldMs - Date.now());

@@ -11,7 +11,8 @@ import type * as T from "./types.ts";
 
 export type Timer = ReturnType<typeof setTimeout>;
 const silent: T.LockLogger = { debug() {}, info() {}, warn() {}, error() {} };
-const noMetrics = new Proxy({}, { get: () => () => {} }) as T.KindMetrics; // any hook: a no-op
+const noop = () => {};
+const noMetrics = new Proxy({}, { get: () => noop }) as T.KindMetrics; // every hook: one no-op
 
 /** Decorrelated jitter: each delay random between the base and 3x the previous one, capped. */
 export function backoff({ baseMs, maxMs }: { baseMs: number; maxMs: number }): () => number {
@@ -34,7 +35,12 @@ export class RedisLockManager {
   readonly config: ReturnType<typeof checkOptions>;
   readonly redis: T.LockRedisClient;
   readonly logger: T.LockLogger;
-  readonly layers: { [L in keyof T.LockLayers]?: ReturnType<NonNullable<T.LockLayers[L]>> };
+  readonly layers: {
+    breaker?: T.BreakerLayer;
+    replication?: T.ReplicationLayer;
+    waiting?: T.WaitingLayer;
+    outage?: T.OutageLayer;
+  };
   readonly #metrics = new Map<string, T.KindMetrics>();
   readonly #timers = new Set<Timer>();
   readonly #leases = new Map<string, LockLease>();
@@ -46,12 +52,16 @@ export class RedisLockManager {
     this.config = checkOptions(options);
     this.redis = options.redis;
     this.logger = options.logger ?? silent;
-    const { metrics, ...layers } = options.layers ?? {};
+    const { metrics, breaker, replication, waiting, outage } = options.layers ?? {};
     const perKind = metrics?.(this);
     for (const kind of this.config.kinds.keys())
       this.#metrics.set(kind, perKind?.forKind(kind) ?? noMetrics);
-    const made = Object.entries(layers).map(([name, layer]) => [name, layer?.(this)]);
-    this.layers = Object.fromEntries(made) as RedisLockManager["layers"];
+    this.layers = {
+      breaker: breaker?.(this),
+      replication: replication?.(this),
+      waiting: waiting?.(this),
+      outage: outage?.(this),
+    };
     this.redis.on("close", this.#onConnectionLost);
   }
 
@@ -145,7 +155,8 @@ export class RedisLockManager {
   /** One try: the lease if the lock was free. A try that timed out may still run: give it back. */
   async #try(request: LockRequest): Promise<LockLease | undefined> {
     const { keys, kind, ttlMs, fenceRetentionMs: retention } = request;
-    const [token, sentAt] = [newToken(), Date.now()];
+    const token = newToken();
+    const sentAt = Date.now();
     const send = () =>
       tryScript.run(this.redis, [keys.lock, keys.fence], [token, ttlMs, retention]);
     const reply = await this.run("acquire", kind, send).catch((error) => {
@@ -160,7 +171,8 @@ export class RedisLockManager {
   /** Without the fair-waiting layer: try again after a randomised backoff until the deadline. */
   async #retry(request: LockRequest, deadline: number): Promise<LockLease | undefined> {
     const next = backoff(this.config.backoff);
-    const signal = AbortSignal.any([this.#closing.signal, request.signal ?? this.#closing.signal]);
+    const signals = [this.#closing.signal, ...(request.signal ? [request.signal] : [])];
+    const signal = AbortSignal.any(signals);
     for (let left = deadline - performance.now(); left > 0; left = deadline - performance.now()) {
       this.#sleeping += 1;
       await sleep(Math.min(next(), left), undefined, { signal, ref: false })

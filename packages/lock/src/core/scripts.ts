@@ -73,7 +73,8 @@ const UNAVAILABLE = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|NOR
 /**
  * One command under a timeout of our own (a hung or offline-queueing client must not hang us).
  * Unreachable Redis rejects with LockUnavailableError; other reply errors pass unchanged. A command
- * that timed out may still run on Redis: the caller decides what to undo.
+ * that timed out may still run on Redis: the caller decides what to undo. `send` must reject, never
+ * throw (ioredis commands and LuaScript.run do).
  */
 export function runCommand<R>(command: string, kind: string, send: () => Promise<R>, ms: number) {
   return new Promise<R>((resolve, reject) => {
