@@ -73,9 +73,13 @@ describe("LOCK_KINDS hold caps", () => {
       let release!: () => void;
       const stuck = new Promise<void>((resolve) => (release = resolve));
       let abortedAt = 0;
+      let dueAt = Infinity; // when, by the lease's own clock, the abort was due
+      let lockedAt = 0;
       const started = Date.now();
-      const holding = hung.withLock(resource, async ({ signal }) => {
-        signal.addEventListener("abort", () => (abortedAt = Date.now()), { once: true });
+      const holding = hung.withLock(resource, async ({ lease, signal }) => {
+        lockedAt = lease!.acquiredAt;
+        const onAbort = () => ([abortedAt, dueAt] = [Date.now(), lease!.abortsAt]);
+        signal.addEventListener("abort", onAbort, { once: true });
         await stuck; // hung: ignores its signal
       });
 
@@ -91,6 +95,7 @@ describe("LOCK_KINDS hold caps", () => {
       expect(taken.ok).toBe(true);
       expect(freedAfter).toBeLessThanOrEqual(cap + SCALED_TTL_MS * 3);
       expect(abortedAt - started).toBeGreaterThan(0); // the holder was told ...
+      expect(dueAt - lockedAt).toBeLessThanOrEqual(cap); // ... by the cap (timers may run late)
       expect(abortedAt - started).toBeLessThanOrEqual(freedAfter); // ... before another held it
       if (taken.ok) await taken.lease.release();
       release();
