@@ -86,7 +86,7 @@ it("keeps a kind's fence counter only for its fenceRetentionMs (never less than 
     update: { ttlMs: 500, waitMs: 0, outage: "proceed-db-only" as const, fenceRetentionMs: 1 },
     order: { ttlMs: 500, waitMs: 0, outage: "refuse" as const },
   };
-  const locks = await fx.make({ kinds, fenceRetentionMs: 3_600_000 });
+  const locks = await fx.make({ kinds }); // the order kind keeps the default hour
   const fences: number[] = [];
   for (const kind of ["update", "order"]) {
     const result = await locks.acquire({ kind, id: "retention" });

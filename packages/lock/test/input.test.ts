@@ -118,24 +118,6 @@ describe("createLockManager", () => {
       { replication: { replicas: 0, timeoutMs: 100 } },
       "replication.replicas",
     ],
-    // The signal would abort a 1 s lease at once, or before its first renewal.
-    [
-      "a safety margin as long as the shortest TTL",
-      { ttlBounds: { minMs: 1000, maxMs: 60_000 }, safetyMarginMs: 1000 },
-      "safetyMarginMs",
-    ],
-    ["a safety margin over half the shortest TTL", { safetyMarginMs: 60 }, "safetyMarginMs"],
-    [
-      "TTL bounds so short the default margin exceeds them",
-      { ttlBounds: { minMs: 10, maxMs: 60_000 } },
-      "ttlBounds.minMs",
-    ],
-    // Node.js fires a longer timer after 1 ms: every lease would be lost at once.
-    [
-      "a TTL bound past what a timer can wait",
-      { ttlBounds: { minMs: 100, maxMs: 2_500_000_000 } },
-      "ttlBounds.maxMs",
-    ],
     [
       "a command timeout past what a timer can wait",
       { commandTimeoutMs: 2_500_000_000 },

@@ -283,7 +283,7 @@ describe("loading", () => {
   });
 
   it("passes Redis errors other than NOSCRIPT through", async () => {
-    const broken = new LuaScript("broken", "return redis.call('INCR', KEYS[1])");
+    const broken = new LuaScript("return redis.call('INCR', KEYS[1])");
     const k = keys();
     await t.redis.set(k.lock, "not a number");
     await expect(broken.run(t.redis, [k.lock], [])).rejects.toThrow(/not an integer/);

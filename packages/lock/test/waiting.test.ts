@@ -33,9 +33,8 @@ async function hold(id: string, ttlMs = 5000): Promise<Lease> {
 async function withScriptsRecorded(
   test: (manager: { locks: LockManager; sent: () => string[] }) => Promise<void>,
 ): Promise<void> {
-  const names = new Map(
-    [tryScript, acquireScript, releaseScript].map((script) => [script.sha, script.name]),
-  );
+  const scriptNames = { try: tryScript, acquire: acquireScript, release: releaseScript };
+  const names = new Map(Object.entries(scriptNames).map(([name, script]) => [script.sha, name]));
   const scripts: string[] = [];
   const { locks, close } = await wrappedManager(fx, (redis) =>
     recordingScripts(redis, (sha) => scripts.push(names.get(sha) ?? sha)),

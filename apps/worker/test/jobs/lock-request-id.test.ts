@@ -51,7 +51,6 @@ beforeAll(async () => {
     kinds: KINDS,
     hashKey: HASH_KEY,
     logger: recording,
-    ttlBounds: { minMs: 100, maxMs: 600_000 },
   });
   shop = createShop({
     db: testDb.db,

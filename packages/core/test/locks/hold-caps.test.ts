@@ -44,7 +44,6 @@ beforeAll(async () => {
     namespace: testRedis.namespace,
     kinds: Object.fromEntries(kinds.map(([kind, config]) => [kind, scaled(config)])),
     hashKey: "hold-caps-test-key-0123456789",
-    ttlBounds: { minMs: 100, maxMs: 600_000 },
   };
   hung = createLockManager(options);
   other = createLockManager(options);

@@ -2,8 +2,8 @@
 // the lock is not ours any more, a renewal failed, the connection dropped, or it is about to
 // expire (within the safety margin) without a renewal.
 import { LeaseLostError } from "./types.ts";
-import type { RedisLockManager, Timer } from "./manager.ts";
-import { int, type LockRequest } from "./requests.ts";
+import type { RedisLockManager } from "./manager.ts";
+import { int, marginFor, TTL_MS, type LockRequest } from "./requests.ts";
 import type * as T from "./types.ts";
 
 /** What a holder sees of its lease. */
@@ -16,7 +16,7 @@ export class LockLease {
   #expiresAt = 0;
   #state: "held" | "released" | "lost" = "held";
   readonly #controller = new AbortController(); // Node.js makes its signal on first read
-  #guard: Timer | undefined;
+  #guard: NodeJS.Timeout | undefined;
   #releasing: Promise<"released" | "not-owner"> | undefined;
   #expiryReason: T.LeaseLossReason = "expired";
 
@@ -43,7 +43,7 @@ export class LockLease {
 
   /** expiresAt less the safety margin. */
   get abortsAt(): number {
-    return this.#expiresAt - this.host.config.marginFor(this.ttlMs);
+    return this.#expiresAt - marginFor(this.ttlMs);
   }
 
   get held(): boolean {
@@ -52,7 +52,7 @@ export class LockLease {
 
   /** Renews for `ttlMs` (from 1 ms) from now; false when the lock is not ours any more. */
   async extend(ttlMs: number = this.ttlMs): Promise<boolean> {
-    int(ttlMs, "ttlMs", 1, this.host.config.ttlBounds.maxMs);
+    int(ttlMs, "ttlMs", 1, TTL_MS.max);
     if (!this.held) return false;
     const sentAt = Date.now();
     // A shorter expiry holds from when Redis runs the command: count on it at once.
@@ -63,17 +63,16 @@ export class LockLease {
   }
 
   /**
-   * withLock's watchdog: renews every ttl/3 (sooner the first time if less than a TTL is left),
-   * never past the request's hold caps. A failed renewal loses the lease; one that does not land
-   * in time lets the expiry guard abort it. When the caller's `signal` aborts, renewals stop, the
-   * lease's signal aborts with its reason and the lock is released at once. Returns stop.
+   * withLock's watchdog: renews every ttl/3 (sooner at first if less than a TTL is left), never
+   * past the hold caps. A failed renewal loses the lease; a late one lets the expiry guard abort
+   * it. When `signal` aborts, renewals stop, the lease's signal aborts, the lock is released.
    */
   keepAlive(signal?: AbortSignal): () => void {
     const { maxRenewals = Infinity, maxHoldMs = Infinity, metrics } = this.request;
     const interval = Math.max(1, Math.floor(this.ttlMs / 3));
     let renewals = 0;
     let stopped = false;
-    let timer: Timer | undefined;
+    let timer: NodeJS.Timeout | undefined;
     const tick = async () => {
       if (stopped || !this.held) return;
       const ttlMs = Math.min(this.ttlMs, this.acquiredAt + maxHoldMs - Date.now());

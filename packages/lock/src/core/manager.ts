@@ -1,7 +1,6 @@
 // createLockManager: the one entry point. Acquire is one script round trip; a caller that finds
-// the lock taken waits, by the fair-waiting layer when it is plugged in, otherwise by retrying
-// after a randomised backoff until its wait runs out (never a hot loop). withLock holds a lock
-// around a task. The manager is also the host its leases and layers call back into.
+// the lock taken waits by the fair-waiting layer, or without it by retrying after a randomised
+// backoff until its wait runs out (never a hot loop). withLock holds a lock around a task.
 import { setTimeout as sleep } from "node:timers/promises";
 import { LockLease } from "./lease.ts";
 import { checkOptions, keysOf, newToken, requestOf, type LockRequest } from "./requests.ts";
@@ -9,13 +8,12 @@ import { extendScript, releaseScript, runCommand, tryScript } from "./scripts.ts
 import { LockUnavailableError } from "./types.ts";
 import type * as T from "./types.ts";
 
-export type Timer = ReturnType<typeof setTimeout>;
 const silent: T.LockLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const noop = () => {};
 const noMetrics = new Proxy({}, { get: () => noop }) as T.KindMetrics; // every hook: one no-op
 
 /** Decorrelated jitter: each delay random between the base and 3x the previous one, capped. */
-export function backoff({ baseMs, maxMs }: { baseMs: number; maxMs: number }): () => number {
+export function backoff({ baseMs, maxMs } = { baseMs: 20, maxMs: 500 }): () => number {
   let previous = baseMs;
   return () => (previous = Math.min(maxMs, baseMs + Math.random() * (previous * 3 - baseMs)));
 }
@@ -42,7 +40,7 @@ export class RedisLockManager {
     outage?: T.OutageLayer;
   };
   readonly #metrics = new Map<string, T.KindMetrics>();
-  readonly #timers = new Set<Timer>();
+  readonly #timers = new Set<NodeJS.Timeout>();
   readonly #leases = new Map<string, LockLease>();
   readonly #closing = new AbortController();
   #sleeping = 0;
@@ -66,8 +64,8 @@ export class RedisLockManager {
   }
 
   async acquire(resource: T.LockResource, options: T.AcquireOptions = {}) {
-    const metrics = this.metrics(resource?.kind);
-    const request = requestOf(this.config, resource, options, metrics);
+    const request = requestOf(this.config, resource, options, this.metrics(resource?.kind));
+    const { metrics } = request;
     const started = performance.now();
     try {
       this.#closing.signal.throwIfAborted();
@@ -90,10 +88,8 @@ export class RedisLockManager {
     }
   }
 
-  /**
-   * Acquires, renews by watchdog while `fn` runs, releases in `finally`. While Redis is out of
-   * reach it throws LockUnavailableError, unless the outage layer applies the kind's policy.
-   */
+  /** Acquires, renews by watchdog while `fn` runs, releases in `finally`. While Redis is down it
+   * throws LockUnavailableError, unless the outage layer applies the kind's policy. */
   async withLock<R>(
     resource: T.LockResource,
     fn: (ctx: T.LockContext) => Promise<R>,
@@ -170,7 +166,7 @@ export class RedisLockManager {
 
   /** Without the fair-waiting layer: try again after a randomised backoff until the deadline. */
   async #retry(request: LockRequest, deadline: number): Promise<LockLease | undefined> {
-    const next = backoff(this.config.backoff);
+    const next = backoff();
     const signals = [this.#closing.signal, ...(request.signal ? [request.signal] : [])];
     const signal = AbortSignal.any(signals);
     for (let left = deadline - performance.now(); left > 0; left = deadline - performance.now()) {
@@ -234,15 +230,11 @@ export class RedisLockManager {
     const { breaker } = this.layers;
     if (breaker && !breaker.allow())
       throw new LockUnavailableError("Redis circuit breaker is open", "breaker-open", kind);
+    const ms = timeoutMs ?? this.config.commandTimeoutMs;
     const started = performance.now();
     this.#inFlight += 1;
     try {
-      const value = await runCommand(
-        command,
-        kind,
-        send,
-        timeoutMs ?? this.config.commandTimeoutMs,
-      );
+      const value = await runCommand(command, kind, send, ms);
       breaker?.answered(true);
       return value;
     } catch (error) {
@@ -255,13 +247,13 @@ export class RedisLockManager {
   }
 
   /** A timer counted in stats() and unref'd. */
-  setTimer(fn: () => void, ms: number): Timer {
+  setTimer(fn: () => void, ms: number): NodeJS.Timeout {
     const handle = setTimeout(() => this.#timers.delete(handle) && fn(), Math.max(0, ms)).unref();
     this.#timers.add(handle);
     return handle;
   }
 
-  clearTimer(handle: Timer | undefined): void {
+  clearTimer(handle: NodeJS.Timeout | undefined): void {
     clearTimeout(handle);
     if (handle) this.#timers.delete(handle);
   }

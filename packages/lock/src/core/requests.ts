@@ -10,13 +10,15 @@ import type * as T from "./types.ts";
 /** The longest wait accepted: a wait without a bound is one of the classic mistakes. */
 export const MAX_WAIT_MS = 5 * 60_000;
 const TIMER_MAX_MS = 2_147_483_647; // a longer Node.js timer fires after 1 ms
+/** Of every TTL. The lease signal aborts ttl/10 + 5 ms before expiry: after the first renewal. */
+export const TTL_MS = { min: 100, max: 600_000 };
+export const marginFor = (ttlMs: number) => Math.ceil(ttlMs / 10) + 5;
+export const FENCE_RETENTION_MS = 3_600_000; // unless the kind says: fences outlive their lock 1 h
 const SEGMENT = /^[\x21-\x7a\x7c\x7e]{1,200}$/; // printable, no space, no brace (it moves the hash tag)
 const KIND = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
 
-/**
- * 144 random bits (CSPRNG), base64url: 24 characters, cut from a pool refilled 4 KiB at a time.
- * A randomBytes call per token was a third of the lock's JavaScript (package README, Speed).
- */
+// 144 random bits (CSPRNG) as 24 base64url characters, cut from a 4 KiB pool: a randomBytes
+// call per token was a third of the lock's JavaScript (package README, Speed).
 let pool = "";
 export function newToken(): string {
   if (pool.length === 0) pool = randomBytes(18 * 228).toString("base64url");
@@ -43,39 +45,24 @@ export type Config = ReturnType<typeof checkOptions>;
 
 export function checkOptions(options: T.LockManagerOptions) {
   check(!!options?.redis, "redis", "a Redis client is required");
-  const { namespace, hashKey, ttlBounds: ttl = { minMs: 100, maxMs: 600_000 } } = options;
+  const { namespace, hashKey } = options;
   const ns =
     'namespace must be 1-200 printable characters without spaces or braces, e.g. "prod:shopbot"';
   check(typeof namespace === "string" && SEGMENT.test(namespace), "namespace", ns);
   const secret = typeof hashKey === "string" && hashKey.length >= 16;
   check(secret, "hashKey", "hashKey must be a secret of at least 16 characters");
-  int(ttl.maxMs, "ttlBounds.maxMs", int(ttl.minMs, "ttlBounds.minMs"), TIMER_MAX_MS);
   const kinds = new Map(Object.entries(options.kinds ?? {}));
   check(kinds.size > 0, "kinds", "configure at least one lock kind");
   for (const [kind, c] of kinds) {
     const at = `kinds.${kind}`;
     check(KIND.test(kind), at, `lock kind "${kind}" must be 1-64 letters, digits, - or _`);
-    int(c.ttlMs, `${at}.ttlMs`, ttl.minMs, ttl.maxMs);
+    int(c.ttlMs, `${at}.ttlMs`, TTL_MS.min, TTL_MS.max);
     int(c.waitMs, `${at}.waitMs`, 0, MAX_WAIT_MS);
     for (const cap of ["maxRenewals", "maxHoldMs", "fenceRetentionMs"] as const)
       optional(c[cap], `${at}.${cap}`, cap === "maxRenewals" ? 0 : 1);
   }
-  const backoff = options.backoff ?? { baseMs: 20, maxMs: 500 };
-  int(backoff.maxMs, "backoff.maxMs", int(backoff.baseMs, "backoff.baseMs"), TIMER_MAX_MS);
-  const margin = optional(options.safetyMarginMs, "safetyMarginMs", 0);
-  const marginFor = (ttlMs: number) => margin ?? Math.ceil(ttlMs / 10) + 5;
-  // The signal aborts the margin before expiry, the watchdog renews after ttl/3: a margin over
-  // half the shortest TTL would abort leases before their first renewal.
-  check(
-    marginFor(ttl.minMs) <= ttl.minMs / 2,
-    margin === undefined ? "ttlBounds.minMs" : "safetyMarginMs",
-    `the safety margin (${marginFor(ttl.minMs)} ms) must be at most half of ttlBounds.minMs`,
-  );
-  const timeout = options.commandTimeoutMs ?? 1000;
-  const commandTimeoutMs = int(timeout, "commandTimeoutMs", 1, TIMER_MAX_MS);
-  const fenceRetentionMs = int(options.fenceRetentionMs ?? 3_600_000, "fenceRetentionMs");
-  const limits = { ttlBounds: ttl, backoff, marginFor, fenceRetentionMs, commandTimeoutMs };
-  return { namespace, hashKey, kinds, ...limits };
+  const timeout = int(options.commandTimeoutMs ?? 1000, "commandTimeoutMs", 1, TIMER_MAX_MS);
+  return { namespace, hashKey, kinds, commandTimeoutMs: timeout };
 }
 
 export function kindOf(config: Config, kind: unknown): T.LockKindConfig {
@@ -122,14 +109,13 @@ export function requestOf(
   const anId =
     requestId === undefined || (typeof requestId === "string" && requestId.length <= 128);
   check(anId, "requestId", "requestId must be a string of at most 128 characters");
-  const { minMs, maxMs } = config.ttlBounds;
   return {
     kind: resource.kind,
     keys,
     metrics,
-    ttlMs: int(options.ttlMs ?? kind.ttlMs, "ttlMs", minMs, maxMs),
+    ttlMs: int(options.ttlMs ?? kind.ttlMs, "ttlMs", TTL_MS.min, TTL_MS.max),
     waitMs: int(options.waitMs ?? kind.waitMs, "waitMs", 0, MAX_WAIT_MS),
-    fenceRetentionMs: kind.fenceRetentionMs ?? config.fenceRetentionMs,
+    fenceRetentionMs: kind.fenceRetentionMs ?? FENCE_RETENTION_MS,
     maxRenewals: optional(options.maxRenewals ?? kind.maxRenewals, "maxRenewals", 0), // keepAlive's
     maxHoldMs: optional(options.maxHoldMs ?? kind.maxHoldMs, "maxHoldMs", 1), // hold caps
     signal,

@@ -7,10 +7,7 @@ export type ScriptClient = Pick<LockRedisClient, "evalsha" | "eval">;
 
 export class LuaScript {
   readonly sha: string;
-  constructor(
-    readonly name: string,
-    readonly source: string,
-  ) {
+  constructor(readonly source: string) {
     this.sha = createHash("sha1").update(source).digest("hex");
   }
 
@@ -31,8 +28,7 @@ export class LuaScript {
  * when the counter is gone (idle past its retention) or behind (a replica promoted before it had
  * the last writes), unless a key is locked twice in one µs or the new primary's clock is behind.
  */
-export const FENCE_LUA = `
-local function nextFence(retentionMs)
+export const FENCE_LUA = `local function nextFence(retentionMs)
   local now = redis.call('TIME')
   local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
   local fence = tonumber(redis.call('GET', KEYS[2]) or '0') + 1
@@ -44,7 +40,6 @@ end
 
 /** KEYS lock, fence; ARGV token, ttl, retention. {1, fence} when acquired, {0, pttl} when taken. */
 export const tryScript = new LuaScript(
-  "try",
   `${FENCE_LUA}
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   return {1, nextFence(math.max(tonumber(ARGV[3]), tonumber(ARGV[2])))}
@@ -54,14 +49,12 @@ return {0, redis.call('PTTL', KEYS[1])}`,
 
 /** KEYS lock; ARGV token, ttl. 1 when extended, 0 when the lock is not ours. */
 export const extendScript = new LuaScript(
-  "extend",
   `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 return redis.call('PEXPIRE', KEYS[1], ARGV[2])`,
 );
 
 /** KEYS lock; ARGV token. 1 when released, 0 when the lock is not ours (nothing deleted). */
 export const releaseScript = new LuaScript(
-  "release",
   `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
 return 1`,

@@ -14,7 +14,7 @@ export interface LockKindConfig {
   personal?: boolean; // the id names a person: it goes into the key as an HMAC, never raw
   maxRenewals?: number; // withLock's watchdog renews at most this many times ...
   maxHoldMs?: number; // ... or up to this total hold time
-  fenceRetentionMs?: number; // how long the fence counter outlives the last acquisition
+  fenceRetentionMs?: number; // how long the fence counter outlives the last acquisition (1 h)
 }
 
 export type LockResource = { kind: string; id: string | number | bigint };
@@ -64,52 +64,42 @@ export interface LockManagerOptions {
   hashKey: string; // at least 16 characters; keys the HMAC of personal ids
   logger?: LockLogger;
   commandTimeoutMs?: number; // a slower Redis command fails as "timeout" (default 1000)
-  ttlBounds?: { minMs: number; maxMs: number }; // of every TTL (default 100 ms .. 10 min)
-  safetyMarginMs?: number; // a lease's signal aborts this long before expiry (ttl/10 + 5 ms)
-  fenceRetentionMs?: number; // default fence counter retention (1 h)
-  backoff?: { baseMs: number; maxMs: number }; // re-check delays of a wait (20 .. 500 ms)
   layers?: LockLayers;
 }
 
 /** Invalid input, thrown before any Redis command: `field` names the option at fault. */
 export class LockInputError extends Error {
   override name = "LockInputError";
-  constructor(
-    message: string,
-    readonly field: string,
-  ) {
+  readonly field: string;
+  constructor(message: string, field: string) {
     super(message);
+    this.field = field;
   }
 }
 
 export type UnavailableReason =
   "connection" | "timeout" | "oom" | "breaker-open" | "replication" | "closed";
-
 /** Redis could not serve the call (or the manager was closed). */
 export class LockUnavailableError extends Error {
   override name = "LockUnavailableError";
-  constructor(
-    message: string,
-    readonly reason: UnavailableReason,
-    readonly kind?: string,
-    cause?: unknown,
-  ) {
+  readonly reason: UnavailableReason;
+  readonly kind?: string;
+  constructor(message: string, reason: UnavailableReason, kind?: string, cause?: unknown) {
     super(message, { cause });
+    [this.reason, this.kind] = [reason, kind];
   }
 }
 
 export type LeaseLossReason =
   "expired" | "not-owner" | "renewal-failed" | "connection-lost" | "renewal-capped";
-
 /** The reason a lease's signal aborts with: stop, and commit nothing that relies on the lock. */
 export class LeaseLostError extends Error {
   override name = "LeaseLostError";
-  constructor(
-    readonly key: string,
-    readonly reason: LeaseLossReason,
-    cause?: unknown,
-  ) {
+  readonly key: string;
+  readonly reason: LeaseLossReason;
+  constructor(key: string, reason: LeaseLossReason, cause?: unknown) {
     super(`lock lease lost (${reason})`, { cause });
+    [this.key, this.reason] = [key, reason];
   }
 }
 

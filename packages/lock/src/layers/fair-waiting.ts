@@ -11,7 +11,7 @@
 // then retries its try script after a randomised backoff until the wait runs out.
 import { randomBytes } from "node:crypto";
 import { backoff } from "../core/manager.ts";
-import { MAX_WAIT_MS, newToken } from "../core/requests.ts";
+import { FENCE_RETENTION_MS, MAX_WAIT_MS, newToken } from "../core/requests.ts";
 import { FENCE_LUA, LuaScript, runCommand } from "../core/scripts.ts";
 import type { RedisLockManager } from "../core/manager.ts";
 import type * as T from "../core/types.ts";
@@ -40,7 +40,6 @@ export const inboxPrefix = (namespace: string) => `${namespace}:lock:inbox:`;
  * token; {0, pttl, server ms} when taken: the token is in line (its place kept from its first ask).
  */
 export const acquireScript = new LuaScript(
-  "acquire",
   `${FENCE_LUA}
 local retention = math.max(tonumber(ARGV[3]), tonumber(ARGV[2]))
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -68,7 +67,6 @@ return {0, redis.call('PTTL', KEYS[1]), ms}`,
  * fence ttl server-ms lock-key" to its manager, or deleted. 0 when the lock is not ours.
  */
 export const releaseScript = new LuaScript(
-  "release",
   `${FENCE_LUA}
 if ARGV[4] then
   redis.call('ZREM', KEYS[3], ARGV[4])
@@ -198,7 +196,7 @@ class FairWaiting implements T.WaitingLayer {
   async wait(request: T.LockRequest, deadline: number): Promise<T.Lease | undefined> {
     const waiter = new Waiter(newToken(), request.signal);
     this.#waiters.set(waiter.token, waiter);
-    const nextDelay = backoff(this.host.config.backoff);
+    const nextDelay = backoff();
     const firstSentAt = Date.now(); // no ticket of this waiter, so no hand-off to it, is older
     let busy: [sentAt: number, serverMs: number] | undefined; // the last busy reply
     let lease: T.Lease | undefined;
@@ -294,6 +292,6 @@ class FairWaiting implements T.WaitingLayer {
     if (!token || !lockKey) return;
     const taken = this.#waiters.get(token)?.handOver(Number(fence), Number(serverMs));
     if (!taken && !this.host.holds(token))
-      this.release(lockKey, token, this.host.config.fenceRetentionMs).catch(() => {});
+      this.release(lockKey, token, FENCE_RETENTION_MS).catch(() => {});
   };
 }
