@@ -85,7 +85,12 @@ async function cancel(
       return { status: "conflict", current: order.status };
     // Conditional on the version read: a payment or the expiry job that got there first wins,
     // and the loop reads what it did.
-    if (!(await transition(tx, order.id, OPEN_STATUSES, "CANCELLED", { version: order.version })))
+    if (
+      !(await transition(tx, order.id, OPEN_STATUSES, "CANCELLED", {
+        version: order.version,
+        now: deps.clock.now(),
+      }))
+    )
       continue;
     // Its promo use goes back with the stock, once: this transition is won once.
     await giveBackPromoUses(tx, [order.id]);

@@ -67,7 +67,9 @@ export async function transition(
     /** An operator's display name, for other operators (see fulfilment/timeline.ts). */
     actorName?: string | null;
     note?: string | null;
-  } = {},
+    /** The shop's clock (deps.clock): whether the invoice can still be deleted depends on it. */
+    now: Date;
+  },
 ): Promise<boolean> {
   for (const status of from) {
     if (!isLegalTransition(status, to))
@@ -101,7 +103,7 @@ export async function transition(
   });
   if (count !== 1) return false;
   // The customer's card shows the new state, and an invoice that can no longer be paid goes.
-  await queueCardRefresh(tx, orderId, to, new Date());
+  await queueCardRefresh(tx, orderId, to, options.now);
   await tx.orderTimelineEntry.create({
     data: {
       orderId,

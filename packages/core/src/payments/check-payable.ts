@@ -189,6 +189,7 @@ export function createCheckPayable(deps: CoreDeps) {
           ? await transition(tx, order.id, ["RESERVED"], "PAYING", {
               version: order.version,
               expiresAt,
+              now,
             })
           : (
               await tx.order.updateMany({

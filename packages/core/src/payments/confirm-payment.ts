@@ -286,7 +286,12 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
   )
     reason = "pool-short";
   else if ((OPEN_STATUSES as readonly OrderStatus[]).includes(order.status)) {
-    if (!(await transition(tx, order.id, OPEN_STATUSES, "PAID", { version: order.version })))
+    if (
+      !(await transition(tx, order.id, OPEN_STATUSES, "PAID", {
+        version: order.version,
+        now: deps.clock.now(),
+      }))
+    )
       throw new Error(`order ${order.publicId} changed under its row lock`);
   } else if (order.status === "EXPIRED" || order.status === "CANCELLED") {
     // It was charged the discounted total, so it takes its promo use again first (the code's row
@@ -294,7 +299,10 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
     const promo = await retakePromoUse(tx, order.id);
     rereserved = promo !== "used-up" && (await reReserve(tx, order));
     if (rereserved)
-      await transition(tx, order.id, [order.status], "PAID", { version: order.version });
+      await transition(tx, order.id, [order.status], "PAID", {
+        version: order.version,
+        now: deps.clock.now(),
+      });
     else if (promo === "used-up") reason = "late-promo-used-up";
     else {
       if (promo === "taken") await giveBackPromoUses(tx, [order.id]);

@@ -134,6 +134,7 @@ export function createRefundOrder(deps: CoreDeps) {
         actor,
         actorName,
         note: reason,
+        now: deps.clock.now(),
       });
     }
     await tx.payment.updateMany({

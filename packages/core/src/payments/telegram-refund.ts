@@ -149,6 +149,7 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<TelegramRef
     await transition(tx, order.id, [order.status], "REFUNDED", {
       version: order.version,
       actor: TELEGRAM_ACTOR,
+      now: deps.clock.now(),
     });
     await lockProductsOfOrders(tx, [order.id]);
     const moved = await moveOrderStock(tx, [order.id], "RESTOCK", TELEGRAM_ACTOR);

@@ -112,7 +112,7 @@ describe("when an order can no longer be paid", () => {
     await h.shop.orderMessages.invoiceSent(stale.id, 22);
     await h.db.order.update({
       where: { publicId: stale.id },
-      data: { invoiceSentAt: new Date(Date.now() - DELETABLE_FOR_MS - 60_000) },
+      data: { invoiceSentAt: new Date(h.clock.now().getTime() - DELETABLE_FOR_MS - 60_000) },
     });
     expect((await h.shop.orders.cancelOrder(stale.id, customer)).status).toBe("ok");
 
