@@ -4,6 +4,7 @@
 export { createLockManager } from "./core/manager.ts";
 export { MAX_WAIT_MS } from "./core/requests.ts";
 export * from "./core/types.ts";
+export { LuaScript } from "./core/scripts.ts";
 export { fairWaiting, type LockSubscriberClient } from "./layers/fair-waiting.ts";
 export { strictReplication, type ReplicationOptions } from "./layers/strict-replication.ts";
 export { circuitBreaker, type BreakerOptions } from "./layers/circuit-breaker.ts";

@@ -41,9 +41,9 @@ export function catalogFeature(deps: CatalogFeatureDeps): Composer<BotContext> {
   async function root(ctx: BotContext): Promise<Screen> {
     const top = await deps.catalog.categories();
     if (top.length === 0) return listing(ctx, 0, 1);
-    const [other, cart] = await Promise.all([
+    const [other, cartUnits] = await Promise.all([
       deps.catalog.uncategorizedCount(),
-      deps.cart.view(ctx.from!.id),
+      deps.cart.units(ctx.from!.id),
     ]);
     const entries = top
       .filter((c) => c.productCount > 0)
@@ -56,7 +56,7 @@ export function catalogFeature(deps: CatalogFeatureDeps): Composer<BotContext> {
     if (entries.length === 0) return { text: ctx.t("catalog-empty"), keyboard: undefined };
     return {
       text: ctx.t("catalog-categories"),
-      keyboard: categoriesKeyboard(ctx.t, entries, cart.units),
+      keyboard: categoriesKeyboard(ctx.t, entries, cartUnits),
     };
   }
 

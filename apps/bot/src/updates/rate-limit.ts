@@ -1,10 +1,11 @@
 import type { Update } from "grammy/types";
+import { LuaScript } from "@orderbot/lock";
 import type { Logger, Redis } from "@orderbot/platform";
 import { carriesMoney } from "./money-updates.ts";
 
 export interface RateLimitOptions {
   /** The shared Redis: the count is per user across every replica. */
-  redis: Pick<Redis, "eval">;
+  redis: Pick<Redis, "evalsha" | "eval">;
   /** Key prefix; the user part is `mask(userId)`, never the raw id. */
   prefix: string;
   mask: (id: number) => string;
@@ -31,13 +32,13 @@ export interface RateLimiter {
  * 1 if it is in the set already (Telegram re-sent it, or the poller retries it: one update counts
  * once), or there is room and it is added; 0 when the window is full. The set expires with its
  * window, set with the first member, and never holds more than the limit (ARGV[2]) of ids.
+ * Sent by its SHA (EVALSHA), its source only when Redis does not know it yet.
  */
-const ADMIT = `
-if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
+const ADMIT = new LuaScript(`if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
 if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('SADD', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3], 'NX')
-return 1`;
+return 1`);
 
 /** One warning a minute is enough to be seen; a line per update would flood the log. */
 const FAIL_OPEN_WARN_MS = 60_000;
@@ -92,14 +93,8 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
 
   async function admit(key: string, updateId: number): Promise<boolean> {
     try {
-      const admitted = await options.redis.eval(
-        ADMIT,
-        1,
-        key,
-        updateId,
-        options.limit,
-        options.windowMs,
-      );
+      const { limit, windowMs } = options;
+      const admitted = await ADMIT.run(options.redis, [key], [updateId, limit, windowMs]);
       return admitted === 1;
     } catch (error) {
       failOpen(error);

@@ -12,6 +12,8 @@ import { createSetQuantity, type SetCartLineResult } from "./set-quantity.ts";
  */
 export interface CartService {
   view(userId: bigint | number | string): Promise<CartView>;
+  /** The units the cart holds (`view(...).units`, what a Cart button shows), in one small query. */
+  units(userId: bigint | number | string): Promise<number>;
   /** Sets a product's line to `quantity` units; 0 removes it. */
   setQuantity(input: {
     userId: bigint | number | string;
@@ -29,6 +31,12 @@ export function createCartService(
 ): CartService {
   return {
     view: (userId) => readCart(deps.db, telegramId.parse(userId)),
+    async units(userId) {
+      const [row] = await deps.db.$queryRaw<{ units: number }[]>`
+        SELECT COALESCE(sum(quantity), 0)::int AS units
+          FROM cart_items WHERE user_id = ${telegramId.parse(userId)}`;
+      return row?.units ?? 0;
+    },
     setQuantity: createSetQuantity(deps),
     async clear(raw) {
       const userId = telegramId.parse(raw);

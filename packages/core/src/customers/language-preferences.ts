@@ -8,7 +8,7 @@ const isLocale = (value: unknown): value is Locale =>
   (CUSTOMER_LANGUAGES as readonly unknown[]).includes(value);
 
 export interface LanguagePreferencesDeps {
-  db: Pick<Database, "customer">;
+  db: Pick<Database, "customer" | "$queryRaw">;
   redis: Pick<Redis, "get" | "set">;
   /** Key prefix, e.g. "prod:shopbot". */
   namespace: string;
@@ -80,14 +80,13 @@ export function createLanguagePreferences(deps: LanguagePreferencesDeps): Langua
       return true;
     },
     async remember(userId, locale) {
-      await deps.db.customer.createMany({
-        data: [{ userId: BigInt(userId), language: locale }],
-        skipDuplicates: true,
-      });
-      const row = await deps.db.customer.findUnique({
-        where: { userId: BigInt(userId) },
-        select: { language: true },
-      });
+      // One statement for a new customer: the insert returns the stored language, and a customer
+      // stored meanwhile (another replica, a /language) keeps theirs: the no-op update returns it.
+      const [row] = await deps.db.$queryRaw<{ language: string }[]>`
+        INSERT INTO customers (user_id, language, updated_at)
+        VALUES (${BigInt(userId)}, ${locale}, now() AT TIME ZONE 'UTC')
+        ON CONFLICT (user_id) DO UPDATE SET language = customers.language
+        RETURNING language`;
       if (row && isLocale(row.language)) await cache(userId, row.language);
     },
   };

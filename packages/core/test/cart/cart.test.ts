@@ -18,9 +18,11 @@ describe("the cart", () => {
     const a = await addProduct(h.db, { stock: 10, priceMinor: 7 });
     const b = await addProduct(h.db, { stock: 10, priceMinor: 3 });
     expect((await h.shop.cart.view(u)).lines).toEqual([]);
+    expect(await h.shop.cart.units(u)).toBe(0); // no cart yet
     await h.shop.cart.setQuantity({ userId: u, productId: b.id, quantity: 2 });
     const set = await h.shop.cart.setQuantity({ userId: u, productId: a.id, quantity: 1 });
     expect(set).toMatchObject({ status: "ok", changed: true, cart: { units: 3, totalMinor: 13 } });
+    expect(await h.shop.cart.units(u)).toBe(3); // what the catalog's Cart button counts
     // A double tap on "+" sets the same quantity again: nothing changes, not even the revision.
     const again = await h.shop.cart.setQuantity({ userId: u, productId: a.id, quantity: 1 });
     expect(again).toMatchObject({ status: "ok", changed: false });
@@ -33,6 +35,7 @@ describe("the cart", () => {
     await h.shop.cart.setQuantity({ userId: u, productId: b.id, quantity: 0 });
     expect(await lines(u)).toEqual([[a.sku, 1]]);
     expect((await h.shop.cart.clear(u)).lines).toEqual([]);
+    expect(await h.shop.cart.units(u)).toBe(0);
     // The cart held no stock at any point.
     expect(await stockOf(h.db, a.sku)).toBe(10);
   });
