@@ -75,7 +75,7 @@ const { values: args } = parseArgs({ options: { seconds: { type: "string" } } })
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Measured time per round of a cell; --seconds N: N seconds per cell over all its rounds. */
 const CELL_MS = args.seconds
-  ? (Number(args.seconds) * 1000) / ROUNDS
+  ? Math.round((Number(args.seconds) * 1000) / ROUNDS)
   : Number(process.env.BENCH_CELL_MS ?? 2500);
 if (!Number.isFinite(CELL_MS) || CELL_MS < 100)
   throw new Error("--seconds must be a number, at least 1");

@@ -13,7 +13,8 @@ import { reserveOrder, type PlaceOrderResult } from "./reserve.ts";
  * Reserves stock for an order. The per-user `checkout` lock (no wait) turns a double tap into
  * "busy" before it reaches PostgreSQL; everything that must hold — no oversell, the open-order cap,
  * one order per idempotency key — is enforced by `reserveOrder`'s transaction. Redis down → the
- * kind's policy refuses: "unavailable", nothing written.
+ * kind's policy refuses: "unavailable", nothing written. A replay of an order placed already is
+ * answered with that order by reserveOrder (the unique key), without a look-up for every order.
  */
 export function createPlaceOrder(
   deps: CoreDeps,
@@ -24,14 +25,8 @@ export function createPlaceOrder(
     const parsed = parseWith(schema, raw);
     if (!parsed.ok) return invalid(parsed.problems);
     const input = parsed.value;
-    const key = storedIdempotencyKey(input.userId, input.idempotencyKey);
-    const existing = await findOrderByKey(deps.db, key);
-    if (existing) return { status: "ok", order: existing, replayed: true };
-
     const outcome = await deps.locks.withLock(
       { kind: "checkout", id: input.userId },
-      // A twin that committed this very intent since the look-up above makes the insert fail on
-      // the unique key; reserveOrder then answers with the twin's order.
       ({ signal }) => reserveOrder(deps, input, signal),
       { waitMs: 0, requestId: deps.requestId() },
     );

@@ -87,28 +87,32 @@ export async function reserveOrder(
 ): Promise<PlaceOrderResult> {
   const { db, config } = deps;
   const key = storedIdempotencyKey(input.userId, input.idempotencyKey);
+  /**
+   * A refusal, unless this very intent was placed already (Telegram re-delivering the update, a
+   * double tap): the stock, the promo use or the open-order slot it took is what is missing now,
+   * so the answer is its order. Only refusals look the key up: a new order never does, since
+   * the unique key answers for it (the insert fails on a replay).
+   */
+  const refuse = async (refusal: PlaceOrderResult): Promise<PlaceOrderResult> => {
+    const existing = await findOrderByKey(db, key);
+    return existing ? { status: "ok", order: existing, replayed: true } : refusal;
+  };
   for (let attempt = 1; ; attempt++) {
     const priced = await priceLines(deps, input);
-    if (!Array.isArray(priced)) return priced;
+    if (!Array.isArray(priced)) return refuse(priced);
     const short = priced.filter((line) => line.available < line.quantity);
-    if (short.length > 0) {
-      // This very intent may have been placed meanwhile by a second run of its update (a
-      // re-delivery running beside the first while the update lock is unavailable): the stock
-      // it took is what is missing now, so answer with its order, not "out of stock".
-      const existing = await findOrderByKey(db, key);
-      if (existing) return { status: "ok", order: existing, replayed: true };
+    if (short.length > 0)
       // A fresh read already shows it: answer without a transaction (a sold-out sale stays cheap).
-      return {
+      return refuse({
         status: "out-of-stock",
         short: short.map((l) => ({ sku: l.sku, requested: l.quantity, available: l.available })),
-      };
-    }
+      });
     const currency = priced[0]!.currency;
     const subtotalMinor = priced.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0);
     let promo: OrderPromo | null = null;
     if (input.promoCodeId !== undefined) {
       const withCode = await priceOrderPromo(deps, input.promoCodeId, subtotalMinor, currency);
-      if (withCode.status === "promo-refused") return withCode;
+      if (withCode.status === "promo-refused") return refuse(withCode);
       promo = withCode;
     }
     const totalMinor = promo ? promo.totalMinor : subtotalMinor;
@@ -179,7 +183,7 @@ export async function reserveOrder(
     } catch (error) {
       if (error instanceof Rollback) {
         const result = error.result as PlaceOrderResult | "stale";
-        if (result !== "stale") return result;
+        if (result !== "stale") return refuse(result);
         if (attempt >= ATTEMPTS) return BUSY;
         continue; // a price or availability changed under us: price the order again
       }
