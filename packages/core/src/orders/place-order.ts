@@ -14,7 +14,8 @@ import { reserveOrder, type PlaceOrderResult } from "./reserve.ts";
  * "busy" before it reaches PostgreSQL; everything that must hold — no oversell, the open-order cap,
  * one order per idempotency key — is enforced by `reserveOrder`'s transaction. Redis down → the
  * kind's policy refuses: "unavailable", nothing written. A replay of an order placed already is
- * answered with that order by reserveOrder (the unique key), without a look-up for every order.
+ * answered with that order: by reserveOrder (the unique key, or a refusal's look-up), by the wait
+ * for a twin, or, with Redis down, by a look-up; a new order is never looked up.
  */
 export function createPlaceOrder(
   deps: CoreDeps,
@@ -32,7 +33,13 @@ export function createPlaceOrder(
     );
     if (outcome.status === "ok") return outcome.value;
     if (outcome.status === "busy") return awaitTwin(input);
-    return UNAVAILABLE;
+    // Redis is down and nothing is placed; a replay of an intent placed already is still
+    // answered, from the database.
+    const placed = await findOrderByKey(
+      deps.db,
+      storedIdempotencyKey(input.userId, input.idempotencyKey),
+    );
+    return placed ? { status: "ok", order: placed, replayed: true } : UNAVAILABLE;
   }
 
   /**
