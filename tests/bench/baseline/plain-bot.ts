@@ -11,10 +11,8 @@ import type { UserFromGetMe } from "grammy/types";
 import type { AddressInfo } from "node:net";
 import { createCatalogService, type CoreDeps } from "@orderbot/core";
 import { createDatabase } from "@orderbot/db";
-import { startCpuProfile, type CpuProfiler } from "../profile/cpu-profile.ts";
-import { countSqlStatements, redisCommandCounts, sqlCounts } from "../profile/counters.ts";
-import { BOT_CATEGORIES } from "../webhook/bot-categories.ts";
-import { cpuMs, serveParent } from "../webhook/child.ts";
+import { countSqlStatements } from "../profile/counters.ts";
+import { serveBot } from "../webhook/bot-child.ts";
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -54,22 +52,8 @@ server.post(
 await server.listen({ port: 0, host: "127.0.0.1" });
 const { port } = server.server.address() as AddressInfo;
 
-let profiler: CpuProfiler | undefined;
-serveParent(
-  {
-    mark: () => ({ cpuMs: cpuMs(), sql: sqlCounts(), redis: redisCommandCounts() }),
-    "profile:start": async () => {
-      profiler = await startCpuProfile(BOT_CATEGORIES);
-    },
-    "profile:stop": async () => {
-      const result = await profiler!.stop();
-      profiler = undefined;
-      return result;
-    },
-  },
-  async () => {
-    await server.close();
-    await db.$disconnect();
-  },
-);
+serveBot(async () => {
+  await server.close();
+  await db.$disconnect();
+});
 process.send!({ ready: { url: `http://127.0.0.1:${port}/telegram/webhook` } });

@@ -15,15 +15,8 @@ import {
 } from "@orderbot/lock";
 import { createMetricsRegistry, createRedis, silentLogger, waitForRedis } from "@orderbot/platform";
 import { freePort } from "@orderbot/testkit";
-import { startCpuProfile, type CpuProfiler } from "../profile/cpu-profile.ts";
-import {
-  countRedisCommands,
-  countSqlStatements,
-  redisCommandCounts,
-  sqlCounts,
-} from "../profile/counters.ts";
-import { BOT_CATEGORIES } from "./bot-categories.ts";
-import { cpuMs, serveParent } from "./child.ts";
+import { countRedisCommands, countSqlStatements } from "../profile/counters.ts";
+import { serveBot } from "./bot-child.ts";
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -81,24 +74,10 @@ const shop = createShop({
 const app = createBotApp({ config, logger: silentLogger, db, redis, locks, shop, registry });
 await app.start();
 
-let profiler: CpuProfiler | undefined;
-serveParent(
-  {
-    mark: () => ({ cpuMs: cpuMs(), sql: sqlCounts(), redis: redisCommandCounts() }),
-    "profile:start": async () => {
-      profiler = await startCpuProfile(BOT_CATEGORIES);
-    },
-    "profile:stop": async () => {
-      const result = await profiler!.stop();
-      profiler = undefined;
-      return result;
-    },
-  },
-  async () => {
-    await app.close();
-    await locks.close();
-    redis.disconnect();
-    await db.$disconnect();
-  },
-);
+serveBot(async () => {
+  await app.close();
+  await locks.close();
+  redis.disconnect();
+  await db.$disconnect();
+});
 process.send!({ ready: { url: `${config.PUBLIC_URL}${WEBHOOK_PATH}` } });
