@@ -7,7 +7,7 @@ import {
   type ValidPlaceOrder,
 } from "./place-order-input.ts";
 import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
-import { reserveOrder, type PlaceOrderResult } from "./reserve.ts";
+import { replayOf, reserveOrder, type PlaceOrderResult } from "./reserve.ts";
 
 /**
  * Reserves stock for an order. The per-user `checkout` lock (no wait) turns a double tap into
@@ -35,11 +35,7 @@ export function createPlaceOrder(
     if (outcome.status === "busy") return awaitTwin(input);
     // Redis is down and nothing is placed; a replay of an intent placed already is still
     // answered, from the database.
-    const placed = await findOrderByKey(
-      deps.db,
-      storedIdempotencyKey(input.userId, input.idempotencyKey),
-    );
-    return placed ? { status: "ok", order: placed, replayed: true } : UNAVAILABLE;
+    return (await replayOf(deps, input)) ?? UNAVAILABLE;
   }
 
   /**

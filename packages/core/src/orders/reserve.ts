@@ -93,10 +93,7 @@ export async function reserveOrder(
    * so the answer is its order. Only refusals look the key up: a new order never does, since
    * the unique key answers for it (the insert fails on a replay).
    */
-  const refuse = async (refusal: PlaceOrderResult): Promise<PlaceOrderResult> => {
-    const existing = await findOrderByKey(db, key);
-    return existing ? { status: "ok", order: existing, replayed: true } : refusal;
-  };
+  const refuse = async (refusal: PlaceOrderResult) => (await replayOf(deps, input)) ?? refusal;
   for (let attempt = 1; ; attempt++) {
     const priced = await priceLines(deps, input);
     if (!Array.isArray(priced)) return refuse(priced);
@@ -197,13 +194,25 @@ export async function reserveOrder(
       const index = violatedUniqueIndex(error);
       if (index === UNIQUE.orderIdempotencyKey) {
         // A concurrent replay of the same intent committed first: its order is ours.
-        const existing = await findOrderByKey(db, key);
-        if (existing) return { status: "ok", order: existing, replayed: true };
+        const replay = await replayOf(deps, input);
+        if (replay) return replay;
       }
       if (index === UNIQUE.orderPublicId && attempt < ATTEMPTS) continue;
       throw error;
     }
   }
+}
+
+/** The answer to a replay: the order this intent placed already, or null when it placed none. */
+export async function replayOf(
+  deps: CoreDeps,
+  input: Pick<ValidPlaceOrder, "userId" | "idempotencyKey">,
+): Promise<PlaceOrderResult | null> {
+  const order = await findOrderByKey(
+    deps.db,
+    storedIdempotencyKey(input.userId, input.idempotencyKey),
+  );
+  return order ? { status: "ok", order, replayed: true } : null;
 }
 
 type PricedLine = Line & { currency: string; available: number };
