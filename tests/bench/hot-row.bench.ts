@@ -1,17 +1,21 @@
 // npm run bench -- hot-row: how long a hot product's row lock lasts decides a flash sale's rate.
-// One product, 32 bare pg clients, each "order" one transaction that inserts a line and
-// takes one unit, in interleaved rounds:
-//   - decrement, then COMMIT: the shop's reservation today (the conditional UPDATE last, then the
-//     COMMIT one round trip later: the row stays locked for that round trip);
+// One product, bare pg clients, each "order" a line inserted and one unit taken, in interleaved
+// rounds of the options issue #23 names:
+//   - decrement, then COMMIT: the shop's reservation until 2026-12-04 (the conditional UPDATE last,
+//     then the COMMIT one round trip later: the row stays locked for that round trip);
 //   - deferred trigger: the line's insert queues a DEFERRABLE INITIALLY DEFERRED constraint trigger
 //     that runs the same conditional UPDATE inside COMMIT, so the row is locked only while the
-//     commit runs; a shortfall raises, and the whole transaction rolls back;
+//     commit runs; a shortfall raises, and the whole transaction rolls back (the shop's design);
 //   - deferred trigger with a no-op statement in the decrement's place: the same round trips as
-//     the first, so what is left is the row lock's length alone.
+//     the first, so what is left is the row lock's length alone;
+//   - group commit: GROUP orders in one transaction and one decrement of GROUP units, by
+//     CLIENTS / GROUP clients (one process gathering its concurrent reservations);
+//   - buckets: the product's stock split over BUCKETS rows, each order taking its unit from one at
+//     random through the deferred trigger, so that orders queue on BUCKETS rows instead of one.
 // `--client-ms M` (default 0) burns M ms of CPU in the client after every reply, as a busy
 // client process (Prisma, the bot) does: the first design then holds the row that much longer,
 // but the one client process's CPU also bounds every design (at 0.3 ms, 32 clients are bound by
-// it). It measures a design candidate, not the shop: docs/benchmarks.md, One hot row.
+// it). It measures design candidates, not the shop: docs/benchmarks.md, The hot row.
 import pg from "pg";
 import { parseArgs } from "node:util";
 import {
@@ -45,26 +49,84 @@ BEGIN
   RETURN NULL;
 END $$;
 CREATE CONSTRAINT TRIGGER take_stock AFTER INSERT ON hot_row.deferred_lines
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION hot_row.take_stock();`;
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION hot_row.take_stock();
+CREATE TABLE hot_row.buckets (product_id int, bucket int, stock int NOT NULL CHECK (stock >= 0),
+                              PRIMARY KEY (product_id, bucket));
+CREATE TABLE hot_row.bucket_lines (LIKE hot_row.lines INCLUDING ALL, bucket int NOT NULL);
+CREATE FUNCTION hot_row.take_bucket_stock() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE hot_row.buckets SET stock = stock - NEW.quantity
+   WHERE product_id = NEW.product_id AND bucket = NEW.bucket AND stock >= NEW.quantity;
+  IF NOT FOUND THEN RAISE EXCEPTION 'not enough stock of product %', NEW.product_id; END IF;
+  RETURN NULL;
+END $$;
+CREATE CONSTRAINT TRIGGER take_bucket_stock AFTER INSERT ON hot_row.bucket_lines
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION hot_row.take_bucket_stock();`;
 
-const DESIGNS: Record<string, string[]> = {
-  "decrement, then COMMIT (the shop today)": [
-    "BEGIN",
-    "INSERT INTO hot_row.lines (product_id, quantity) VALUES (1, 1)",
-    "UPDATE hot_row.products SET stock = stock - 1 WHERE id = 1 AND stock >= 1",
-    "COMMIT",
-  ],
-  "deferred trigger, decrement inside COMMIT": [
-    "BEGIN",
-    "INSERT INTO hot_row.deferred_lines (product_id, quantity) VALUES (1, 1)",
-    "COMMIT",
-  ],
-  "deferred trigger, a no-op in the decrement's place": [
-    "BEGIN",
-    "INSERT INTO hot_row.deferred_lines (product_id, quantity) VALUES (1, 1)",
-    "SELECT 1",
-    "COMMIT",
-  ],
+const STOCK = 1_000_000_000;
+/** Orders per transaction of the group-commit design. */
+const GROUP = 8;
+/** Rows the bucket design splits the stock over. */
+const BUCKETS = 8;
+
+interface Design {
+  /** The clients that order at once: fewer when each transaction carries several orders. */
+  clients: number;
+  /** Orders one run of `statements` places. */
+  orders: number;
+  /** One transaction's statements (a function: the bucket design picks its bucket each time). */
+  statements: () => string[];
+}
+
+const DESIGNS: Record<string, Design> = {
+  "decrement, then COMMIT (the shop until 2026-12-04)": {
+    clients: CLIENTS,
+    orders: 1,
+    statements: () => [
+      "BEGIN",
+      "INSERT INTO hot_row.lines (product_id, quantity) VALUES (1, 1)",
+      "UPDATE hot_row.products SET stock = stock - 1 WHERE id = 1 AND stock >= 1",
+      "COMMIT",
+    ],
+  },
+  "deferred trigger, decrement inside COMMIT (the shop)": {
+    clients: CLIENTS,
+    orders: 1,
+    statements: () => [
+      "BEGIN",
+      "INSERT INTO hot_row.deferred_lines (product_id, quantity) VALUES (1, 1)",
+      "COMMIT",
+    ],
+  },
+  "deferred trigger, a no-op in the decrement's place": {
+    clients: CLIENTS,
+    orders: 1,
+    statements: () => [
+      "BEGIN",
+      "INSERT INTO hot_row.deferred_lines (product_id, quantity) VALUES (1, 1)",
+      "SELECT 1",
+      "COMMIT",
+    ],
+  },
+  [`group commit: ${GROUP} orders per transaction, one decrement`]: {
+    clients: CLIENTS / GROUP,
+    orders: GROUP,
+    statements: () => [
+      "BEGIN",
+      `INSERT INTO hot_row.lines (product_id, quantity) SELECT 1, 1 FROM generate_series(1, ${GROUP})`,
+      `UPDATE hot_row.products SET stock = stock - ${GROUP} WHERE id = 1 AND stock >= ${GROUP}`,
+      "COMMIT",
+    ],
+  },
+  [`buckets: stock over ${BUCKETS} rows, deferred trigger`]: {
+    clients: CLIENTS,
+    orders: 1,
+    statements: () => [
+      "BEGIN",
+      `INSERT INTO hot_row.bucket_lines (product_id, quantity, bucket) VALUES (1, 1, ${Math.floor(Math.random() * BUCKETS)})`,
+      "COMMIT",
+    ],
+  },
 };
 
 /** The client's own work after each reply: CPU it burns, as a busy process would. */
@@ -73,18 +135,18 @@ function clientWork(): void {
   while (performance.now() < until);
 }
 
-/** Orders per second of one design over one round, every client ordering in a loop. */
-async function round(clients: pg.Client[], statements: string[]): Promise<number> {
+/** Orders per second of one design over one round, each of its clients ordering in a loop. */
+async function round(clients: pg.Client[], design: Design): Promise<number> {
   let orders = 0;
   const stopAt = performance.now() + ROUND_MS;
   await Promise.all(
-    clients.map(async (client) => {
+    clients.slice(0, design.clients).map(async (client) => {
       while (performance.now() < stopAt) {
-        for (const sql of statements) {
+        for (const sql of design.statements()) {
           await client.query(sql);
           clientWork();
         }
-        orders += 1;
+        orders += design.orders;
       }
     }),
   );
@@ -98,39 +160,43 @@ try {
   await Promise.all(clients.map((client) => client.connect()));
   const [first] = clients as [pg.Client];
   await first.query(SCHEMA);
-  await first.query("INSERT INTO hot_row.products VALUES (1, 1000000000)");
+  await first.query(`INSERT INTO hot_row.products VALUES (1, ${STOCK})`);
+  await first.query(
+    `INSERT INTO hot_row.buckets SELECT 1, b, ${STOCK / BUCKETS} FROM generate_series(0, ${BUCKETS - 1}) b`,
+  );
   const rates = new Map(Object.keys(DESIGNS).map((name) => [name, [] as number[]]));
   for (let r = 0; r < ROUNDS; r++)
-    for (const [name, statements] of Object.entries(DESIGNS))
-      rates.get(name)!.push(await round(clients, statements));
-  const { rows } = await first.query<{ stock: number; lines: number }>(
-    `SELECT stock, (SELECT count(*) FROM hot_row.lines) + (SELECT count(*) FROM hot_row.deferred_lines) AS lines
-       FROM hot_row.products`,
+    for (const [name, design] of Object.entries(DESIGNS))
+      rates.get(name)!.push(await round(clients, design));
+  const { rows } = await first.query<{ stock: string; lines: string }>(
+    `SELECT (SELECT stock FROM hot_row.products) + (SELECT sum(stock) FROM hot_row.buckets) AS stock,
+            (SELECT count(*) FROM hot_row.lines) + (SELECT count(*) FROM hot_row.deferred_lines)
+              + (SELECT count(*) FROM hot_row.bucket_lines) AS lines`,
   );
   // Every line took exactly one unit, whichever design inserted it.
-  if (Number(rows[0]!.stock) + Number(rows[0]!.lines) !== 1_000_000_000)
+  if (Number(rows[0]!.stock) + Number(rows[0]!.lines) !== 2 * STOCK)
     throw new Error(`stock and lines disagree: ${JSON.stringify(rows[0])}`);
 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const today = median(rates.get(Object.keys(DESIGNS)[0]!)!);
-  const header = ["design", "orders (median of rounds)", "rounds", "vs the shop today"];
+  const before = median(rates.get(Object.keys(DESIGNS)[0]!)!);
+  const header = ["design", "orders (median of rounds)", "rounds", "vs decrement, then COMMIT"];
   const table = [...rates].map(([name, xs]) => [
     name,
     formatRate(median(xs)),
     xs.map((x) => formatRate(x)).join(", "),
-    `${(median(xs) / today).toFixed(2)}x`,
+    `${(median(xs) / before).toFixed(2)}x`,
   ]);
   console.log(`\n${formatTable(header, table)}\n`);
   writeSection(
     "hot-row",
     [
-      "## One hot row: decrement then COMMIT, or inside COMMIT (`npm run bench -- hot-row`)",
+      "## One hot row: the options side by side (`npm run bench -- hot-row`)",
       "",
       environmentLine({ pg: packageVersion("pg") }),
       "",
-      `${CLIENTS} bare pg clients, one product, one unit per order; ${ROUNDS} interleaved rounds of`,
+      `${CLIENTS} bare pg clients (${CLIENTS / GROUP} for group commit), one product, one unit per order; ${ROUNDS} interleaved rounds of`,
       `${ROUND_MS} ms per design; after every reply the client burns ${CLIENT_MS} ms of CPU (\`--client-ms\`), as a`,
-      "busy client process does. A design candidate for the reservation, not the shop: see the header of",
+      "busy client process does. The options measured bare, not through the shop: see the header of",
       "tests/bench/hot-row.bench.ts. After the run, stock plus lines must equal the starting stock.",
       "",
       markdownTable(header, table),

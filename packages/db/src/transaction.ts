@@ -20,8 +20,14 @@ export interface TransactionOptions {
 /** SQLSTATEs that mean "run the transaction again": serialization failure and deadlock. */
 const RETRYABLE_SQLSTATES = new Set(["40001", "40P01"]);
 
-/** The SQLSTATE behind a Prisma error raised by the pg driver adapter, when there is one. */
+/**
+ * The SQLSTATE behind an error of the pg driver adapter, when there is one: wrapped by Prisma
+ * around a statement, or bare (a `DriverAdapterError`) when the transaction's COMMIT failed, as
+ * a deferred constraint trigger makes it do.
+ */
 export function sqlStateOf(error: unknown): string | undefined {
+  if (error instanceof Error && error.name === "DriverAdapterError")
+    return (error.cause as { originalCode?: string } | undefined)?.originalCode;
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return undefined;
   const meta = error.meta as
     { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } } | undefined;
@@ -34,10 +40,9 @@ export function sqlStateOf(error: unknown): string | undefined {
  * CHECK violation included, which must never be retried.
  */
 export function isRetryableTransactionError(error: unknown): boolean {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   const sqlState = sqlStateOf(error);
   if (sqlState !== undefined) return RETRYABLE_SQLSTATES.has(sqlState);
-  return error.code === "P2034";
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2034";
 }
 
 /** True when the error is a unique-constraint violation (P2002), optionally on a given field. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Prisma, type Database } from "@orderbot/db";
+import { Prisma, runTransaction, sqlStateOf, type Database } from "@orderbot/db";
 import { createTestDatabase, type TestDatabase } from "@orderbot/testkit";
 
 let testDb: TestDatabase;
@@ -307,5 +307,69 @@ describe("schema: the database refuses what must never happen", () => {
         }),
       ),
     ).toMatch(/is revoked/);
+  });
+});
+
+describe("schema: an order line takes its units as its transaction commits", () => {
+  /** One transaction: an order of `quantity` units at `price`, with `share` as the unpaid cap. */
+  const place = (productId: number, quantity: number, price = 10, share?: number) =>
+    runTransaction(db, async (tx) => {
+      if (share !== undefined)
+        await tx.$executeRaw`SELECT set_config('orderbot.max_unpaid_share', ${share.toString()}, true)`;
+      const o = await tx.order.create({
+        data: {
+          publicId: unique("T"),
+          userId: TELEGRAM_USER,
+          chatId: TELEGRAM_USER,
+          status: "RESERVED",
+          totalMinor: price * quantity,
+          currency: "XTR",
+          expiresAt: new Date(Date.now() + 60_000),
+          idempotencyKey: unique("take"),
+          items: { create: { productId, quantity, unitPriceMinor: price } },
+        },
+      });
+      // Inside the transaction the line has taken nothing yet: the trigger is deferred.
+      return {
+        order: o,
+        stockBeforeCommit: (await tx.product.findUniqueOrThrow({ where: { id: productId } })).stock,
+      };
+    });
+  const stockOf = async (id: number) =>
+    (await db.product.findUniqueOrThrow({ where: { id } })).stock;
+  const sqlState = (write: Promise<unknown>) =>
+    write.then(
+      () => "committed",
+      (error: unknown) => sqlStateOf(error) ?? String(error),
+    );
+
+  it("takes the line's units at COMMIT, with a version bump", async () => {
+    const p = await product(5);
+    const { stockBeforeCommit } = await place(p.id, 2);
+    expect(stockBeforeCommit).toBe(5);
+    const after = await db.product.findUniqueOrThrow({ where: { id: p.id } });
+    expect([after.stock, after.version]).toEqual([3, p.version + 1]);
+  });
+
+  it("refuses, rolling the whole order back, a line its product cannot give: short, repriced or off sale", async () => {
+    const p = await product(2);
+    const orders = await db.order.count();
+    expect(await sqlState(place(p.id, 3))).toBe("OBST1");
+    expect(await sqlState(place(p.id, 1, 11))).toBe("OBST1");
+    await db.product.update({ where: { id: p.id }, data: { active: false } });
+    expect(await sqlState(place(p.id, 1))).toBe("OBST1");
+    expect([await stockOf(p.id), await db.order.count()]).toEqual([2, orders]);
+  });
+
+  it("refuses a line that takes the unpaid holds past the share the transaction set", async () => {
+    const p = await product(4);
+    // Half of 4 unsold units: 3 held would be over the cap of 2.
+    expect(await sqlState(place(p.id, 3, 10, 0.5))).toBe("OBST2");
+    expect(await stockOf(p.id)).toBe(4);
+    expect(await sqlState(place(p.id, 2, 10, 0.5))).toBe("committed");
+    expect(await sqlState(place(p.id, 1, 10, 0.5))).toBe("OBST2");
+    // Without a share set, no cap: the stock alone decides.
+    expect(await sqlState(place(p.id, 2))).toBe("committed");
+    expect(await stockOf(p.id)).toBe(0);
   });
 });

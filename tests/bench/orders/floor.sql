@@ -1,5 +1,5 @@
 -- The physical floor of bench:orders: the same reservation as the shop's (the order, its item,
--- its RESERVE ledger row, the conditional decrement of the product's stock, last), as one function
+-- its RESERVE ledger row, the conditional decrement of the product's stock at COMMIT), as one function
 -- called in autocommit: one round trip, one commit, no lock, no Prisma, no check beyond the
 -- database's own (CHECK stock >= 0, the unique keys). Created by the benchmark, in a schema of its
 -- own, in the throwaway database of the run; never part of the project's migrations.
@@ -29,12 +29,8 @@ BEGIN
   VALUES (v_order, v_product, p_quantity, v_price);
   INSERT INTO public.stock_movements (product_id, order_id, delta, reason, actor)
   VALUES (v_product, v_order, -p_quantity, 'RESERVE', 'user');
-  UPDATE public.products
-  SET stock = stock - p_quantity, version = version + 1, updated_at = now() AT TIME ZONE 'UTC'
-  WHERE id = v_product AND stock >= p_quantity;
-  IF NOT FOUND THEN
-    RAISE EXCEPTION 'not enough stock of %', p_sku USING ERRCODE = 'P0001';
-  END IF;
+  -- The line takes its units when the statement's transaction commits: the schema's deferred
+  -- trigger order_items_take_stock runs the conditional decrement (SQLSTATE OBST1 when short).
   RETURN v_order;
 END
 $$;

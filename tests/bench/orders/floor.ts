@@ -33,7 +33,8 @@ export async function floorReserve(
     ]);
     return { status: "ok" };
   } catch (error) {
-    if ((error as { code?: string }).code === "P0001") return { status: "out-of-stock" };
+    // OBST1: the line could not take its units (the schema's trigger, inside the COMMIT).
+    if ((error as { code?: string }).code === "OBST1") return { status: "out-of-stock" };
     throw error;
   }
 }

@@ -24,7 +24,8 @@ export async function createReservedOrder(db: Database): Promise<ReservedOrder> 
         titleZh: "茶",
         priceMinor: 100,
         currency: "XTR",
-        stock: INITIAL_STOCK - QUANTITY,
+        // The order's line takes its QUANTITY units at COMMIT (trigger order_items_take_stock).
+        stock: INITIAL_STOCK,
       },
     });
     const order = await tx.order.create({

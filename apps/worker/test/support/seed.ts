@@ -21,7 +21,10 @@ export async function createProduct(db: Database, stock: number, currency = "XTR
   });
 }
 
-/** An order with one line, as core would leave it: its RESERVE ledger row, the stock taken. */
+/**
+ * An order with one line, as core would leave it: its RESERVE ledger row, and the stock taken by
+ * the line itself when the insert commits (the schema's order_items_take_stock trigger).
+ */
 export async function createOrder(
   db: Database,
   options: {
@@ -34,10 +37,6 @@ export async function createOrder(
   },
 ) {
   const quantity = options.quantity ?? 1;
-  await db.product.update({
-    where: { id: options.productId },
-    data: { stock: { decrement: quantity } },
-  });
   return db.order.create({
     data: {
       publicId: uid().replace(/-/g, "").slice(0, 12).toUpperCase(),

@@ -24,7 +24,7 @@ import {
 } from "../payments/invoice-limits.ts";
 import type { ValidPlaceOrder } from "./place-order-input.ts";
 import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
-import { heldUnits, unpaidHoldCap } from "../stock/unpaid-holds.ts";
+import { shortfallOf } from "./shortfall.ts";
 import type { PromoRefusal } from "../promotions/terms.ts";
 import { priceOrderPromo, takeOrderPromoUse, type OrderPromo } from "../promotions/reservation.ts";
 
@@ -75,8 +75,10 @@ const ATTEMPTS = 3;
  *    key makes a concurrent replay fail here and read the winner's order instead);
  * 3. with a promo code, one of its uses (promotions/take-use.ts: a conditional decrement of the
  *    code's remaining uses, then a unique slot per customer);
- * 4. a conditional decrement per product in id order, `stock >= qty` (and the price the order was
- *    priced at) with a version bump — last, so a hot product's row lock is held for the shortest time.
+ * 4. at COMMIT, each line takes its units: a deferred constraint trigger runs the conditional
+ *    decrement `stock >= qty` (at the price the order was priced at) per line, in product id
+ *    order, then the cap on unpaid holds (migration order_lines_take_stock). A hot product's row
+ *    is locked only while the commit runs, never across a round trip.
  *
  * Anything short rolls the whole transaction back: nothing changes.
  */
@@ -120,7 +122,9 @@ export async function reserveOrder(
       const created = await runTransaction(
         db,
         async (tx) => {
-          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${OPEN_ORDER_CAP_LOCK}::int, hashtext(${input.userId.toString()}))`;
+          // The user's lock, and the unpaid-holds cap the lines' trigger checks at COMMIT.
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${OPEN_ORDER_CAP_LOCK}::int, hashtext(${input.userId.toString()})),
+                                      set_config('orderbot.max_unpaid_share', ${config.maxUnpaidShare.toString()}, true)`;
           const [row] = await insertOrder(tx, {
             ...input,
             key,
@@ -140,8 +144,6 @@ export async function reserveOrder(
             } as const);
           if (promo)
             await takeOrderPromoUse(tx, deps, promo, { id: row.orderId, userId: input.userId });
-          await decrementStock(tx, deps, priced, currency);
-          await capUnpaidHolds(tx, deps, priced);
           if (input.cartRevision !== undefined)
             await emptyCart(tx, input.userId, input.cartRevision);
           return row;
@@ -178,13 +180,14 @@ export async function reserveOrder(
       };
       return { status: "ok", order, replayed: false };
     } catch (error) {
-      if (error instanceof Rollback) {
-        const result = error.result as PlaceOrderResult | "stale";
-        if (result !== "stale") return refuse(result);
+      if (error instanceof Rollback) return refuse(error.result as PlaceOrderResult);
+      if (error instanceof TransactionAbortedError) return UNAVAILABLE;
+      const shortfall = await shortfallOf(deps, error, priced, currency);
+      if (shortfall === "stale") {
         if (attempt >= ATTEMPTS) return BUSY;
         continue; // a price or availability changed under us: price the order again
       }
-      if (error instanceof TransactionAbortedError) return UNAVAILABLE;
+      if (shortfall) return refuse({ status: "out-of-stock", short: shortfall });
       if (isDatabaseOverloaded(error)) {
         deps.logger.warn(
           "placeOrder shed: the database is overloaded (no connection within maxWait, or the transaction timed out)",
@@ -316,52 +319,6 @@ function insertOrder(
 }
 
 /**
- * `UPDATE products SET stock = stock - qty, version = version + 1 WHERE id = ? AND stock >= qty
- * AND price_minor = ? AND active`, in product id order. Any line that does not update rolls the
- * transaction back: with the shortages named, or as "stale" (price or availability changed).
- */
-async function decrementStock(
-  tx: Tx,
-  deps: CoreDeps,
-  lines: PricedLine[],
-  currency: string,
-): Promise<void> {
-  const failed: PricedLine[] = [];
-  for (const line of lines) {
-    const count = await tx.$executeRaw`
-      UPDATE products SET stock = stock - ${line.quantity}, version = version + 1, updated_at = now() AT TIME ZONE 'UTC'
-      WHERE id = ${line.productId} AND stock >= ${line.quantity} AND price_minor = ${line.unitPriceMinor}
-        AND currency = ${currency} AND active`;
-    if (count === 0) failed.push(line);
-  }
-  if (failed.length === 0) return;
-  deps.metrics.stockConflicts.inc({ op: "place_order" });
-  const current = await tx.product.findMany({
-    where: { id: { in: failed.map((l) => l.productId) } },
-  });
-  const byId = new Map(current.map((p) => [p.id, p]));
-  const stale = failed.some((l) => {
-    const p = byId.get(l.productId);
-    return (
-      !p ||
-      !p.active ||
-      p.priceMinor !== l.unitPriceMinor ||
-      p.currency !== currency ||
-      p.stock >= l.quantity
-    );
-  });
-  if (stale) throw new Rollback("stale");
-  throw new Rollback({
-    status: "out-of-stock",
-    short: failed.map((l) => ({
-      sku: l.sku,
-      requested: l.quantity,
-      available: byId.get(l.productId)?.stock ?? 0,
-    })),
-  } satisfies PlaceOrderResult);
-}
-
-/**
  * Empties the cart the order was placed from, in the order's transaction: only if it is still at
  * the revision the customer checked out (a change since rolls the order back), and bumping the
  * revision, so that a Checkout button drawn before can never order it again.
@@ -377,35 +334,4 @@ async function emptyCart(tx: Tx, userId: bigint, revision: number): Promise<void
     )
     SELECT count(*)::int AS n FROM cart`;
   if (!row || row.n === 0) throw new Rollback({ status: "cart-changed" } as const);
-}
-
-/**
- * The per-product cap on units held unpaid (`maxUnpaidShare`, stock/unpaid-holds.ts), checked
- * after this order's lines and stock decrements: each product's row is locked by then, so two
- * placements of one product count each other. Over the cap rolls back as out-of-stock, with
- * what this order could still have taken as `available`.
- */
-async function capUnpaidHolds(tx: Tx, deps: CoreDeps, lines: PricedLine[]): Promise<void> {
-  const share = deps.config.maxUnpaidShare;
-  if (share >= 1) return;
-  const units = await heldUnits(
-    tx,
-    lines.map((l) => l.productId),
-  );
-  const over = lines.flatMap((line) => {
-    const product = units.find((u) => u.productId === line.productId);
-    if (!product) return [];
-    const cap = unpaidHoldCap(product, share);
-    if (product.held <= cap) return [];
-    return [
-      {
-        sku: line.sku,
-        requested: line.quantity,
-        available: Math.max(0, cap - (product.held - line.quantity)),
-      },
-    ];
-  });
-  if (over.length === 0) return;
-  deps.metrics.operations.inc({ op: "place_order", outcome: "unpaid_cap" });
-  throw new Rollback({ status: "out-of-stock", short: over } satisfies PlaceOrderResult);
 }

@@ -29,7 +29,8 @@ async function shop(status: "RESERVED" | "PAID" | "CANCELLED") {
       titleZh: "t",
       priceMinor: 10,
       currency: "XTR",
-      stock: 8,
+      // 8 once the order's line takes its 2 units at COMMIT (trigger order_items_take_stock).
+      stock: 10,
     },
   });
   await db.stockMovement.create({
@@ -104,7 +105,7 @@ describe("checkInvariants", () => {
   it("catches a cancelled order whose stock never came back", async () => {
     const { product, order } = await shop("RESERVED");
     await db.order.update({ where: { id: order.id }, data: { status: "CANCELLED" } });
-    expect(product.stock).toBe(8);
+    expect((await db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(8);
     expect(failing(await checkInvariants(db, inputs))).toEqual([
       "each order's stock is held exactly while it is open or paid",
     ]);
@@ -125,8 +126,10 @@ describe("checkInvariants", () => {
 
   it("catches an oversell that the ledger recorded faithfully (only the CHECK constraint would stop it)", async () => {
     const { product } = await shop("RESERVED");
-    // This test database only: without the constraint an unconditional decrement can go below zero.
+    // This test database only: without the constraint, and without the lines' trigger that takes
+    // their units conditionally, an unconditional decrement can go below zero.
     await db.$executeRawUnsafe(`ALTER TABLE products DROP CONSTRAINT products_stock_non_negative`);
+    await db.$executeRawUnsafe(`ALTER TABLE order_items DISABLE TRIGGER order_items_take_stock`);
     try {
       const order = await db.order.create({
         data: {
@@ -166,6 +169,7 @@ describe("checkInvariants", () => {
       await db.$executeRawUnsafe(
         `ALTER TABLE products ADD CONSTRAINT products_stock_non_negative CHECK (stock >= 0)`,
       );
+      await db.$executeRawUnsafe(`ALTER TABLE order_items ENABLE TRIGGER order_items_take_stock`);
     }
   });
 

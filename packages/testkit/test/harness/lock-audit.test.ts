@@ -77,7 +77,7 @@ describe("lock audit from the AOF", () => {
     const held = await lockOnce(user);
     const db = testDb.db;
     const product = await db.product.create({
-      data: { sku: "AUDIT", titleEn: "t", titleZh: "t", priceMinor: 1, currency: "XTR", stock: 0 },
+      data: { sku: "AUDIT", titleEn: "t", titleZh: "t", priceMinor: 1, currency: "XTR", stock: 3 },
     });
     const order = (publicId: string, userId: bigint, at: number) =>
       db.order.create({
