@@ -502,8 +502,9 @@ machine was at the time: figures from different runs compare only through this)
 ${CLIENTS} concurrent clients over ${INSTANCES} shop instances (each its own pool of ${POOL_MAX} PostgreSQL connections, Redis
 connection and lock manager); ${ROUNDS} interleaved rounds of ${CELL_MS} ms per cell, each after a ${WARMUP_MS} ms warm-up, all in one run. Every order is one
 unit from a new user; "orders" counts reservations completed per second. The two designs run the same transaction
-(\`reserveOrder\`: advisory lock per user, the order, its items and ledger rows in one statement, a conditional decrement);
-only the lock around it differs. The floor is the same reservation (order, item, ledger row, conditional decrement) as
+(\`reserveOrder\`: advisory lock per user, the order, its items and ledger rows in one statement, and at COMMIT each
+line's conditional decrement by the schema's deferred trigger); only the lock around it differs. The floor is the same
+reservation (order, item, ledger row, the trigger's decrement at its commit) as
 one function call in autocommit (tests/bench/orders/floor.sql) through a bare \`pg\` pool of the same size per instance:
 no lock, no Prisma, no check beyond the database's own. Latency is one call as the client sees it, waiting included.
 
@@ -524,13 +525,12 @@ profiler after the measured rounds.
 
 ${markdownTable(costHeader, costRows)}
 
-Reading it: with one hot sku both designs meet the same bottleneck, the product row, whose lock serialises the
-decrements from the decrement to the commit. Under the per-user design every client's transaction queues on that row
-inside PostgreSQL, holding a pool connection, and each holder's commit waits for its client's next round trip, which a
-busy client process delays: here that queue ran at ${x(hotP.rate, hotG.rate)} the global lock's rate${hotP.p99 > hotG.p99 ? ", with a longer tail" : ""}. A
-global lock keeps the queue in Redis instead, where waiting is cheaper, but serialises every other order with it:
-spread over ${SPREAD_SKUS.toLocaleString("en-US")} skus the per-user design ran at ${x(spreadP.rate, spreadG.rate)}. The floor holds the hot row only inside
-one statement's commit: ${x(find(hotScenario, FLOOR).rate, hotG.rate)} the global lock's rate on the hot sku. Neither lock buys any
+Reading it: with one hot sku every reservation queues on the product's row, which each holds only while its COMMIT
+runs (the line's decrement is a deferred trigger): here the per-user design ran at ${x(hotP.rate, hotG.rate)} the global lock's rate${hotP.p99 > hotG.p99 ? ", with a longer tail" : ""},
+and at ${x(hotP.rate, spreadP.rate)} its own rate spread over ${SPREAD_SKUS.toLocaleString("en-US")} skus, where it ran at ${x(spreadP.rate, spreadG.rate)} the global lock's.
+A global lock keeps the queue in Redis, but serialises every order with it, hot or not. The floor, one statement per
+order, spends a fraction of the CPU: ${x(find(hotScenario, FLOOR).rate, hotG.rate)} the global lock's rate on the hot sku, where its many waiters on one row
+cost it its tail. Neither lock buys any
 correctness: the same transaction keeps stock, ledger, cap and idempotency right on its own (see
 packages/core/test/orders/concurrency.test.ts, "without any Redis lock").`,
     );

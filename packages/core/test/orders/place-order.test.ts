@@ -197,8 +197,9 @@ describe("placeOrder", () => {
 
   it("prices an order again when the price changes while it is being placed", async () => {
     const p = await addProduct(h.db, { stock: 10, priceMinor: 10 });
-    // Park the placement at its decrement (after it read price 10), change the price, let it go:
-    // the decrement's price condition fails and the order is priced again, at 12.
+    // Park the placement at its COMMIT (after it read price 10), where its line takes the units,
+    // change the price, let it go: the line's price condition fails, the transaction rolls back
+    // and the order is priced again, at 12.
     const blocker = await holdRowLocks(
       h.db,
       `SELECT id FROM products WHERE id = ${p.id} FOR UPDATE`,
@@ -213,6 +214,35 @@ describe("placeOrder", () => {
       order: { totalMinor: 24, items: [{ unitPriceMinor: 12 }] },
     });
     expect(await stockOf(h.db, p.sku)).toBe(8);
+  });
+
+  it("names what is left when the stock goes while the order commits, and changes nothing", async () => {
+    const a = await addProduct(h.db, { stock: 10 });
+    const b = await addProduct(h.db, { stock: 10 });
+    // Park the placement at its COMMIT, where its lines take their units; meanwhile another sale
+    // leaves 1 of b: the COMMIT fails, the whole order rolls back, and the answer says so.
+    const blocker = await holdRowLocks(
+      h.db,
+      `SELECT id FROM products WHERE id = ${b.id} FOR UPDATE`,
+    );
+    const before = await counts();
+    const placing = place(11, [
+      { sku: a.sku, quantity: 2 },
+      { sku: b.sku, quantity: 2 },
+    ]);
+    await waitForLockWaiters(h.db);
+    await blocker.finish(
+      `WITH sold AS (UPDATE products SET stock = 1, version = version + 1 WHERE id = ${b.id} RETURNING id)
+       INSERT INTO stock_movements (product_id, delta, reason, actor) SELECT id, -9, 'ADJUST', 'op' FROM sold`,
+    );
+    expect(await placing).toEqual({
+      status: "out-of-stock",
+      short: [{ sku: b.sku, requested: 2, available: 1 }],
+    });
+    // Only the other sale's ledger row is new.
+    expect(await counts()).toEqual({ ...before, movements: before.movements + 1 });
+    expect([await stockOf(h.db, a.sku), await stockOf(h.db, b.sku)]).toEqual([10, 1]);
+    await expectInvariants(h.db);
   });
 
   it("answers 'busy' to a second intent of a user whose checkout is in progress", async () => {
