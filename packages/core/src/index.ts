@@ -88,7 +88,8 @@ export {
 } from "./catalog/photos.ts";
 export { createOrderService, type OrderService } from "./orders/service.ts";
 export type { PlaceOrderInput, ValidPlaceOrder } from "./orders/place-order-input.ts";
-export { reserveOrder, type PlaceOrderResult, type ShortLine } from "./orders/reserve.ts";
+export { reserveOrder, type PlaceOrderResult } from "./orders/reserve.ts";
+export type { ShortLine } from "./orders/shortfall.ts";
 export type { CancelOrderResult } from "./orders/cancel-order.ts";
 export type { ExpireDueResult, ExpireDueOptions } from "./orders/expire-due.ts";
 export {

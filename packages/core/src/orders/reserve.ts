@@ -24,18 +24,12 @@ import {
 } from "../payments/invoice-limits.ts";
 import type { ValidPlaceOrder } from "./place-order-input.ts";
 import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
-import { shortfallOf } from "./shortfall.ts";
+import { shortfallOf, type ShortLine } from "./shortfall.ts";
 import type { PromoRefusal } from "../promotions/terms.ts";
 import { priceOrderPromo, takeOrderPromoUse, type OrderPromo } from "../promotions/reservation.ts";
 
 /** The largest total an order can have: `orders.total_minor` is a PostgreSQL integer. */
 const MAX_TOTAL_MINOR = 2_147_483_647;
-
-export interface ShortLine {
-  sku: string;
-  requested: number;
-  available: number;
-}
 
 export type PlaceOrderResult =
   | { status: "ok"; order: OrderView; replayed: boolean }

@@ -1,7 +1,6 @@
 import { sqlStateOf } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import { heldUnits, unpaidHoldCap } from "../stock/unpaid-holds.ts";
-import type { ShortLine } from "./reserve.ts";
 
 /**
  * Why a reservation's COMMIT failed, when its lines could not take their stock: the deferred
@@ -14,6 +13,13 @@ const SHORTFALL = {
   /** A line would take the product's unpaid holds past `maxUnpaidShare` (stock/unpaid-holds.ts). */
   unpaidCap: "OBST2",
 } as const;
+
+/** A line the stock cannot serve: what was asked, and what is left for this order. */
+export interface ShortLine {
+  sku: string;
+  requested: number;
+  available: number;
+}
 
 export interface ReservedLine {
   productId: number;

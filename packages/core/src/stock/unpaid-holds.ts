@@ -24,11 +24,15 @@ export interface HeldUnits {
 }
 
 /**
- * The units of each product held unpaid, for the products given (in the caller's transaction:
- * after the caller's own reservation and its row lock on each product, so that two placements
- * of one product count each other; see `reserveOrder`).
+ * The units of each product held unpaid, for the products given: what a refused placement tells
+ * the buyer is left (`orders/shortfall.ts`). The cap itself is enforced under each product's row
+ * lock by the order lines' trigger (migration order_lines_take_stock), with the same count and
+ * the same cap as `unpaidHoldCap`.
  */
-export async function heldUnits(tx: Tx, productIds: readonly number[]): Promise<HeldUnits[]> {
+export async function heldUnits(
+  tx: Tx | Database,
+  productIds: readonly number[],
+): Promise<HeldUnits[]> {
   if (productIds.length === 0) return [];
   return tx.$queryRaw<HeldUnits[]>`
     SELECT p.id AS "productId", p.sku, p.stock AS free,
@@ -42,9 +46,11 @@ export async function heldUnits(tx: Tx, productIds: readonly number[]): Promise<
 /**
  * The most units of a product that unpaid orders may hold: `share` of what is not sold yet
  * (held + free), rounded up so that a product with stock can always be reserved by someone.
+ * The trigger computes it in exact numeric; the nudge below makes a float product such as
+ * 0.14 × 50 = 7.000000000000001 round as that does (to 7, not 8).
  */
 export function unpaidHoldCap(units: Pick<HeldUnits, "held" | "free">, share: number): number {
-  return Math.max(1, Math.ceil(share * (units.held + units.free)));
+  return Math.max(1, Math.ceil(share * (units.held + units.free) - 1e-9));
 }
 
 /**

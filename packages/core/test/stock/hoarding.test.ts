@@ -67,6 +67,22 @@ describe("the per-product cap on units held unpaid", () => {
     await placed(h.shop, user(2_003), [{ sku: last.sku, quantity: 1 }]);
   });
 
+  it("answers a share that floats cannot hold exactly (0.14 of 50) as the database counts it", async () => {
+    // The trigger's cap is exact numeric, 7; 0.14 × 50 in a float is 7.000000000000001. Over the
+    // cap, the answer must still name what is left, not retry a shortfall it cannot see as "busy".
+    const share = await h.instance({ config: { maxUnpaidShare: 0.14 } });
+    const product = await addProduct(h.db, { stock: 50 });
+    expect(
+      await share.shop.orders.placeOrder({
+        userId: user(2_101),
+        chatId: user(2_101),
+        items: [{ sku: product.sku, quantity: 8 }],
+        idempotencyKey: unique("hoard"),
+      }),
+    ).toMatchObject({ status: "out-of-stock", short: [{ requested: 8, available: 7 }] });
+    expect(await heldOf(product.id)).toBe(0);
+  });
+
   it("is a validated setting: a share of 0 or above 1 is refused", () => {
     for (const maxUnpaidShare of [0, -0.5, 1.5])
       expect(() => resolveCoreConfig({ maskKey: "k".repeat(16), maxUnpaidShare })).toThrow(
