@@ -68,7 +68,14 @@ import {
   redisCommandCounts,
   sqlCounts,
 } from "./profile/counters.ts";
-import { backendCpu, backendCpuDelta, statStatementsLoaded } from "./profile/pg-backends.ts";
+import { backendCpu, backendCpuDelta } from "./profile/pg-backends.ts";
+import {
+  addStatementTimes,
+  emptyStatementTimes,
+  enableStatementTimes,
+  resetStatementTimes,
+  type StatementTimes,
+} from "./profile/pg-statements.ts";
 
 const { values: args } = parseArgs({ options: { seconds: { type: "string" } } });
 
@@ -81,6 +88,8 @@ if (!Number.isFinite(CELL_MS) || CELL_MS < 100)
   throw new Error("--seconds must be a number, at least 1");
 /** The CPU-profiled phase per cell, after the measured rounds. */
 const PROFILE_MS = Math.min(1000, CELL_MS);
+/** Statements per scenario in the per-statement table; the rest are summed in one row. */
+const STATEMENT_ROWS = 6;
 const WARMUP_MS = 500;
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const INSTANCES = 2;
@@ -173,6 +182,8 @@ interface Cell {
   outcomes: Map<string, number>;
   measuredMs: number;
   cost: Cost;
+  /** PostgreSQL's execution time per statement (pg_stat_statements), over the measured rounds. */
+  statementTimes: StatementTimes;
   prismaShare?: number;
 }
 
@@ -217,7 +228,9 @@ async function costedRound(
   cell: Cell,
   admin: pg.Client,
   redisAdmin: Redis,
+  statementTimes: boolean,
 ): Promise<void> {
+  if (statementTimes) await resetStatementTimes(admin);
   const pgBefore = await backendCpu(admin);
   const ranBefore = await commandStats(redisAdmin);
   const sqlBefore = sqlCounts();
@@ -230,6 +243,7 @@ async function costedRound(
   const ran = deltaOf(ranBefore, await commandStats(redisAdmin));
   delete ran.info;
   const pgCpu = backendCpuDelta(pgBefore, await backendCpu(admin));
+  if (statementTimes) await addStatementTimes(admin, cell.statementTimes);
   const c = cell.cost;
   c.orders += orders;
   c.statements += sqlAfter.statements - sqlBefore.statements;
@@ -349,7 +363,7 @@ async function main(): Promise<void> {
     }
     const { hot, spread } = await seedProducts(instances[0]!.db);
     const roundTrips = await calibrate(instances[0]!.db);
-    const statStatements = await statStatementsLoaded(admin);
+    const statStatements = await enableStatementTimes(admin);
 
     const scenarios: [string, () => string][] = [
       ["hot: one sku", () => hot],
@@ -375,11 +389,13 @@ async function main(): Promise<void> {
           nodeCpuMs: 0,
           pgCpuMs: 0,
         },
+        statementTimes: emptyStatementTimes(),
       })),
     );
     // Rounds interleave the cells, so that other work on the machine weighs on every cell alike.
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const cell of cells) await costedRound(instances, cell, admin, redisAdmin);
+      for (const cell of cells)
+        await costedRound(instances, cell, admin, redisAdmin, statStatements);
       console.log(`round ${round}/${ROUNDS} done`);
     }
     // Then a short phase per cell under the CPU profiler (it slows the process: never measured).
@@ -457,6 +473,49 @@ async function main(): Promise<void> {
     });
     console.log(`\n${formatTable(costHeader, costRows)}`);
 
+    // The shop's design, statement by statement: where its PostgreSQL time goes.
+    const statementHeader = [
+      "scenario",
+      "statement (pg_stat_statements, normalised)",
+      "calls per order",
+      "ms per order",
+      "share",
+    ];
+    const statementRows = cells
+      .filter((cell) => cell.design.name === PROJECT)
+      .flatMap((cell) => {
+        const orders = cell.cost.orders;
+        const all = [...cell.statementTimes.byQuery].sort((a, b) => b[1].ms - a[1].ms);
+        const total = all.reduce((sum, [, t]) => sum + t.ms, 0);
+        const top = all.slice(0, STATEMENT_ROWS);
+        const rest = all.slice(STATEMENT_ROWS);
+        const row = (query: string, calls: number, ms: number) => [
+          cell.scenario,
+          query.length > 100 ? `${query.slice(0, 97)}...` : query,
+          per(calls, orders),
+          per(ms, orders, 3),
+          total > 0 ? `${((100 * ms) / total).toFixed(0)} %` : "-",
+        ];
+        const rows = top.map(([query, t]) => row(query, t.calls, t.ms));
+        if (rest.length > 0)
+          rows.push(
+            row(
+              `(${rest.length} others)`,
+              rest.reduce((sum, [, t]) => sum + t.calls, 0),
+              rest.reduce((sum, [, t]) => sum + t.ms, 0),
+            ),
+          );
+        rows.push(
+          row(
+            "all statements",
+            all.reduce((sum, [, t]) => sum + t.calls, 0),
+            total,
+          ),
+        );
+        return rows;
+      });
+    if (statStatements) console.log(`\n${formatTable(statementHeader, statementRows)}`);
+
     const verdict = (ok: boolean) => (ok ? "MET" : "MISSED");
     const hotScenario = scenarios[0]![0];
     const spreadScenario = scenarios[1]![0];
@@ -519,11 +578,21 @@ SQL statements and commits counted in the pg client (BEGIN and COMMIT are statem
 transaction is a commit of its own); Redis commands sent by the ioredis connections, and run by the server (INFO
 commandstats of the bench's own redis-server: the commands inside the lock's scripts included); CPU of this process
 (the load loop included) and of the PostgreSQL backends serving the run's database (user + system time from /proc;
-${statStatements ? "pg_stat_statements is loaded, but this figure does not use it" : "pg_stat_statements is not in shared_preload_libraries on this cluster"}); the share of this process's CPU
+statement by statement in the next table); the share of this process's CPU
 in Prisma's client (\`@prisma/*\` and the generated client), from a ${PROFILE_MS} ms phase per cell under node:inspector's CPU
 profiler after the measured rounds.
 
 ${markdownTable(costHeader, costRows)}
+
+${
+  statStatements
+    ? `Where the shop's design spends PostgreSQL's time, statement by statement (pg_stat_statements, top-level statements
+of the run's database over the measured rounds; execution time is wall time in the executor, a lock wait included; a
+COMMIT's time includes the deferred trigger that takes the order lines' stock):
+
+${markdownTable(statementHeader, statementRows)}`
+    : "pg_stat_statements is not loaded on this server (scripts/services preloads it when the server has it): no per-statement table."
+}
 
 Reading it: with one hot sku every reservation queues on the product's row, which each holds only while its COMMIT
 runs (the line's decrement is a deferred trigger): here the per-user design ran at ${x(hotP.rate, hotG.rate)} the global lock's rate${hotP.p99 > hotG.p99 ? ", with a longer tail" : ""},

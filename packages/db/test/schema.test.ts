@@ -343,6 +343,24 @@ describe("schema: an order line takes its units as its transaction commits", () 
       (error: unknown) => sqlStateOf(error) ?? String(error),
     );
 
+  it("takes the units before the line's foreign keys to the product are checked, at COMMIT too", async () => {
+    // Triggers on one row fire in name order: the line's own update must come before PostgreSQL's
+    // RI_ConstraintTrigger_*, so that the key checks find the product's row locked by their own
+    // transaction (docs/architecture.md, A hot product).
+    const triggers = await db.$queryRaw<{ name: string }[]>`
+      SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'order_items'::regclass
+       ORDER BY tgname COLLATE "C"`;
+    expect(triggers[0]?.name).toBe("Order_line_takes_stock");
+    const keys = await db.$queryRaw<{ name: string; deferred: boolean }[]>`
+      SELECT conname AS name, condeferrable AND condeferred AS deferred FROM pg_constraint
+       WHERE conname IN ('order_items_product_id_fkey', 'stock_movements_product_id_fkey')
+       ORDER BY conname`;
+    expect(keys).toEqual([
+      { name: "order_items_product_id_fkey", deferred: true },
+      { name: "stock_movements_product_id_fkey", deferred: true },
+    ]);
+  });
+
   it("takes the line's units at COMMIT, with a version bump", async () => {
     const p = await product(5);
     const { stockBeforeCommit } = await place(p.id, 2);

@@ -30,7 +30,7 @@ BEGIN
   INSERT INTO public.stock_movements (product_id, order_id, delta, reason, actor)
   VALUES (v_product, v_order, -p_quantity, 'RESERVE', 'user');
   -- The line takes its units when the statement's transaction commits: the schema's deferred
-  -- trigger order_items_take_stock runs the conditional decrement (SQLSTATE OBST1 when short).
+  -- trigger "Order_line_takes_stock" runs the conditional decrement (SQLSTATE OBST1 when short).
   RETURN v_order;
 END
 $$;

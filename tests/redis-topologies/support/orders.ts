@@ -24,7 +24,7 @@ export async function createReservedOrder(db: Database): Promise<ReservedOrder> 
         titleZh: "茶",
         priceMinor: 100,
         currency: "XTR",
-        // The order's line takes its QUANTITY units at COMMIT (trigger order_items_take_stock).
+        // The order's line takes its QUANTITY units at COMMIT (trigger "Order_line_takes_stock").
         stock: INITIAL_STOCK,
       },
     });

@@ -23,7 +23,7 @@ export async function createProduct(db: Database, stock: number, currency = "XTR
 
 /**
  * An order with one line, as core would leave it: its RESERVE ledger row, and the stock taken by
- * the line itself when the insert commits (the schema's order_items_take_stock trigger).
+ * the line itself when the insert commits (the schema's "Order_line_takes_stock" trigger).
  */
 export async function createOrder(
   db: Database,

@@ -55,8 +55,11 @@ interface Line {
   unitPriceMinor: number;
 }
 
-/** Two-int advisory lock space for "one placement per user at a time" inside PostgreSQL. */
-const OPEN_ORDER_CAP_LOCK = 0x0c4e01;
+/**
+ * Two-int advisory lock space for "one placement per user at a time" inside PostgreSQL, keyed by
+ * `hashtext(<user id>)`. Exported for the tests that park a placement on it.
+ */
+export const OPEN_ORDER_CAP_LOCK = 0x0c4e01;
 const ATTEMPTS = 3;
 
 /**

@@ -29,7 +29,7 @@ async function shop(status: "RESERVED" | "PAID" | "CANCELLED") {
       titleZh: "t",
       priceMinor: 10,
       currency: "XTR",
-      // 8 once the order's line takes its 2 units at COMMIT (trigger order_items_take_stock).
+      // 8 once the order's line takes its 2 units at COMMIT (trigger "Order_line_takes_stock").
       stock: 10,
     },
   });
@@ -129,7 +129,7 @@ describe("checkInvariants", () => {
     // This test database only: without the constraint, and without the lines' trigger that takes
     // their units conditionally, an unconditional decrement can go below zero.
     await db.$executeRawUnsafe(`ALTER TABLE products DROP CONSTRAINT products_stock_non_negative`);
-    await db.$executeRawUnsafe(`ALTER TABLE order_items DISABLE TRIGGER order_items_take_stock`);
+    await db.$executeRawUnsafe(`ALTER TABLE order_items DISABLE TRIGGER "Order_line_takes_stock"`);
     try {
       const order = await db.order.create({
         data: {
@@ -169,7 +169,7 @@ describe("checkInvariants", () => {
       await db.$executeRawUnsafe(
         `ALTER TABLE products ADD CONSTRAINT products_stock_non_negative CHECK (stock >= 0)`,
       );
-      await db.$executeRawUnsafe(`ALTER TABLE order_items ENABLE TRIGGER order_items_take_stock`);
+      await db.$executeRawUnsafe(`ALTER TABLE order_items ENABLE TRIGGER "Order_line_takes_stock"`);
     }
   });
 
