@@ -179,10 +179,10 @@ export async function reserveOrder(
     } catch (error) {
       if (error instanceof Rollback) return refuse(error.result as PlaceOrderResult);
       if (error instanceof TransactionAbortedError) return UNAVAILABLE;
-      const shortfall = await shortfallOf(deps, error, priced, currency);
-      if (shortfall === "stale") {
+      const shortfall = await shortfallOf(deps, error, priced);
+      if (shortfall === "price-again") {
         if (attempt >= ATTEMPTS) return BUSY;
-        continue; // a price or availability changed under us: price the order again
+        continue; // stock, a price or the sale changed under us: the fresh pricing answers
       }
       if (shortfall) return refuse({ status: "out-of-stock", short: shortfall });
       if (isDatabaseOverloaded(error)) {

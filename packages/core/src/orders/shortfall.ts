@@ -25,38 +25,25 @@ export interface ReservedLine {
   productId: number;
   sku: string;
   quantity: number;
-  unitPriceMinor: number;
 }
 
 /**
- * What a reservation whose lines could not take their stock tells the customer, read after the
- * rollback: the lines that are short (with what is left of each, `available`), or "stale" when
- * nothing is short now (a price, a currency or the product's sale changed since the order was
- * priced, or the stock came back) and the order is to be priced again. Undefined when the error
- * is not a shortfall.
+ * What a reservation whose lines could not take their stock tells the customer, after the
+ * rollback. A line its product could not give (short, repriced, off sale) is "price-again": the
+ * fresh read that prices the order answers it as the first attempt would (out of stock with what
+ * is left, not on sale, or the new price), so it is not read twice here. A line over the unpaid
+ * cap, which pricing does not see, is named with what the cap still allows. Undefined when the
+ * error is not a shortfall.
  */
 export async function shortfallOf(
   deps: CoreDeps,
   error: unknown,
   lines: readonly ReservedLine[],
-  currency: string,
-): Promise<ShortLine[] | "stale" | undefined> {
+): Promise<ShortLine[] | "price-again" | undefined> {
   const sqlState = sqlStateOf(error);
   if (sqlState === SHORTFALL.stock) {
     deps.metrics.stockConflicts.inc({ op: "place_order" });
-    const products = await deps.db.product.findMany({
-      where: { id: { in: lines.map((l) => l.productId) } },
-    });
-    const byId = new Map(products.map((p) => [p.id, p]));
-    const repriced = lines.some((l) => {
-      const p = byId.get(l.productId);
-      return !p || !p.active || p.priceMinor !== l.unitPriceMinor || p.currency !== currency;
-    });
-    const short = lines.flatMap((l) => {
-      const available = byId.get(l.productId)?.stock ?? 0;
-      return available < l.quantity ? [{ sku: l.sku, requested: l.quantity, available }] : [];
-    });
-    return repriced || short.length === 0 ? "stale" : short;
+    return "price-again";
   }
   if (sqlState === SHORTFALL.unpaidCap) {
     deps.metrics.operations.inc({ op: "place_order", outcome: "unpaid_cap" });
@@ -74,7 +61,7 @@ export async function shortfallOf(
         { sku: line.sku, requested: line.quantity, available: Math.max(0, cap - product.held) },
       ];
     });
-    return over.length === 0 ? "stale" : over;
+    return over.length === 0 ? "price-again" : over;
   }
   return undefined;
 }
