@@ -1,6 +1,6 @@
 import { sqlStateOf } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
-import { heldUnits, unpaidHoldCap } from "../stock/unpaid-holds.ts";
+import { heldUnits } from "../stock/unpaid-holds.ts";
 
 /**
  * Why a reservation's COMMIT failed, when its lines could not take their stock: the deferred
@@ -51,15 +51,14 @@ export async function shortfallOf(
     const units = await heldUnits(
       deps.db,
       lines.map((l) => l.productId),
+      deps.config.maxUnpaidShare,
     );
     const over = lines.flatMap((line) => {
       const product = units.find((u) => u.productId === line.productId);
       if (!product) return [];
-      const cap = unpaidHoldCap(product, deps.config.maxUnpaidShare);
-      if (product.held + line.quantity <= cap) return [];
-      return [
-        { sku: line.sku, requested: line.quantity, available: Math.max(0, cap - product.held) },
-      ];
+      if (product.held + line.quantity <= product.cap) return [];
+      const available = Math.max(0, product.cap - product.held);
+      return [{ sku: line.sku, requested: line.quantity, available }];
     });
     return over.length === 0 ? "price-again" : over;
   }

@@ -21,36 +21,30 @@ export interface HeldUnits {
   held: number;
   /** Units neither sold nor held: `products.stock`. */
   free: number;
+  /** The most units unpaid orders may hold at this share: SQL `unpaid_hold_cap` (migration unpaid_hold_cap). */
+  cap: number;
 }
 
 /**
- * The units of each product held unpaid, for the products given: what a refused placement tells
- * the buyer is left (`orders/shortfall.ts`). The cap itself is enforced under each product's row
- * lock by the order lines' trigger (migration order_lines_take_stock), with the same count and
- * the same cap as `unpaidHoldCap`.
+ * The units of each product held unpaid, for the products given, and the cap on them at `share`:
+ * what a refused placement tells the buyer is left (`orders/shortfall.ts`). The cap itself is
+ * enforced under each product's row lock by the order lines' trigger (migration
+ * order_lines_take_stock), with the same count and the same SQL function.
  */
 export async function heldUnits(
-  tx: Tx | Database,
+  db: Tx | Database,
   productIds: readonly number[],
+  share: number,
 ): Promise<HeldUnits[]> {
   if (productIds.length === 0) return [];
-  return tx.$queryRaw<HeldUnits[]>`
-    SELECT p.id AS "productId", p.sku, p.stock AS free,
-           COALESCE((SELECT sum(oi.quantity) FROM orders o
-                       JOIN order_items oi ON oi.order_id = o.id AND oi.product_id = p.id
-                      WHERE o.status IN ('RESERVED', 'PAYING')), 0)::int AS held
-      FROM products p
-     WHERE p.id = ANY(${[...productIds]}::int[])`;
-}
-
-/**
- * The most units of a product that unpaid orders may hold: `share` of what is not sold yet
- * (held + free), rounded up so that a product with stock can always be reserved by someone.
- * The trigger computes it in exact numeric; the nudge below makes a float product such as
- * 0.14 × 50 = 7.000000000000001 round as that does (to 7, not 8).
- */
-export function unpaidHoldCap(units: Pick<HeldUnits, "held" | "free">, share: number): number {
-  return Math.max(1, Math.ceil(share * (units.held + units.free) - 1e-9));
+  return db.$queryRaw<HeldUnits[]>`
+    SELECT h.*, unpaid_hold_cap(h.held, h.free, ${share}::numeric) AS cap
+      FROM (SELECT p.id AS "productId", p.sku, p.stock AS free,
+                   COALESCE((SELECT sum(oi.quantity) FROM orders o
+                               JOIN order_items oi ON oi.order_id = o.id AND oi.product_id = p.id
+                              WHERE o.status IN ('RESERVED', 'PAYING')), 0)::int AS held
+              FROM products p
+             WHERE p.id = ANY(${[...productIds]}::int[])) h`;
 }
 
 /**
