@@ -51,11 +51,12 @@ export interface FaultContext {
   loadDone(): boolean;
   /**
    * One more shopper beside the crowd, so that a fault meets a user at the step it needs: the
-   * operator restocks a product by one unit, and the shopper reserves it and pays (held at an
-   * armed Pay gate like the crowd, never at Order) or walks away (the reservation expires and its notice goes
-   * through the outbox). The press counts in the run's checks like any other.
+   * operator restocks a product by one unit, and the shopper reserves it and pays or walks away
+   * (the reservation expires and its notice goes through the outbox). `gate` holds them before a
+   * step; by default at an armed Pay gate like the crowd, never at Order. The press counts in the
+   * run's checks like any other, and in the outage check.
    */
-  shopper(intent: "pay" | "abandon"): Promise<CustomerResult>;
+  shopper(intent: "pay" | "abandon", gate?: (step: Step) => Promise<void>): Promise<CustomerResult>;
   /**
    * Updates the shop may acknowledge without recording them as handled (the "updates" check
    * allows them, unless they carry money): a flooder's updates over the rate limit.
@@ -143,9 +144,30 @@ export async function heldPayers(
   return { payers };
 }
 
-/** How one of a fault's own payers ended, for the notes: a failed check then explains itself. */
+/**
+ * Two placers of the fault's own beside the crowd: each fills a cart and is held just before
+ * Checkout until `release` (up to a minute: nothing of theirs is reserved yet that could run out),
+ * so that a Redis outage meets a press of Order even when the crowd has gone past that step.
+ * Resolves once both are held (or after `timeoutMs`).
+ */
+export async function heldPlacers(
+  ctx: FaultContext,
+  timeoutMs: number,
+): Promise<{ placers: Promise<CustomerResult>[]; release: () => void }> {
+  const own = new Gates();
+  own.arm("order");
+  const gate = (step: Step) => (step === "order" ? own.pass(step, 60_000) : Promise.resolve());
+  const placers = [ctx.shopper("pay", gate), ctx.shopper("pay", gate)];
+  await until(() => own.waitingAt("order") >= 2, timeoutMs);
+  return { placers, release: () => own.openAll() };
+}
+
+/** How one of a fault's own shoppers ended, for the notes: a failed check then explains itself. */
 export function paidWhen(result: CustomerResult): string {
   if (result.error) return `stopped (${result.error})`;
+  if (result.soldOutOnCard) return "sold out before adding to the cart";
+  if (result.press && result.press.outcome !== "placed")
+    return `${result.press.outcome} ("${result.press.answer ?? ""}")`;
   const payment = result.payment;
   if (!payment) return `no payment (${result.press?.outcome ?? "no order"})`;
   return payment.answer ? `${payment.status} ("${payment.answer}")` : payment.status;

@@ -145,7 +145,10 @@ async function runLoad(
     allowUnrecorded(updateIds) {
       for (const id of updateIds) allSkipped.add(id);
     },
-    async shopper(intent) {
+    async shopper(
+      intent,
+      gate = (step) => (step === "pay" ? gates.pass(step) : Promise.resolve()),
+    ) {
       const product = env.catalog[Math.floor(random() * env.catalog.length)]!;
       await env.shop.operator.stock(product.sku, "+1");
       const user = kit.createUser({
@@ -161,9 +164,9 @@ async function runLoad(
           abandon: intent === "abandon" ? 1 : 0,
         },
         maxQuantity: 1,
-        // Held at Pay only: at an Order gate armed for the crowd, the fault could meet them
-        // before they have an order to pay.
-        gate: (step) => (step === "pay" ? gates.pass(step) : Promise.resolve()),
+        // By default held at Pay only: at an Order gate armed for the crowd, the fault could meet
+        // them before they have an order to pay.
+        gate,
       });
       extraResults.push(result);
       return result;
@@ -211,7 +214,7 @@ async function runLoad(
     examples: planned.filter((p) => !p.ok).map((p) => `${p.label}: not observed`),
   });
   if (outages.length > 0) {
-    const outage = await outageBehaviour(env, results, outages);
+    const outage = await outageBehaviour(env, [...results, ...extraResults], outages);
     invariants.push(outage);
     note(outage.name);
   }

@@ -1,10 +1,10 @@
 // Redis filled to its memory limit (noeviction, as compose runs it): every new key is refused with
-// OOM while reads and deletes still work. Users are held at Order and Pay so the full Redis meets
-// them: placements must be refused with the outage message, payments confirmed on the database's
+// OOM while reads and deletes still work. Users are held at Order and Pay (the crowd, and the
+// fault's own placers and payers) so the full Redis meets them: placements must be refused with the outage message, payments confirmed on the database's
 // guarantees, updates handled, and nothing else noticed once the memory is back.
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
-import { heldPayers, paidWhen, paymentSince, until, type Fault } from "../fault.ts";
+import { heldPayers, heldPlacers, paidWhen, paymentSince, until, type Fault } from "../fault.ts";
 
 /** Filler keys, outside the shop's namespace; deleted when the fault ends. */
 const FILLER = "chaos-filler:";
@@ -15,6 +15,7 @@ export function fillRedisFault(at: number): Fault {
     happened: (c) => c.redisFills > 0,
     async run(ctx) {
       await ctx.at(at);
+      const placing = await heldPlacers(ctx, 20_000);
       const { payers } = await heldPayers(ctx, 30_000);
       ctx.gates.arm("order");
       await until(() => ctx.loadDone() || ctx.gates.waitingAt("order") >= 2, 2_000);
@@ -39,6 +40,7 @@ export function fillRedisFault(at: number): Fault {
           `Redis full (maxmemory under used_memory, noeviction: a new key answers ${refusal}); ${ctx.gates.waitingAt("order")} users about to press Order and ${ctx.gates.waitingAt("pay")} about to pay go ahead`,
         );
         ctx.gates.openAll();
+        placing.release();
         // Full for the outage's length, and until a payment went through meanwhile (bounded).
         await sleep(ctx.sizes.redisDownMs);
         await paymentSince(ctx, outage.start, 20_000);
@@ -54,6 +56,9 @@ export function fillRedisFault(at: number): Fault {
         if (keys.length > 0) await redis.del(...keys);
         redis.disconnect();
       }
+      ctx.note(
+        `the fault's own placers: ${(await Promise.all(placing.placers)).map(paidWhen).join("; ")}`,
+      );
       ctx.note(`the fault's own payers: ${(await Promise.all(payers)).map(paidWhen).join("; ")}`);
     },
   };

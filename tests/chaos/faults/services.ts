@@ -1,5 +1,5 @@
 // Faults that hit the services and the workers: Redis restarted empty (with users held at Order
-// and Pay so the outage meets them), PostgreSQL stopped the way a crash stops it, and kill -9 of
+// and Pay, the crowd's and the fault's own, so the outage meets them), PostgreSQL stopped the way a crash stops it, and kill -9 of
 // the worker that is relaying the outbox while it holds claimed messages.
 import { setTimeout as sleep } from "node:timers/promises";
 import { scrapeAll, type AppInstance } from "@orderbot/testkit";
@@ -7,6 +7,7 @@ import { type FaultHandle } from "@orderbot/fake-telegram";
 import { restartRedis } from "../environment.ts";
 import {
   heldPayers,
+  heldPlacers,
   paidWhen,
   paymentSince,
   until,
@@ -25,8 +26,10 @@ export function restartRedisFault(at: number, extraDownMs = 0): Fault {
       const outage = { start: 0, end: 0 };
       ctx.outages.push(outage);
       await ctx.at(at);
-      // Payers first (only users with an order get there), then users about to place one: holding
-      // Order any earlier would keep the crowd from reaching Pay.
+      // The fault's own placers, then payers (only users with an order get there), then the
+      // crowd's users about to place one: holding the crowd at Order any earlier would keep it
+      // from reaching Pay.
+      const placing = await heldPlacers(ctx, 20_000);
       const { payers } = await heldPayers(ctx, 12_000);
       ctx.gates.arm("order");
       await until(() => ctx.loadDone() || ctx.gates.waitingAt("order") >= 2, 2_000);
@@ -36,6 +39,7 @@ export function restartRedisFault(at: number, extraDownMs = 0): Fault {
           `Redis stopped; ${ctx.gates.waitingAt("order")} users about to press Order and ${ctx.gates.waitingAt("pay")} about to pay go ahead`,
         );
         ctx.gates.openAll();
+        placing.release();
         // Down for the outage's length, and until a payment went through meanwhile (bounded): in
         // the combined scenario Telegram's 429s and a stopped bot can slow every payer past it.
         await paymentSince(ctx, outage.start, 20_000);
@@ -44,6 +48,9 @@ export function restartRedisFault(at: number, extraDownMs = 0): Fault {
       ctx.counts.redisRestarts++;
       ctx.note(
         `Redis started again, empty, after ${((outage.end - outage.start) / 1000).toFixed(1)} s`,
+      );
+      ctx.note(
+        `the fault's own placers: ${(await Promise.all(placing.placers)).map(paidWhen).join("; ")}`,
       );
       ctx.note(`the fault's own payers: ${(await Promise.all(payers)).map(paidWhen).join("; ")}`);
     },
