@@ -1,5 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client.ts";
+import { statementNames } from "./statement-names.ts";
 
 export interface DatabaseConfig {
   url: string;
@@ -18,7 +19,8 @@ export type Database = PrismaClient;
  * connections, no connection timeout) let a stuck pool hang requests forever. Every connection
  * runs in UTC: timestamps are stored as UTC `timestamp(3)` columns, Prisma's convention, and a
  * column's `DEFAULT CURRENT_TIMESTAMP` is the session's wall time, so a server whose time zone is
- * not UTC would otherwise date rows hours off. (Options given in the URL take precedence.)
+ * not UTC would otherwise date rows hours off. (Options given in the URL take precedence.) Each
+ * distinct statement is prepared once per connection (statement-names.ts).
  *
  * @example
  * const db = createDatabase({ url: config.databaseUrl, poolMax: 10, connectTimeoutMs: 5000 });
@@ -26,13 +28,16 @@ export type Database = PrismaClient;
  * await db.$disconnect();
  */
 export function createDatabase(config: DatabaseConfig): Database {
-  const adapter = new PrismaPg({
-    connectionString: config.url,
-    max: config.poolMax ?? 10,
-    connectionTimeoutMillis: config.connectTimeoutMs ?? 5000,
-    idleTimeoutMillis: 30_000,
-    options: "-c TimeZone=UTC",
-    ...(config.statementTimeoutMs ? { statement_timeout: config.statementTimeoutMs } : {}),
-  });
+  const adapter = new PrismaPg(
+    {
+      connectionString: config.url,
+      max: config.poolMax ?? 10,
+      connectionTimeoutMillis: config.connectTimeoutMs ?? 5000,
+      idleTimeoutMillis: 30_000,
+      options: "-c TimeZone=UTC",
+      ...(config.statementTimeoutMs ? { statement_timeout: config.statementTimeoutMs } : {}),
+    },
+    { statementNameGenerator: statementNames() },
+  );
   return new PrismaClient({ adapter });
 }
