@@ -25,12 +25,16 @@ export function createI18n(): I18n<BotContext> {
 /** Decides `ctx.locale` before the translations are bound to the context. */
 export function negotiateLocale(languages: LanguagePreferences): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
-    const chosen = ctx.from ? await languages.get(ctx.from.id) : null;
-    ctx.locale = isLocale(chosen) ? chosen : localeFromLanguageCode(ctx.from?.language_code);
+    const reported = localeFromLanguageCode(ctx.from?.language_code);
+    if (!ctx.from) ctx.locale = reported;
     // A customer's first private message records the language they use, so that the worker's
     // notices to them (expiry, refunds, answers) are in it too.
-    if (chosen === null && ctx.from && ctx.chat?.type === "private")
-      await languages.remember(ctx.from.id, ctx.locale);
+    else if (ctx.chat?.type === "private")
+      ctx.locale = await languages.remember(ctx.from.id, reported);
+    else {
+      const chosen = await languages.get(ctx.from.id);
+      ctx.locale = isLocale(chosen) ? chosen : reported;
+    }
     await next();
   };
 }

@@ -29,8 +29,12 @@ export interface LanguagePreferences {
   get(userId: bigint | number): Promise<Locale | null>;
   /** /language: the customer's choice, stored (false when it could not be saved). */
   set(userId: bigint | number, locale: Locale): Promise<boolean>;
-  /** First contact: stores the language Telegram reports, unless one is stored already. */
-  remember(userId: bigint | number, locale: Locale): Promise<void>;
+  /**
+   * A customer writing in private: the language stored for them, else `reported` (Telegram's),
+   * stored now as their first contact. One GET when cached; on a miss, one statement, whose
+   * insert returns the language stored already, so a new customer costs no read before it.
+   */
+  remember(userId: bigint | number, reported: Locale): Promise<Locale>;
 }
 
 export function createLanguagePreferences(deps: LanguagePreferencesDeps): LanguagePreferences {
@@ -79,15 +83,19 @@ export function createLanguagePreferences(deps: LanguagePreferencesDeps): Langua
       await cache(userId, locale);
       return true;
     },
-    async remember(userId, locale) {
-      // One statement for a new customer: the insert returns the stored language, and a customer
-      // stored meanwhile (another replica, a /language) keeps theirs: the no-op update returns it.
+    async remember(userId, reported) {
+      const hit = await cached(userId);
+      if (isLocale(hit)) return hit;
+      // A customer stored already (earlier, or meanwhile by another replica or a /language)
+      // keeps theirs: the no-op update returns it.
       const [row] = await deps.db.$queryRaw<{ language: string }[]>`
         INSERT INTO customers (user_id, language, updated_at)
-        VALUES (${BigInt(userId)}, ${locale}, now() AT TIME ZONE 'UTC')
+        VALUES (${BigInt(userId)}, ${reported}, now() AT TIME ZONE 'UTC')
         ON CONFLICT (user_id) DO UPDATE SET language = customers.language
         RETURNING language`;
-      if (row && isLocale(row.language)) await cache(userId, row.language);
+      if (!row || !isLocale(row.language)) return reported;
+      await cache(userId, row.language);
+      return row.language;
     },
   };
 }

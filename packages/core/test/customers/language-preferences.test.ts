@@ -50,11 +50,28 @@ describe("language preferences", () => {
       mask,
       logger: silentLogger,
     });
-    await prefs.remember(777_000_333, "zh");
+    expect(await prefs.remember(777_000_333, "zh")).toBe("zh");
     expect(await prefs.get(777_000_333)).toBe("zh");
     await prefs.set(777_000_333, "en");
-    await prefs.remember(777_000_333, "zh");
+    expect(await prefs.remember(777_000_333, "zh")).toBe("en");
     expect(await prefs.get(777_000_333)).toBe("en");
+  });
+
+  it("answers a cache miss from the stored choice, not from the language Telegram reports", async () => {
+    const namespace = `${testRedis.namespace}:miss`;
+    const prefs = createLanguagePreferences({
+      db: testDb.db,
+      redis: testRedis.redis,
+      namespace,
+      mask,
+      logger: silentLogger,
+    });
+    await prefs.set(777_000_444, "zh");
+    await testRedis.redis.del(`${namespace}:lang:${mask(777_000_444)}`);
+    expect(await prefs.remember(777_000_444, "en")).toBe("zh");
+    expect(await testRedis.redis.get(`${namespace}:lang:${mask(777_000_444)}`)).toBe("zh");
+    const row = await testDb.db.customer.findUnique({ where: { userId: 777_000_444n } });
+    expect(row?.language).toBe("zh");
   });
 
   it("reads through to PostgreSQL when Redis is down, so the choice is not lost", async () => {
