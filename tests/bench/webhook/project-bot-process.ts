@@ -3,14 +3,20 @@
 // template, a Redis of the bench's own. The rate limit stays in the path with a limit no sender
 // reaches (every sender is a distinct user anyway). Answers the bench's requests: "mark" (CPU,
 // statements, commits and Redis commands so far), "profile:start" and "profile:stop".
+//
+// With BENCH_WITHOUT_SAFETY=1 it is a SCRATCH variant, never an option of the bot: the same app
+// with the update pipeline's safety machinery answered in this process instead of sent: the update
+// record (has: never; mark: nothing), the `update` lock (the task runs lockless) and the rate limit
+// (every update admitted). What it gains over the real bot is what that machinery costs.
 import { createBotApp, parseBotConfig, WEBHOOK_PATH } from "@orderbot/bot";
 import { createShop, LOCK_KINDS } from "@orderbot/core";
-import { createDatabase } from "@orderbot/db";
+import { createDatabase, type Database } from "@orderbot/db";
 import {
   circuitBreaker,
   createLockManager,
   fairWaiting,
   lockMetrics,
+  type LockManager,
   outagePolicies,
 } from "@orderbot/lock";
 import { createMetricsRegistry, createRedis, silentLogger, waitForRedis } from "@orderbot/platform";
@@ -71,7 +77,20 @@ const shop = createShop({
     reservationTtlMs: config.RESERVATION_MINUTES * 60_000,
   },
 });
-const app = createBotApp({ config, logger: silentLogger, db, redis, locks, shop, registry });
+const withoutSafety = process.env.BENCH_WITHOUT_SAFETY === "1";
+const app = createBotApp({
+  config,
+  logger: silentLogger,
+  ...(withoutSafety
+    ? {
+        db: withoutUpdateRecord(db),
+        redis: withoutRateLimit(redis),
+        locks: withoutUpdateLock(locks),
+      }
+    : { db, redis, locks }),
+  shop,
+  registry,
+});
 await app.start();
 
 serveBot(async () => {
@@ -80,4 +99,38 @@ serveBot(async () => {
   redis.disconnect();
   await db.$disconnect();
 });
+/** The update record's two calls, answered here: no update is recorded, none found. */
+function withoutUpdateRecord(real: Database): Database {
+  const processedUpdate = { findUnique: async () => null, createMany: async () => ({ count: 0 }) };
+  return new Proxy(real, {
+    get: (target, key, receiver) =>
+      key === "processedUpdate" ? processedUpdate : Reflect.get(target, key, receiver),
+  });
+}
+
+/** The rate limit's script (the only EVALSHA on the app's own client) admits every update. */
+function withoutRateLimit(real: typeof redis): typeof redis {
+  return new Proxy(real, {
+    get: (target, key, receiver) =>
+      key === "evalsha" ? async () => 1 : Reflect.get(target, key, receiver),
+  });
+}
+
+/** The `update` kind runs its task lockless; every other kind keeps its lock. */
+function withoutUpdateLock(real: LockManager): LockManager {
+  const withLock: LockManager["withLock"] = async (resource, fn, options) =>
+    resource.kind === "update"
+      ? {
+          status: "ok",
+          value: await fn({ lease: null, signal: new AbortController().signal }),
+          fence: null,
+          degraded: false,
+        }
+      : real.withLock(resource, fn, options);
+  return new Proxy(real, {
+    get: (target, key, receiver) =>
+      key === "withLock" ? withLock : Reflect.get(target, key, receiver),
+  });
+}
+
 process.send!({ ready: { url: `${config.PUBLIC_URL}${WEBHOOK_PATH}` } });
