@@ -333,6 +333,14 @@ async function main(): Promise<void> {
         await collectCalls(target, true);
       }
     }
+    // The measurement row is only what it says if none of the machinery ran in it.
+    const leftIn = [
+      ...Object.keys(scratchTarget.sqlByKind).filter((k) => k.includes("processed_updates")),
+      ...Object.keys(scratchTarget.redisByName).filter((k) => k === "evalsha"),
+    ];
+    for (const kind of leftIn)
+      scratchTarget.webhookFailures[`its safety machinery still ran: ${kind}`] =
+        (scratchTarget.sqlByKind[kind] ?? 0) + (scratchTarget.redisByName[kind] ?? 0);
     const serverCommands = deltaOf(statsBefore, await commandStats(admin));
     delete serverCommands.info;
 

@@ -99,12 +99,23 @@ serveBot(async () => {
   redis.disconnect();
   await db.$disconnect();
 });
-/** The update record's two calls, answered here: no update is recorded, none found. */
+/**
+ * The update record's two statements, answered here: no update is found (`processedUpdate`'s
+ * findUnique), none recorded (the one `$executeRaw` that inserts into processed_updates).
+ */
 function withoutUpdateRecord(real: Database): Database {
-  const processedUpdate = { findUnique: async () => null, createMany: async () => ({ count: 0 }) };
+  const processedUpdate = { findUnique: async () => null };
+  const executeRaw = (strings: TemplateStringsArray, ...values: unknown[]) =>
+    strings.join("").includes("INSERT INTO processed_updates")
+      ? Promise.resolve(0)
+      : real.$executeRaw(strings, ...values);
   return new Proxy(real, {
     get: (target, key, receiver) =>
-      key === "processedUpdate" ? processedUpdate : Reflect.get(target, key, receiver),
+      key === "processedUpdate"
+        ? processedUpdate
+        : key === "$executeRaw"
+          ? executeRaw
+          : Reflect.get(target, key, receiver),
   });
 }
 
