@@ -545,8 +545,9 @@ async function main(): Promise<void> {
     // The shop's design is bound by CPU, the global lock by its chain of round trips: what 2x the
     // global lock asks of this machine's cores, at the CPU (node and PostgreSQL) an order cost.
     const cores = os.cpus().length;
+    const cpuPerOrder = (r: CellResult) => (r.cost.nodeCpuMs + r.cost.pgCpuMs) / r.cost.orders;
     const cpuBound = (p: CellResult, g: CellResult) => {
-      const cpuMs = (p.cost.nodeCpuMs + p.cost.pgCpuMs) / p.cost.orders;
+      const cpuMs = cpuPerOrder(p);
       const ceiling = (1000 * cores) / cpuMs;
       return (
         `; at ${cpuMs.toFixed(2)} ms of CPU per order ${cores} cores allow ${formatRate(ceiling)}, ` +
@@ -559,7 +560,8 @@ async function main(): Promise<void> {
       `spread: >= 2x the global lock: ${verdict(spreadP.rate >= 2 * spreadG.rate)} (${x(spreadP.rate, spreadG.rate)}${cpuBound(spreadP, spreadG)})`,
       `spread: >= 0.5x the floor: ${verdict(spreadP.rate >= 0.5 * spreadF.rate)} (${x(spreadP.rate, spreadF.rate)}; ` +
         `the stack's floor, its bound: ${x(spreadS.rate, spreadF.rate)}, the shop at ${x(spreadP.rate, spreadS.rate)} of it)`,
-      `stretch, hot >= 0.8x spread: ${verdict(hotP.rate >= 0.8 * spreadP.rate)} (${x(hotP.rate, spreadP.rate)})`,
+      `stretch, hot >= 0.8x spread: ${verdict(hotP.rate >= 0.8 * spreadP.rate)} (${x(hotP.rate, spreadP.rate)}; ` +
+        `an order's CPU, spread over hot: ${x(cpuPerOrder(spreadP), cpuPerOrder(hotP))})`,
     ];
     console.log(
       `\nTargets (issue #23, the shop's design, this run):\n${targets.map((t) => `  ${t}`).join("\n")}`,
