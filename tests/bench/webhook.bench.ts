@@ -62,9 +62,9 @@ const WEBHOOK_SECRET = "bench-webhook-secret_0123456789abcdef";
 /** Users opened per bot: enough for this many updates per second over its whole run. */
 const POOL_RATE = Number(process.env.BENCH_POOL_RATE ?? 4000);
 const TARGET_RATE = 0.7;
-const SCRATCH_NAME =
-  "MEASUREMENT: the project's bot, update record, update lock and rate limit answered in-process";
 const TARGET_P99 = 1.5;
+const MEASUREMENT_NAME =
+  "MEASUREMENT: the project's bot, update record, update lock and rate limit answered in-process";
 const HERE = import.meta.dirname;
 
 interface Mark {
@@ -178,12 +178,12 @@ async function main(): Promise<void> {
   await prepareTemplateDatabase();
   const projectDb = await createTestDatabase();
   const plainDb = await createTestDatabase();
-  const scratchDb = await createTestDatabase();
+  const measurementDb = await createTestDatabase();
   await seedCatalog(projectDb.db);
   await seedCatalog(plainDb.db);
-  await seedCatalog(scratchDb.db);
+  await seedCatalog(measurementDb.db);
   const redisServer = await startRedisServer();
-  const scratchRedis = await startRedisServer();
+  const measurementRedis = await startRedisServer();
   const admin = createRedis({ url: redisServer.url, commandTimeoutMs: 2_000 });
   const children: Child[] = [];
   const bare = Fastify();
@@ -218,16 +218,16 @@ async function main(): Promise<void> {
       },
     );
     children.push(project.child);
-    const scratch = await startChild<{ url: string }>(
+    const measurement = await startChild<{ url: string }>(
       path.join(HERE, "webhook/project-bot-process.ts"),
       {
         ...common,
-        BENCH_DATABASE_URL: scratchDb.url,
-        BENCH_REDIS_URL: scratchRedis.url,
+        BENCH_DATABASE_URL: measurementDb.url,
+        BENCH_REDIS_URL: measurementRedis.url,
         BENCH_WITHOUT_SAFETY: "1",
       },
     );
-    children.push(scratch.child);
+    children.push(measurement.child);
     // The plain bot gets the same pool size as the project's bot (its DATABASE_POOL_MAX default).
     const poolMax = parseBotConfig({
       NODE_ENV: "test",
@@ -280,10 +280,10 @@ async function main(): Promise<void> {
       plain.child,
       firstUser + perTarget,
     );
-    const scratchTarget = botTarget(
-      SCRATCH_NAME,
-      scratch.ready.url,
-      scratch.child,
+    const measurementTarget = botTarget(
+      MEASUREMENT_NAME,
+      measurement.ready.url,
+      measurement.child,
       firstUser + 2 * perTarget,
     );
     const routeTarget: RouteTarget = {
@@ -297,7 +297,7 @@ async function main(): Promise<void> {
       webhookFailures: {},
       exhausted: false,
     };
-    const targets: Target[] = [projectTarget, plainTarget, scratchTarget, routeTarget];
+    const targets: Target[] = [projectTarget, plainTarget, measurementTarget, routeTarget];
 
     /** The Bot API calls since the last look, charged to `target`. */
     const collectCalls = async (target: BotTarget | undefined, measured = false) => {
@@ -334,13 +334,10 @@ async function main(): Promise<void> {
       }
     }
     // The measurement row is only what it says if none of the machinery ran in it.
-    const leftIn = [
-      ...Object.keys(scratchTarget.sqlByKind).filter((k) => k.includes("processed_updates")),
-      ...Object.keys(scratchTarget.redisByName).filter((k) => k === "evalsha"),
-    ];
-    for (const kind of leftIn)
-      scratchTarget.webhookFailures[`its safety machinery still ran: ${kind}`] =
-        (scratchTarget.sqlByKind[kind] ?? 0) + (scratchTarget.redisByName[kind] ?? 0);
+    const sent = { ...measurementTarget.sqlByKind, ...measurementTarget.redisByName };
+    for (const [kind, n] of Object.entries(sent))
+      if (kind.includes("processed_updates") || kind === "evalsha")
+        measurementTarget.webhookFailures[`its safety machinery still ran: ${kind}`] = n;
     const serverCommands = deltaOf(statsBefore, await commandStats(admin));
     delete serverCommands.info;
 
@@ -363,7 +360,7 @@ async function main(): Promise<void> {
       const sorted = t.samples.sorted();
       return { t, rate: rateOf(t), p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
     });
-    const [projectStats, plainStats, scratchStats] = stats as [
+    const [projectStats, plainStats, measurementStats] = stats as [
       (typeof stats)[0],
       (typeof stats)[0],
       (typeof stats)[0],
@@ -407,9 +404,9 @@ async function main(): Promise<void> {
       `Target ${TARGET_RATE}x rate: ${verdict(rateRatio >= TARGET_RATE)}; ` +
       `p99 <= ${TARGET_P99}x: ${verdict(p99Ratio <= TARGET_P99)}. ` +
       `Its safety machinery answered in-process (the measurement row): ` +
-      `${(scratchStats.rate / plainStats.rate).toFixed(2)}x the baseline's rate, ` +
-      `${(scratchStats.p99 / plainStats.p99).toFixed(2)}x its p99; ` +
-      `the machinery costs the bot ${(100 * (1 - projectStats.rate / scratchStats.rate)).toFixed(0)} % of its rate.`;
+      `${(measurementStats.rate / plainStats.rate).toFixed(2)}x the baseline's rate, ` +
+      `${(measurementStats.p99 / plainStats.p99).toFixed(2)}x its p99; ` +
+      `the machinery costs the bot ${(100 * (1 - projectStats.rate / measurementStats.rate)).toFixed(0)} % of its rate.`;
 
     const bots = [projectTarget, plainTarget];
     const profileNames = [
@@ -490,7 +487,7 @@ async function main(): Promise<void> {
     recordSummary(
       "webhook",
       stats
-        .filter((s) => s.t !== scratchTarget)
+        .filter((s) => s.t !== measurementTarget)
         .map((s) => ({
           scenario: `webhook, ${SENDERS} senders, /catalog from new users`,
           subject: s.t.name,
@@ -550,10 +547,10 @@ async function main(): Promise<void> {
     for (const child of children.reverse()) await child.close();
     admin.disconnect();
     await redisServer.dispose();
-    await scratchRedis.dispose();
+    await measurementRedis.dispose();
     await projectDb.drop();
     await plainDb.drop();
-    await scratchDb.drop();
+    await measurementDb.drop();
     if (failed) process.exitCode = 1;
   }
 }

@@ -4,7 +4,7 @@
 // reaches (every sender is a distinct user anyway). Answers the bench's requests: "mark" (CPU,
 // statements, commits and Redis commands so far), "profile:start" and "profile:stop".
 //
-// With BENCH_WITHOUT_SAFETY=1 it is a SCRATCH variant, never an option of the bot: the same app
+// With BENCH_WITHOUT_SAFETY=1 it is a measurement, never an option of the bot: the same app
 // with the update pipeline's safety machinery answered in this process instead of sent: the update
 // record (has: never; mark: nothing), the `update` lock (the task runs lockless) and the rate limit
 // (every update admitted). What it gains over the real bot is what that machinery costs.
@@ -99,6 +99,7 @@ serveBot(async () => {
   redis.disconnect();
   await db.$disconnect();
 });
+
 /**
  * The update record's two statements, answered here: no update is found (`processedUpdate`'s
  * findUnique), none recorded (the one `$executeRaw` that inserts into processed_updates).

@@ -32,7 +32,9 @@ export interface LanguagePreferences {
   /**
    * A customer writing in private: the language stored for them, else `reported` (Telegram's),
    * stored now as their first contact. One GET when cached; on a miss, one statement, whose
-   * insert returns the language stored already, so a new customer costs no read before it.
+   * insert returns the language stored already, so a new customer costs no read before it. (For a
+   * customer stored already, that statement is a no-op update of their row: a write where a read
+   * would do, once per cached copy's lifetime, for one round trip less on every first contact.)
    */
   remember(userId: bigint | number, reported: Locale): Promise<Locale>;
 }
