@@ -4,7 +4,10 @@ import type { Invalid, NotFound } from "../../results.ts";
 
 /** The differences between Telegram's Stars ledger and the payments table. */
 export const FINDING_KINDS = [
-  /** Telegram took a payment the shop has no row for: recorded now (no order) and refunded. */
+  /**
+   * Telegram took a payment the shop has no row for: recorded now against the order its payload
+   * names, as its successful_payment would be; with no such order, recorded order-less and refunded.
+   */
   "charge-missing",
   /** The shop recorded a Stars payment that Telegram's list does not have. */
   "payment-unknown-to-telegram",
@@ -82,4 +85,17 @@ export async function resolveFinding(
   const row = await sql.starLedgerFinding.findUnique({ where: { id: input.id } });
   if (!row) return { status: "not-found" };
   return { status: count === 1 ? "resolved" : "already-resolved", finding: toFinding(row) };
+}
+
+/** Records a finding once; 1 when it is new. The unique (kind, charge) key is the guard. */
+export async function insertFinding(
+  sql: Pick<Sql, "$executeRaw">,
+  kind: FindingKind,
+  charge: { id: string; user_id: bigint; amount: number },
+  details: Record<string, unknown>,
+): Promise<number> {
+  return sql.$executeRaw`
+    INSERT INTO star_ledger_findings (kind, telegram_charge_id, user_id, telegram_amount, details)
+    VALUES (${kind}, ${charge.id}, ${charge.user_id}, ${charge.amount}, ${JSON.stringify(details)}::jsonb)
+    ON CONFLICT DO NOTHING`;
 }

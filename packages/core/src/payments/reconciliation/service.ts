@@ -1,4 +1,5 @@
 import type { CoreDeps } from "../../deps.ts";
+import { createConfirmPayment } from "../confirm-payment.ts";
 import { createRecordTelegramRefund } from "../telegram-refund.ts";
 import { alertNewFindings } from "./alerts.ts";
 import { compareLedger, type CompareResult } from "./compare.ts";
@@ -50,7 +51,10 @@ export interface StarReconciliation {
  * without the lock (conditional position, unique findings, unique charge ids, outbox dedupe).
  */
 export function createStarReconciliation(deps: CoreDeps): StarReconciliation {
-  const recordTelegramRefund = createRecordTelegramRefund(deps);
+  const actions = {
+    recordTelegramRefund: createRecordTelegramRefund(deps),
+    confirmPayment: createConfirmPayment(deps),
+  };
   return {
     async reconcile(options) {
       const read = await readLedger(deps.db, {
@@ -61,7 +65,7 @@ export function createStarReconciliation(deps: CoreDeps): StarReconciliation {
         ...(options.leaseSignal ? { leaseSignal: options.leaseSignal } : {}),
         ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       });
-      const found = await compareLedger(deps, recordTelegramRefund, {
+      const found = await compareLedger(deps, actions, {
         botId: options.botId,
         graceMs: options.graceMs,
         ...(options.leaseSignal ? { leaseSignal: options.leaseSignal } : {}),
