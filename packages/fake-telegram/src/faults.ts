@@ -38,6 +38,11 @@ export interface DeliveryFaults {
    * proxy can: an empty answer comes back in a millisecond.
    */
   pollsAnswerAtOnce?: boolean;
+  /**
+   * Every webhook request fails as if the bot's address did not answer (a bad deploy, an expired
+   * certificate, the proxy down); updates wait and are re-sent with backoff, as Telegram does.
+   */
+  webhookUnreachable?: boolean;
 }
 
 /** Calls of a method held at arrival, as a network that delivers them late; see `Faults.hold`. */
@@ -214,6 +219,11 @@ export class Faults {
   /** Does getUpdates answer without waiting for its timeout? */
   pollsAnswerAtOnce(): boolean {
     return this.deliveryFaults.pollsAnswerAtOnce === true;
+  }
+
+  /** Does every webhook request fail before reaching the bot? */
+  webhookUnreachable(): boolean {
+    return this.deliveryFaults.webhookUnreachable === true;
   }
 
   /** Should this delivered update be sent once more? */

@@ -171,6 +171,25 @@ describe("what reaches the bot", () => {
     ]);
   });
 
+  it("fails every request while the webhook is unreachable, then delivers (fault)", async () => {
+    await setUp(() => ({ status: 200 }));
+    tg.faults.delivery({ webhookUnreachable: true });
+    const ann = tg.createUser({ firstName: "Ann" });
+    const sent = await ann.send("later");
+    await until(() => tg.deliveries.some((u) => u.attempts.length >= 2));
+    expect(receiver.received).toEqual([]);
+    tg.faults.delivery({});
+    const outcome = await sent.handled();
+    expect(outcome.status).toBe("delivered");
+    const errors = outcome.attempts.map((a) => a.error ?? "ok");
+    expect(errors.at(-1)).toBe("ok");
+    expect(errors.slice(0, -1)).toEqual(
+      errors.slice(0, -1).map(() => "Connection refused (fault)"),
+    );
+    expect(errors.length).toBeGreaterThanOrEqual(3);
+    expect(receiver.received.map((r) => r.update.update_id)).toEqual([outcome.updateId]);
+  });
+
   it("delivers an update twice with the same update_id (duplicate fault)", async () => {
     await setUp(() => ({ status: 200 }));
     tg.faults.delivery({ duplicateNext: 1 });

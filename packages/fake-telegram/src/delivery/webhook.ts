@@ -117,6 +117,7 @@ export class WebhookDelivery {
     let replyBody = "";
     let retryAfterS: number | undefined;
     try {
+      if (this.faults.webhookUnreachable()) await refused();
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (config.secretToken) headers["x-telegram-bot-api-secret-token"] = config.secretToken;
       const response = await fetch(config.url, {
@@ -218,7 +219,19 @@ export class WebhookDelivery {
   }
 }
 
+/** The `webhookUnreachable` fault: the request never reaches the bot. */
+class WebhookUnreachable extends Error {
+  override name = "WebhookUnreachable";
+}
+
+/** Refused on a later turn, as a connection is: never inside the pump that started the send. */
+async function refused(): Promise<never> {
+  await new Promise((resolve) => setImmediate(resolve));
+  throw new WebhookUnreachable();
+}
+
 function describeFetchError(error: unknown, controller: AbortController): string {
+  if (error instanceof WebhookUnreachable) return "Connection refused (fault)";
   if (controller.signal.aborted) return "Read timeout expired";
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if (cause?.code === "ECONNREFUSED") return "Connection refused";
