@@ -11,6 +11,7 @@ export {
   type SupportRequests,
   type SupportTopic,
 } from "./customers/support-requests.ts";
+export { MAX_OPEN_SUPPORT_REQUESTS } from "./customers/open-requests.ts";
 export {
   CARD_WAY_BACK,
   createOrderMessages,

@@ -26,7 +26,7 @@ export function askShopFeature(deps: {
   const feature = new Composer<BotContext>();
   const privateChats = feature.chatType("private");
 
-  /** Opens the request; `sourceMessageId`: the message passed on (one request per message). */
+  /** Opens the request; `sourceMessageId`: the message passed on (one request per message). Null: refused, and told. */
   async function relay(
     ctx: BotContext & { from: { id: number } },
     text: string,
@@ -42,8 +42,13 @@ export function askShopFeature(deps: {
       customer: { name: name.slice(0, 128), username: from.username },
       sourceMessageId,
     });
+    if (result.status === "too-many") {
+      await ctx.reply(ctx.t("support-too-many", { max: result.max }));
+      return null;
+    }
     if (result.status !== "ok") {
       ctx.logger.warn({ problems: result.problems }, "question refused as invalid");
+      await ctx.reply(ctx.t("support-invalid"));
       return null;
     }
     return result.requestId;
@@ -64,7 +69,7 @@ export function askShopFeature(deps: {
     await ctx.answerCallbackQuery();
     if (!asked?.text) return prompt(ctx);
     const id = await relay(ctx, asked.text, asked.message_id);
-    if (id === null) return ctx.reply(ctx.t("support-invalid"));
+    if (id === null) return;
     await showInPlace(ctx, ctx.t("ask-sent", { id }), mainMenuKeyboard(ctx.t));
   });
 
@@ -74,7 +79,7 @@ export function askShopFeature(deps: {
       isPrompt(ctx, ctx.message.reply_to_message.text),
     async (ctx) => {
       const id = await relay(ctx, ctx.message.text, ctx.message.message_id);
-      if (id === null) return ctx.reply(ctx.t("support-invalid"));
+      if (id === null) return;
       await ctx.reply(ctx.t("ask-sent", { id }), { reply_markup: mainMenuKeyboard(ctx.t) });
     },
   );

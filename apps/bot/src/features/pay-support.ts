@@ -31,6 +31,8 @@ export function paySupportFeature(deps: PaySupportFeatureDeps): Composer<BotCont
       text,
       customer: { name: name.slice(0, 128), username: ctx.from.username },
     });
+    if (result.status === "too-many")
+      return ctx.reply(ctx.t("support-too-many", { max: result.max }));
     if (result.status !== "ok") {
       ctx.logger.warn({ problems: result.problems }, "support request refused as invalid");
       return ctx.reply(ctx.t("support-invalid"));

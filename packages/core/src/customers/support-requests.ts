@@ -5,6 +5,7 @@ import { z } from "zod";
 import { violatedUniqueIndex } from "../database/db-errors.ts";
 import type { CoreDeps } from "../deps.ts";
 import { formatMoney } from "../money.ts";
+import { lockOpenRequests, MAX_OPEN_SUPPORT_REQUESTS } from "./open-requests.ts";
 import { enqueueOperatorAlert, enqueueOutbox } from "../outbox/messages.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, telegramId } from "../validation.ts";
@@ -45,6 +46,8 @@ export type OpenSupportRequestResult =
       /** The message was passed on before: this is that request, alerted then. */
       replayed?: boolean;
     }
+  /** The customer has `max` requests open already: nothing recorded, nothing alerted. */
+  | { status: "too-many"; max: number }
   | Invalid;
 
 const inputSchema = z.object({
@@ -122,6 +125,9 @@ export function createSupportRequests(deps: CoreDeps) {
         runTransaction(
           deps.db,
           async (tx) => {
+            const open = await lockOpenRequests(tx, input.userId, deps.clock.now());
+            if (open >= MAX_OPEN_SUPPORT_REQUESTS)
+              return { status: "too-many" as const, max: MAX_OPEN_SUPPORT_REQUESTS };
             const row = await tx.supportRequest.create({
               data: {
                 userId: input.userId,
@@ -155,6 +161,13 @@ export function createSupportRequests(deps: CoreDeps) {
         if (!first) throw error;
         return { status: "ok", requestId: first.id, alerted: 0, replayed: true };
       }
+      if (result.status === "too-many") {
+        deps.logger.info(
+          { user: deps.mask(input.userId) },
+          "support request refused: too many open",
+        );
+        return result;
+      }
       // The request id only: the customer's name and words stay out of the logs.
       deps.logger.info(
         { request: result.requestId, topic: input.topic, user: deps.mask(input.userId) },
@@ -173,6 +186,10 @@ export function createSupportRequests(deps: CoreDeps) {
       const input = parsed.value;
       const request = await deps.db.supportRequest.findUnique({ where: { id: input.requestId } });
       if (!request) return NOT_FOUND;
+      await deps.db.supportRequest.updateMany({
+        where: { id: request.id, answeredAt: null },
+        data: { answeredAt: deps.clock.now() },
+      });
       const queued = await enqueueOutbox(deps.db, [
         {
           dedupeKey: `support-answer:${input.groupChatId}:${input.messageId}`,

@@ -30,6 +30,7 @@ interface ClaimRow {
   attempts: number;
   claim: string;
   created_at: Date;
+  lane: number;
 }
 
 export interface ClaimOptions {
@@ -41,7 +42,8 @@ export interface ClaimOptions {
 }
 
 /**
- * Claims due PENDING messages, oldest first, in one statement. `FOR UPDATE SKIP LOCKED` lets
+ * Claims due PENDING messages, lane 0 first, then oldest first, in one statement; a chat's
+ * messages come back in that order too. `FOR UPDATE SKIP LOCKED` lets
  * several relays claim at once without waiting on each other or taking the same row.
  */
 export async function claimDueOutbox(sql: Sql, options: ClaimOptions): Promise<ClaimedMessage[]> {
@@ -53,11 +55,12 @@ export async function claimDueOutbox(sql: Sql, options: ClaimOptions): Promise<C
        SELECT id FROM outbox_messages
         WHERE status = 'PENDING' AND next_attempt_at <= timezone('UTC', now())
           AND NOT (chat_id = ANY(${chatIdParam(options.excludeChats ?? [])}::bigint[]))
-        ORDER BY next_attempt_at, id
+        ORDER BY lane, next_attempt_at, id
         LIMIT ${options.limit}
         FOR UPDATE SKIP LOCKED)
-    RETURNING id, dedupe_key, chat_id, method, payload, attempts, next_attempt_at::text AS claim, created_at`;
+    RETURNING id, dedupe_key, chat_id, method, payload, attempts, next_attempt_at::text AS claim, created_at, lane`;
   return rows
+    .sort((a, b) => a.lane - b.lane || a.id - b.id)
     .map((r) => ({
       id: r.id,
       dedupeKey: r.dedupe_key,
@@ -67,8 +70,7 @@ export async function claimDueOutbox(sql: Sql, options: ClaimOptions): Promise<C
       attempts: r.attempts,
       claim: r.claim,
       createdAt: r.created_at,
-    }))
-    .sort((a, b) => a.id - b.id);
+    }));
 }
 
 export interface ClaimRef {

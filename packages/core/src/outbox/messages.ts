@@ -80,6 +80,17 @@ export interface RefundStarPaymentPayload {
 }
 
 /**
+ * Alerts that wait behind every other message: a customer's question must never hold back a
+ * paid-order or refund alert in a group that takes 20 messages a minute.
+ */
+const LATE_TEMPLATES: ReadonlySet<NotificationTemplate> = new Set(["operator-support-request"]);
+
+/** The message's lane: the relay claims lane 0 before lane 1 (`claimDueOutbox`). */
+export function laneOf(m: OutboxMessageInput): 0 | 1 {
+  return m.method === "notify" && LATE_TEMPLATES.has(m.payload.template) ? 1 : 0;
+}
+
+/**
  * Queues messages to be sent after the commit, in one INSERT, inside the caller's transaction (or
  * on its own, atomically). The dedupe key is unique: a message already queued (by a retry, a second
  * worker, a replayed update) is skipped, the ON CONFLICT DO NOTHING way. Returns how many were
@@ -97,6 +108,7 @@ export async function enqueueOutbox(
       chatId: m.chatId,
       method: m.method,
       payload: withLanguage(m, languages),
+      lane: laneOf(m),
       ...(m.notBefore ? { nextAttemptAt: m.notBefore } : {}),
     })),
     skipDuplicates: true,
