@@ -1,6 +1,6 @@
 import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
-import { createProcessedUpdates, type Database } from "@orderbot/db";
+import { createParkedUpdates, createProcessedUpdates, type Database } from "@orderbot/db";
 import {
   createLanguagePreferences,
   createLowStockAlerts,
@@ -20,6 +20,7 @@ import { assertPollingMayTakeOver, assertRedisVersion } from "./startup.ts";
 import { loggableError } from "./log-safety.ts";
 import { createMetricsServer, createServer, WEBHOOK_PATH, type BotServer } from "./server.ts";
 import { createUpdatePipeline, type ProcessUpdate } from "./updates/pipeline.ts";
+import { createParking } from "./updates/parking.ts";
 import { startPolling } from "./updates/polling.ts";
 import { createRateLimiter } from "./updates/rate-limit.ts";
 import { createOperatorRoster } from "./updates/operator-roster.ts";
@@ -111,9 +112,10 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     maxUnitsPerLine: shop.deps.config.maxUnitsPerLine,
   });
 
+  // A bot token starts with the bot's id: known before getMe, and the same on every replica.
+  const botId = BigInt(config.BOT_TOKEN.split(":")[0]!);
   const processUpdate = createUpdatePipeline({
-    // A bot token starts with the bot's id: known before getMe, and the same on every replica.
-    botId: BigInt(config.BOT_TOKEN.split(":")[0]!),
+    botId,
     processed: createProcessedUpdates(deps.db),
     locks: deps.locks,
     rateLimiter: createRateLimiter({
@@ -191,6 +193,12 @@ export function createBotApp(deps: BotAppDeps): BotApp {
           retryBaseMs: config.POLL_RETRY_BASE_MS,
           retryMaxMs: config.POLL_RETRY_MAX_MS,
           skipped: metrics.updatesSkipped,
+          parking: createParking({
+            store: createParkedUpdates(deps.db),
+            botId,
+            logger,
+            gauge: metrics.updatesParked,
+          }),
         });
       }
       logger.info({ mode: config.BOT_MODE, bot: bot.botInfo.username, address }, "bot started");

@@ -1,10 +1,11 @@
-import { Counter, Histogram, type Registry } from "prom-client";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { HANDLED_UPDATE_TYPES } from "./updates/schema.ts";
 
 export interface BotMetrics {
   updates: Counter<"type" | "outcome">;
   updateSeconds: Histogram<"type">;
   updatesSkipped: Counter<"kind">;
+  updatesParked: Gauge;
   rateLimitFailOpen: Counter;
 }
 
@@ -29,6 +30,12 @@ export function createBotMetrics(registry: Registry): BotMetrics {
       name: "orderbot_updates_skipped_total",
       help: "Updates the poller gave up on after repeated failures, by update type (never a payment)",
       labelNames: ["kind"],
+      registers: [registry],
+    }),
+    // Above 0 for long is an alert (OrderbotUpdatesParked): an update keeps failing.
+    updatesParked: new Gauge({
+      name: "orderbot_updates_parked",
+      help: "Updates the poller parked in parked_updates (they kept failing while later ones waited), not handled yet",
       registers: [registry],
     }),
     // Any increase means limiting was off for a while: Redis refused or missed the count.

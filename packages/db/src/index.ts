@@ -18,6 +18,7 @@ export {
   type MigrateResult,
 } from "./migrate.ts";
 export { createProcessedUpdates, type ProcessedUpdates } from "./processed-updates.ts";
+export { createParkedUpdates, type ParkedUpdate, type ParkedUpdates } from "./parked-updates.ts";
 export {
   seedCatalog,
   DEMO_CATALOG,

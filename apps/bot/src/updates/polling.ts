@@ -2,9 +2,9 @@ import type { Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "@orderbot/platform";
 import { loggableError } from "../log-safety.ts";
-import { carriesMoney } from "./money-updates.ts";
-import { chatIdOf } from "./parse.ts";
-import { updateType, type ProcessUpdate } from "./pipeline.ts";
+import type { Parking } from "./parking.ts";
+import type { ProcessUpdate } from "./pipeline.ts";
+import { createPollQueue } from "./poll-queue.ts";
 
 export interface PollerOptions {
   api: Api;
@@ -35,17 +35,14 @@ export interface PollerOptions {
    * this loop spin (thousands of calls a second were measured).
    */
   minEmptyPollMs?: number;
-}
-
-/** An update fetched and not finished yet. */
-interface Pending {
-  update: Update;
-  chat: number | string;
-  running: boolean;
-  /** Failed attempts so far. */
-  failures: number;
-  /** Not to be run again before (ms, performance.now()): after a failure, or while in progress elsewhere. */
-  notBefore: number;
+  /**
+   * Where an unfinished update that holds back every later one is kept (parking.ts). Without it,
+   * the oldest unfinished update stays at Telegram, and once the 100 updates after it are fetched
+   * nothing newer is.
+   */
+  parking?: Parking;
+  /** Updates per getUpdates (1-100; Telegram's largest). */
+  limit?: number;
 }
 
 /**
@@ -59,24 +56,28 @@ interface Pending {
  * lock is held, perhaps by a process that died), runs again after a pause, as Telegram re-delivers
  * a webhook that answered 500 or 503; its chat's later updates wait for it. Only failures count
  * towards giving up, and an update that carries money is never given up (docs/architecture.md,
- * "Updates that carry money").
+ * "Updates that carry money"). When a whole batch of 100 brings nothing new, the unfinished
+ * updates in it are parked (parking.ts) and the offset moves past them.
  */
 export function startPolling(options: PollerOptions): {
   stop(): Promise<void>;
   done: Promise<void>;
 } {
-  const { api, processUpdate, logger } = options;
-  const maxAttempts = options.maxAttempts ?? 12;
-  const retryBaseMs = options.retryBaseMs ?? 500;
-  const retryMaxMs = options.retryMaxMs ?? 30_000;
+  const { api, logger } = options;
   const busyPollMs = options.busyPollMs ?? 100;
   const minEmptyPollMs = options.minEmptyPollMs ?? 1000;
+  const limit = options.limit ?? 100;
   const controller = new AbortController();
-  /** Fetched and not finished, by update id (Telegram hands them out again until confirmed). */
-  const pending = new Map<number, Pending>();
-  /** Finished and not confirmed yet: handed out again until the offset passes them. */
-  const finished = new Set<number>();
-  const runs = new Set<Promise<void>>();
+  const queue = createPollQueue({
+    processUpdate: options.processUpdate,
+    logger,
+    maxAttempts: options.maxAttempts ?? 12,
+    retryBaseMs: options.retryBaseMs ?? 500,
+    retryMaxMs: options.retryMaxMs ?? 30_000,
+    skipped: options.skipped,
+    parking: options.parking,
+    signal: controller.signal,
+  });
   let offset = 0;
 
   // The abort listener goes when the timer fires: a poller that waits for a payment through a long
@@ -91,74 +92,18 @@ export function startPolling(options: PollerOptions): {
       controller.signal.addEventListener("abort", onAbort, { once: true });
     });
 
-  /** Whether an earlier update of the same chat is unfinished: this one must wait for it. */
-  const blockedByEarlier = (p: Pending) =>
-    [...pending.values()].some(
-      (other) => other.chat === p.chat && other.update.update_id < p.update.update_id,
-    );
-
-  function finish(id: number): void {
-    pending.delete(id);
-    finished.add(id);
-  }
-
-  async function run(p: Pending): Promise<void> {
-    const id = p.update.update_id;
-    try {
-      if ((await processUpdate(p.update)) === "in-progress") {
-        p.notBefore = performance.now() + retryBaseMs;
-        return;
-      }
-      finish(id);
-    } catch {
-      p.failures += 1;
-      const money = carriesMoney(p.update);
-      if (p.failures < maxAttempts || money) {
-        p.notBefore = performance.now() + Math.min(retryMaxMs, retryBaseMs * 2 ** (p.failures - 1));
-        // Said once per maxAttempts failures: loud enough to be seen, not a line per retry.
-        if (money && p.failures % maxAttempts === 0)
-          logger.error(
-            { updateId: id, attempts: p.failures },
-            "payment update still failing; retrying without limit (its chat's later updates wait)",
-          );
-        return;
-      }
-      const kind = updateType(p.update);
-      logger.error(
-        { updateId: id, updateType: kind, attempts: p.failures },
-        "update skipped after repeated failures",
-      );
-      options.skipped?.inc({ kind });
-      finish(id);
-    } finally {
-      p.running = false;
-      startRunnable(); // its chat's next update, if it waited for this one
-    }
-  }
-
-  /** Starts every pending update that is due and not waiting for an earlier one of its chat. */
-  function startRunnable(): void {
-    if (controller.signal.aborted) return;
-    const now = performance.now();
-    for (const p of [...pending.values()].sort((a, b) => a.update.update_id - b.update.update_id)) {
-      if (p.running || p.notBefore > now || blockedByEarlier(p)) continue;
-      p.running = true;
-      const running = run(p);
-      runs.add(running);
-      void running.finally(() => runs.delete(running));
-    }
-  }
-
   async function loop(): Promise<void> {
     while (!controller.signal.aborted) {
+      await queue.loadParked();
       let updates: Update[];
       const polledAt = performance.now();
       try {
         updates = await api.getUpdates(
           {
             offset,
+            limit,
             // While updates are unfinished Telegram answers at once (it hands them out again).
-            timeout: pending.size > 0 ? 0 : (options.timeoutSeconds ?? 15),
+            timeout: queue.busy() ? 0 : (options.timeoutSeconds ?? 15),
             allowed_updates: options.allowedUpdates as never,
           },
           // grammY types the signal with its fetch shim's AbortSignal; Node's own is what it gets.
@@ -170,24 +115,20 @@ export function startPolling(options: PollerOptions): {
         await pause(1000);
         continue;
       }
-      for (const update of updates) {
-        if (pending.has(update.update_id) || finished.has(update.update_id)) continue;
-        const chat = chatIdOf(update) ?? `update:${update.update_id}`;
-        pending.set(update.update_id, { update, chat, running: false, failures: 0, notBefore: 0 });
-      }
-      startRunnable();
-      // Confirm everything before the first unfinished update; nothing after it.
-      const fetched = Math.max(offset - 1, ...updates.map((u) => u.update_id), ...finished);
-      offset = pending.size > 0 ? Math.min(...pending.keys()) : fetched + 1;
-      for (const id of finished) if (id < offset) finished.delete(id);
-      if (pending.size > 0) await pause(busyPollMs);
+      const fresh = updates.filter((update) => queue.add(update)).length;
+      queue.startRunnable();
+      // A full batch with nothing new: nothing newer can be fetched until the offset moves. Park
+      // what keeps failing, and what waits for it.
+      if (updates.length >= limit && fresh === 0) await queue.parkStuck();
+      offset = queue.offset(Math.max(offset - 1, ...updates.map((u) => u.update_id)));
+      if (queue.busy()) await pause(busyPollMs);
       else if (updates.length === 0)
         await pause(Math.max(0, minEmptyPollMs - (performance.now() - polledAt)));
     }
   }
 
   const done = loop().then(async () => {
-    await Promise.allSettled([...runs]);
+    await queue.settle();
   });
   return {
     done,
