@@ -82,7 +82,8 @@ export default tseslint.config(
   {
     files: ["**/*.ts"],
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // One type-checked program over the whole tree (the root tsconfig.json), as `npm run typecheck`.
+      parserOptions: { project: "./tsconfig.json", tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
