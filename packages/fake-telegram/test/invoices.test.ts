@@ -53,6 +53,43 @@ async function approveNextPreCheckout(seen: Set<string>): Promise<void> {
   throw new Error("no pre_checkout_query");
 }
 
+describe("an invoice's texts", () => {
+  it("takes a title of 1-32 characters, counted as code points", async () => {
+    expect((await rawCall(tg, "sendInvoice", invoice({ title: "🍵".repeat(32) }))).body.ok).toBe(
+      true,
+    );
+    expect(failure(await rawCall(tg, "sendInvoice", invoice({ title: "t".repeat(33) })))).toBe(
+      "400 400 Bad Request: INVOICE_TITLE_INVALID",
+    );
+    expect(failure(await rawCall(tg, "sendInvoice", invoice({ title: "" })))).toBe(
+      '400 400 Bad Request: parameter "title" is required',
+    );
+  });
+
+  it("takes a description of 1-255 characters", async () => {
+    const at = (description: string) => rawCall(tg, "sendInvoice", invoice({ description }));
+    expect((await at("🍵".repeat(255))).body.ok).toBe(true);
+    expect(failure(await at("d".repeat(256)))).toBe(
+      "400 400 Bad Request: INVOICE_DESCRIPTION_INVALID",
+    );
+    expect(failure(await at(""))).toBe('400 400 Bad Request: parameter "description" is required');
+  });
+
+  it("refuses a text that is not valid UTF-8: half an emoji", async () => {
+    const half = "🍵".slice(0, 1);
+    for (const field of ["title", "description", "payload"]) {
+      const sent = await rawCall(tg, "sendInvoice", invoice({ [field]: `Tea ${half}` }));
+      expect(failure(sent), field).toBe("400 400 Bad Request: strings must be encoded in UTF-8");
+    }
+    const label = await rawCall(
+      tg,
+      "sendInvoice",
+      invoice({ prices: [{ label: `Tea ${half}`, amount: 5 }] }),
+    );
+    expect(failure(label)).toBe("400 400 Bad Request: strings must be encoded in UTF-8");
+  });
+});
+
 describe("an invoice's total", () => {
   it("is 1-10000 Stars", async () => {
     const at = (amount: number) =>

@@ -1,8 +1,8 @@
 // sendInvoice, answerPreCheckoutQuery and refundStarPayment, with Telegram's rules for Stars (XTR):
 // exactly one price, an empty provider token, no tips, need_*/is_flexible ignored; a provider
 // invoice needs a token and may have several prices and ask for name, phone, e-mail and address;
-// a payload of 1-128 bytes, a total within the currency's bounds and a deep-link start_parameter
-// for any invoice.
+// a title of 1-32 characters, a description of 1-255, a payload of 1-128 bytes, every text valid
+// UTF-8, a total within the currency's bounds and a deep-link start_parameter for any invoice.
 import type { LabeledPrice } from "@grammyjs/types";
 import { type Args, utf8Length } from "../args.ts";
 import { badRequest } from "../errors.ts";
@@ -20,6 +20,20 @@ import { shallow } from "./messages.ts";
 import type { InvoiceAsks } from "../state.ts";
 
 export const MAX_INVOICE_PAYLOAD_BYTES = 128;
+export const MAX_INVOICE_TITLE = 32;
+export const MAX_INVOICE_DESCRIPTION = 255;
+
+/** Characters as Telegram counts an invoice's title and description: code points. */
+const characters = (text: string): number => [...text].length;
+
+/**
+ * Telegram refuses any text that is not valid UTF-8 before reading it: a lone UTF-16 surrogate
+ * (half an emoji, as `"\ud83d"` in JSON) cannot be encoded.
+ */
+function assertUtf8(...texts: string[]): void {
+  if (texts.some((text) => !text.isWellFormed()))
+    throw badRequest("strings must be encoded in UTF-8");
+}
 
 /**
  * What one invoice's total may be, in minor units, as Telegram checks it: Stars 1-10000;
@@ -62,10 +76,14 @@ export const sendInvoice: MethodHandler = (ctx, args) => {
   const title = args.required("title");
   const description = args.required("description");
   const payload = args.required("payload");
+  const prices = readPrices(args);
+  assertUtf8(title, description, payload, ...prices.map((price) => price.label));
+  if (characters(title) > MAX_INVOICE_TITLE) throw badRequest("INVOICE_TITLE_INVALID");
+  if (characters(description) > MAX_INVOICE_DESCRIPTION)
+    throw badRequest("INVOICE_DESCRIPTION_INVALID");
   if (utf8Length(payload) > MAX_INVOICE_PAYLOAD_BYTES) throw badRequest("INVOICE_PAYLOAD_INVALID");
   const currency = args.required("currency").toUpperCase();
   const providerToken = args.str("provider_token");
-  const prices = readPrices(args);
   const totalAmount = prices.reduce((sum, p) => sum + p.amount, 0);
   if (totalAmount <= 0) throw badRequest("total price must be positive");
   const limit = INVOICE_TOTAL_LIMITS[currency];
