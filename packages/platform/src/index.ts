@@ -44,3 +44,4 @@ export { sharedConfigShape, csv, telegramIds, port } from "./config.ts";
 export { lockNamespaceFor, withLockNamespace } from "./lock-namespace.ts";
 export { LOCK_KIND_METRICS, registerLockKindMetrics } from "./lock-kind-metrics.ts";
 export { secretMatches } from "./secret.ts";
+export { cutText } from "./text.ts";

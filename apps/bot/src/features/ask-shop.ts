@@ -1,7 +1,9 @@
 import { Composer } from "grammy";
+import { cutText } from "@orderbot/platform";
 import { MAX_SUPPORT_TEXT, type SupportRequests } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
+import { customerName } from "../format/customer-name.ts";
 import { mainMenuKeyboard } from "../keyboards/menu.ts";
 import { LOCALES } from "../format/translate.ts";
 import { showInPlace } from "./support.ts";
@@ -33,13 +35,12 @@ export function askShopFeature(deps: {
     sourceMessageId: number,
   ) {
     const from = ctx.from as NonNullable<BotContext["from"]>;
-    const name = [from.first_name, from.last_name].filter(Boolean).join(" ");
     const result = await deps.support.open({
       userId: from.id,
       chatId: from.id,
       topic: "question",
-      text: text.slice(0, MAX_SUPPORT_TEXT),
-      customer: { name: name.slice(0, 128), username: from.username },
+      text: cutText(text, MAX_SUPPORT_TEXT),
+      customer: { name: customerName(from), username: from.username },
       sourceMessageId,
     });
     if (result.status === "too-many") {

@@ -1,6 +1,7 @@
 import { Composer } from "grammy";
 import { MAX_SUPPORT_TEXT, type SupportRequests } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
+import { customerName } from "../format/customer-name.ts";
 
 export interface PaySupportFeatureDeps {
   support: SupportRequests;
@@ -23,13 +24,12 @@ export function paySupportFeature(deps: PaySupportFeatureDeps): Composer<BotCont
     const text = ctx.match.trim();
     if (text.length > MAX_SUPPORT_TEXT)
       return ctx.reply(ctx.t("support-too-long", { max: MAX_SUPPORT_TEXT }));
-    const name = [ctx.from.first_name, ctx.from.last_name].filter(Boolean).join(" ");
     const result = await deps.support.open({
       userId: ctx.from.id,
       chatId: ctx.chat.id,
       topic: "paysupport",
       text,
-      customer: { name: name.slice(0, 128), username: ctx.from.username },
+      customer: { name: customerName(ctx.from), username: ctx.from.username },
     });
     if (result.status === "too-many")
       return ctx.reply(ctx.t("support-too-many", { max: result.max }));

@@ -13,7 +13,8 @@ import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";
 import { itemLines } from "../format/order.ts";
-import { invoiceDescription } from "../format/promo.ts";
+import { customerName } from "../format/customer-name.ts";
+import { invoiceDescription, invoiceTitle } from "../format/promo.ts";
 import { loggableError } from "../log-safety.ts";
 import { updateReceivedAt } from "../updates/scope.ts";
 import { mainMenuKeyboard } from "../keyboards/menu.ts";
@@ -96,11 +97,11 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
     let invoice: { message_id: number };
     try {
       invoice = await ctx.replyWithInvoice(
-        ctx.t("invoice-title", { id: order.id }),
+        invoiceTitle(ctx.t, order.id),
         invoiceDescription(ctx.t, order, itemLines(ctx.t, order, ctx.locale)),
         order.id,
         order.currency,
-        [{ label: ctx.t("invoice-title", { id: order.id }), amount: order.totalMinor }],
+        [{ label: invoiceTitle(ctx.t, order.id), amount: order.totalMinor }],
         // A forwarded copy gets a deep link back to the bot instead of a Pay button, so the
         // invoice is paid only where it was sent (and the link opens the order for its owner).
         {
@@ -210,7 +211,7 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
       orderInfo: payment.order_info,
       locale: ctx.locale,
       customer: {
-        name: [ctx.from.first_name, ctx.from.last_name].filter(Boolean).join(" ").slice(0, 128),
+        name: customerName(ctx.from),
         username: ctx.from.username,
       },
     });

@@ -5,7 +5,12 @@ import {
   type OrderView,
   type PromoRefusal,
 } from "@orderbot/core";
+import { cutText } from "@orderbot/platform";
 import type { Translate } from "./translate.ts";
+
+/** Telegram's limits on an invoice's texts, in characters. */
+export const MAX_INVOICE_TITLE = 32;
+export const MAX_INVOICE_DESCRIPTION = 255;
 
 /** "−10%" or "−5.00 USD": what a code takes off, as its terms say. */
 export function promoTerms(
@@ -30,6 +35,11 @@ export function orderPromoLines(t: Translate, order: Pick<OrderView, "promo" | "
   ];
 }
 
+/** The invoice's title ("Order A1B2C3"), within Telegram's 32 characters. */
+export function invoiceTitle(t: Translate, orderId: string): string {
+  return cutText(t("invoice-title", { id: orderId }), MAX_INVOICE_TITLE);
+}
+
 /**
  * The invoice's description, the discount first: a Stars invoice takes exactly one price, so the
  * discount cannot be a second LabeledPrice and is said in words; the one price is the discounted
@@ -43,7 +53,7 @@ export function invoiceDescription(t: Translate, order: OrderView, items: string
         amount: formatMoney(order.promo.discountMinor, order.currency),
       })
     : null;
-  return (promo ? `${promo}\n${items}` : items).slice(0, 255);
+  return cutText(promo ? `${promo}\n${items}` : items, MAX_INVOICE_DESCRIPTION);
 }
 
 /** The cart's code lines: its discount and what checkout would charge, or why it would be refused. */

@@ -1,5 +1,6 @@
 import { InlineKeyboard } from "grammy";
 import type { CartView } from "@orderbot/core";
+import { cutText } from "@orderbot/platform";
 import { callbacks } from "../callbacks/index.ts";
 import type { Locale, Translate } from "../format/translate.ts";
 import { addPromoRow } from "./promo.ts";
@@ -7,8 +8,7 @@ import { addPromoRow } from "./promo.ts";
 const LABEL_MAX = 18;
 
 function shortLabel(title: string): string {
-  const chars = [...title];
-  return chars.length <= LABEL_MAX ? title : `${chars.slice(0, LABEL_MAX - 1).join("")}…`;
+  return cutText(title, LABEL_MAX, "…");
 }
 
 /**

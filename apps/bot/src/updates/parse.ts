@@ -11,6 +11,22 @@ export function parseUpdate(body: unknown): Update | null {
   return body as Update;
 }
 
+/**
+ * Every text in the update made well-formed, in place: a lone UTF-16 surrogate (half an emoji,
+ * which JSON can carry as "\ud83d") becomes U+FFFD. Done once, before anything reads the update,
+ * so no name or message can reach a jsonb column or a Bot API call as invalid UTF-8.
+ */
+export function wellFormedUpdate<T extends object>(update: T): T {
+  const values = update as Record<string, unknown>;
+  for (const key of Object.keys(values)) {
+    const value = values[key];
+    if (typeof value === "string") {
+      if (!value.isWellFormed()) values[key] = value.toWellFormed();
+    } else if (typeof value === "object" && value !== null) wellFormedUpdate(value);
+  }
+  return update;
+}
+
 /** The chat an update belongs to, for per-chat ordering; undefined for chatless updates. */
 export function chatIdOf(update: Update): number | undefined {
   return (

@@ -5,6 +5,7 @@ import type { Logger } from "@orderbot/platform";
 import { loggableError } from "../log-safety.ts";
 import type { BotMetrics } from "../metrics.ts";
 import type { RateLimiter } from "./rate-limit.ts";
+import { wellFormedUpdate } from "./parse.ts";
 import { isActionable } from "./schema.ts";
 import { inUpdateScope } from "./scope.ts";
 
@@ -71,7 +72,9 @@ export function createUpdatePipeline(deps: UpdatePipelineDeps) {
     return "in-progress";
   }
 
-  return async function processUpdate(update: Update): Promise<UpdateOutcome> {
+  return async function processUpdate(received: Update): Promise<UpdateOutcome> {
+    // The edge of every update, webhook or polling: nothing reads its texts before this.
+    const update = wellFormedUpdate(received);
     const receivedAt = performance.now();
     const type = updateType(update);
     const end = metrics.updateSeconds.startTimer({ type });

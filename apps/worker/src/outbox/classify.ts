@@ -1,6 +1,10 @@
 import { GrammyError, HttpError } from "grammy";
+import { cutText } from "@orderbot/platform";
 import { InvalidOutboxMessageError } from "./api-call.ts";
 import type { SendResult } from "./retry.ts";
+
+/** Characters of an error kept as an outbox message's `last_error`. */
+const MAX_ERROR_TEXT = 300;
 
 /**
  * 400s that mean the call's effect is already there, or nothing is left to do: an edit that
@@ -17,7 +21,7 @@ const ALREADY_DONE =
  */
 export function classify(error: unknown): SendResult {
   if (error instanceof GrammyError) {
-    const description = `${error.error_code}: ${error.description}`.slice(0, 300);
+    const description = cutText(`${error.error_code}: ${error.description}`, MAX_ERROR_TEXT);
     if (error.error_code === 429) {
       const seconds = error.parameters.retry_after ?? 1;
       return {
@@ -37,7 +41,7 @@ export function classify(error: unknown): SendResult {
     return { kind: "permanent", code: error.error_code, error: description };
   }
   if (error instanceof InvalidOutboxMessageError)
-    return { kind: "permanent", code: 0, error: error.message.slice(0, 300) };
+    return { kind: "permanent", code: 0, error: cutText(error.message, MAX_ERROR_TEXT) };
   if (error instanceof HttpError) {
     const inner = error.error instanceof Error ? error.error.name : "network error";
     return { kind: "transient", error: `network: ${inner}` };

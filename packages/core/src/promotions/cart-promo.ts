@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cutText } from "@orderbot/platform";
 import type { CoreDeps } from "../deps.ts";
 import { readCart, type CartView } from "../cart/queries.ts";
 import { invalid, type Invalid } from "../results.ts";
@@ -30,7 +31,7 @@ export function createApplyPromo(deps: CoreDeps) {
     const parsed = parseWith(applySchema, raw);
     if (!parsed.ok) return invalid(parsed.problems);
     const { userId } = parsed.value;
-    const typed = parsed.value.code.trim().toUpperCase().slice(0, 32);
+    const typed = cutText(parsed.value.code.trim().toUpperCase(), 32);
     const text = normaliseCode(parsed.value.code);
     const code = text ? await deps.db.promoCode.findUnique({ where: { code: text } }) : null;
     if (!code) return { status: "promo-refused", reason: "unknown", code: text ?? typed };

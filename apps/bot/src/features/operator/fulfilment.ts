@@ -8,6 +8,7 @@ import {
   type OrderService,
   type OrderStatus,
 } from "@orderbot/core";
+import { cutText } from "@orderbot/platform";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { formatMoment, whoText } from "../../format/timeline.ts";
@@ -48,7 +49,7 @@ function nameOf(ctx: BotContext): string | null {
   const from = ctx.from;
   if (!from) return null;
   const name = from.username ? `@${from.username}` : [from.first_name, from.last_name].join(" ");
-  return name.trim().slice(0, 128) || null;
+  return cutText(name.trim(), 128) || null;
 }
 
 /**

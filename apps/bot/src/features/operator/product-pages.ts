@@ -1,3 +1,5 @@
+import { cutText } from "@orderbot/platform";
+
 /** At most this many products on one page of /products. */
 export const PRODUCTS_PER_PAGE = 20;
 /**
@@ -21,7 +23,7 @@ export function productPages(
   let page: string[] = [];
   let chars = 0;
   for (const raw of lines) {
-    const line = raw.length > maxChars ? `${raw.slice(0, maxChars - 1)}…` : raw;
+    const line = cutText(raw, maxChars, "…");
     if (page.length > 0 && (page.length === perPage || chars + line.length + 1 > maxChars)) {
       pages.push(page);
       page = [];
