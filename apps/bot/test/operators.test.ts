@@ -108,12 +108,15 @@ describe("stock and prices", () => {
     });
   });
 
-  it("an admin sets a price; a member cannot", async () => {
+  it("an owner sets a price; a member, and an admin without the right, cannot", async () => {
     expect(await say(member, "/price CUP-CELADON 18")).toBe(
       "Only this group's administrators can do that.",
     );
-    expect(await say(admin, "/price CUP-CELADON 18")).toBe("CUP-CELADON: price 15 ⭐ → 18 ⭐.");
-    expect(await say(admin, "/price CUP-CELADON -1")).toMatch(
+    expect(await say(admin, "/price CUP-CELADON 18")).toBe(
+      'Prices need an owner, or an admin with the "Add new admins" right. Nothing was changed.',
+    );
+    expect(await say(owner, "/price CUP-CELADON 18")).toBe("CUP-CELADON: price 15 ⭐ → 18 ⭐.");
+    expect(await say(owner, "/price CUP-CELADON -1")).toMatch(
       /^Usage: \/price SKU AMOUNT, for example \/price TEA-LONGJING 25\. Stars are whole numbers/,
     );
     expect(

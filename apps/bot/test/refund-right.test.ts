@@ -3,7 +3,7 @@
 // owners; the holders are checked here.)
 import { describe, expect, it } from "vitest";
 import type { ChatMember } from "grammy/types";
-import { holdsRefundRight } from "../src/features/operator/guard.ts";
+import { holdsRefundRight } from "../src/features/operator/rights.ts";
 
 const user = { id: 7_100_000_001, is_bot: false, first_name: "A" };
 const admin = (canPromote: boolean): ChatMember => ({

@@ -1,5 +1,4 @@
 import type { Api, MiddlewareFn } from "grammy";
-import type { ChatMember } from "grammy/types";
 import { humanAdminIds, type GroupService } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { isLocale } from "../../format/translate.ts";
@@ -76,35 +75,4 @@ export function operatorsOnly(deps: { groups: GroupService }): MiddlewareFn<BotC
     }
     await next();
   };
-}
-
-/**
- * The Telegram admin right a refund needs: "Add new admins". Every other right can be handed out
- * by whoever holds this one, so it is the group's root of trust; the creator holds every right.
- */
-export const REFUND_RIGHT = "can_promote_members";
-
-export function holdsRefundRight(member: ChatMember): boolean {
-  if (member.status === "creator") return true;
-  return member.status === "administrator" && member[REFUND_RIGHT];
-}
-
-/**
- * For money going back (refunds, marking one made): an owner (`OWNER_IDS`), or an admin holding
- * `REFUND_RIGHT`, asked of Telegram now rather than read from the admin cache: refunds are rare,
- * and a demotion must stop them at once. Anyone else is told why and nothing changes; returns
- * whether the action may go on.
- */
-export async function refundersOnly(
-  ctx: BotContext,
-  ownerIds: readonly bigint[],
-): Promise<boolean> {
-  const from = ctx.from;
-  const chat = ctx.chat;
-  if (!from || !chat) return false;
-  if (ownerIds.includes(BigInt(from.id))) return true;
-  if (holdsRefundRight(await ctx.api.getChatMember(chat.id, from.id))) return true;
-  ctx.logger.info({ right: REFUND_RIGHT }, "refund refused: admin without the right");
-  await respond(ctx, ctx.t("op-refund-no-right"));
-  return false;
 }

@@ -102,7 +102,14 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
   actions.use(productsFeature({ catalog: shop.catalog }));
   actions.use(categoriesFeature({ catalog: shop.catalog, categories: shop.categories }));
   actions.use(photoFeature({ catalog: shop.catalog, photos: shop.photos }));
-  actions.use(stockFeature({ catalog: shop.catalog, stock: shop.stock, lowStock: deps.lowStock }));
+  actions.use(
+    stockFeature({
+      catalog: shop.catalog,
+      stock: shop.stock,
+      lowStock: deps.lowStock,
+      ownerIds: deps.ownerIds,
+    }),
+  );
   actions.use(codesFeature({ catalog: shop.catalog, delivery: shop.delivery }));
   actions.use(
     operatorOrdersFeature({
@@ -128,6 +135,12 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
     refundsFeature({ payments: shop.payments, ledger: shop.ledger, ownerIds: deps.ownerIds }),
   );
   actions.use(supportAnswerFeature(shop.support));
-  actions.use(promoCodesFeature({ promotions: shop.promotions, currency: deps.currency }));
+  actions.use(
+    promoCodesFeature({
+      promotions: shop.promotions,
+      currency: deps.currency,
+      ownerIds: deps.ownerIds,
+    }),
+  );
   return feature;
 }

@@ -11,7 +11,8 @@ import { callbacks } from "../../callbacks/index.ts";
 import { formatDate, formatTime, itemLines, maskedCustomer } from "../../format/order.ts";
 import { timelineText } from "../../format/timeline.ts";
 import { nextStepKeyboard } from "./fulfilment.ts";
-import { actorOf, refundersOnly, respond } from "./guard.ts";
+import { actorOf, respond } from "./guard.ts";
+import { requireRight } from "./rights.ts";
 import { shippingBlock, withShowPhone } from "./shipping.ts";
 import type { ShippingOption } from "@orderbot/core";
 
@@ -126,7 +127,7 @@ export function operatorOrdersFeature(deps: {
     const [word, ...words] = arg(ctx).split(/\s+/);
     const id = (word ?? "").toUpperCase();
     if (!id) return respond(ctx, ctx.t("op-refund-usage"));
-    if (!(await refundersOnly(ctx, deps.ownerIds))) return;
+    if (!(await requireRight(ctx, "refund", deps.ownerIds))) return;
     const reason = words.join(" ").trim();
     const result = await deps.payments.refundOrder(id, actorOf(ctx), {
       reason: reason === "" ? null : reason,

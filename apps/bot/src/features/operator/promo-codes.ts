@@ -4,6 +4,7 @@ import type { BotContext } from "../../bot/context.ts";
 import { formatDate } from "../../format/order.ts";
 import { promoTerms } from "../../format/promo.ts";
 import { actorOf, respond } from "./guard.ts";
+import { requireRight } from "./rights.ts";
 import { parsePromoAdd } from "./promo-command.ts";
 
 export const PROMO_COMMANDS = ["promo"] as const;
@@ -19,6 +20,8 @@ export function promoCodesFeature(deps: {
   promotions: Pick<PromotionService, "create" | "list" | "disable">;
   /** The currency a fixed amount is in unless it names one: the shop's payment currency. */
   currency: string;
+  /** With admins holding the rights table's right for `promo-add` (rights.ts). */
+  ownerIds: readonly bigint[];
 }): Composer<BotContext> {
   const feature = new Composer<BotContext>();
 
@@ -70,6 +73,7 @@ export function promoCodesFeature(deps: {
         );
       }
       case "add": {
+        if (!(await requireRight(ctx, "promo-add", deps.ownerIds))) return;
         const parsed = parsePromoAdd(rest.join(" "), deps.currency, ctx.shopTime.zone);
         if (!parsed.ok) return usage(parsed.problem);
         const result = await deps.promotions.create({ ...parsed.value, actor: actorOf(ctx) });

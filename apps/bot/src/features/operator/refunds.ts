@@ -17,7 +17,8 @@ import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { ledgerFindingsKeyboard } from "../../keyboards/ledger-findings.ts";
 import { refundsKeyboard } from "../../keyboards/refunds.ts";
-import { actorOf, refundersOnly, respond } from "./guard.ts";
+import { actorOf, respond } from "./guard.ts";
+import { requireRight } from "./rights.ts";
 
 /** Rows shown per section; the title says how many there are in all. */
 const SHOWN = 10;
@@ -179,7 +180,7 @@ export function refundsFeature(deps: {
   >;
   /** Stars ledger findings: an operator resolves one (who and when are recorded). */
   ledger: Pick<StarReconciliation, "resolveFinding">;
-  /** With admins holding guard.ts' REFUND_RIGHT, the only ones who may retry or mark a refund. */
+  /** With admins holding the rights table's right (rights.ts), the only ones who may act on money. */
   ownerIds: readonly bigint[];
 }): Composer<BotContext> {
   const feature = new Composer<BotContext>();
@@ -187,7 +188,7 @@ export function refundsFeature(deps: {
   async function mark(ctx: BotContext, ref: PaymentRef, note: string | null): Promise<void> {
     if (note !== null && note.length > REFUND_NOTE_MAX)
       return respond(ctx, ctx.t("op-refunded-too-long", { max: REFUND_NOTE_MAX }));
-    if (!(await refundersOnly(ctx, deps.ownerIds))) return;
+    if (!(await requireRight(ctx, "refund-mark", deps.ownerIds))) return;
     const result = await deps.payments.markRefundedByHand({ ref, actor: actorOf(ctx), note });
     await respond(ctx, markText(ctx, result));
   }
@@ -210,7 +211,7 @@ export function refundsFeature(deps: {
   feature.callbackQuery(callbacks.refundRetry.pattern, async (ctx) => {
     const data = callbacks.refundRetry.decode(ctx.callbackQuery.data);
     if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
-    if (!(await refundersOnly(ctx, deps.ownerIds))) return;
+    if (!(await requireRight(ctx, "refund-retry", deps.ownerIds))) return;
     const result = await deps.payments.retryRefund({ paymentId: data.paymentId }, actorOf(ctx));
     await respond(ctx, retryText(ctx, result));
   });
@@ -218,7 +219,7 @@ export function refundsFeature(deps: {
   feature.callbackQuery(callbacks.refundMark.pattern, async (ctx) => {
     const data = callbacks.refundMark.decode(ctx.callbackQuery.data);
     if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
-    if (!(await refundersOnly(ctx, deps.ownerIds))) return;
+    if (!(await requireRight(ctx, "refund-mark", deps.ownerIds))) return;
     const owed = await deps.payments.owedRefund(data.paymentId);
     if (!owed) return respond(ctx, ctx.t("op-refund-already"));
     await ctx.answerCallbackQuery();
@@ -230,6 +231,7 @@ export function refundsFeature(deps: {
   feature.callbackQuery(callbacks.findingResolve.pattern, async (ctx) => {
     const data = callbacks.findingResolve.decode(ctx.callbackQuery.data);
     if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+    if (!(await requireRight(ctx, "finding-resolve", deps.ownerIds))) return;
     const result = await deps.ledger.resolveFinding(data.findingId, actorOf(ctx));
     await respond(ctx, resolveText(ctx, result));
   });

@@ -8,12 +8,15 @@ import {
 } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { actorOf, respond } from "./guard.ts";
+import { requireRight } from "./rights.ts";
 import { knownSku } from "./sku.ts";
 
 export interface StockFeatureDeps {
   catalog: CatalogService;
   stock: StockService;
   lowStock: LowStockAlerts;
+  /** With admins holding the rights table's right for `price` (rights.ts). */
+  ownerIds: readonly bigint[];
 }
 
 /** The words after a command: "/stock TEA +5" → ["TEA", "+5"]. */
@@ -76,6 +79,7 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
   feature.command("price", async (ctx) => {
     const [typed, amount, ...rest] = args(ctx);
     if (!typed || !amount || rest.length > 0) return respond(ctx, ctx.t("op-price-usage"));
+    if (!(await requireRight(ctx, "price", deps.ownerIds))) return;
     const sku = await knownSku(ctx, deps.catalog, typed);
     if (sku === null) return;
     const product = await deps.catalog.get({ sku });
