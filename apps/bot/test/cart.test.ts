@@ -178,4 +178,35 @@ describe("the cart", () => {
     expect(await stockOf("SNACK-SESAME")).toBe(sesame);
     expect(await ordersOf(user)).toEqual([]);
   });
+
+  it("keeps a shortage naming several products within a callback answer, the full text in the cart", async () => {
+    const user = kit.createUser({ languageCode: "en" });
+    const picks = [
+      ["sesame", "Sesame brittle, 200 g", "SNACK-SESAME"],
+      ["hawthorn", "Hawthorn flakes, 150 g", "SNACK-HAWTHORN"],
+      ["pu'er", "Pu'er cake, 357 g", "TEA-PUER"],
+    ] as const;
+    for (const [words, title] of picks) {
+      await openBySearch(user, words, title);
+      await user.press("🛒 Add 1 to cart");
+      await user.waitForMessage(/In your cart: 1/, { edits: true });
+    }
+    await user.send("/cart");
+    await user.waitForMessage("Your cart:");
+    // Sold out meanwhile, all three.
+    for (const [, , sku] of picks)
+      await h.db.product.update({ where: { sku }, data: { stock: 0 } });
+    const press = await user.press(/^✅ Checkout/);
+    const answer = await press.answered();
+    expect(answer.showAlert).toBe(true);
+    expect(answer.text).toBe(
+      "Not enough in stock for some lines: the cart below says which. Nothing was reserved.",
+    );
+    const shown = await user.waitForMessage(/^Not enough in stock: /, { edits: true });
+    const [notice] = shown.text!.split("\n\n");
+    for (const [, title] of picks) expect(notice).toContain(`${title} (sold out)`);
+    expect(notice).toContain("Nothing was reserved, and your cart is unchanged");
+    expect(shown.text).toContain("Your cart:");
+    expect(await ordersOf(user)).toEqual([]);
+  });
 });

@@ -11,6 +11,7 @@ cart-added = Added to your cart: { $title }, now { $qty }. The cart has { $units
 cart-emptied = Your cart is empty now.
 cart-changed = Your cart changed since this message was shown. Here it is now: check it and press Checkout again. Nothing was reserved.
 cart-short = Not enough in stock: { $items }. Nothing was reserved, and your cart is unchanged: lower those lines or remove them, then check out again.
+cart-short-alert = Not enough in stock for some lines: the cart below says which. Nothing was reserved.
 cart-short-item = { $title } (only { $available } left)
 cart-short-none = { $title } (sold out)
 cart-too-many-lines = A cart holds at most { $max } different products (one order). Check out these first, or remove one.

@@ -11,6 +11,7 @@ cart-added = 已加入购物车：{ $title }，现为 { $qty } 件。购物车�
 cart-emptied = 购物车已清空。
 cart-changed = 此消息显示后，您的购物车有了变化。以下是当前的购物车：请核对后再次点“结算”。未保留任何商品。
 cart-short = 库存不足：{ $items }。未保留任何商品，购物车保持不变：请减少或移除这些商品后再结算。
+cart-short-alert = 部分商品库存不足：详见下方购物车。未保留任何商品。
 cart-short-item = { $title }（仅剩 { $available }）
 cart-short-none = { $title }（已售罄）
 cart-too-many-lines = 购物车最多可放 { $max } 种商品（一个订单）。请先结算，或移除一种。

@@ -1,4 +1,5 @@
 import { Composer } from "grammy";
+import { cutText } from "@orderbot/platform";
 import {
   formatMoney,
   type CartService,
@@ -17,7 +18,7 @@ import { orderIntentKey } from "./order.ts";
 import { cardFor } from "./product.ts";
 import { tellPlacementRefusal } from "./placement-refusals.ts";
 import { showProductCard } from "./product-card.ts";
-import { alert, showInPlace } from "./support.ts";
+import { alert, alertOrDefer, MAX_MESSAGE_TEXT, showInPlace } from "./support.ts";
 
 export interface CartFeatureDeps {
   catalog: CatalogService;
@@ -75,13 +76,15 @@ export function cartFeature(deps: CartFeatureDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   const privateChats = feature.chatType("private");
 
-  const show = async (ctx: BotContext, cart?: CartView) => {
+  /** The cart in the pressed message; `notice`: a text too long for the alert, shown above. */
+  const show = async (ctx: BotContext, cart?: CartView, notice?: string) => {
     const screen = cartScreen(
       ctx,
       cart ?? (await deps.cart.view(ctx.from!.id)),
       deps.maxUnitsPerLine,
     );
-    await showInPlace(ctx, screen.text, screen.keyboard);
+    const text = notice ? cutText(`${notice}\n\n${screen.text}`, MAX_MESSAGE_TEXT) : screen.text;
+    await showInPlace(ctx, text, screen.keyboard);
   };
 
   privateChats.command("cart", async (ctx) => {
@@ -195,8 +198,8 @@ export function cartFeature(deps: CartFeatureDeps): Composer<BotContext> {
             ? ctx.t("cart-short-none", { title: title(line.sku) })
             : ctx.t("cart-short-item", { title: title(line.sku), available: line.available }),
         );
-        await alert(ctx, ctx.t("cart-short", { items: items.join(", ") }));
-        return show(ctx, cart);
+        const shortage = ctx.t("cart-short", { items: items.join(", ") });
+        return show(ctx, cart, await alertOrDefer(ctx, shortage, ctx.t("cart-short-alert")));
       }
       case "promo-refused":
         // Nothing reserved; the cart keeps its code, shown with why, and a button to take it off.
