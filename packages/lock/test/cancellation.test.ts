@@ -1,5 +1,6 @@
-// A caller that gives up while its task runs under withLock: the watchdog stops, the lease's
-// signal aborts with the caller's reason, and the lock is released at once, not when the task ends.
+// A caller that gives up while its task runs under withLock: the watchdog stops and the lease's
+// signal aborts with the caller's reason at once, but the lock is released only when the task
+// returns (or expires): work that cannot be aborted must not overlap another holder's.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Registry } from "prom-client";
@@ -17,7 +18,7 @@ async function renewals(registry: Registry): Promise<number> {
   return metric.values.reduce((sum, sample) => sum + sample.value, 0);
 }
 
-it("a caller aborted while its task runs stops the renewals, aborts the lease signal and releases the lock", async () => {
+it("a caller aborted while its task runs stops the renewals, aborts the lease signal and releases the lock once the task returns", async () => {
   const registry = new Registry();
   const locks = await fx.make({ registry });
   const rival = await fx.make();
@@ -25,27 +26,31 @@ it("a caller aborted while its task runs stops the renewals, aborts the lease si
   const caller = new AbortController();
   let renewalsAtAbort = -1;
   let key = "";
+  let rivalWhileRunning: boolean | undefined;
   const outcome = locks.withLock(
     resource,
     async ({ lease, signal }) => {
       key = lease!.key;
-      await sleep(150); // ttl/3 = 50 ms: the watchdog has renewed by now
+      await sleep(350); // ttl/3 = 300 ms: the watchdog has renewed by now
       expect(await renewals(registry)).toBeGreaterThan(0);
       renewalsAtAbort = await renewals(registry);
       caller.abort(new Error("the caller gave up"));
       const reason = await aborted(signal, 100);
       expect((reason as Error).message).toBe("the caller gave up");
-      // A task slow to notice keeps running a while; the lock must not be renewed meanwhile.
-      await sleep(600);
-      expect(await fx.test.redis.exists(key)).toBe(0);
-      const taken = await rival.acquire(resource, { waitMs: 0 });
-      expect(taken.ok).toBe(true);
-      if (taken.ok) await taken.lease.release();
+      // A task slow to notice (a COMMIT in flight) keeps running: the lock stays until it returns.
+      await sleep(200);
+      expect(await fx.test.redis.get(key)).toBe(lease!.token);
+      rivalWhileRunning = (await rival.acquire(resource, { waitMs: 0 })).ok;
       return "ended late";
     },
-    { ttlMs: 150, signal: caller.signal, requestId: "cancel-1" },
+    { ttlMs: 900, signal: caller.signal, requestId: "cancel-1" },
   );
   await expect(outcome).resolves.toMatchObject({ status: "ok", value: "ended late" });
+  expect(rivalWhileRunning).toBe(false);
+  expect(await fx.test.redis.exists(key)).toBe(0); // released once the task returned
+  const taken = await rival.acquire(resource, { waitMs: 0 });
+  expect(taken.ok).toBe(true);
+  if (taken.ok) await taken.lease.release();
   expect(renewalsAtAbort).toBeGreaterThan(0);
   expect(await renewals(registry)).toBe(renewalsAtAbort);
   expect(locks.stats()).toMatchObject({ timers: 0, leases: 0 });

@@ -81,6 +81,8 @@ describe("acquire and withLock", () => {
 describe("createLockManager", () => {
   it.each([
     ["a namespace with a brace", { namespace: "prod:{shop}" }, "namespace"],
+    // else "p:lock" + kind "x" + id "1" would be the key of "p" + kind "lock" + id "x:1"
+    ['a namespace with a part "lock"', { namespace: "p:lock" }, "namespace"],
     ["no kinds", { kinds: {} }, "kinds"],
     ["a short hash key", { hashKey: "short" }, "hashKey"],
     [

@@ -4,8 +4,10 @@
 // rethrowing a reply error that fails every caller.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Redis } from "ioredis";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Registry } from "prom-client";
 import { createLockManager, LockUnavailableError, type LockManager } from "../src/index.ts";
+import { tryScript } from "../src/core/scripts.ts";
 import {
   fastClient,
   HASH_KEY,
@@ -73,4 +75,74 @@ it("treats a full Redis as unavailable: each kind's outage policy applies, and a
   if (held.ok) expect(await held.lease.release()).toBe("released");
   await redis.config("SET", "maxmemory", "0");
   expect((await locks.acquire({ kind: "order", id: "o-1" })).ok).toBe(true);
+});
+
+it("an OOM on acquire leaves the breaker closed and never stops renewals or releases, which a full Redis still takes", async () => {
+  const own = fastClient(server.url);
+  await ready(own);
+  const options = { namespace: "oom-breaker", hashKey: HASH_KEY, kinds: KINDS };
+  const manager = createLockManager(withLayers({ ...options, redis: own })); // opens after 5 failures
+  try {
+    let key = "";
+    const outcome = await manager.withLock(
+      { kind: "order", id: "held" },
+      async ({ lease, signal }) => {
+        key = lease!.key;
+        await redis.config("SET", "maxmemory", "1mb"); // still full of the first test's data
+        for (let i = 0; i < 6; i++) {
+          const error = await manager.acquire({ kind: "order", id: `new-${i}` }).catch((e) => e);
+          expect((error as LockUnavailableError).reason).toBe("oom");
+        }
+        expect(manager.stats().breaker).toBe("closed"); // OOM is an answer, not an outage
+        await sleep(500); // the watchdog renews every 100 ms meanwhile
+        return { aborted: signal.aborted, held: lease!.held };
+      },
+      { ttlMs: 300 },
+    );
+    expect(outcome).toMatchObject({ status: "ok", value: { aborted: false, held: true } });
+    expect(await redis.exists(key)).toBe(0); // released, not left to its TTL
+  } finally {
+    await redis.config("SET", "maxmemory", "0");
+    await manager.close();
+    own.disconnect();
+  }
+});
+
+it("an open breaker refuses acquires only: a held lease keeps renewing and is released", async () => {
+  const own = fastClient(server.url);
+  await ready(own);
+  let failing = false; // acquires fail as if the connection dropped; everything else reaches Redis
+  const redisOf = new Proxy(own, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as (...a: unknown[]) => unknown;
+      if (property === "evalsha" && failing)
+        return (sha: string, ...rest: unknown[]) =>
+          sha === tryScript.sha
+            ? Promise.reject(new Error("Connection is closed."))
+            : value.call(target, sha, ...rest);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const options = { namespace: "breaker-open", hashKey: HASH_KEY, kinds: KINDS };
+  const manager = createLockManager(withLayers({ ...options, redis: redisOf }));
+  try {
+    let key = "";
+    const outcome = await manager.withLock(
+      { kind: "order", id: "held" },
+      async ({ lease, signal }) => {
+        key = lease!.key;
+        failing = true;
+        for (let i = 0; i < 5; i++) await manager.acquire({ kind: "job", id: i }).catch(() => {});
+        expect(manager.stats().breaker).toBe("open");
+        await sleep(500); // the watchdog renews every 100 ms meanwhile
+        return { aborted: signal.aborted, held: lease!.held };
+      },
+      { ttlMs: 300 },
+    );
+    expect(outcome).toMatchObject({ status: "ok", value: { aborted: false, held: true } });
+    expect(await redis.exists(key)).toBe(0);
+  } finally {
+    await manager.close();
+    own.disconnect();
+  }
 });

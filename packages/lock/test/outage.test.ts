@@ -249,7 +249,7 @@ it("bounds commands that a client would queue while offline", async () => {
   }
 });
 
-it("treats a client that throws instead of rejecting like one that cannot reach Redis: a rejection, never a throw", async () => {
+it("treats a client that throws a connection error instead of rejecting like one that cannot reach Redis: a rejection, never a throw", async () => {
   let broken = false;
   const own = fastClient(server.url);
   await ready(own);
@@ -258,7 +258,7 @@ it("treats a client that throws instead of rejecting like one that cannot reach 
       const value = Reflect.get(target, property, receiver) as unknown;
       if (property === "evalsha" && broken) {
         return () => {
-          throw new Error("client gave up synchronously");
+          throw new Error("Connection is closed."); // a connection error, thrown synchronously
         };
       }
       return typeof value === "function"

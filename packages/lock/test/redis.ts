@@ -48,7 +48,7 @@ function answers(port: number): Promise<boolean> {
 }
 
 /** A free port below the kernel's ephemeral range (a port from it may be taken meanwhile). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
     const free = await new Promise<boolean>((resolve) => {

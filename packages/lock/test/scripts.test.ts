@@ -14,12 +14,13 @@ const keys = () => {
   return { lock, fence: `${lock}:fence`, queue: `${lock}:queue`, tickets: `${lock}:tickets` };
 };
 type K = ReturnType<typeof keys>;
-/** The acquire script of a waiter: `token` waits for `manager`, `waitLeft` ms more. */
-const acquire = (k: K, token: string, manager = "m", waitLeft = 10_000, ttl = 1500) =>
+/** The acquire script of a waiter: `token` waits for `manager`, `waitLeft` ms more; a hand-off
+ * gives it `claim` ms to confirm. */
+const acquire = (k: K, token: string, manager = "m", waitLeft = 10_000, ttl = 1500, claim = 500) =>
   acquireScript.run(
     t.redis,
     [k.lock, k.fence, k.queue, k.tickets],
-    [token, ttl, 60_000, manager, waitLeft, 300_000],
+    [token, ttl, 60_000, manager, waitLeft, 300_000, claim],
   ) as Promise<[number, number, number?]>;
 const release = (k: K, token: string, leaving?: string) =>
   releaseScript.run(
@@ -89,30 +90,30 @@ describe("acquire.lua", () => {
     expect(await t.redis.pttl(k.queue)).toBeGreaterThan(200_000);
   });
 
-  it("keeps each waiter's ticket (manager, TTL, deadline in server time), renewed by its re-checks", async () => {
+  it("keeps each waiter's ticket (manager, TTL, deadline in server time, claim), renewed by its re-checks", async () => {
     const k = keys();
     await acquire(k, "tok-a");
     const [status, pttl, serverMs] = await acquire(k, "tok-w", "m1", 4000, 2500);
     expect([status, pttl > 0]).toEqual([0, true]);
     const [seconds] = await t.redis.time();
     expect(Math.abs(serverMs! - Number(seconds) * 1000)).toBeLessThan(5000);
-    expect(await t.redis.hget(k.tickets, "tok-w")).toBe(`m1 2500 ${serverMs! + 4000}`);
+    expect(await t.redis.hget(k.tickets, "tok-w")).toBe(`m1 2500 ${serverMs! + 4000} 500`);
     const [, , later] = await acquire(k, "tok-w", "m1", 9000, 2500);
-    expect(await t.redis.hget(k.tickets, "tok-w")).toBe(`m1 2500 ${later! + 9000}`);
+    expect(await t.redis.hget(k.tickets, "tok-w")).toBe(`m1 2500 ${later! + 9000} 500`);
     expect(await t.redis.pttl(k.tickets)).toBeGreaterThan(200_000);
   });
 
-  it("reports a lock already handed to the caller's token as acquired, with that hand-off's fence and remaining TTL", async () => {
+  it("confirms a claim handed to the caller's token: acquired, with that hand-off's fence, extended to its TTL", async () => {
     const k = keys();
     await acquire(k, "holder");
     await acquire(k, "tok-w", "m1", 10_000, 5000);
-    await release(k, "holder"); // handed to tok-w
+    await release(k, "holder"); // handed to tok-w, for its 500 ms claim
+    expect(await t.redis.pttl(k.lock)).toBeLessThanOrEqual(500);
     const fence = Number(await t.redis.get(k.fence));
-    const [status, got, pttl] = await acquire(k, "tok-w", "m1", 10_000, 5000);
+    const [status, got] = await acquire(k, "tok-w", "m1", 10_000, 5000);
     expect(status).toBe(1);
     expect(got).toBe(fence);
-    expect(pttl).toBeGreaterThan(4000);
-    expect(pttl).toBeLessThanOrEqual(5000);
+    expect(await t.redis.pttl(k.lock)).toBeGreaterThan(4000);
     expect(await t.redis.get(k.fence)).toBe(String(fence)); // no second fence for one acquisition
   });
 
@@ -165,18 +166,18 @@ describe("release.lua", () => {
     expect(await release(k, "ours")).toBe(0);
   });
 
-  it("hands the lock to the first waiter in line: its token, its TTL, a new fence, and a message to its manager only", async () => {
+  it("hands the lock to the first waiter in line: its token, its claim, a new fence, and a message to its manager only", async () => {
     const k = keys();
     const inbox = await listen(`${INBOX}m1`, `${INBOX}m2`);
     try {
       const [, fence] = await acquire(k, "ours");
-      const [, , serverMs] = await acquire(k, "w1", "m1", 10_000, 3000);
+      const [, , serverMs] = await acquire(k, "w1", "m1", 10_000, 3000, 800);
       await acquire(k, "w2", "m2", 10_000, 1500);
       expect(await release(k, "ours")).toBe(1);
       expect(await t.redis.get(k.lock)).toBe("w1");
-      const pttl = await t.redis.pttl(k.lock);
-      expect(pttl).toBeGreaterThan(2000);
-      expect(pttl).toBeLessThanOrEqual(3000);
+      const pttl = await t.redis.pttl(k.lock); // its claim, not its TTL, until it confirms
+      expect(pttl).toBeGreaterThan(0);
+      expect(pttl).toBeLessThanOrEqual(800);
       const newFence = Number(await t.redis.get(k.fence));
       expect(newFence).toBeGreaterThan(fence);
       expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["w2"]);
@@ -185,12 +186,13 @@ describe("release.lua", () => {
       expect(heard).toHaveLength(1);
       const [channel, message] = heard[0]!;
       expect(channel).toBe(`${INBOX}m1`);
-      const [token, handedFence, ttl, handedAt, lockKey] = message.split(" ");
-      expect([token, Number(handedFence), Number(ttl), lockKey]).toEqual([
+      const [token, handedFence, ttl, handedAt, lockKey, retention] = message.split(" ");
+      expect([token, Number(handedFence), Number(ttl), lockKey, Number(retention)]).toEqual([
         "w1",
         newFence,
         3000,
         k.lock,
+        60_000,
       ]);
       expect(Number(handedAt)).toBeGreaterThanOrEqual(serverMs!);
       // w1 holds it like any holder: its release hands it on to w2

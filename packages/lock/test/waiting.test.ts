@@ -58,7 +58,7 @@ describe("the first attempt", () => {
       expect(sent()).toEqual(["release"]);
     }));
 
-  it("a caller that may wait tries plainly, then asks once in line, subscribed beforehand; the hand-off needs no more", () =>
+  it("a caller that may wait tries plainly, then asks once in line, subscribed beforehand; the hand-off needs one confirming ask", () =>
     withScriptsRecorded(async ({ locks, sent }) => {
       const holder = await hold("contended");
       const waiting = locks.acquire({ kind: "order", id: "contended" }, { waitMs: 5000 });
@@ -67,7 +67,7 @@ describe("the first attempt", () => {
       await holder.release();
       const result = await waiting;
       if (!result.ok) throw new Error("must acquire");
-      expect(sent()).toEqual(["try", "acquire"]); // handed over: no re-check, no second ask
+      expect(sent()).toEqual(["try", "acquire", "acquire"]); // handed a claim: one ask confirms it
       await result.lease.release();
       expect(sent()).toEqual(["release"]);
     }));

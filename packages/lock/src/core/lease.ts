@@ -1,6 +1,7 @@
 // A held lock: pass its `fence` with the writes it guards, and stop when its `signal` aborts:
 // the lock is not ours any more, a renewal failed, the connection dropped, or it is about to
-// expire (within the safety margin) without a renewal.
+// expire (within the safety margin) without a renewal. `held` and the signal also compare the
+// clock with that moment whenever they are read: after a stall, I/O callbacks run before timers.
 import { LeaseLostError } from "./types.ts";
 import type { RedisLockManager } from "./manager.ts";
 import { int, marginFor, TTL_MS, type LockRequest } from "./requests.ts";
@@ -9,6 +10,10 @@ import type * as T from "./types.ts";
 /** What a holder sees of its lease. */
 export type Lease = Omit<LockLease, "request" | "lose" | "keepAlive" | "forget">;
 
+const nativeGetter = (name: string) =>
+  Object.getOwnPropertyDescriptor(AbortSignal.prototype, name)!.get!;
+const [aborted, reason] = [nativeGetter("aborted"), nativeGetter("reason")];
+
 export class LockLease {
   readonly key: string; // {namespace:lock:kind:id}: a Cluster hash tag shared with its fence
   readonly kind: string;
@@ -16,6 +21,9 @@ export class LockLease {
   #expiresAt = 0;
   #state: "held" | "released" | "lost" = "held";
   readonly #controller = new AbortController(); // Node.js makes its signal on first read
+  #signal: AbortSignal | undefined;
+  #deadline = 0; // abortsAt on the monotonic clock (performance.now())
+  #givenUp = false; // the caller gave up: renewals stopped, the expiry is no loss
   #guard: NodeJS.Timeout | undefined;
   #releasing: Promise<"released" | "not-owner"> | undefined;
   #expiryReason: T.LeaseLossReason = "expired";
@@ -32,9 +40,10 @@ export class LockLease {
     this.#expireAt(acquiredAt + this.ttlMs);
   }
 
-  /** Aborts when the lease is lost or about to expire unrenewed (at `abortsAt`). */
+  /** Aborts when the lease is lost or about to expire unrenewed (at `abortsAt`); its `aborted`,
+   * `reason` and `throwIfAborted()` check the clock first. */
   get signal(): AbortSignal {
-    return this.#controller.signal;
+    return (this.#signal ??= this.#checkedSignal());
   }
 
   get expiresAt(): number {
@@ -46,8 +55,18 @@ export class LockLease {
     return this.#expiresAt - marginFor(this.ttlMs);
   }
 
+  /** False from `abortsAt` on, whenever read, even before the guard timer fires. */
   get held(): boolean {
+    if (this.#state === "held" && performance.now() >= this.#deadline)
+      this.lose(this.#expiryReason);
     return this.#state === "held";
+  }
+
+  /** Throws LeaseLostError unless the lease is still held: call it right before a guarded write. */
+  assertHeld(): void {
+    if (this.held) return;
+    const reason: unknown = this.#controller.signal.reason;
+    throw reason instanceof LeaseLostError ? reason : new LeaseLostError(this.key, "not-owner");
   }
 
   /** Renews for `ttlMs` (from 1 ms) from now; false when the lock is not ours any more. */
@@ -98,10 +117,12 @@ export class LockLease {
       this.host.clearTimer(timer);
       signal?.removeEventListener("abort", cancel);
     };
+    // Not a loss: the caller gave up. The lock stays until the task settles (withLock releases
+    // it then) or expires: work that cannot be aborted must not overlap the next holder's.
     const cancel = () => {
       stop();
-      if (this.held) this.#controller.abort(signal!.reason); // not a loss: the caller gave up
-      this.release().catch(() => {}); // a failure is logged by withLock's own release
+      this.#givenUp = true;
+      if (this.held) this.#controller.abort(signal!.reason);
     };
     if (signal?.aborted) cancel();
     else signal?.addEventListener("abort", cancel, { once: true });
@@ -126,8 +147,9 @@ export class LockLease {
 
   /** Marks the lease lost and aborts its signal; the holder must stop at its next step. */
   lose(reason: T.LeaseLossReason, cause?: unknown): void {
-    if (!this.held) return;
+    if (this.#state !== "held") return;
     this.#end("lost");
+    if (this.#givenUp) return; // its signal aborted when the caller gave up
     this.request.metrics.leaseLost();
     this.host.warn(this, { reason }, "lock lease lost while its work was running");
     this.#controller.abort(new LeaseLostError(this.key, reason, cause));
@@ -143,8 +165,20 @@ export class LockLease {
     this.#expiresAt = at;
     this.host.clearTimer(this.#guard);
     const left = this.abortsAt - Date.now();
+    this.#deadline = performance.now() + left;
     if (left <= 0) return this.lose(this.#expiryReason);
     this.#guard = this.host.setTimer(() => this.lose(this.#expiryReason), left);
+  }
+
+  #checkedSignal(): AbortSignal {
+    const signal = this.#controller.signal;
+    const check = () => this.held;
+    Object.defineProperties(signal, {
+      aborted: { get: () => (check(), aborted.call(signal)) },
+      reason: { get: () => (check(), reason.call(signal)) },
+      throwIfAborted: { value: () => (check(), AbortSignal.prototype.throwIfAborted.call(signal)) },
+    });
+    return signal;
   }
 
   #end(state: "released" | "lost"): void {

@@ -3,7 +3,8 @@
 // backoff until its wait runs out (never a hot loop). withLock holds a lock around a task.
 import { setTimeout as sleep } from "node:timers/promises";
 import { LockLease } from "./lease.ts";
-import { checkOptions, keysOf, newToken, requestOf, type LockRequest } from "./requests.ts";
+import { checkOptions, keysOf, marginFor, newToken, requestOf } from "./requests.ts";
+import type { LockRequest } from "./requests.ts";
 import { extendScript, releaseScript, runCommand, tryScript } from "./scripts.ts";
 import { LockUnavailableError } from "./types.ts";
 import type * as T from "./types.ts";
@@ -195,8 +196,14 @@ export class RedisLockManager {
     return this.#metrics.get(kind) ?? noMetrics;
   }
 
-  /** A lease for a lock Redis set to `token` (replicated first when that layer is on). */
+  /** A lease for a lock Redis set to `token` (replicated first when that layer is on). One that
+   * would be lost already (the reply came too late) is given back, never handed out. */
   async lease(request: LockRequest, token: string, fence: number, at: number, handed: boolean) {
+    if (Date.now() >= at + request.ttlMs - marginFor(request.ttlMs)) {
+      this.#release(request.keys.lock, token, request.fenceRetentionMs).catch(() => {});
+      const text = "Redis answered the acquire too late to use the lock";
+      throw new LockUnavailableError(text, "timeout", request.kind);
+    }
     const lease = new LockLease(request, token, fence, at, this);
     this.#leases.set(token, lease);
     await this.layers.replication?.confirm(lease, handed);
@@ -212,8 +219,10 @@ export class RedisLockManager {
     this.#leases.delete(lease.token);
   }
 
-  extend({ key, token, kind }: LockLease, ttlMs: number): Promise<unknown> {
-    return this.run("extend", kind, () => extendScript.run(this.redis, [key], [token, ttlMs]));
+  extend({ key, token, kind, request }: LockLease, ttlMs: number): Promise<unknown> {
+    const { keys, fenceRetentionMs: retention } = request;
+    const send = () => extendScript.run(this.redis, [key, keys.fence], [token, ttlMs, retention]);
+    return this.run("extend", kind, send);
   }
 
   release({ key, token, kind, request }: LockLease): Promise<unknown> {
@@ -225,10 +234,12 @@ export class RedisLockManager {
     this.logger.warn({ kind, id: keys.maskedId, fence, requestId, ...fields }, message);
   }
 
-  /** One command under the command timeout, the breaker and the latency metric. */
+  /** One command under the command timeout, the breaker and the latency metric. The breaker
+   * never blocks a release or a renewal: Redis may still take them (OOM refuses only new keys). */
   async run<R>(command: T.LockCommand, kind: string, send: () => Promise<R>, timeoutMs?: number) {
     const { breaker } = this.layers;
-    if (breaker && !breaker.allow())
+    const gated = command === "acquire" || command === "wait";
+    if (breaker && gated && !breaker.allow())
       throw new LockUnavailableError("Redis circuit breaker is open", "breaker-open", kind);
     const ms = timeoutMs ?? this.config.commandTimeoutMs;
     const started = performance.now();
@@ -238,7 +249,8 @@ export class RedisLockManager {
       breaker?.answered(true);
       return value;
     } catch (error) {
-      breaker?.answered(!(error instanceof LockUnavailableError)); // an error reply is an answer
+      const down = error instanceof LockUnavailableError && error.reason !== "oom";
+      breaker?.answered(!down); // an error reply, OOM too, is an answer
       throw error;
     } finally {
       this.#inFlight -= 1;

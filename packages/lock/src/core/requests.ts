@@ -45,10 +45,18 @@ export type Config = ReturnType<typeof checkOptions>;
 
 export function checkOptions(options: T.LockManagerOptions) {
   check(!!options?.redis, "redis", "a Redis client is required");
+  // A wrong shape (node-redis names it evalSha) would fail every call like an outage would.
+  const shaped = ["evalsha", "eval", "on", "off"].every(
+    (method) => typeof (options.redis as unknown as Record<string, unknown>)[method] === "function",
+  );
+  check(shaped, "redis", "the Redis client must have evalsha, eval, on and off (as ioredis has)");
   const { namespace, hashKey } = options;
   const ns =
     'namespace must be 1-200 printable characters without spaces or braces, e.g. "prod:shopbot"';
   check(typeof namespace === "string" && SEGMENT.test(namespace), "namespace", ns);
+  // ":lock:" then ends the namespace in every key: "p" + "lock" + "x:1" never meets "p:lock" + "x" + "1".
+  const free = !namespace.split(":").includes("lock");
+  check(free, "namespace", 'namespace must not have a part "lock" (it separates the key\'s parts)');
   const secret = typeof hashKey === "string" && hashKey.length >= 16;
   check(secret, "hashKey", "hashKey must be a secret of at least 16 characters");
   const kinds = new Map(Object.entries(options.kinds ?? {}));

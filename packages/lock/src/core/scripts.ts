@@ -47,9 +47,11 @@ end
 return {0, redis.call('PTTL', KEYS[1])}`,
 );
 
-/** KEYS lock; ARGV token, ttl. 1 when extended, 0 when the lock is not ours. */
+/** KEYS lock, fence; ARGV token, ttl, retention. 1 when extended (the counter kept as long
+ * again), 0 when the lock is not ours. */
 export const extendScript = new LuaScript(
   `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if KEYS[2] then redis.call('PEXPIRE', KEYS[2], math.max(tonumber(ARGV[3]), tonumber(ARGV[2]))) end
 return redis.call('PEXPIRE', KEYS[1], ARGV[2])`,
 );
 
@@ -79,11 +81,24 @@ export function runCommand<R>(command: string, kind: string, send: () => Promise
   });
 }
 
-/** `error` as LockUnavailableError when it means Redis cannot serve a lock now, else unchanged. */
+/** ioredis's errors for a connection that is down, closing or timing out. */
+const DISCONNECTED =
+  /^(Command timed out|Connection is (closed|aborted|discarded)|Stream isn't writeable|Cluster (is|isn't)|None of startup nodes|Node is disconnected|Too many Cluster redirections|Socket timeout|Ready check failed|connect E)/;
+const CONNECTION_ERRORS = ["AbortError", "MaxRetriesPerRequestError", "ClusterAllFailedError"];
+
+/** `error` as LockUnavailableError when it means Redis cannot serve a lock now, else unchanged:
+ * an answer (a reply error) or a bug (a TypeError, a wrong client), never read as an outage. */
 function unavailable(error: unknown, command: string, kind: string): unknown {
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof Error && error.name === "ReplyError" && !UNAVAILABLE.test(message))
-    return error;
+  if (!(error instanceof Error)) return error;
+  const { message, name } = error;
+  const code = (error as { code?: unknown }).code;
+  const down =
+    name === "ReplyError"
+      ? UNAVAILABLE.test(message)
+      : CONNECTION_ERRORS.includes(name) ||
+        DISCONNECTED.test(message) ||
+        /^E[A-Z]+$/.test(`${code}`);
+  if (!down) return error;
   const reason =
     message === "Command timed out" ? "timeout" : message.startsWith("OOM ") ? "oom" : "connection";
   const text = `Redis unavailable for lock ${command}: ${message}`;

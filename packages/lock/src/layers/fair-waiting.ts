@@ -1,10 +1,11 @@
 // Layer: fair waiting. A caller that finds the lock taken takes a ticket in the key's line in Redis.
-// A release hands the lock straight to the oldest live ticket (the lock is set to that waiter's
-// token, with its TTL and a new fence) and tells its manager on its channel. A randomised backoff
-// re-check, never later than the holder's expiry, covers a lost message and a holder that died.
+// A release hands the lock straight to the oldest live ticket (its token and a new fence, for a
+// claim of the waiter's command timeout) and tells its manager; the waiter's next ask confirms it
+// for its TTL, so a dead ticket costs the line a claim, not a TTL. A randomised backoff re-check,
+// never later than the holder's expiry, covers a lost message and a holder that died.
 //
 // What it adds: waiters are served in arrival order; a release wakes exactly one waiter, which
-// already holds the lock when it hears of it.
+// confirms the lock it was handed with one round trip.
 // What it costs: the line and ticket keys beside each contended lock, one subscriber connection
 // per manager, and this release script in place of the core's.
 // When to leave it out: every kind tries once (waitMs 0), or waits are rare and short: the core
@@ -28,16 +29,16 @@ export interface LockSubscriberClient {
 
 /**
  * A lock's keys (one hash tag, one Cluster slot): the lock, its fence, `:queue` (sorted set: the
- * waiting tokens by arrival), `:tickets` (hash: token -> "manager ttl deadline-in-server-ms").
+ * waiting tokens by arrival), `:tickets` (hash: token -> "manager ttl deadline-in-server-ms claim").
  */
 export const lineKeys = (lock: string) => ["", ":fence", ":queue", ":tickets"].map((s) => lock + s);
 /** The channel prefix of a namespace's managers: the release appends the waiter's manager id. */
 export const inboxPrefix = (namespace: string) => `${namespace}:lock:inbox:`;
 
 /**
- * ARGV token, ttl, fence retention, manager id, ms the caller still waits, line retention.
- * {1, fence} when it took the free lock; {1, fence, pttl} when a release had handed it to this
- * token; {0, pttl, server ms} when taken: the token is in line (its place kept from its first ask).
+ * ARGV token, ttl, fence retention, manager id, ms the caller still waits, line retention, claim
+ * ms (default: the ttl). {1, fence} when it took the free lock or confirmed (for its ttl) a claim
+ * handed to it; {0, pttl, server ms} when taken: the token is in line (its place kept).
  */
 export const acquireScript = new LuaScript(
   `${FENCE_LUA}
@@ -48,14 +49,16 @@ if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   return {1, nextFence(retention)}
 end
 if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
   local fence = tonumber(redis.call('GET', KEYS[2]) or '0') -- unmoved since the hand-off
-  if fence == 0 then fence = nextFence(retention) end
-  return {1, fence, redis.call('PTTL', KEYS[1])}
+  if fence == 0 then fence = nextFence(retention) else redis.call('PEXPIRE', KEYS[2], retention) end
+  return {1, fence}
 end
 local now = redis.call('TIME') -- arrival in µs, written exactly (a Lua number prints 14 digits)
 local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 redis.call('ZADD', KEYS[3], 'NX', now[1] .. string.format('%06d', now[2]), ARGV[1])
-redis.call('HSET', KEYS[4], ARGV[1], string.format('%s %d %d', ARGV[4], ARGV[2], ms + ARGV[5]))
+local ticket = string.format('%s %d %d %d', ARGV[4], ARGV[2], ms + ARGV[5], ARGV[7] or ARGV[2])
+redis.call('HSET', KEYS[4], ARGV[1], ticket)
 redis.call('PEXPIRE', KEYS[3], ARGV[6])
 redis.call('PEXPIRE', KEYS[4], ARGV[6])
 return {0, redis.call('PTTL', KEYS[1]), ms}`,
@@ -63,8 +66,9 @@ return {0, redis.call('PTTL', KEYS[1]), ms}`,
 
 /**
  * ARGV token, channel prefix, fence retention, and a token leaving the line (optional). 1 when
- * released: handed to the oldest ticket whose deadline has not passed, with the message "token
- * fence ttl server-ms lock-key" to its manager, or deleted. 0 when the lock is not ours.
+ * released: handed to the oldest ticket whose deadline has not passed, for its claim, with the
+ * message "token fence ttl server-ms lock-key retention" to its manager, or deleted. 0 when the
+ * lock is not ours.
  */
 export const releaseScript = new LuaScript(
   `${FENCE_LUA}
@@ -80,12 +84,12 @@ while true do
   if not next then break end
   local ticket = redis.call('HGET', KEYS[4], next) or ''
   redis.call('HDEL', KEYS[4], next)
-  local manager, ttl, deadline = string.match(ticket, '^(%S+) (%d+) (%d+)$')
+  local manager, ttl, deadline, claim = string.match(ticket, '^(%S+) (%d+) (%d+) ?(%d*)$')
   if manager and tonumber(deadline) > ms then
-    redis.call('SET', KEYS[1], next, 'PX', ttl)
+    redis.call('SET', KEYS[1], next, 'PX', claim ~= '' and claim or ttl)
     local fence = nextFence(math.max(tonumber(ARGV[3]), tonumber(ttl)))
     redis.call('PUBLISH', ARGV[2] .. manager,
-      string.format('%s %d %d %d %s', next, fence, ttl, ms, KEYS[1]))
+      string.format('%s %d %d %d %s %d', next, fence, ttl, ms, KEYS[1], ARGV[3]))
     return 1
   end
 end
@@ -95,7 +99,7 @@ return 1`,
 
 /** One caller in line. Its sleep ends on a hand-off or its timer; cancel() ends any await at once. */
 class Waiter {
-  #handover: { fence: number; serverMs: number } | undefined;
+  handed = false; // a release handed this token a claim not confirmed yet
   #cancelled: { reason: unknown } | undefined;
   #interrupt: ((reason: unknown) => void) | undefined;
   #wake: (() => void) | undefined;
@@ -109,11 +113,6 @@ class Waiter {
     if (signal?.aborted) this.cancel(signal.reason);
   }
 
-  /** Set once a release handed the lock to this waiter's token. */
-  get handover() {
-    return this.#handover;
-  }
-
   /** `promise`'s outcome, unless the wait is cancelled first: then the cancel reason, at once. */
   race<T>(promise: Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -125,16 +124,20 @@ class Waiter {
 
   /** Sleeps up to `ms` on a counted timer of the host, or until the lock is handed over. */
   sleep(ms: number, host: RedisLockManager): Promise<void> {
-    if (this.#handover) return Promise.resolve();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const woken = new Promise<void>((wake) => (timer = host.setTimer((this.#wake = wake), ms)));
-    return this.race(woken).finally(() => host.clearTimer(timer));
+    const woken = this.handed
+      ? Promise.resolve()
+      : new Promise<void>((wake) => (timer = host.setTimer((this.#wake = wake), ms)));
+    return this.race(woken).finally(() => {
+      host.clearTimer(timer);
+      this.handed = false;
+    });
   }
 
-  /** The lock is ours; false when this waiter is past taking it. */
-  handOver(fence: number, serverMs: number): boolean {
-    if (this.#cancelled || this.#handover) return false;
-    this.#handover = { fence, serverMs };
+  /** A claim on the lock is ours: wake to confirm it; false when this waiter is past taking it. */
+  handOver(): boolean {
+    if (this.#cancelled) return false;
+    this.handed = true;
     this.#wake?.();
     return true;
   }
@@ -190,37 +193,27 @@ class FairWaiting implements T.WaitingLayer {
 
   /**
    * Waits in line: subscribed first (so no hand-off goes unheard), then asks, and again when its
-   * re-check timer fires. A wait that ends without the lock sends, after all its asks, a release
-   * that takes its ticket out of line and passes on a lock handed or given to it meanwhile.
+   * re-check timer fires or a hand-off wakes it (the ask confirms the claim). A wait that ends
+   * without the lock sends, after all its asks, a release that takes its ticket out of line and
+   * passes on a lock handed or given to it meanwhile.
    */
   async wait(request: T.LockRequest, deadline: number): Promise<T.Lease | undefined> {
     const waiter = new Waiter(newToken(), request.signal);
     this.#waiters.set(waiter.token, waiter);
     const nextDelay = backoff();
-    const firstSentAt = Date.now(); // no ticket of this waiter, so no hand-off to it, is older
-    let busy: [sentAt: number, serverMs: number] | undefined; // the last busy reply
     let lease: T.Lease | undefined;
     try {
       await waiter.race(this.#listen());
-      for (let recheckAt = Infinity; !waiter.handover;) {
-        const sentAt = Date.now();
-        const [took, fenceOrPttl, ms] = await waiter.race(this.#ask(request, waiter, deadline));
-        if (took === 1) {
-          const handed = ms !== undefined; // handed earlier: `ms` of its TTL are left
-          const at = handed ? sentAt + ms - request.ttlMs : sentAt;
-          return (lease = await this.host.lease(request, waiter.token, fenceOrPttl, at, handed));
-        }
-        busy = [sentAt, ms!];
+      for (let recheckAt = Infinity; ;) {
+        const sentAt = Date.now(); // a confirmed claim runs its full TTL from the ask on
+        const [took, fenceOrPttl] = await waiter.race(this.#ask(request, waiter, deadline));
+        if (took === 1)
+          return (lease = await this.host.lease(request, waiter.token, fenceOrPttl, sentAt, false));
         if (fenceOrPttl >= 0) recheckAt = performance.now() + fenceOrPttl + 1; // the holder's expiry
         const now = performance.now();
-        if (now >= deadline && !waiter.handover) return undefined;
+        if (now >= deadline && !waiter.handed) return undefined; // a claim handed is confirmed
         await waiter.sleep(Math.min(nextDelay(), recheckAt - now, deadline - now), this.host);
       }
-      // Redis's time of the hand-off in our clock, through the last busy reply: an early estimate
-      // only makes the lease look shorter, never longer.
-      const { fence, serverMs } = waiter.handover;
-      const at = busy ? Math.min(Date.now(), serverMs - busy[1] + busy[0]) : firstSentAt;
-      return (lease = await this.host.lease(request, waiter.token, fence, at, true));
     } finally {
       waiter.dispose();
       this.#waiters.delete(waiter.token);
@@ -244,7 +237,16 @@ class FairWaiting implements T.WaitingLayer {
   #ask(request: T.LockRequest, waiter: Waiter, deadline: number) {
     const { keys, kind, ttlMs, fenceRetentionMs } = request;
     const left = Math.max(1, Math.ceil(deadline - performance.now()));
-    const args = [waiter.token, ttlMs, fenceRetentionMs, this.#id, left, MAX_WAIT_MS + ttlMs];
+    const claim = Math.min(ttlMs, this.host.config.commandTimeoutMs);
+    const args = [
+      waiter.token,
+      ttlMs,
+      fenceRetentionMs,
+      this.#id,
+      left,
+      MAX_WAIT_MS + ttlMs,
+      claim,
+    ];
     const send = () => acquireScript.run(this.host.redis, lineKeys(keys.lock), args);
     return this.host.run("acquire", kind, send) as Promise<[number, number, number?]>;
   }
@@ -285,13 +287,14 @@ class FairWaiting implements T.WaitingLayer {
     return subscriber;
   }
 
-  /** A hand-off: wake its waiter, or pass the lock on when nobody here takes it any more. */
+  /** A hand-off: wake its waiter, or pass the lock on (with the kind's fence retention, which
+   * the message carries) when nobody here takes it any more. */
   readonly #onMessage = (channel: string, message: string) => {
     if (channel !== this.#channel) return;
-    const [token, fence, , serverMs, lockKey] = message.split(" ");
+    const [token, , , , lockKey, retention] = message.split(" ");
     if (!token || !lockKey) return;
-    const taken = this.#waiters.get(token)?.handOver(Number(fence), Number(serverMs));
+    const taken = this.#waiters.get(token)?.handOver();
     if (!taken && !this.host.holds(token))
-      this.release(lockKey, token, FENCE_RETENTION_MS).catch(() => {});
+      this.release(lockKey, token, Number(retention) || FENCE_RETENTION_MS).catch(() => {});
   };
 }
