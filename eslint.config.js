@@ -58,6 +58,8 @@ const DEV_FILES = [
   "**/tests/**",
   "**/bench/**",
   "**/scripts/**",
+  // The test kit's fixtures register vitest hooks for the test file that calls them.
+  "packages/testkit/src/fixtures/**",
   "**/vitest.config.ts",
   "**/vitest.shared.ts",
   "**/eslint.config.js",

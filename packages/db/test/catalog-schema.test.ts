@@ -1,17 +1,9 @@
 // The constraints of migration 20261203000000_catalog_and_cart: the database refuses what the
 // catalog and the cart must never hold, whoever writes it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@orderbot/db";
-import { createTestDatabase, type TestDatabase } from "@orderbot/testkit";
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "@orderbot/testkit";
 
-let testDb: TestDatabase;
-let db: Database;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = testDb.db;
-});
-afterAll(() => testDb.drop());
+const { db } = useTestDatabase();
 
 let seq = 0;
 const unique = (prefix: string) => `${prefix}-${++seq}`;

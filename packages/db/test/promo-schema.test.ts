@@ -1,17 +1,10 @@
 // What the database refuses of promo codes and their uses (migration 20261204010000_promo_codes),
 // whatever the code that writes them.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Prisma, type Database } from "@orderbot/db";
-import { createTestDatabase, type TestDatabase } from "@orderbot/testkit";
+import { describe, expect, it } from "vitest";
+import { Prisma } from "@orderbot/db";
+import { useTestDatabase } from "@orderbot/testkit";
 
-let testDb: TestDatabase;
-let db: Database;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = testDb.db;
-});
-afterAll(() => testDb.drop());
+const { db } = useTestDatabase();
 
 let seq = 0;
 const USER = 7_123_456_789n;

@@ -1,17 +1,10 @@
 // The Stars reconciliation's tables refuse what must never be stored: a finding twice, an unknown
 // kind, a resolution without its author, a negative position, a direction other than in/out.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Prisma, type Database } from "@orderbot/db";
-import { createTestDatabase, type TestDatabase } from "@orderbot/testkit";
+import { describe, expect, it } from "vitest";
+import { Prisma } from "@orderbot/db";
+import { useTestDatabase } from "@orderbot/testkit";
 
-let testDb: TestDatabase;
-let db: Database;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = testDb.db;
-});
-afterAll(() => testDb.drop());
+const { db } = useTestDatabase();
 
 async function rejection(write: Promise<unknown>): Promise<string> {
   const error = await write.then(

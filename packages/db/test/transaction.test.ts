@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runTransaction, TransactionAbortedError, type Database } from "@orderbot/db";
-import { createTestDatabase, type TestDatabase } from "@orderbot/testkit";
+import { describe, expect, it } from "vitest";
+import { runTransaction, TransactionAbortedError } from "@orderbot/db";
+import { useTestDatabase } from "@orderbot/testkit";
 
-let testDb: TestDatabase;
-let db: Database;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = testDb.db;
-});
-afterAll(() => testDb.drop());
+const { db } = useTestDatabase();
 
 async function newProduct(sku: string, stock: number) {
   return db.product.create({

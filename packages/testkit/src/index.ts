@@ -2,8 +2,10 @@ export { PROJECT_ROOT, serviceUrls, withDatabase, type ServiceUrls } from "./ser
 export {
   createTestDatabase,
   prepareTemplateDatabase,
+  reserveTestDatabase,
   type TestDatabase,
 } from "./services/database.ts";
+export { useTestDatabase } from "./fixtures/test-database.ts";
 export {
   createTestRedis,
   startRedisServer,

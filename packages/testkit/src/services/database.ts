@@ -96,9 +96,39 @@ export interface TestDatabase {
 export async function createTestDatabase(
   options: { poolMax?: number } = {},
 ): Promise<TestDatabase> {
-  const template = await templateName();
+  const reserved = reserveTestDatabase(options);
+  await reserved.create();
+  return reserved;
+}
+
+/**
+ * A test database's name, URL and client, known before the database exists: the client connects
+ * on its first query, so it can be handed out at once and the database cloned later (`create()`).
+ */
+export function reserveTestDatabase(
+  options: { poolMax?: number } = {},
+): TestDatabase & { create(): Promise<void> } {
   const run = process.env.ORDERBOT_TEST_RUN ?? String(process.pid);
   const name = `${TEST_DATABASE_PREFIX}${run}_${randomBytes(4).toString("hex")}`;
+  const url = withDatabase(serviceUrls().databaseUrl, name);
+  let client: Database | undefined;
+  return {
+    name,
+    url,
+    get db() {
+      client ??= createDatabase({ url, poolMax: options.poolMax ?? 20, connectTimeoutMs: 10_000 });
+      return client;
+    },
+    create: () => cloneTemplate(name),
+    async drop() {
+      await client?.$disconnect();
+      await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    },
+  };
+}
+
+async function cloneTemplate(name: string): Promise<void> {
+  const template = await templateName();
   await withAdmin(async (admin) => {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -111,18 +141,4 @@ export async function createTestDatabase(
       }
     }
   });
-  const url = withDatabase(serviceUrls().databaseUrl, name);
-  let client: Database | undefined;
-  return {
-    name,
-    url,
-    get db() {
-      client ??= createDatabase({ url, poolMax: options.poolMax ?? 20, connectTimeoutMs: 10_000 });
-      return client;
-    },
-    async drop() {
-      await client?.$disconnect();
-      await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-    },
-  };
 }

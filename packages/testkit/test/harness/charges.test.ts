@@ -1,22 +1,9 @@
 // "Every charge accounted for" against a real database: each way a charge can end, and each way it
 // can be lost or refunded twice.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Database } from "@orderbot/db";
-import {
-  checkChargesAccounted,
-  createTestDatabase,
-  type ChargeLedger,
-  type TestDatabase,
-} from "@orderbot/testkit";
+import { beforeEach, describe, expect, it } from "vitest";
+import { checkChargesAccounted, useTestDatabase, type ChargeLedger } from "@orderbot/testkit";
 
-let testDb: TestDatabase;
-let db: Database;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = testDb.db;
-});
-afterAll(() => testDb.drop());
+const { db } = useTestDatabase();
 
 beforeEach(async () => {
   await db.$executeRawUnsafe(
