@@ -82,7 +82,6 @@ describe("translations", () => {
         "cancelled",
         "paid",
         "wrong-amount",
-        "not-yours",
         "not-found",
         "busy",
         "unavailable",

@@ -100,22 +100,25 @@ describe("ordering", () => {
     expect(kit.callsTo("sendInvoice")).toHaveLength(0);
   });
 
-  it("refuses crafted buttons for someone else's order, and changes nothing", async () => {
+  it("refuses crafted buttons for someone else's order as for none, and changes nothing", async () => {
     const owner = kit.createUser({ languageCode: "en" });
     const intruder = kit.createUser({ languageCode: "en" });
     const id = await placeOrder(owner, "MUG-PANDA");
     await intruder.send("/start");
     await intruder.waitForMessage("Welcome");
-    for (const data of [
-      callbacks.cancel.encode({ orderId: id }),
-      callbacks.pay.encode({ orderId: id }),
-    ]) {
-      const press = await intruder.pressData(data, { force: true });
-      expect(await press.answered()).toMatchObject({
-        showAlert: true,
-        text: "That order is not yours.",
-      });
-    }
+    // Someone else's order and one that does not exist are answered alike.
+    for (const orderId of [id, "ZZZZZZZZ"])
+      for (const data of [
+        callbacks.cancel.encode({ orderId }),
+        callbacks.pay.encode({ orderId }),
+        callbacks.orderView.encode({ orderId }),
+      ]) {
+        const press = await intruder.pressData(data, { force: true });
+        expect(await press.answered()).toMatchObject({
+          showAlert: true,
+          text: "You have no order with that number.",
+        });
+      }
     expect((await h.db.order.findUniqueOrThrow({ where: { publicId: id } })).status).toBe(
       "RESERVED",
     );

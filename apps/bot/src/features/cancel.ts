@@ -45,11 +45,10 @@ export function cancelFeature(orders: OrderService): Composer<BotContext> {
         );
         await rerender(ctx, id);
         break;
+      // Alike: whether someone else's order exists is not told.
       case "not-found":
-        await alert(ctx, ctx.t("order-not-found"));
-        break;
       case "not-yours":
-        await alert(ctx, ctx.t("order-not-yours"));
+        await alert(ctx, ctx.t("order-unknown"));
         break;
       case "busy":
         await ctx.answerCallbackQuery({ text: ctx.t("order-busy") });

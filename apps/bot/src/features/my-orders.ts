@@ -76,8 +76,7 @@ export function myOrdersFeature(deps: {
     const data = callbacks.orderView.decode(ctx.callbackQuery.data);
     if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
     const order = await deps.orders.get(data.orderId);
-    if (!order) return alert(ctx, ctx.t("order-not-found"));
-    if (order.userId !== BigInt(ctx.from.id)) return alert(ctx, ctx.t("order-not-yours"));
+    if (!order || order.userId !== BigInt(ctx.from.id)) return alert(ctx, ctx.t("order-unknown"));
     await ctx.answerCallbackQuery();
     const card = orderCard(ctx, order);
     const sent = await ctx.reply(card.text, { reply_markup: card.keyboard });

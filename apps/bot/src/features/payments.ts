@@ -41,7 +41,8 @@ export interface PaymentsFeatureDeps {
 const REFUSAL_MESSAGES: Record<PayRefusal, string> = {
   invalid: "precheckout-not-found",
   "not-found": "precheckout-not-found",
-  "not-yours": "precheckout-not-yours",
+  // Alike: someone else's order is answered as one that does not exist (nothing about it leaks).
+  "not-yours": "precheckout-not-found",
   expired: "precheckout-expired",
   cancelled: "precheckout-cancelled",
   "already-paid": "precheckout-paid",
@@ -67,8 +68,7 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
     const data = callbacks.pay.decode(ctx.callbackQuery.data);
     if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
     const order = await deps.orders.get(data.orderId);
-    if (!order) return alert(ctx, ctx.t("order-not-found"));
-    if (order.userId !== BigInt(ctx.from.id)) return alert(ctx, ctx.t("order-not-yours"));
+    if (!order || order.userId !== BigInt(ctx.from.id)) return alert(ctx, ctx.t("order-unknown"));
     const refusal = payRefusal(order);
     if (refusal) {
       await alert(ctx, ctx.t(refusal, { id: order.id }));

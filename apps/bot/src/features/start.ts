@@ -24,8 +24,9 @@ export function startFeature(deps: {
         reply_markup: mainMenuKeyboard(ctx.t),
       });
     const order = await deps.orders.get(orderId);
-    if (!order) return ctx.reply(ctx.t("order-link-not-found"));
-    if (order.userId !== BigInt(ctx.from.id)) return ctx.reply(ctx.t("order-link-not-yours"));
+    // Alike for an order that does not exist and someone else's: the link tells nothing about it.
+    if (!order || order.userId !== BigInt(ctx.from.id))
+      return ctx.reply(ctx.t("order-link-unknown"));
     const card = orderCard(ctx, order);
     const sent = await ctx.reply(card.text, { reply_markup: card.keyboard });
     await deps.orderMessages.setCard(order.id, ctx.chat.id, sent.message_id);
