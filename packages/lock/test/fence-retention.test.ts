@@ -24,7 +24,7 @@ it("keeps the fence counter its retention past each renewal, not only past the a
   const result = await locks.acquire({ kind: "short", id: "renewed" });
   if (!result.ok) throw new Error("must acquire");
   const fenceKey = `${result.lease.key}:fence`;
-  await sleep(1500);
+  await sleep(1600); // over half the retention: the next renewal restarts it
   expect(await fx.test.redis.pttl(fenceKey)).toBeLessThan(2000); // 3 s from the acquisition
   expect(await result.lease.extend()).toBe(true);
   expect(await fx.test.redis.pttl(fenceKey)).toBeGreaterThan(2500); // 3 s from the renewal

@@ -24,6 +24,7 @@ export class LockLease {
   #signal: AbortSignal | undefined;
   #deadline = 0; // abortsAt on the monotonic clock (performance.now())
   #givenUp = false; // the caller gave up: renewals stopped, the expiry is no loss
+  #counterAt = Date.now(); // when the fence counter's retention last started (about)
   #guard: NodeJS.Timeout | undefined;
   #releasing: Promise<"released" | "not-owner"> | undefined;
   #expiryReason: T.LeaseLossReason = "expired";
@@ -76,8 +77,11 @@ export class LockLease {
     const sentAt = Date.now();
     // A shorter expiry holds from when Redis runs the command: count on it at once.
     if (sentAt + ttlMs < this.#expiresAt) this.#expireAt(sentAt + ttlMs);
-    if ((await this.host.extend(this, ttlMs)) !== 1) this.lose("not-owner");
+    // The counter too once half its retention is gone (a two-key script fails mid-migration).
+    const counter = sentAt - this.#counterAt >= this.request.fenceRetentionMs / 2;
+    if ((await this.host.extend(this, ttlMs, counter)) !== 1) this.lose("not-owner");
     if (this.held) this.#expireAt(sentAt + ttlMs);
+    if (this.held && counter) this.#counterAt = sentAt;
     return this.held;
   }
 

@@ -219,9 +219,10 @@ export class RedisLockManager {
     this.#leases.delete(lease.token);
   }
 
-  extend({ key, token, kind, request }: LockLease, ttlMs: number): Promise<unknown> {
+  extend({ key, token, kind, request }: LockLease, ttlMs: number, counter = false) {
     const { keys, fenceRetentionMs: retention } = request;
-    const send = () => extendScript.run(this.redis, [key, keys.fence], [token, ttlMs, retention]);
+    const lockKeys = counter ? [key, keys.fence] : [key];
+    const send = () => extendScript.run(this.redis, lockKeys, [token, ttlMs, retention]);
     return this.run("extend", kind, send);
   }
 

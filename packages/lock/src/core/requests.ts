@@ -46,9 +46,8 @@ export type Config = ReturnType<typeof checkOptions>;
 export function checkOptions(options: T.LockManagerOptions) {
   check(!!options?.redis, "redis", "a Redis client is required");
   // A wrong shape (node-redis names it evalSha) would fail every call like an outage would.
-  const shaped = ["evalsha", "eval", "on", "off"].every(
-    (method) => typeof (options.redis as unknown as Record<string, unknown>)[method] === "function",
-  );
+  const client = options.redis as unknown as Record<string, unknown>;
+  const shaped = ["evalsha", "eval", "on", "off"].every((m) => typeof client[m] === "function");
   check(shaped, "redis", "the Redis client must have evalsha, eval, on and off (as ioredis has)");
   const { namespace, hashKey } = options;
   const ns =
