@@ -73,7 +73,7 @@ export interface PaymentView {
 
 export const ORDER_INCLUDE = {
   items: {
-    include: { product: { select: { sku: true, titleEn: true, titleZh: true, kind: true } } },
+    include: { product: { select: { sku: true, titleEn: true, titleZh: true } } },
     orderBy: { productId: "asc" },
   },
   timeline: { orderBy: { id: "asc" } },
@@ -96,7 +96,7 @@ export function orderView(order: OrderWithItems): OrderView {
     items: order.items.map((item) => ({
       sku: item.product.sku,
       title: { en: item.product.titleEn, zh: item.product.titleZh },
-      kind: item.product.kind,
+      kind: item.kind,
       quantity: item.quantity,
       unitPriceMinor: item.unitPriceMinor,
     })),

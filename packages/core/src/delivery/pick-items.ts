@@ -11,9 +11,9 @@ export interface PickedItems {
 }
 
 /**
- * Picks, for each line of a DIGITAL product with a pool, `quantity` unused items, locked FOR UPDATE SKIP
- * LOCKED: concurrent payments of one product never wait on each other's items and never pick the
- * same one. Nothing is written: the caller assigns them (`assignPickedItems`) once it knows the
+ * Picks, for each line reserved as DIGITAL (the line's kind, not the product's today) with a
+ * pool, `quantity` unused items, locked FOR UPDATE SKIP LOCKED: concurrent payments of one
+ * product never wait on each other's items and never pick the same one. Nothing is written: the caller assigns them (`assignPickedItems`) once it knows the
  * payment pays for the order, and a short pool leaves nothing to undo. An item another payment
  * holds but then does not take (its transaction rolled back) is skipped here, so a pool with one
  * item left can report short for one payment while another fails: rare, and refunded like any
@@ -24,7 +24,7 @@ export async function pickDigitalItems(tx: Tx, orderId: number): Promise<PickedI
   const lines = await tx.$queryRaw<{ productId: number; quantity: number }[]>`
     SELECT i.product_id AS "productId", i.quantity FROM order_items i
       JOIN products p ON p.id = i.product_id
-     WHERE i.order_id = ${orderId} AND p.kind = 'DIGITAL'
+     WHERE i.order_id = ${orderId} AND i.kind = 'DIGITAL'
        AND EXISTS (SELECT 1 FROM digital_items d WHERE d.product_id = p.id)
      ORDER BY i.product_id`;
   const picked: PickedItems = { ok: true, items: [], short: [] };

@@ -292,6 +292,7 @@ function insertOrder(
   const productIds = o.lines.map((l) => l.productId);
   const quantities = o.lines.map((l) => l.quantity);
   const prices = o.lines.map((l) => l.unitPriceMinor);
+  const kinds = o.lines.map((l) => l.kind);
   return tx.$queryRaw<{ open: number; orderId: number | null; createdAt: Date | null }[]>`
     WITH open AS (
       SELECT count(*)::int AS n FROM orders WHERE user_id = ${o.userId} AND status IN ('RESERVED', 'PAYING')
@@ -304,9 +305,9 @@ function insertOrder(
       FROM open WHERE open.n < ${o.maxOpen}
       RETURNING id, created_at
     ), items AS (
-      INSERT INTO order_items (order_id, product_id, quantity, unit_price_minor)
-      SELECT new_order.id, l.product_id, l.quantity, l.price
-      FROM new_order, unnest(${productIds}::int[], ${quantities}::int[], ${prices}::int[]) AS l(product_id, quantity, price)
+      INSERT INTO order_items (order_id, product_id, quantity, unit_price_minor, kind)
+      SELECT new_order.id, l.product_id, l.quantity, l.price, l.kind
+      FROM new_order, unnest(${productIds}::int[], ${quantities}::int[], ${prices}::int[], ${kinds}::"ProductKind"[]) AS l(product_id, quantity, price, kind)
     ), ledger AS (
       INSERT INTO stock_movements (product_id, order_id, delta, reason, actor)
       SELECT l.product_id, new_order.id, -l.quantity, 'RESERVE', 'user'

@@ -50,10 +50,13 @@ export function shippingCharge(
   };
 }
 
-/** Whether any line of the order is a physical product (then it is shipped, and paid with shipping). */
+/**
+ * Whether any line of the order was reserved as a physical product (then it is shipped, and paid
+ * with shipping): the kind kept on the line, never the product's today (an operator's /kind).
+ */
 export async function isPhysicalOrder(tx: Tx, orderId: number): Promise<boolean> {
   const line = await tx.orderItem.findFirst({
-    where: { orderId, product: { kind: "PHYSICAL" } },
+    where: { orderId, kind: "PHYSICAL" },
     select: { id: true },
   });
   return line !== null;
