@@ -62,7 +62,7 @@ describe("/refunds: Stars ledger findings", () => {
     const listing = await group.waitForMessage(/^Stars ledger findings/);
     expect(listing.text?.split("\n")).toEqual([
       "Stars ledger findings (Telegram's record and the shop's differ): 2",
-      "1. charge the shop never recorded (refunded automatically) · charge stxLost · Telegram 25 ⭐ · shop - · 0 min",
+      "1. charge the shop never recorded (recorded late for its order, or refunded automatically) · charge stxLost · Telegram 25 ⭐ · shop - · 0 min",
       "2. amounts differ · charge stxDiff · Telegram 30 ⭐ · shop 20 ⭐ · 0 min",
     ]);
     expect(listing.reply_markup?.inline_keyboard.map((row) => row.map((b) => b.text))).toEqual([
