@@ -5,7 +5,7 @@ import { startRedisServer, type RedisServer } from "@orderbot/testkit";
 import { LOCK_KINDS, type PlaceOrderResult } from "../src/index.ts";
 import { OPEN_ORDER_CAP_LOCK } from "../src/orders/reserve.ts";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "./support/fixtures.ts";
-import { expectInvariants } from "./support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { holdRowLocks, waitForLockWaiters } from "./support/row-locks.ts";
 import { createHarness, type Instance, type ShopHarness } from "./support/shop.ts";
 
@@ -147,7 +147,7 @@ describe("Redis stopped", () => {
     }
     expect(result).toMatchObject({ status: "ok", replayed: false });
     expect(await stockOf(h.db, p.sku)).toBe(6);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 });
 
@@ -241,6 +241,6 @@ describe("lease lost mid-transaction", () => {
     expect(
       await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } }),
     ).toBe(1);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 });

@@ -3,7 +3,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "./support/fixtures.ts";
-import { expectInvariants, illegalTransitions, recordTransitions } from "./support/invariants.ts";
+import { LEGAL_TRANSITIONS } from "../src/index.ts";
+import { assertInvariants, illegalTransitions, recordTransitions } from "@orderbot/testkit";
 import { createHarness, type Instance, type ShopHarness } from "./support/shop.ts";
 
 let h: ShopHarness;
@@ -86,8 +87,8 @@ describe("payment vs expiry, 200 random interleavings", () => {
     expect(outcomes.paid + outcomes.rereserved + outcomes.refunded).toBe(200);
     expect(outcomes.paid).toBeGreaterThan(0);
     expect(outcomes.rereserved + outcomes.refunded).toBeGreaterThan(0);
-    await expectInvariants(h.db);
-    expect(await illegalTransitions(h.db)).toEqual([]);
+    await assertInvariants(h.db);
+    expect(await illegalTransitions(h.db, LEGAL_TRANSITIONS)).toEqual([]);
   });
 });
 
@@ -123,7 +124,7 @@ describe("three-way race: cancel, pay and expire on one order from three instanc
     }
     console.log("three-way wins", wins);
     expect(wins.cancel + wins.pay + wins.expire).toBe(100);
-    await expectInvariants(h.db);
-    expect(await illegalTransitions(h.db)).toEqual([]);
+    await assertInvariants(h.db);
+    expect(await illegalTransitions(h.db, LEGAL_TRANSITIONS)).toEqual([]);
   });
 });

@@ -14,11 +14,13 @@ export {
   type RedisServer,
 } from "./services/redis.ts";
 export {
+  assertInvariants,
   checkInvariants,
   formatInvariants,
   type InvariantResult,
   type InvariantInputs,
 } from "./harness/invariants.ts";
+export { illegalTransitions, recordTransitions } from "./harness/transitions.ts";
 export { checkChargesAccounted, chargeLedgerOf, type ChargeLedger } from "./harness/charges.ts";
 export { spawnApp, type AppProcess, type SpawnAppOptions } from "./harness/processes.ts";
 export {

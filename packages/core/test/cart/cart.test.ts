@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addProduct, stockOf, unique, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
@@ -97,7 +97,7 @@ describe("checkout", () => {
     });
     expect(await h.db.order.count({ where: { userId: u } })).toBe(1);
     expect([await stockOf(h.db, a.sku), await stockOf(h.db, b.sku)]).toEqual([7, 8]);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("reserves nothing when a line is short, names every short line, and leaves the cart", async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CartView, CheckoutResult } from "../../src/index.ts";
 import { addProduct, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
@@ -120,7 +120,7 @@ describe("50 concurrent checkouts over overlapping products", () => {
       expect(stock, `stock of ${p.sku}`).toBeGreaterThanOrEqual(0);
       expect(stock + (sold.get(p.sku) ?? 0), `units of ${p.sku}`).toBe(initial.get(p.sku));
     }
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
 
     await h.db.$executeRawUnsafe(`SELECT pg_stat_clear_snapshot()`);
     expect(await deadlocksSoFar(), "deadlocks PostgreSQL detected").toBe(deadlocksBefore);

@@ -3,7 +3,7 @@
 // instances (own pools, Redis connections and lock managers), as separate bot processes would.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, stockOf, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
@@ -90,6 +90,6 @@ describe("a pool that runs short at payment time", () => {
     expect(unpaid).toHaveLength(CUSTOMERS - CODES);
     expect(unpaid.every((o) => o.status === "RESERVED")).toBe(true);
 
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 });

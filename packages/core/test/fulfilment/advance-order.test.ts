@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fulfilmentButtons, statusNoticeKey, type OrderView } from "../../src/index.ts";
 import { queueStatusNotice } from "../../src/fulfilment/status-notice.ts";
 import { addProduct, paymentFor, placed, stockOf, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
@@ -107,7 +107,7 @@ describe("fulfilment.advance", () => {
         },
       ],
     ]);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("tells a second press who moved the order and when, and changes nothing", async () => {
@@ -161,7 +161,7 @@ describe("fulfilment.advance", () => {
     const timeline = (await h.shop.fulfilment.timelines([order.id])).get(order.id)!;
     expect(timeline.filter((e) => e.to === "SHIPPED")).toHaveLength(1);
     expect(await notices(order.id)).toHaveLength(1);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("keeps the database's last word: a second SHIPPED move cannot be recorded", async () => {
@@ -214,7 +214,7 @@ describe("fulfilment.advance", () => {
     // The move itself finds its notice queued already: still one.
     await h.shop.fulfilment.advance({ orderId: order.id, to: "SHIPPED", actor: user(900) });
     expect(await notices(order.id)).toHaveLength(1);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("queues the notice in the customer's stored language", async () => {
@@ -251,7 +251,7 @@ describe("refunds and fulfilment", () => {
       order: { status: "REFUNDED" },
     });
     expect(await stockOf(h.db, sku)).toBe(3);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("refunds a shipped order only with a reason, keeps it shipped and records the reason", async () => {
@@ -306,7 +306,7 @@ describe("refunds and fulfilment", () => {
       (await h.shop.fulfilment.advance({ orderId: order.id, to: "DELIVERED", actor: user(900) }))
         .status,
     ).toBe("ok");
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("refuses, in the database, an operator's refund entry without a reason", async () => {

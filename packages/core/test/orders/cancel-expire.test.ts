@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCK_KINDS } from "../../src/index.ts";
 import { addProduct, paymentFor, placed, stockOf, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { holdRowLocks } from "../support/row-locks.ts";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
 
@@ -35,7 +35,7 @@ describe("cancelOrder", () => {
         where: { order: { publicId: order.id }, reason: "RELEASE" },
       }),
     ).toBe(1);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("refuses another user's order, unknown and malformed ids, expired and paid orders", async () => {
@@ -55,7 +55,7 @@ describe("cancelOrder", () => {
     h.clock.advance(RESERVATION);
     await h.shop.orders.expireDue(h.clock.now());
     expect(await h.shop.orders.cancelOrder(order.id, user(2))).toEqual({ status: "expired" });
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("answers 'busy' while another instance holds the order beyond the short wait", async () => {
@@ -121,7 +121,7 @@ describe("expireDue", () => {
       method: "notify",
       payload: { template: "order-expired", params: { orderId: reserved.id } },
     });
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("works in batches of one short transaction each, aggregating stock per product", async () => {
@@ -140,7 +140,7 @@ describe("expireDue", () => {
     expect(result).toEqual({ expired: 7, releasedUnits: 21, notified: 7, batches: 3 });
     expect(await stockOf(h.db, a.sku)).toBe(100);
     expect(await stockOf(h.db, b.sku)).toBe(100);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("stops between batches when its signal aborts", async () => {
@@ -181,7 +181,7 @@ describe("expireDue", () => {
     expect((await h.shop.orders.get(locked.id))?.status).toBe("RESERVED");
     await blocker.finish();
     expect(await h.shop.orders.expireDue(due)).toMatchObject({ expired: 1 });
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("is safe on four workers at once: every due order expires once, its stock returns once", async () => {
@@ -210,6 +210,6 @@ describe("expireDue", () => {
         where: { publicId: { in: orders.map((o) => o.id) }, status: "EXPIRED" },
       }),
     ).toBe(150);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 });

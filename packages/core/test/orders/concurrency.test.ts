@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reserveOrder, type PlaceOrderResult } from "../../src/index.ts";
 import { placeOrderSchema } from "../../src/orders/place-order-input.ts";
 import { addProduct, stockOf, unique, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
@@ -71,7 +71,7 @@ describe("flash sale: 500 concurrent placeOrder calls from 300 users, stock 100"
       _count: true,
     });
     expect(Math.max(...perUser.map((u) => u._count))).toBeLessThanOrEqual(CAP);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 });
 
@@ -147,6 +147,6 @@ describe("without any Redis lock, PostgreSQL alone keeps the data correct", () =
       true,
     );
     expect(await stockOf(h.db, product.sku)).toBe(0);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
 import { addProduct, stockOf, unique, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { holdRowLocks, waitForLockWaiters } from "../support/row-locks.ts";
 import { PUBLIC_ID_PATTERN } from "../../src/index.ts";
 
@@ -66,7 +66,7 @@ describe("placeOrder", () => {
     const { timeline, ...read } = (await h.shop.orders.get(result.order.id))!;
     expect(read).toEqual(result.order);
     expect(timeline).toEqual([]);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("returns the same order for a replayed idempotency key, and changes nothing", async () => {
@@ -242,7 +242,7 @@ describe("placeOrder", () => {
     // Only the other sale's ledger row is new.
     expect(await counts()).toEqual({ ...before, movements: before.movements + 1 });
     expect([await stockOf(h.db, a.sku), await stockOf(h.db, b.sku)]).toEqual([10, 1]);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("answers 'busy' to a second intent of a user whose checkout is in progress", async () => {
@@ -284,7 +284,7 @@ describe("placeOrder", () => {
     expect(busy).toBeGreaterThan(0);
     expect(busy + ok).toBe(6);
     expect(await stockOf(h.db, p.sku)).toBe(100 - ok);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("counts outcomes in orderbot_orders_total", async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlaceOrderInput } from "../../src/index.ts";
 import { addProduct, unique, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
@@ -73,6 +73,6 @@ describe("a replay of an order placed already", () => {
     expect((await h.db.promoCode.findUniqueOrThrow({ where: { id: code.id } })).remainingUses).toBe(
       0,
     );
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 });

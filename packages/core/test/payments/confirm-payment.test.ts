@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "../../src/index.ts";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
@@ -75,7 +75,7 @@ describe("confirmPayment", () => {
       );
     }
     expect(await stockOf(h.db, p.sku)).toBe(7);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("records a charge id once: a repeat is a no-op that returns the first outcome", async () => {
@@ -120,7 +120,7 @@ describe("confirmPayment", () => {
       ["RELEASE", 2],
       ["RERESERVE", -2],
     ]);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("puts a late payment up for refund when the stock is gone: REFUND_PENDING, refund queued, user and operators told", async () => {
@@ -167,7 +167,7 @@ describe("confirmPayment", () => {
     expect(
       await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } }),
     ).toBe(1);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("refunds a second payment for a paid order, a wrong amount and another user's payment", async () => {
@@ -199,7 +199,7 @@ describe("confirmPayment", () => {
         where: { order: { publicId: other.id }, status: "REFUND_PENDING" },
       }),
     ).toBe(2);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("keeps the money of a payment for an unknown order: a payment row without an order, refund queued, operators told", async () => {
@@ -292,7 +292,7 @@ describe("refundOrder (operator) and refund tracking", () => {
       replayed: true,
     });
     expect(await stockOf(h.db, p.sku)).toBe(5);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
 
     expect((await h.shop.payments.pendingRefunds(100)).map((r) => r.telegramChargeId)).toContain(
       payment.telegramChargeId,
@@ -331,6 +331,6 @@ describe("refundOrder (operator) and refund tracking", () => {
       status: "reason-required",
       current: "DELIVERED",
     });
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 });

@@ -8,7 +8,7 @@ import {
   starRefundsWithoutCall,
 } from "../../src/index.ts";
 import { addProduct, paymentFor, placed, unique, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
@@ -51,7 +51,7 @@ describe("a charge for an unknown order", () => {
         await h.db.payment.count({ where: { telegramChargeId: charge.telegramChargeId } }),
       ).toBe(1);
     }
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("is seen by the refund-age gauge, the refunds job's queries and the operators' listing", async () => {

@@ -2,7 +2,7 @@
 // stock back on sale, operators hear once; the echo of the shop's own refund changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
@@ -60,7 +60,7 @@ describe("recordTelegramRefund", () => {
     expect(
       await h.db.outboxMessage.count({ where: { dedupeKey: `refund:${paid.telegramChargeId}` } }),
     ).toBe(0);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("leaves a DELIVERED order delivered (the goods went out) but records the refund", async () => {
@@ -102,7 +102,7 @@ describe("recordTelegramRefund", () => {
     });
     expect((await h.shop.orders.get(order.id))?.status).toBe("PAID");
     expect(await alerts(second.telegramChargeId)).toHaveLength(0);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("records a refunded charge the shop never saw as a REFUNDED payment without an order; then its late successful_payment pays nothing", async () => {

@@ -2,7 +2,7 @@
 // revision), priced on the server at checkout; a late payment takes its use again or is refunded.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
@@ -148,7 +148,7 @@ describe("a late payment for an order whose use went back", () => {
         },
       }),
     ).toMatchObject({ returnedAt: null });
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("is refunded when another order took the last use meanwhile", async () => {
@@ -176,6 +176,6 @@ describe("a late payment for an order whose use went back", () => {
     expect(
       (await h.db.promoCode.findUniqueOrThrow({ where: { code: "LATE2" } })).remainingUses,
     ).toBe(0);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 });

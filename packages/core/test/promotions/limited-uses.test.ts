@@ -12,7 +12,7 @@ import {
   type Shop,
 } from "../../src/index.ts";
 import { addProduct, paymentFor, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
@@ -154,7 +154,7 @@ describe("a code good for 50 uses, 200 concurrent checkouts", () => {
     expect((await codeRow("SALE")).remainingUses).toBe(0);
     expect(await h.db.promoUse.count({ where: { codeId: code.id, returnedAt: null } })).toBe(50);
     expect(Math.max(...(await heldPerCustomer(code.id)))).toBe(1);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 });
 
@@ -208,6 +208,6 @@ describe("uses per customer", () => {
     });
     expect(third.status).toBe("ok");
     expect(await heldPerCustomer(code.id)).toEqual([2]);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 });

@@ -3,7 +3,7 @@
 // unknown option or an address the option does not reach is refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, unique, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type ShopHarness } from "../support/shop.ts";
 
 const OPS_CHAT = -1_001_000_000_031n;
@@ -79,7 +79,7 @@ describe("confirmation of a physical order", () => {
     expect(result).toMatchObject({ status: "refund-pending", reason: "amount-mismatch" });
     const row = await h.db.order.findUnique({ where: { publicId: order.id } });
     expect(row).toMatchObject({ status: "RESERVED", shippingOptionId: null, orderInfo: null });
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("records goods + shipping paid, the option and the order info; operators see the phone masked", async () => {
@@ -121,7 +121,7 @@ describe("confirmation of a physical order", () => {
     expect(payload.params.itemsEn).toContain("+49 ••• ••• 67");
     expect(JSON.stringify(payload)).not.toContain("2345 6767");
     expect(payload.buttons).toContainEqual({ label: "btn-show-phone", data: `ph:${order.id}` });
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("shows the full phone to an operator who asks, and records who asked", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addProduct, placed, stockOf, unique, user } from "../support/fixtures.ts";
-import { expectInvariants } from "../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
 
 let h: ShopHarness;
@@ -49,7 +49,7 @@ describe("adjustStock", () => {
       new Set([expect.stringMatching(/^op:[\w-]{16}$/)]),
     );
     expect(ledger[0]!.actor).not.toContain(String(OPERATOR));
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("applies a command once per request id, however often it is retried, even concurrently", async () => {
@@ -75,7 +75,7 @@ describe("adjustStock", () => {
     expect(await h.db.stockMovement.count({ where: { productId: p.id, reason: "ADJUST" } })).toBe(
       2,
     );
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("a re-delivered '=N' that found the stock already at N stays a no-op after orders took units", async () => {
@@ -94,7 +94,7 @@ describe("adjustStock", () => {
       product: { stock: 8 },
     });
     expect(await stockOf(h.db, p.sku)).toBe(8);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("never removes below zero, and refuses bad input and unknown skus", async () => {
@@ -128,7 +128,7 @@ describe("adjustStock", () => {
     const results = await Promise.all(ops);
     for (const r of results)
       expect(["ok", "insufficient", "conflict", "out-of-stock"]).toContain(r.status);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 });
 
@@ -247,7 +247,7 @@ describe("importBatch", () => {
       lines: 2,
       actor: expect.stringMatching(/^op:/),
     });
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("never collides with the other users of the ledger's batch id (the seed, /stock request ids)", async () => {
@@ -269,7 +269,7 @@ describe("importBatch", () => {
       });
     }
     expect(await stockOf(h.db, p.sku)).toBe(6);
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("applies once when four instances import the same batch at the same moment", async () => {

@@ -70,8 +70,25 @@ async function shop(status: "RESERVED" | "PAID" | "CANCELLED") {
       },
     });
   }
+  if (status !== "RESERVED") await timelineMove(order.id, "RESERVED", status);
   return { product, order };
 }
+
+type Status = "RESERVED" | "PAID" | "CANCELLED" | "REFUNDED";
+
+/** The timeline move core writes with every status change. */
+async function timelineMove(orderId: number, fromStatus: Status, toStatus: Status) {
+  await db.orderTimelineEntry.create({ data: { orderId, fromStatus, toStatus, actor: "test" } });
+}
+
+/** A status change the way core makes one: the order's status and its timeline move. */
+async function moveTo(orderId: number, fromStatus: Status, toStatus: Status) {
+  await db.order.update({ where: { id: orderId }, data: { status: toStatus } });
+  await timelineMove(orderId, fromStatus, toStatus);
+}
+
+const MONEY_SUM_CHECK =
+  "captured payments sum to the totals of paid orders (those refunded after shipping left out)";
 
 const failing = (results: InvariantResult[]) => results.filter((r) => !r.ok).map((r) => r.name);
 
@@ -104,7 +121,7 @@ describe("checkInvariants", () => {
 
   it("catches a cancelled order whose stock never came back", async () => {
     const { product, order } = await shop("RESERVED");
-    await db.order.update({ where: { id: order.id }, data: { status: "CANCELLED" } });
+    await moveTo(order.id, "RESERVED", "CANCELLED");
     expect((await db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(8);
     expect(failing(await checkInvariants(db, inputs))).toEqual([
       "each order's stock is held exactly while it is open or paid",
@@ -113,13 +130,14 @@ describe("checkInvariants", () => {
 
   it("catches a paid order without its payment, and a payment Telegram never sent", async () => {
     const { order } = await shop("RESERVED");
-    await db.order.update({ where: { id: order.id }, data: { status: "PAID" } });
+    await moveTo(order.id, "RESERVED", "PAID");
     const results = await checkInvariants(db, {
       ...inputs,
       telegram: { chargeIds: ["ghost"], refundedChargeIds: [] },
     });
     expect(failing(results)).toEqual([
       "each paid order has exactly one captured payment, and nothing else has one",
+      MONEY_SUM_CHECK,
       "each successful_payment maps to exactly one Payment row",
     ]);
   });
@@ -147,6 +165,7 @@ describe("checkInvariants", () => {
       await db.stockMovement.create({
         data: { productId: product.id, orderId: order.id, delta: -9, reason: "RESERVE" },
       });
+      await timelineMove(order.id, "RESERVED", "PAID");
       await db.product.update({ where: { id: product.id }, data: { stock: { decrement: 9 } } });
       await db.payment.create({
         data: {
@@ -187,7 +206,7 @@ describe("checkInvariants", () => {
       db.order.update({ where: { id: o.id }, data: { expiresAt: new Date(Date.now() - 60_000) } }),
     );
     await db.payment.updateMany({ where: { orderId: order.id }, data: { status: "REFUNDED" } });
-    await db.order.update({ where: { id: order.id }, data: { status: "REFUNDED" } });
+    await moveTo(order.id, "PAID", "REFUNDED");
     await db.stockMovement.create({
       data: { productId: 1, orderId: order.id, delta: 2, reason: "RESTOCK" },
     });
@@ -213,7 +232,7 @@ describe("checkInvariants", () => {
       where: { orderId: order.id },
       data: { status: "REFUNDED", refundedBy: "telegram" },
     });
-    await db.order.update({ where: { id: order.id }, data: { status: "REFUNDED" } });
+    await moveTo(order.id, "PAID", "REFUNDED");
     await db.stockMovement.create({
       data: { productId: 1, orderId: order.id, delta: 2, reason: "RESTOCK" },
     });
@@ -284,6 +303,7 @@ describe("checkInvariants: fulfilment", () => {
     expect(failing(await checkInvariants(db, inputs))).toEqual([
       "each paid order has exactly one captured payment, and nothing else has one",
       SHIPPED_CHECK,
+      MONEY_SUM_CHECK,
     ]);
   });
 
@@ -310,5 +330,31 @@ describe("checkInvariants: fulfilment", () => {
     const results = await checkInvariants(db, inputs);
     expect(failing(results)).toEqual([NOTICE_CHECK]);
     expect(results.find((r) => r.name === NOTICE_CHECK)?.violations).toBe(2);
+  });
+});
+
+describe("checkInvariants: every move in the timeline, the money summed", () => {
+  it("catches an order that changed status without its timeline move", async () => {
+    const { order } = await shop("CANCELLED");
+    await db.orderTimelineEntry.deleteMany({ where: { orderId: order.id } });
+    expect(failing(await checkInvariants(db, inputs))).toEqual([
+      "every order that moved ends where its last timeline move took it",
+    ]);
+  });
+
+  it("catches money captured for an order whose total it leaves out as refunded", async () => {
+    // Each row agrees (one captured payment of the order's total), yet the sums do not.
+    const { order } = await shop("PAID");
+    await db.orderTimelineEntry.create({
+      data: {
+        orderId: order.id,
+        event: "refund",
+        fromStatus: "PAID",
+        toStatus: "PAID",
+        actor: "x",
+        note: "goodwill",
+      },
+    });
+    expect(failing(await checkInvariants(db, inputs))).toEqual([MONEY_SUM_CHECK]);
   });
 });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LedgerTransaction } from "../../../src/index.ts";
 import { addProduct, paymentFor, placed, unique, user } from "../../support/fixtures.ts";
-import { expectInvariants } from "../../support/invariants.ts";
+import { assertInvariants } from "@orderbot/testkit";
 import { createHarness, type ShopHarness } from "../../support/shop.ts";
 
 let h: ShopHarness;
@@ -94,7 +94,7 @@ describe("a charge the reconciler finds before its successful_payment", () => {
       (f) => f.telegramChargeId === chargeId,
     );
     expect(finding?.details).toMatchObject({ orderId: order.id, outcome: "paid" });
-    await expectInvariants(h.db);
+    await assertInvariants(h.db);
   });
 
   it("is refunded, against its order, only when the order cannot be honoured", async () => {
