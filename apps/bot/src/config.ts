@@ -148,6 +148,8 @@ const schema = z
     /** Per-user rate limit: updates allowed per window. */
     RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
+    /** Telegram's window for a group's 20 messages, shared with the worker (ms); tests shorten it. */
+    GROUP_RATE_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
     /**
      * Polling: a failing update runs again after a pause doubling from POLL_RETRY_BASE_MS up to
      * POLL_RETRY_MAX_MS, and is skipped after POLL_RETRY_MAX_ATTEMPTS failures (never one that

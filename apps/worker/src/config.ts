@@ -79,6 +79,8 @@ const schema = z
     OUTBOX_GLOBAL_PER_SECOND: z.coerce.number().min(1).max(30).default(25),
     /** Outbox: added to every pacing interval, so network jitter never breaks a limit (ms). */
     OUTBOX_PACING_MARGIN_MS: ms(0).default(100),
+    /** Telegram's window for a group's 20 messages, shared with the bot's replies (ms); tests shorten it. */
+    GROUP_RATE_WINDOW_MS: ms(1000).default(60_000),
     /** Outbox: first retry delay after a 5xx or network error, doubled per attempt, up to the max (ms). */
     OUTBOX_RETRY_BASE_MS: ms(10).default(1000),
     OUTBOX_RETRY_MAX_MS: ms(10).default(5 * 60_000),

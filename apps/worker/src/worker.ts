@@ -87,6 +87,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     callApi: deps.callApi ?? grammyCaller(deps.api),
     pacer: createPacer({
       ...TELEGRAM_LIMITS,
+      groupWindowMs: config.GROUP_RATE_WINDOW_MS,
       globalPerSecond: config.OUTBOX_GLOBAL_PER_SECOND,
       marginMs: config.OUTBOX_PACING_MARGIN_MS,
     }),

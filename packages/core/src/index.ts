@@ -262,6 +262,13 @@ export {
 } from "./outbox/claims.ts";
 // Retention: sent messages are deleted after a while, dead letters kept (see retention.ts).
 export { pruneSentOutbox } from "./outbox/retention.ts";
+export {
+  queueGroupReply,
+  recentGroupReplies,
+  reserveGroupReply,
+  type GroupReplyDecision,
+  type GroupReplyInput,
+} from "./outbox/group-replies.ts";
 
 // The worker posts the daily report once a day; an operator's /report shows today's on demand.
 export { buildDailyReport, dayIn, type DailyReport } from "./reports/daily-report.ts";

@@ -26,6 +26,7 @@ import { UTC_SHOP_TIME } from "../format/time.ts";
 import type { BotContext } from "./context.ts";
 import { negotiateLocale } from "./i18n.ts";
 import { answerEveryCallbackQuery } from "./middleware/callback-answers.ts";
+import { pacedGroupReplies } from "./group-replies.ts";
 import { handleFeatureError } from "./middleware/error-boundary.ts";
 import { updateLogger } from "./middleware/update-logger.ts";
 
@@ -38,6 +39,8 @@ export interface CreateBotDeps extends FeatureDeps {
   logger: Logger;
   /** The translations (createI18n), shared with the update pipeline's answers to limited users. */
   i18n: I18n<BotContext>;
+  /** GROUP_RATE_WINDOW_MS: the window of a group's 20 messages, shared with the worker. */
+  groupRateWindowMs?: number;
 }
 
 /** Every feature, in the order an update meets them; `unhandled` takes whatever none of them did. */
@@ -124,6 +127,14 @@ export function createBot(deps: CreateBotDeps): Bot<BotContext> {
   });
   // 429s and 5xx from the Bot API are retried (after their retry_after), within a short bound.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 5 }));
+  // Outside autoRetry: a group reply that still fails goes to the outbox instead of failing the update.
+  bot.api.config.use(
+    pacedGroupReplies({
+      db: deps.shop.deps.db,
+      logger: deps.logger,
+      windowMs: deps.groupRateWindowMs ?? 60_000,
+    }),
+  );
 
   bot.use(updateLogger(deps.logger));
   const shopTime = { zone: deps.shopTimeZone ?? UTC_SHOP_TIME.zone, now: UTC_SHOP_TIME.now };

@@ -18,8 +18,9 @@ import {
   freePort,
   type TestDatabase,
   type TestRedis,
+  type WorkerServices,
 } from "@orderbot/testkit";
-import { startFakeTelegram, type FakeTelegram } from "@orderbot/fake-telegram";
+import { startFakeTelegram, type FakeTelegram, type FloodLimits } from "@orderbot/fake-telegram";
 import { createBotApp, type BotApp } from "../../src/app.ts";
 import { parseBotConfig, type BotConfig } from "../../src/config.ts";
 
@@ -33,6 +34,8 @@ export interface BotHarness {
   db: Database;
   config: BotConfig;
   locks: LockManager;
+  /** Where a worker process for this bot would connect (testkit's spawnWorker). */
+  services: WorkerServices;
   /** POSTs an update to the bot's webhook as Telegram would (with the secret); the HTTP status. */
   postUpdate(update: object): Promise<number>;
   close(): Promise<void>;
@@ -47,12 +50,17 @@ export interface HarnessOptions {
   defaulted?: string[];
   /** Whether to call `app.start()` (default true); false leaves it to the test. */
   start?: boolean;
+  /** The kit's flood control (429s past Telegram's limits); off by default. */
+  floodLimits?: FloodLimits | true;
 }
 
 export async function startBotHarness(options: HarnessOptions = {}): Promise<BotHarness> {
   const testDb: TestDatabase = await createTestDatabase();
   const testRedis: TestRedis = await createTestRedis();
-  const kit = await startFakeTelegram({ webhook: { retryBaseMs: 50, retryMaxMs: 500 } });
+  const kit = await startFakeTelegram({
+    webhook: { retryBaseMs: 50, retryMaxMs: 500 },
+    ...(options.floodLimits ? { floodLimits: options.floodLimits } : {}),
+  });
   await seedCatalog(testDb.db);
   const port = await freePort();
   const config = parseBotConfig(
@@ -70,6 +78,8 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
       LOCK_NAMESPACE: testRedis.namespace,
       LOCK_HASH_KEY: "harness-hash-key-0123456789",
       OWNER_IDS: String(OWNER_ID),
+      // No worker sends what the group's budget queues here: a second's window keeps replies direct.
+      GROUP_RATE_WINDOW_MS: "1000",
       ...options.env,
     },
     new Set(options.defaulted),
@@ -115,6 +125,13 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     db: testDb.db,
     config,
     locks,
+    services: {
+      databaseUrl: testDb.url,
+      redisUrl: testRedis.url,
+      namespace: testRedis.namespace,
+      apiRoot: kit.apiRoot,
+      token: kit.token,
+    },
     async postUpdate(update) {
       const response = await fetch(new URL("/telegram/webhook", config.PUBLIC_URL), {
         method: "POST",

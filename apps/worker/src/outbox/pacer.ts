@@ -113,7 +113,10 @@ export function createPacer(limits: PacingLimits): Pacer {
         chats.set(chatId, s);
       }
       const call: Call = { chatId, sentAt: at, answeredAt: null };
-      s.calls.push(call);
+      // In time order: a bot's group reply is learnt after the relay's later sends.
+      let j = s.calls.length;
+      while (j > 0 && s.calls[j - 1]!.sentAt > at) j--;
+      s.calls.splice(j, 0, call);
       let i = global.length;
       while (i > 0 && global[i - 1]!.sentAt > at) i--;
       global.splice(i, 0, call);

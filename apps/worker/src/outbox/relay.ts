@@ -6,6 +6,7 @@ import {
   completeStarRefund,
   markOutboxDead,
   markOutboxSent,
+  recentGroupReplies,
   recentSends,
   rescheduleOutbox,
   type ClaimedMessage,
@@ -80,6 +81,19 @@ export function createOutboxRelay(deps: RelayDeps) {
   const { db, pacer, options, metrics, logger } = deps;
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
+  /** The bot's own group replies the pacer has booked (core/outbox/group-replies.ts). */
+  let replies = new Set<number>();
+
+  /** Books the replies the bots sent to groups since the last look: one budget per group. */
+  async function learnReplies(): Promise<void> {
+    const recent = await recentGroupReplies(db, 61_000);
+    for (const reply of recent) {
+      if (replies.has(reply.id)) continue;
+      pacer.book(reply.chatId, reply.at);
+      pacer.answered(reply.chatId, reply.at, reply.at);
+    }
+    replies = new Set(recent.map((r) => r.id));
+  }
 
   /** Waits for the chat's next slot and books it: checking and booking with no await between. */
   async function takeSlot(
@@ -262,6 +276,7 @@ export function createOutboxRelay(deps: RelayDeps) {
 
   /** One round: claim a batch and deliver it. Returns how many were claimed. */
   async function round(ctx: RelayRunContext, summary: RelaySummary): Promise<number> {
+    await learnReplies();
     const start = now();
     pacer.prune(start);
     const deadline = start + options.horizonMs;
@@ -290,6 +305,7 @@ export function createOutboxRelay(deps: RelayDeps) {
      */
     async warmUp(): Promise<number> {
       const sends = await recentSends(db, 61_000);
+      replies = new Set((await recentGroupReplies(db, 61_000)).map((r) => r.id));
       pacer.forgetCalls();
       for (const send of sends) {
         pacer.book(send.chatId, send.at);
