@@ -128,7 +128,7 @@ describe("a physical order", () => {
     expect(stored.payments).toEqual([]);
   });
 
-  it("shows operators the shipping with the phone masked; Show phone reveals it to the presser, recorded", async () => {
+  it("shows operators the buyer's name, address and phone masked; Show contact reveals them to the presser, recorded", async () => {
     const { kit } = shop;
     const owner = kit.createUser({ id: OWNER_ID, firstName: "Olga", languageCode: "en" });
     const group = kit.createGroup({ title: "Operators", creator: owner });
@@ -138,25 +138,28 @@ describe("a physical order", () => {
     const dana = kit.createUser({ firstName: "Dana", languageCode: "en" });
     const id = await invoiceForGongfu(dana);
     const phone = "+49 151 2345 6789";
-    const paid = await dana.pay({ shippingOptionId: "post", buyer: { phoneNumber: phone } });
+    const buyer = { name: "Dana Fischer", phoneNumber: phone, email: "dana.f@mailbox.org" };
+    const paid = await dana.pay({ shippingOptionId: "post", buyer });
     expect(paid).toMatchObject({ status: "paid", totalAmount: 3_800 });
     await dana.waitForMessage(`Payment received: order ${id} is paid.`, { timeoutMs: 10_000 });
 
     await shop.relayOutbox();
     const alert = await group.waitForMessage(`Order ${id} was paid: 38.00 USD.`);
     expect(alert.text).toContain("Shipping: Post (9.00 USD)");
-    expect(alert.text).toContain("Deliver to: Dana, Musterstraße 1, 10115 Berlin, DE");
-    expect(alert.text).toContain("Phone: +49 ••• ••• 89");
-    expect(alert.text).not.toContain("2345");
-
+    // Every member sees the paid alert and /order: the buyer's details masked, as the phone.
     await owner.send(`/order ${id}`, { in: group });
     const detail = await group.waitForMessage(`Order ${id}`);
-    expect(detail.text).toContain("Phone: +49 ••• ••• 89");
-    expect(detail.text).not.toContain("2345");
+    for (const shown of [alert.text, detail.text]) {
+      expect(shown).toContain("Deliver to: D••• F•••, •••, Berlin, DE");
+      expect(shown).toContain("Phone: +49 ••• ••• 89");
+      expect(shown).toContain("E-mail: d•••@m•••.org");
+      for (const secret of ["2345", "Fischer", "Musterstraße", "10115", "dana.f", "mailbox"])
+        expect(shown).not.toContain(secret);
+    }
 
-    const press = await owner.press("Show phone", { in: group, messageId: alert.message_id });
+    const press = await owner.press("Show contact", { in: group, messageId: alert.message_id });
     expect(await press.answered(5_000)).toMatchObject({
-      text: `Order ${id}: ${phone}`,
+      text: `Order ${id}:\nDana Fischer\nMusterstraße 1, 10115 Berlin, DE\n${phone}\ndana.f@mailbox.org`,
       showAlert: true,
     });
     const reveals = await shop.db.orderPhoneReveal.findMany({ where: { order: { publicId: id } } });

@@ -202,6 +202,9 @@ export {
 } from "./shipping/options.ts";
 export {
   addressLine,
+  maskAddress,
+  maskEmail,
+  maskName,
   maskPhone,
   orderInfoSchema,
   type OrderInfo,
@@ -213,7 +216,7 @@ export {
   type ShippingRefusal,
 } from "./shipping/shipping-charge.ts";
 export type { OrderShippingView } from "./shipping/shipping-view.ts";
-export type { RevealPhoneInput, RevealPhoneResult } from "./shipping/phone-reveal.ts";
+export type { BuyerContact, RevealPhoneInput, RevealPhoneResult } from "./shipping/phone-reveal.ts";
 export type { SetProductKindInput, SetProductKindResult } from "./shipping/product-kind.ts";
 export { SHOW_PHONE_CALLBACK_PREFIX } from "./shipping/operator-text.ts";
 export { createLowStockAlerts, type LowStockAlerts } from "./stock/low-stock.ts";

@@ -12,9 +12,11 @@ order-shipping = Shipping: { $option }
 order-ship-to = Deliver to: { $to }
 order-ship-phone = Phone: { $phone }
 order-ship-email = E-mail: { $email }
-btn-show-phone = Show phone
-op-phone-shown = Order { $id }: { $phone }
-op-phone-none = Order { $id } has no phone number.
+btn-show-phone = Show contact
+op-phone-shown =
+    Order { $id }:
+    { $contact }
+op-phone-none = Order { $id } has no contact details.
 # /kind SKU physical|digital
 op-kind-usage = Usage: /kind SKU physical|digital [PRICE]. Physical goods are shipped and paid through the provider ({ $currency }); digital goods are sold for Stars.
 op-kind-set = { $sku } is now { $kind ->

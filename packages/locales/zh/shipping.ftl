@@ -8,9 +8,11 @@ order-shipping = 配送：{ $option }
 order-ship-to = 收货：{ $to }
 order-ship-phone = 电话：{ $phone }
 order-ship-email = 邮箱：{ $email }
-btn-show-phone = 显示电话
-op-phone-shown = 订单 { $id }：{ $phone }
-op-phone-none = 订单 { $id } 没有电话号码。
+btn-show-phone = 显示联系方式
+op-phone-shown =
+    订单 { $id }：
+    { $contact }
+op-phone-none = 订单 { $id } 没有联系方式。
 op-kind-usage = 用法：/kind SKU physical|digital [价格]。实物商品需邮寄，通过支付服务商付款（{ $currency }）；数字商品用星星购买。
 op-kind-set = { $sku } 现在是{ $kind ->
     [PHYSICAL] 实物商品：邮寄，通过支付服务商付款

@@ -359,7 +359,7 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
     },
     [
       ...fulfilmentButtons(order.publicId, "PAID"),
-      ...(view.shipping?.phoneMasked ? [showPhoneButton(order.publicId)] : []),
+      ...(view.shipping?.hasContact ? [showPhoneButton(order.publicId)] : []),
     ],
   );
   // The user's confirmation, committed with the payment: if the bot's reply never goes out (it

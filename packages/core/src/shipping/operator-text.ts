@@ -1,5 +1,6 @@
-// A physical order's shipping in the operators' paid-order alert, under its items: the option, the
-// buyer's name and address, and the phone masked (the alert's "Show phone" button reveals it).
+// A physical order's shipping in the operators' paid-order alert, under its items: the option and
+// the buyer's name, address, phone and e-mail masked (the alert's "Show contact" button reveals
+// them to the operator who presses it).
 import { formatMoney } from "../money.ts";
 import type { ShippingOption } from "./options.ts";
 import type { OrderShippingView } from "./shipping-view.ts";
@@ -28,9 +29,9 @@ export function shippingText(
   const lines = [
     `${w.shipping}${w.sep}${title} (${formatMoney(shipping.shippingMinor, currency)})`,
   ];
-  const to = [shipping.name, shipping.address].filter(Boolean).join(", ");
+  const to = [shipping.nameMasked, shipping.addressMasked].filter(Boolean).join(", ");
   if (to) lines.push(`${w.to}${w.sep}${to}`);
   if (shipping.phoneMasked) lines.push(`${w.phone}${w.sep}${shipping.phoneMasked}`);
-  if (shipping.email) lines.push(`${w.email}${w.sep}${shipping.email}`);
+  if (shipping.emailMasked) lines.push(`${w.email}${w.sep}${shipping.emailMasked}`);
   return lines.join("\n");
 }

@@ -1,5 +1,6 @@
 // What the buyer typed into Telegram's payment form (OrderInfo): stored with a physical order,
-// shown to operators. The phone number is personal data: never in logs, metrics or lock keys.
+// shown to operators masked. Name, phone, e-mail and address are personal data: never in logs,
+// metrics or lock keys, and shown in full only through the recorded reveal (phone-reveal.ts).
 import { z } from "zod";
 
 export const shippingAddressSchema = z.object({
@@ -36,6 +37,32 @@ export function addressLine(address: ShippingAddress): string {
     address.state,
     address.country_code.toUpperCase(),
   ]
+    .filter((part) => part.trim() !== "")
+    .join(", ");
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const firstGrapheme = (text: string): string => [...graphemes.segment(text)][0]?.segment ?? "";
+
+/** "A••• L•••": each word's first letter, enough to tell two buyers apart, not to name one. */
+export function maskName(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  return words.length === 0 ? "•••" : words.map((word) => `${firstGrapheme(word)}•••`).join(" ");
+}
+
+/** "a•••@e•••.com": the first letters of the mailbox and the domain, and its last label. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return "•••";
+  const domain = email.slice(at + 1);
+  const dot = domain.lastIndexOf(".");
+  const tld = dot > 0 ? domain.slice(dot) : "";
+  return `${firstGrapheme(email)}•••@${firstGrapheme(domain)}•••${tld}`;
+}
+
+/** "•••, Berlin, DE": the city and country, which shipping needs; no street or post code. */
+export function maskAddress(address: ShippingAddress): string {
+  return ["•••", address.city, address.country_code.toUpperCase()]
     .filter((part) => part.trim() !== "")
     .join(", ");
 }

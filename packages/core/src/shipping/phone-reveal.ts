@@ -1,11 +1,12 @@
-// "Show phone": an operator asks for a buyer's full number. Each ask is recorded (who, when) in
-// order_phone_reveals before the number is given, so the shop can say who saw it.
+// "Show contact": an operator asks for a buyer's full name, phone, e-mail and address, which the
+// group sees only masked. Each ask is recorded (who, when) in order_phone_reveals before anything
+// is given, so the shop can say who saw it.
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { publicIdSchema } from "../orders/public-id-schema.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, telegramId } from "../validation.ts";
-import { readOrderInfo } from "./order-info.ts";
+import { addressLine, readOrderInfo } from "./order-info.ts";
 
 export interface RevealPhoneInput {
   orderId: string;
@@ -14,10 +15,19 @@ export interface RevealPhoneInput {
   operatorName?: string | undefined;
 }
 
+/** What the buyer typed into the payment form, in full; null where the invoice did not ask. */
+export interface BuyerContact {
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  /** One line: street, post code and city, state, country. */
+  address: string | null;
+}
+
 export type RevealPhoneResult =
-  | { status: "ok"; phone: string }
-  /** The order has no phone number (digital, or the invoice did not ask for one). */
-  | { status: "no-phone" }
+  | { status: "ok"; contact: BuyerContact }
+  /** The order has no contact details (digital, or the invoice asked for none). */
+  | { status: "no-contact" }
   | NotFound
   | Invalid;
 
@@ -38,8 +48,14 @@ export function createRevealPhone(deps: CoreDeps) {
         select: { id: true, orderInfo: true },
       });
       if (!order) return NOT_FOUND;
-      const phone = readOrderInfo(order.orderInfo)?.phone_number;
-      if (!phone) return { status: "no-phone" } as const;
+      const info = readOrderInfo(order.orderInfo);
+      const contact: BuyerContact = {
+        name: info?.name || null,
+        phone: info?.phone_number || null,
+        email: info?.email || null,
+        address: info?.shipping_address ? addressLine(info.shipping_address) : null,
+      };
+      if (!Object.values(contact).some(Boolean)) return { status: "no-contact" } as const;
       await tx.orderPhoneReveal.create({
         data: {
           orderId: order.id,
@@ -47,7 +63,7 @@ export function createRevealPhone(deps: CoreDeps) {
           actorName: input.operatorName || null,
         },
       });
-      return { status: "ok", phone } as const;
+      return { status: "ok", contact } as const;
     });
   };
 }

@@ -17,7 +17,7 @@ export interface ShippingService {
   readonly options: readonly ShippingOption[];
   /** The options that ship to a country: a shipping_query's answer (none: refused). */
   optionsFor(countryCode: string): ShippingOption[];
-  /** The buyer's full phone number for an operator, recorded in order_phone_reveals. */
+  /** The buyer's full contact details for an operator, recorded in order_phone_reveals. */
   revealPhone(input: RevealPhoneInput): Promise<RevealPhoneResult>;
   /** An operator's /kind: physical (provider's currency) or digital (Stars), repriced if needed. */
   setProductKind(input: SetProductKindInput): Promise<SetProductKindResult>;

@@ -1,17 +1,21 @@
-// A physical order's shipping as callers see it: the phone only masked. The full number is read
-// by revealPhone (phone-reveal.ts), which records who asked.
-import { addressLine, maskPhone, readOrderInfo } from "./order-info.ts";
+// A physical order's shipping as callers see it: the buyer's name, phone, e-mail and address only
+// masked. The full details are read by revealPhone (phone-reveal.ts), which records who asked.
+import { maskAddress, maskEmail, maskName, maskPhone, readOrderInfo } from "./order-info.ts";
 
 export interface OrderShippingView {
   /** The option chosen (SHIPPING_OPTIONS id) and its price, in the order's currency. */
   optionId: string;
   shippingMinor: number;
-  name: string | null;
+  /** "A••• L•••"; null when the invoice did not ask for a name. */
+  nameMasked: string | null;
   /** "+49 ••• ••• 67"; null when the invoice did not ask for a phone. */
   phoneMasked: string | null;
-  email: string | null;
-  /** One line: street, post code and city, state, country. */
-  address: string | null;
+  /** "a•••@e•••.com". */
+  emailMasked: string | null;
+  /** "•••, Berlin, DE": city and country only. */
+  addressMasked: string | null;
+  /** Any of the four was given: the reveal has something to show. */
+  hasContact: boolean;
   countryCode: string | null;
 }
 
@@ -25,10 +29,11 @@ export function shippingView(order: {
   return {
     optionId: order.shippingOptionId,
     shippingMinor: order.shippingMinor,
-    name: info?.name ?? null,
+    nameMasked: info?.name ? maskName(info.name) : null,
     phoneMasked: info?.phone_number ? maskPhone(info.phone_number) : null,
-    email: info?.email ?? null,
-    address: info?.shipping_address ? addressLine(info.shipping_address) : null,
+    emailMasked: info?.email ? maskEmail(info.email) : null,
+    addressMasked: info?.shipping_address ? maskAddress(info.shipping_address) : null,
+    hasContact: Boolean(info?.name || info?.phone_number || info?.email || info?.shipping_address),
     countryCode: info?.shipping_address?.country_code.toUpperCase() ?? null,
   };
 }

@@ -98,9 +98,10 @@ describe("confirmation of a physical order", () => {
         shipping: {
           optionId: "courier",
           shippingMinor: 500,
-          name: "Ann Lee",
+          nameMasked: "A••• L•••",
           phoneMasked: "+49 ••• ••• 67",
-          address: "Invalidenstr. 1, 10115 Berlin, DE",
+          addressMasked: "•••, Berlin, DE",
+          hasContact: true,
         },
       },
       payment: { amountMinor: 3_000, currency: "USD", status: "CAPTURED" },
@@ -119,12 +120,13 @@ describe("confirmation of a physical order", () => {
     expect(payload.params.amountMinor).toBe(3_000);
     expect(payload.params.itemsEn).toContain("Shipping: Courier (5.00 USD)");
     expect(payload.params.itemsEn).toContain("+49 ••• ••• 67");
-    expect(JSON.stringify(payload)).not.toContain("2345 6767");
+    for (const secret of ["2345 6767", "Ann Lee", "Invalidenstr", "10115"])
+      expect(JSON.stringify(payload)).not.toContain(secret);
     expect(payload.buttons).toContainEqual({ label: "btn-show-phone", data: `ph:${order.id}` });
     await assertInvariants(h.db);
   });
 
-  it("shows the full phone to an operator who asks, and records who asked", async () => {
+  it("shows the buyer's full details to an operator who asks, and records who asked", async () => {
     const order = await physicalOrder(4);
     await h.shop.payments.confirmPayment({
       ...paymentFor(order, unique("charge")),
@@ -137,7 +139,15 @@ describe("confirmation of a physical order", () => {
       operatorId: user(901),
       operatorName: "Bo",
     });
-    expect(revealed).toEqual({ status: "ok", phone: "+49 151 2345 6767" });
+    expect(revealed).toEqual({
+      status: "ok",
+      contact: {
+        name: "Ann Lee",
+        phone: "+49 151 2345 6767",
+        email: null,
+        address: "Invalidenstr. 1, 10115 Berlin, DE",
+      },
+    });
     const reveals = await h.db.orderPhoneReveal.findMany({
       where: { order: { publicId: order.id } },
     });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  maskAddress,
+  maskEmail,
+  maskName,
   maskPhone,
   optionsFor,
   resolveCoreConfig,
@@ -102,5 +105,23 @@ describe("maskPhone", () => {
     expect(maskPhone("015123456781")).toBe("01 ••• ••• 81");
     expect(maskPhone("123")).toBe("•••");
     expect(maskPhone("+49 151 2345 6767")).not.toContain("2345");
+  });
+});
+
+describe("the buyer's other details, masked as the phone", () => {
+  it("keeps each name's first letter, an e-mail's first letters and last label, a city", () => {
+    expect(maskName("Ann  Lee")).toBe("A••• L•••");
+    expect(maskName("👩‍👩‍👧 Lee")).toBe("👩‍👩‍👧••• L•••");
+    expect(maskEmail("ann.lee@example.com")).toBe("a•••@e•••.com");
+    expect(maskEmail("not-an-address")).toBe("•••");
+    const address = {
+      country_code: "de",
+      state: "",
+      city: "Berlin",
+      street_line1: "Invalidenstr. 1",
+      street_line2: "",
+      post_code: "10115",
+    };
+    expect(maskAddress(address)).toBe("•••, Berlin, DE");
   });
 });

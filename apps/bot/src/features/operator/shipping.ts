@@ -1,6 +1,6 @@
 // Physical goods for operators: `/kind SKU physical|digital [PRICE]`, a physical order's shipping
-// in /order (the phone masked), and "Show phone", which gives the full number to the admin who
-// presses it, in a dialog nobody else sees, recorded with who and when.
+// in /order (the buyer's name, address, phone and e-mail masked), and "Show contact", which gives
+// them in full to the admin who presses it, in a dialog nobody else sees, recorded with who and when.
 import type { InlineKeyboard } from "grammy";
 import { Composer } from "grammy";
 import {
@@ -14,6 +14,7 @@ import {
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { optionLabel } from "../shipping.ts";
+import { alert } from "../support.ts";
 import { actorOf, respond } from "./guard.ts";
 import { knownSku } from "./sku.ts";
 
@@ -35,20 +36,20 @@ export function shippingBlock(
 ): string | null {
   const shipping = order.shipping;
   if (!shipping) return null;
-  const to = [shipping.name, shipping.address].filter(Boolean).join(", ");
+  const to = [shipping.nameMasked, shipping.addressMasked].filter(Boolean).join(", ");
   return [
     ctx.t("order-shipping", {
       option: optionLabel(options, shipping.optionId, shipping.shippingMinor, order.currency),
     }),
     ...(to ? [ctx.t("order-ship-to", { to })] : []),
     ...(shipping.phoneMasked ? [ctx.t("order-ship-phone", { phone: shipping.phoneMasked })] : []),
-    ...(shipping.email ? [ctx.t("order-ship-email", { email: shipping.email })] : []),
+    ...(shipping.emailMasked ? [ctx.t("order-ship-email", { email: shipping.emailMasked })] : []),
   ].join("\n");
 }
 
-/** Adds "Show phone" when the order has a phone number. */
+/** Adds "Show contact" when the order has contact details. */
 export function withShowPhone(ctx: BotContext, keyboard: InlineKeyboard, order: OrderView) {
-  return order.shipping?.phoneMasked
+  return order.shipping?.hasContact
     ? keyboard.text(ctx.t("btn-show-phone"), callbacks.showPhone.encode({ orderId: order.id }))
     : keyboard;
 }
@@ -65,14 +66,15 @@ export function operatorShippingFeature(deps: OperatorShippingDeps): Composer<Bo
       operatorId: actorOf(ctx),
       operatorName: from.username ? `@${from.username}` : from.first_name,
     });
-    if (result.status === "ok")
-      return ctx.answerCallbackQuery({
-        text: ctx.t("op-phone-shown", { id: data.orderId, phone: result.phone }),
-        show_alert: true,
-      });
+    if (result.status === "ok") {
+      const { name, address, phone, email } = result.contact;
+      const contact = [name, address, phone, email].filter(Boolean).join("\n");
+      // A dialog holds 200 characters: a long address is cut there (alert() cuts).
+      return alert(ctx, ctx.t("op-phone-shown", { id: data.orderId, contact }));
+    }
     return respond(
       ctx,
-      result.status === "no-phone"
+      result.status === "no-contact"
         ? ctx.t("op-phone-none", { id: data.orderId })
         : ctx.t("order-not-found"),
     );
