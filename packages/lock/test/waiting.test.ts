@@ -64,10 +64,13 @@ describe("the first attempt", () => {
       const waiting = locks.acquire({ kind: "order", id: "contended" }, { waitMs: 5000 });
       while ((await lineOf(holder.key)) < 1) await sleep(2);
       expect(locks.stats()).toMatchObject({ waiters: 1, subscriptions: 1 });
+      const [first, ...asks] = sent(); // a re-check timer on a slow machine may have asked again
+      expect([first, asks[0]]).toEqual(["try", "acquire"]);
+      expect(asks.every((name) => name === "acquire")).toBe(true);
       await holder.release();
       const result = await waiting;
       if (!result.ok) throw new Error("must acquire");
-      expect(sent()).toEqual(["try", "acquire", "acquire"]); // handed a claim: one ask confirms it
+      expect(sent()).toEqual(["acquire"]); // handed a claim: one ask confirms it
       await result.lease.release();
       expect(sent()).toEqual(["release"]);
     }));
