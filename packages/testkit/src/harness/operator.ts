@@ -32,6 +32,9 @@ export interface FulfilCommand {
   replies: string[];
 }
 
+/** How long a handled command's reply may take: one the worker's outbox sends after a 429. */
+const REPLY_WAIT_MS = 20_000;
+
 const ORDER_LINE = /^([A-Z0-9]{6,16}) · /;
 
 const STOCK_OK = /: stock (-?\d+) → (-?\d+)\./;
@@ -65,10 +68,14 @@ export class Operator {
     };
     this.commands.push(command);
     command.delivered = (await sent.handled()).status === "delivered";
-    command.replies = this.kit
-      .chat(this.group)
-      .botMessages.filter((m) => m.reply_to_message?.message_id === command.messageId && m.text)
-      .map((m) => m.text!);
+    const quoting = () =>
+      this.kit
+        .chat(this.group)
+        .botMessages.filter((m) => m.reply_to_message?.message_id === command.messageId && m.text)
+        .map((m) => m.text!);
+    // A reply the group's budget (or a 429) left to the worker's outbox comes a little later.
+    if (command.delivered) await this.until(() => quoting().length > 0);
+    command.replies = quoting();
     for (const reply of command.replies) {
       const ok = STOCK_OK.exec(reply);
       const replayed = STOCK_REPLAYED.exec(reply);
@@ -99,9 +106,10 @@ export class Operator {
     const command: FulfilCommand = { orderId, step, delivered: false, moved: false, replies: [] };
     this.fulfilments.push(command);
     command.delivered = (await sent.handled()).status === "delivered";
-    command.replies = this.repliesTo(sent.message.message_id);
+    const mine = () => this.repliesTo(sent.message.message_id).filter((r) => r.includes(orderId));
+    if (command.delivered) await this.until(() => mine().length > 0);
     const done = step === "ship" ? "shipped" : "delivered";
-    command.replies = command.replies.filter((r) => r.includes(orderId));
+    command.replies = mine();
     command.moved = command.replies.some((r) => r.includes(`Order ${orderId} is ${done}`));
     return command;
   }
@@ -127,6 +135,12 @@ export class Operator {
     for (const id of await this.ordersIn("shipped"))
       if ((await this.fulfil(id, "deliver")).moved) moved++;
     return moved;
+  }
+
+  /** Polls until `check` holds, at most REPLY_WAIT_MS. */
+  private async until(check: () => boolean): Promise<void> {
+    const deadline = Date.now() + REPLY_WAIT_MS;
+    while (!check() && Date.now() < deadline) await sleep(50);
   }
 
   /**

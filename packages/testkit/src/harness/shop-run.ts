@@ -120,6 +120,9 @@ export async function startShopRun(options: ShopRunOptions): Promise<ShopRun> {
     LOCK_NAMESPACE: options.lockNamespace,
     LOCK_HASH_KEY: options.lockHashKey,
     OPERATOR_GROUP_ID: String(group.id),
+    // The kit enforces no group limit unless a run turns its flood control on: a short window
+    // keeps the operator's replies direct instead of queued behind the group's budget.
+    GROUP_RATE_WINDOW_MS: "1000",
     ...options.env,
   };
   const logFile = (name: string) =>
