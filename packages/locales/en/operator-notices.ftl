@@ -30,6 +30,7 @@ finding-payment-unknown-to-telegram = the shop recorded a payment that Telegram 
 finding-refund-only-in-telegram = Telegram refunded a payment the shop had as paid; recorded as refunded
 finding-refund-only-in-shop = the shop has a refund that Telegram does not list
 finding-amount-mismatch = the amount Telegram took differs from the shop's record
+finding-ledger-out-of-order = Telegram's transaction list changed behind what was read (its dates go back); reading stopped there until someone checks it
 operator-refunded-outside =
     Telegram reports a refund the shop did not make: { $amount }, charge { $charge }. { $outcome ->
         [no-order] The shop had no record of this charge; it is recorded as refunded.

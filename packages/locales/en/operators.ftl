@@ -88,6 +88,7 @@ op-finding-payment-unknown-to-telegram = payment Telegram does not list
 op-finding-refund-only-in-telegram = refund made outside the bot (recorded)
 op-finding-refund-only-in-shop = refund Telegram does not list
 op-finding-amount-mismatch = amounts differ
+op-finding-ledger-out-of-order = Telegram's list changed behind the reader (reading stopped)
 btn-finding-resolve = ✓ Resolved { $n }
 op-finding-resolved = Finding resolved: { $charge }. Your name and the time are recorded.
 op-finding-already = This finding was resolved already: { $charge }.

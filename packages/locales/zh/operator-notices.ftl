@@ -30,6 +30,7 @@ finding-payment-unknown-to-telegram = 本店记录的一笔付款在 Telegram �
 finding-refund-only-in-telegram = Telegram 退回了一笔本店记为已支付的付款；已记为已退款
 finding-refund-only-in-shop = 本店记录的一笔退款在 Telegram 账目中不存在
 finding-amount-mismatch = Telegram 收取的金额与本店记录不符
+finding-ledger-out-of-order = Telegram 的交易列表在已读部分之后发生了变化（日期倒退）；读取已在此处停止，待人工核查
 operator-refunded-outside =
     Telegram 通知了一笔非本店发起的退款：{ $amount }，交易 { $charge }。{ $outcome ->
         [no-order] 本店没有这笔交易的记录，已记为已退款。

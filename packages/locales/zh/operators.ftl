@@ -88,6 +88,7 @@ op-finding-payment-unknown-to-telegram = Telegram 账目中没有的付款
 op-finding-refund-only-in-telegram = 在机器人之外完成的退款（已记录）
 op-finding-refund-only-in-shop = Telegram 账目中没有的退款
 op-finding-amount-mismatch = 金额不符
+op-finding-ledger-out-of-order = Telegram 列表在已读部分之后变化（读取已停止）
 btn-finding-resolve = ✓ 已处理 { $n }
 op-finding-resolved = 已处理：{ $charge }。您的身份和处理时间已记录。
 op-finding-already = 此项已被处理过：{ $charge }。

@@ -17,6 +17,11 @@ export const FINDING_KINDS = [
   "refund-only-in-shop",
   /** Telegram's amount (or currency) differs from the shop's record of the charge. */
   "amount-mismatch",
+  /**
+   * Telegram's list went back in time while it was read (it changed behind the position): the
+   * reader stops there rather than read past it.
+   */
+  "ledger-out-of-order",
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
@@ -91,7 +96,7 @@ export async function resolveFinding(
 export async function insertFinding(
   sql: Pick<Sql, "$executeRaw">,
   kind: FindingKind,
-  charge: { id: string; user_id: bigint; amount: number },
+  charge: { id: string; user_id: bigint | null; amount: number },
   details: Record<string, unknown>,
 ): Promise<number> {
   return sql.$executeRaw`

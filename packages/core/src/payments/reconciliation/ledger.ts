@@ -1,5 +1,7 @@
 import { runTransaction, type Database } from "@orderbot/db";
 import type { Sql } from "../../database/sql.ts";
+import { Rollback } from "../../database/db-errors.ts";
+import { findOrderBreak, reportOrderBreak } from "./ledger-order.ts";
 
 /**
  * One entry of Telegram's getStarTransactions, as much of it as the comparison reads: the Bot
@@ -51,6 +53,8 @@ export interface ReadLedgerResult {
   atEnd: boolean;
   /** The position after the run: the number of transactions read in all. */
   offset: number;
+  /** True when a page went back in time: it was not stored, and a finding alerts operators. */
+  outOfOrder?: boolean;
 }
 
 interface MirrorRow {
@@ -76,19 +80,25 @@ function mirrorRow(t: LedgerTransaction): MirrorRow {
   };
 }
 
-/** The stored position, creating it (offset 0) the first time. */
-async function readPosition(db: Database, botId: bigint): Promise<number> {
+/** The stored position, creating it (offset 0) the first time, and the last date read (Unix s). */
+async function readPosition(
+  db: Database,
+  botId: bigint,
+): Promise<{ offset: number; lastDate: number | null }> {
   await db.$executeRaw`
     INSERT INTO star_ledger_positions (bot_id) VALUES (${botId}) ON CONFLICT (bot_id) DO NOTHING`;
-  const [row] = await db.$queryRaw<{ tx_offset: number }[]>`
-    SELECT tx_offset FROM star_ledger_positions WHERE bot_id = ${botId}`;
-  return row?.tx_offset ?? 0;
+  const [row] = await db.$queryRaw<{ tx_offset: number; last_date: Date | null }[]>`
+    SELECT tx_offset, last_date FROM star_ledger_positions WHERE bot_id = ${botId}`;
+  const lastDate = row?.last_date ? Math.floor(row.last_date.getTime() / 1000) : null;
+  return { offset: row?.tx_offset ?? 0, lastDate };
 }
 
 /**
  * Reads Telegram's list from the stored position onwards, page by page, and stores what it reads.
  * Telegram's list only grows, oldest first, so the position (the number of transactions read) is
- * the offset of the next page and history is read once. Each page is stored and the position
+ * the offset of the next page and history is read once. That is checked, not assumed: a page whose
+ * dates go back (within it, or before the last one stored) is neither stored nor read past, and
+ * a finding alerts operators (ledger-order.ts). Each page is stored and the position
  * advanced in one transaction, conditional on the position it started from: a second reader (a
  * paused leader waking up) changes nothing, and a page is never half stored. No lock or
  * transaction is held while Telegram answers.
@@ -99,7 +109,7 @@ export async function readLedger(
 ): Promise<ReadLedgerResult> {
   const pageSize = options.pageSize ?? LEDGER_PAGE_SIZE;
   const maxPages = options.maxPages ?? 50;
-  let offset = await readPosition(db, options.botId);
+  let { offset, lastDate } = await readPosition(db, options.botId);
   let read = 0;
   for (let page = 0; page < maxPages; page++) {
     if (options.signal?.aborted) break;
@@ -107,36 +117,56 @@ export async function readLedger(
     // known to be complete only up to here.
     const askedAt = options.now();
     const transactions = await options.fetchPage(offset, pageSize);
+    const broken = findOrderBreak(transactions, lastDate);
+    if (broken) {
+      await reportOrderBreak(db, transactions, { ...broken, offset });
+      return { read, atEnd: false, offset, outOfOrder: true };
+    }
     const atEnd = transactions.length < pageSize;
-    const advanced = await runTransaction(
+    const pageLast = transactions.at(-1);
+    const newLastDate = pageLast ? new Date(pageLast.date * 1000) : null;
+    const stored = await runTransaction(
       db,
       async (tx) => {
-        await storeTransactions(tx, options.botId, transactions);
-        return tx.$executeRaw`
+        const added = await storeTransactions(tx, options.botId, transactions);
+        const moved = await tx.$executeRaw`
           UPDATE star_ledger_positions
              SET tx_offset = ${offset + transactions.length},
                  read_to_end_at = CASE WHEN ${atEnd} THEN ${askedAt}::timestamp ELSE read_to_end_at END,
+                 last_date = COALESCE(${newLastDate}::timestamp, last_date),
                  updated_at = timezone('UTC', now())
            WHERE bot_id = ${options.botId} AND tx_offset = ${offset}`;
+        // The position was ours, yet the page repeats what is stored: entries were added behind it.
+        if (moved === 1 && added < transactions.length) throw new Rollback(added);
+        return moved;
       },
       options.leaseSignal ? { signal: options.leaseSignal } : {},
-    );
-    if (advanced !== 1)
-      return { read, atEnd: false, offset: await readPosition(db, options.botId) };
+    ).catch((error: unknown) => {
+      if (!(error instanceof Rollback)) throw error;
+      return "reread" as const;
+    });
+    if (stored === "reread") {
+      await reportOrderBreak(db, transactions, { index: 0, previous: lastDate ?? 0, offset });
+      return { read, atEnd: false, offset, outOfOrder: true };
+    }
+    if (stored !== 1)
+      return { read, atEnd: false, offset: (await readPosition(db, options.botId)).offset };
     offset += transactions.length;
+    if (pageLast) lastDate = pageLast.date;
     read += transactions.length;
     if (atEnd) return { read, atEnd: true, offset };
   }
   return { read, atEnd: false, offset };
 }
 
+/** Stores a page; returns how many of its transactions were new. */
 async function storeTransactions(
   tx: Sql,
   botId: bigint,
   transactions: readonly LedgerTransaction[],
-): Promise<void> {
-  if (transactions.length === 0) return;
-  await tx.starTransaction.createMany({
+): Promise<number> {
+  if (transactions.length === 0) return 0;
+  const { count } = await tx.starTransaction.createMany({
     data: transactions.map((t) => {
       const row = mirrorRow(t);
       return {
@@ -152,4 +182,5 @@ async function storeTransactions(
     }),
     skipDuplicates: true,
   });
+  return count;
 }

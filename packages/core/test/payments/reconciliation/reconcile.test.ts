@@ -160,3 +160,46 @@ describe("comparing with the payments table", () => {
     expect(finding!.details).toMatchObject({ status: "CAPTURED", orderId: "RECON001" });
   });
 });
+
+describe("a list that changed behind the reader", () => {
+  const at = (seconds: number) => new Date(h.clock.now().getTime() + seconds * 1000);
+  const read = (botId: bigint, list: LedgerTransaction[]) =>
+    readLedger(h.db, { botId, fetchPage: telegram(list).fetchPage, now: () => h.clock.now() });
+  const breaks = async (chargeId: string) =>
+    (await h.shop.ledger.openFindings(1000)).filter(
+      (f) => f.kind === "ledger-out-of-order" && f.telegramChargeId === chargeId,
+    );
+
+  it("stops at a page whose dates go back, stores nothing of it, and records one finding", async () => {
+    const botId = nextBot++;
+    const a = charge("order-a", 1, at(0));
+    expect(await read(botId, [a])).toMatchObject({ read: 1, atEnd: true, offset: 1 });
+    // Newer charges arrive at the start of the list: what comes after the position is older.
+    const changed = [charge("order-c", 1, at(20)), charge("order-b", 1, at(10)), a];
+    for (let run = 0; run < 2; run++)
+      expect(await read(botId, changed)).toEqual({
+        read: 0,
+        atEnd: false,
+        offset: 1,
+        outOfOrder: true,
+      });
+    expect(await h.db.starTransaction.count({ where: { botId } })).toBe(1);
+    const [finding, ...more] = await breaks("order-a");
+    expect(more).toEqual([]);
+    expect(finding?.details).toMatchObject({ offset: 2 });
+  });
+
+  it("stops at a page that repeats what was read, even when its dates go forward", async () => {
+    const botId = nextBot++;
+    const a = charge("mid-a", 1, at(0));
+    const c = charge("mid-c", 1, at(20));
+    expect(await read(botId, [a, c])).toMatchObject({ read: 2, offset: 2 });
+    // An entry appears behind the position: the next page starts with one already read.
+    const changed = [a, charge("mid-b", 1, at(10)), c, charge("mid-d", 1, at(30))];
+    expect(await read(botId, changed)).toMatchObject({ read: 0, offset: 2, outOfOrder: true });
+    expect(await h.db.starTransaction.count({ where: { botId } })).toBe(2);
+    expect(await breaks("mid-c")).toHaveLength(1);
+    const position = await h.db.starLedgerPosition.findUniqueOrThrow({ where: { botId } });
+    expect(position.txOffset).toBe(2);
+  });
+});
