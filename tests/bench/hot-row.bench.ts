@@ -27,6 +27,8 @@ import {
   packageVersion,
   prepareTemplateDatabase,
   writeSection,
+  closedLoop,
+  interleave,
 } from "@orderbot/testkit";
 
 const args = parseArgs({ options: { "client-ms": { type: "string" } } }).values;
@@ -138,18 +140,13 @@ function clientWork(): void {
 /** Orders per second of one design over one round, each of its clients ordering in a loop. */
 async function round(clients: pg.Client[], design: Design): Promise<number> {
   let orders = 0;
-  const stopAt = performance.now() + ROUND_MS;
-  await Promise.all(
-    clients.slice(0, design.clients).map(async (client) => {
-      while (performance.now() < stopAt) {
-        for (const sql of design.statements()) {
-          await client.query(sql);
-          clientWork();
-        }
-        orders += design.orders;
-      }
-    }),
-  );
+  await closedLoop({ clients: design.clients, ms: ROUND_MS }, async (client) => {
+    for (const sql of design.statements()) {
+      await clients[client]!.query(sql);
+      clientWork();
+    }
+    orders += design.orders;
+  });
   return orders / (ROUND_MS / 1000);
 }
 
@@ -165,9 +162,9 @@ try {
     `INSERT INTO hot_row.buckets SELECT 1, b, ${STOCK / BUCKETS} FROM generate_series(0, ${BUCKETS - 1}) b`,
   );
   const rates = new Map(Object.keys(DESIGNS).map((name) => [name, [] as number[]]));
-  for (let r = 0; r < ROUNDS; r++)
-    for (const [name, design] of Object.entries(DESIGNS))
-      rates.get(name)!.push(await round(clients, design));
+  await interleave(Object.entries(DESIGNS), ROUNDS, async ([name, design]) => {
+    rates.get(name)!.push(await round(clients, design));
+  });
   const { rows } = await first.query<{ stock: string; lines: string }>(
     `SELECT (SELECT stock FROM hot_row.products) + (SELECT sum(stock) FROM hot_row.buckets) AS stock,
             (SELECT count(*) FROM hot_row.lines) + (SELECT count(*) FROM hot_row.deferred_lines)

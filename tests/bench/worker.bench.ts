@@ -34,6 +34,7 @@ import {
   type SummaryRow,
   type TestDatabase,
   type WorkerProcess,
+  interleave,
 } from "@orderbot/testkit";
 
 const ORDERS = Number(process.env.BENCH_WORKER_ORDERS ?? 20_000);
@@ -164,22 +165,20 @@ const results = scenarios.map((scenario) => ({ name: scenario.name, seconds: [] 
 try {
   // Round-robin over the scenarios, so that a change in the machine's load during the run weighs
   // on all of them alike.
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const [i, scenario] of scenarios.entries()) {
-      const { seconds, check } = await measure(scenario, redis, `${i}-${r}`);
-      const ok =
-        check.expired === ORDERS &&
-        check.stockNotRestored === 0 &&
-        check.releasedTwice === 0 &&
-        check.releaseRows === ORDERS &&
-        check.ledgerMismatch === 0;
-      if (!ok) throw new Error(`${scenario.name}: the result is wrong: ${JSON.stringify(check)}`);
-      results[i]!.seconds.push(seconds);
-      console.log(
-        `round ${r + 1}, ${scenario.name}: ${ORDERS} orders in ${seconds.toFixed(2)} s (checked: all expired, stock restored, none released twice)`,
-      );
-    }
-  }
+  await interleave([...scenarios.entries()], ROUNDS, async ([i, scenario], r) => {
+    const { seconds, check } = await measure(scenario, redis, `${i}-${r}`);
+    const ok =
+      check.expired === ORDERS &&
+      check.stockNotRestored === 0 &&
+      check.releasedTwice === 0 &&
+      check.releaseRows === ORDERS &&
+      check.ledgerMismatch === 0;
+    if (!ok) throw new Error(`${scenario.name}: the result is wrong: ${JSON.stringify(check)}`);
+    results[i]!.seconds.push(seconds);
+    console.log(
+      `round ${r + 1}, ${scenario.name}: ${ORDERS} orders in ${seconds.toFixed(2)} s (checked: all expired, stock restored, none released twice)`,
+    );
+  });
 } finally {
   await redis.dispose();
 }

@@ -17,9 +17,11 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Registry } from "prom-client";
 import {
+  closedLoop,
   environmentLine,
   formatRate,
   formatTable,
+  interleave,
   markdownTable,
   packageVersion,
   startRedisServer,
@@ -38,7 +40,6 @@ import {
   type Library,
   libraries,
   orderbotLock,
-  sleep,
   TTL_MS,
   WAIT_MS,
 } from "./clients.ts";
@@ -166,25 +167,21 @@ async function interleaved(
     variants.map((v) => [v.name, { ops: 0, ms: 0, nodeUs: 0, redisUs: 0, writes: 0 }]),
   );
   const cell = async (variant: Library, ms: number, record: boolean) => {
-    let stop = false;
     let ops = 0;
-    const loop = async (client: Client, index: number) => {
-      for (let i = 0; !stop; i++) {
-        const unlock = await client.lock(`${variants.indexOf(variant)}:${index}:${i % 256}`);
-        await unlock();
-        ops += 1;
-      }
-    };
+    const clientsOf = sets.get(variant)!;
     const [redis0, cpu0, writes0, started] = [
       await redisCpuSeconds(url),
       process.cpuUsage(),
       writeCalls(),
       performance.now(),
     ];
-    const loops = sets.get(variant)!.map(loop);
-    await sleep(ms);
-    stop = true;
-    await Promise.all(loops);
+    await closedLoop({ clients: clientsOf.length, ms }, async (index, i) => {
+      const unlock = await clientsOf[index]!.lock(
+        `${variants.indexOf(variant)}:${index}:${i % 256}`,
+      );
+      await unlock();
+      ops += 1;
+    });
     const elapsed = performance.now() - started;
     const cpu = process.cpuUsage(cpu0);
     const [redis1, writes1] = [await redisCpuSeconds(url), writeCalls()];
@@ -198,10 +195,9 @@ async function interleaved(
   };
   try {
     for (const variant of variants) await cell(variant, 300, false);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let i = 0; i < variants.length; i++)
-        await cell(variants[(i + round) % variants.length]!, ROUND_MS, true);
-    }
+    await interleave(variants, ROUNDS, (variant) => cell(variant, ROUND_MS, true), {
+      rotate: true,
+    });
     return tallies;
   } finally {
     for (const clientsOf of sets.values())

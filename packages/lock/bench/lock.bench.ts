@@ -9,10 +9,12 @@
 // Results: printed, and written to docs/benchmarks.md between the bench:lock markers.
 import path from "node:path";
 import {
+  closedLoop,
   environmentLine,
   formatMs,
   formatRate,
   formatTable,
+  interleave,
   markdownTable,
   packageVersion,
   percentile,
@@ -21,7 +23,7 @@ import {
   startRedisServer,
   writeSection,
 } from "@orderbot/testkit";
-import { type Client, type Library, libraries, RETRY_MS, sleep, TTL_MS } from "./clients.ts";
+import { type Client, type Library, libraries, RETRY_MS, TTL_MS } from "./clients.ts";
 
 const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 3500);
 const WARMUP_MS = 300;
@@ -68,24 +70,22 @@ class Cell {
 
   /** Every client locks and unlocks in a loop for `ms`; recorded unless it is a warm-up. */
   async run(ms: number, record: boolean): Promise<void> {
-    let stop = false;
-    const loop = async (client: Client, index: number) => {
-      for (let i = 0; !stop; i++) {
-        const started = performance.now();
-        const unlock = await client.lock(`${this.prefix}:${this.scenario.key(index, i)}`);
+    const elapsed = await closedLoop(
+      { clients: this.clients.length, ms },
+      async (index, i) => {
+        const unlock = await this.clients[index]!.lock(
+          `${this.prefix}:${this.scenario.key(index, i)}`,
+        );
         await unlock();
-        if (record && !stop) {
-          this.samples.add(performance.now() - started);
-          this.perClient[index]! += 1;
-        }
-      }
-    };
-    const started = performance.now();
-    const loops = this.clients.map((client, index) => loop(client, index));
-    await sleep(ms);
-    stop = true;
-    if (record) this.elapsedMs += performance.now() - started;
-    await Promise.all(loops);
+      },
+      record
+        ? (latency, _, index) => {
+            this.samples.add(latency);
+            this.perClient[index]! += 1;
+          }
+        : undefined,
+    );
+    if (record) this.elapsedMs += elapsed;
   }
 
   result(): Result {
@@ -122,10 +122,7 @@ async function runScenario(url: string, scenario: Scenario): Promise<Result[]> {
   }
   try {
     for (const cell of cells) await cell.run(WARMUP_MS, false);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let i = 0; i < cells.length; i++)
-        await cells[(i + round) % cells.length]!.run(CELL_MS / ROUNDS, true);
-    }
+    await interleave(cells, ROUNDS, (cell) => cell.run(CELL_MS / ROUNDS, true), { rotate: true });
     return cells.map((cell) => cell.result());
   } finally {
     await Promise.all(cells.map((cell) => cell.close()));

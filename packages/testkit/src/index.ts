@@ -107,19 +107,33 @@ export {
 } from "./harness/metrics.ts";
 export { startProgress, type Progress, type ProgressStream } from "./harness/progress.ts";
 export {
-  BENCHMARKS_MD,
-  environmentLine,
   formatMs,
   formatRate,
   formatTable,
   markdownTable,
-  packageVersion,
   percentile,
   readSummary,
   recordSummary,
-  redisServerVersion,
   Samples,
-  writeSection,
   type Cell,
   type SummaryRow,
 } from "./bench/report.ts";
+export {
+  BENCHMARKS_MD,
+  environmentLine,
+  installedVersion,
+  packageVersion,
+  redisServerVersion,
+  writeSection,
+} from "./bench/docs.ts";
+export { cellTime, closedLoop, interleave, STOP, type LoopOptions } from "./bench/runner.ts";
+export {
+  COMMON_TAIL,
+  IOREDIS,
+  PG,
+  PRISMA,
+  startCpuProfile,
+  type Category,
+  type CpuProfiler,
+  type ProfileShare,
+} from "./bench/profiler.ts";

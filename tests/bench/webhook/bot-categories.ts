@@ -1,6 +1,6 @@
 // Where one update's CPU goes in a bot, by module: the categories of the webhook bench's profile
-// table, tried in this order on each frame (innermost first; see ../profile/cpu-profile.ts).
-import { IOREDIS, PG, PRISMA, type Category } from "../profile/cpu-profile.ts";
+// table, tried in this order on each frame (innermost first; see the testkit's bench/profiler.ts).
+import { IOREDIS, PG, PRISMA, type Category } from "@orderbot/testkit";
 
 const has =
   (...parts: string[]) =>

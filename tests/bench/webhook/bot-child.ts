@@ -2,7 +2,7 @@
 // for the project's bot and the baseline, so both are measured alike. `mark` is the CPU and the
 // counts so far (the bench takes deltas); `profile:start` and `profile:stop` bracket the phase
 // under the CPU profiler, whose samples are sorted into BOT_CATEGORIES.
-import { startCpuProfile, type CpuProfiler } from "../profile/cpu-profile.ts";
+import { startCpuProfile, type CpuProfiler } from "@orderbot/testkit";
 import { redisCommandCounts, sqlCounts } from "../profile/counters.ts";
 import { BOT_CATEGORIES } from "./bot-categories.ts";
 import { cpuMs, serveParent } from "./child.ts";
