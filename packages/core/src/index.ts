@@ -191,7 +191,12 @@ export type { ImportStockBatchInput, ImportStockBatchResult } from "./stock/impo
 export { createDeliveryService, type DeliveryService } from "./delivery/service.ts";
 export type { LoadCodesInput, LoadCodesResult } from "./delivery/load-codes.ts";
 export type { PoolSummary } from "./delivery/queries.ts";
-export { MAX_CODE_LENGTH, MAX_CODES_PER_BATCH, type CodeLines } from "./delivery/code-lines.ts";
+export {
+  codeOfLine,
+  MAX_CODE_LENGTH,
+  MAX_CODES_PER_BATCH,
+  type CodeLines,
+} from "./delivery/code-lines.ts";
 export { DELIVERY_TEXT_LIMIT, deliveryKey } from "./delivery/queue-delivery.ts";
 export { createShippingService, type ShippingService } from "./shipping/service.ts";
 export {

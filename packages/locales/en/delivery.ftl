@@ -10,6 +10,7 @@ op-codes-too-long = Nothing was loaded: line(s) { $lines } are longer than { $ma
 op-codes-too-many = Nothing was loaded: { $count } codes, at most { $max } in one batch. Please split the list.
 op-codes-not-digital = { $sku } is not a digital product: it has no pool of codes.
 op-codes-file-refused = Nothing was loaded: send a .txt or .csv file of at most 20 MB.
+op-codes-file-too-many = Nothing was loaded: the file holds more than { $max } codes, at most { $max } in one batch. Please split it.
 op-codes-file-unreadable = Nothing was loaded: the file could not be read as text. Please send it again as UTF-8 text.
 digital-delivery =
     Order { $id } is paid. { $single ->

@@ -10,6 +10,7 @@ op-codes-too-long = 未加载任何兑换码：第 { $lines } 行超过 { $max }
 op-codes-too-many = 未加载任何兑换码：共 { $count } 个，每批最多 { $max } 个。请拆分列表。
 op-codes-not-digital = { $sku } 不是数字商品，没有兑换码库。
 op-codes-file-refused = 未加载任何兑换码：请发送不超过 20 MB 的 .txt 或 .csv 文件。
+op-codes-file-too-many = 未加载任何兑换码：文件中超过 { $max } 个兑换码，每批最多 { $max } 个。请拆分后再发送。
 op-codes-file-unreadable = 未加载任何兑换码：无法将文件读取为文本。请以 UTF-8 文本重新发送。
 digital-delivery =
     订单 { $id } 已支付。{ $single ->

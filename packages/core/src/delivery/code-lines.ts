@@ -21,7 +21,7 @@ export function parseCodeLines(text: string, format: "lines" | "csv" = "lines"):
   const seen = new Set<string>();
   let repeated = 0;
   text.split(/\r\n|\r|\n/).forEach((raw, index) => {
-    const code = (format === "csv" ? firstCsvField(raw) : raw).trim();
+    const code = codeOfLine(raw, format);
     if (code === "") return;
     if (code.length > MAX_CODE_LENGTH) tooLong.push(index + 1);
     else if (seen.has(code)) repeated++;
@@ -31,6 +31,11 @@ export function parseCodeLines(text: string, format: "lines" | "csv" = "lines"):
   if (seen.size === 0) return { ok: false, problem: "empty" };
   if (seen.size > MAX_CODES_PER_BATCH) return { ok: false, problem: "too-many", count: seen.size };
   return { ok: true, codes: [...seen], repeated };
+}
+
+/** The code one line of a list holds ("" for none): the line, or a .csv line's first field, trimmed. */
+export function codeOfLine(line: string, format: "lines" | "csv"): string {
+  return (format === "csv" ? firstCsvField(line) : line).trim();
 }
 
 /** The first field of a CSV line: up to the first comma, or a quoted field with "" for a quote. */

@@ -7,13 +7,12 @@ import {
   type LoadCodesResult,
 } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
+import { MAX_FILE_BYTES, readCodesFile, type CodesFile } from "./codes-file.ts";
 import { actorOf, respond } from "./guard.ts";
 import { knownSku } from "./sku.ts";
 
 export const CODES_COMMANDS = ["codes"] as const;
 
-/** Bots may download files of up to 20 MB (the Bot API's getFile). */
-const MAX_FILE_BYTES = 20 * 1024 * 1024;
 /** The Bot API's own server, when TELEGRAM_API_ROOT points nowhere else. */
 const DEFAULT_API_ROOT = "https://api.telegram.org";
 
@@ -75,11 +74,20 @@ export function codesFeature(deps: {
     const sku = await knownSku(ctx, deps.catalog, words[0]!);
     if (sku === null) return;
     const format = fileFormat(document.file_name, document.mime_type);
+    // By its size first: nothing is downloaded for a file that cannot be loaded.
     if (format === null || (document.file_size ?? 0) > MAX_FILE_BYTES)
       return respond(ctx, ctx.t("op-codes-file-refused"));
-    const text = await download(ctx, document.file_id);
-    if (text === null) return respond(ctx, ctx.t("op-codes-file-unreadable"));
-    await load(ctx, sku, text, format);
+    const file = await download(ctx, document.file_id, format);
+    switch (file.status) {
+      case "ok":
+        return load(ctx, sku, file.text, format);
+      case "too-big":
+        return respond(ctx, ctx.t("op-codes-file-refused"));
+      case "too-many":
+        return respond(ctx, ctx.t("op-codes-file-too-many", { max: MAX_CODES_PER_BATCH }));
+      case "unreadable":
+        return respond(ctx, ctx.t("op-codes-file-unreadable"));
+    }
   });
 
   async function showPool(ctx: BotContext, sku: string): Promise<void> {
@@ -157,22 +165,25 @@ function lineList(lines: number[]): string {
 
 /**
  * The document's text: getFile for its file_path, then the download URL the Bot API documents
- * (<api root>/file/bot<token>/<file_path>). Null when Telegram refuses or the bytes are not
- * UTF-8 text. The URL holds the token: it is never logged or shown.
+ * (<api root>/file/bot<token>/<file_path>), read within the limits (codes-file.ts). Unreadable when
+ * Telegram refuses or the bytes are not UTF-8 text. The URL holds the token: never logged or shown.
  */
-async function download(ctx: BotContext, fileId: string): Promise<string | null> {
+async function download(
+  ctx: BotContext,
+  fileId: string,
+  format: "lines" | "csv",
+): Promise<CodesFile> {
   try {
     const file = await ctx.api.getFile(fileId);
-    if (!file.file_path) return null;
+    if (!file.file_path) return { status: "unreadable" };
+    if ((file.file_size ?? 0) > MAX_FILE_BYTES) return { status: "too-big" };
     const root = ctx.api.options?.apiRoot ?? DEFAULT_API_ROOT;
     const response = await fetch(`${root}/file/bot${ctx.api.token}/${file.file_path}`, {
       signal: AbortSignal.timeout(30_000),
     });
-    if (!response.ok) return null;
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.length > MAX_FILE_BYTES) return null;
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "");
+    if (!response.ok || !response.body) return { status: "unreadable" };
+    return await readCodesFile(response.body, format);
   } catch {
-    return null;
+    return { status: "unreadable" };
   }
 }
