@@ -1,27 +1,21 @@
 // The poller when one update keeps failing: getUpdates hands out at most 100 updates from the
 // oldest unconfirmed one, so that update must not hold the offset. It is parked in PostgreSQL
 // (real, as everywhere) before the offset moves past it, and retried from there.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Api } from "grammy";
 import type { Update } from "grammy/types";
-import { createParkedUpdates, type ParkedUpdates } from "@orderbot/db";
+import { createParkedUpdates } from "@orderbot/db";
 import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
 import { startFakeTelegram, type FakeTelegram, type SimulatedUser } from "@orderbot/fake-telegram";
-import { createTestDatabase, type TestDatabase } from "@orderbot/testkit";
+import { useTestDatabase } from "@orderbot/testkit";
 import { createBotMetrics } from "../src/metrics.ts";
 import { createParking } from "../src/updates/parking.ts";
 import type { UpdateOutcome } from "../src/updates/pipeline.ts";
 import { startPolling } from "../src/updates/polling.ts";
 
 const BOT_ID = 4_242n;
-let testDb: TestDatabase;
-let store: ParkedUpdates;
+const store = createParkedUpdates(useTestDatabase().db);
 let tg: FakeTelegram;
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  store = createParkedUpdates(testDb.db);
-});
-afterAll(() => testDb.drop());
 beforeEach(async () => {
   tg = await startFakeTelegram();
 });
