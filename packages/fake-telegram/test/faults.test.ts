@@ -2,21 +2,14 @@
 // auto-retry) succeeds; 500s, latency and per-chat rules; reproducible rates.
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Bot, GrammyError } from "grammy";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type FakeTelegram, type SimulatedUser, startFakeTelegram } from "../src/index.ts";
 import { rawCall } from "./support/raw.ts";
+import { useTelegramWithAnn } from "./support/ann.ts";
 
 let tg: FakeTelegram;
 let ann: SimulatedUser;
-
-beforeEach(async () => {
-  tg = await startFakeTelegram();
-  ann = tg.createUser({ firstName: "Ann" });
-  await ann.send("/start");
-});
-afterEach(async () => {
-  await tg.close();
-});
+useTelegramWithAnn({}, (opened) => ({ tg, ann } = opened));
 
 describe("429 Too Many Requests", () => {
   it("carries retry_after in parameters, as Telegram sends it", async () => {

@@ -1,26 +1,14 @@
 // Acceptance: a document a user sends reaches the bot with its file_id; getFile gives the
 // file_path it downloads from at /file/bot<token>/<file_path>, as Telegram documents, and refuses
 // unknown ids and files over the 20 MB bots may download.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  MAX_DOWNLOAD_BYTES,
-  type FakeTelegram,
-  type SimulatedUser,
-  startFakeTelegram,
-} from "../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { MAX_DOWNLOAD_BYTES, type FakeTelegram, type SimulatedUser } from "../src/index.ts";
 import { rawCall } from "./support/raw.ts";
+import { useTelegramWithAnn } from "./support/ann.ts";
 
 let tg: FakeTelegram;
 let ann: SimulatedUser;
-
-beforeEach(async () => {
-  tg = await startFakeTelegram();
-  ann = tg.createUser({ firstName: "Ann" });
-  await ann.send("/start");
-});
-afterEach(async () => {
-  await tg.close();
-});
+useTelegramWithAnn({}, (opened) => ({ tg, ann } = opened));
 
 interface TgFile {
   file_id: string;

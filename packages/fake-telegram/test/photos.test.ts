@@ -1,6 +1,6 @@
 // Acceptance: sendPhoto, editMessageCaption and editMessageMedia hold the bot to Telegram's rules
 // (caption length, what a photo can be sent from, what can be edited into what).
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type FakeTelegram,
   type SimulatedUser,
@@ -9,21 +9,14 @@ import {
   type TgMessage,
 } from "../src/index.ts";
 import { failure, rawCall, type RawResponse } from "./support/raw.ts";
+import { useTelegramWithAnn } from "./support/ann.ts";
 
 let tg: FakeTelegram;
 let ann: SimulatedUser;
+useTelegramWithAnn({}, (opened) => ({ tg, ann } = opened));
 
 const URL_A = "https://example.com/a.jpg";
 const URL_B = "https://example.com/b.jpg";
-
-beforeEach(async () => {
-  tg = await startFakeTelegram();
-  ann = tg.createUser({ firstName: "Ann" });
-  await ann.send("/start");
-});
-afterEach(async () => {
-  await tg.close();
-});
 
 const message = (response: RawResponse): TgMessage => {
   expect(response.body.description).toBeUndefined();

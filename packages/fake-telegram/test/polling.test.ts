@@ -1,24 +1,13 @@
 // getUpdates semantics: offset confirms, limit, long-poll timeout, negative offsets, one poller at
 // a time, allowed_updates, and a duplicate fault.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  type FakeTelegram,
-  type SimulatedUser,
-  startFakeTelegram,
-  type TgUpdate,
-} from "../src/index.ts";
+import { describe, expect, it } from "vitest";
+import type { FakeTelegram, SimulatedUser, TgUpdate } from "../src/index.ts";
 import { rawCall } from "./support/raw.ts";
+import { useTelegramWithAnn } from "./support/ann.ts";
 
 let tg: FakeTelegram;
 let ann: SimulatedUser;
-
-beforeEach(async () => {
-  tg = await startFakeTelegram();
-  ann = tg.createUser({ firstName: "Ann" });
-});
-afterEach(async () => {
-  await tg.close();
-});
+useTelegramWithAnn({ started: false }, (opened) => ({ tg, ann } = opened));
 
 async function getUpdates(params: Record<string, unknown> = {}): Promise<TgUpdate[]> {
   const response = await rawCall(tg, "getUpdates", params);

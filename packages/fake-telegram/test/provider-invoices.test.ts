@@ -2,27 +2,18 @@
 // a shipping_query answered with answerShippingQuery before the pre-checkout; the chosen option's
 // price is added to the total, and order_info goes with pre_checkout_query and successful_payment.
 // For Stars (XTR) Telegram ignores every need_* field and is_flexible.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PreCheckoutQuery, ShippingQuery } from "@grammyjs/types";
-import {
-  DEFAULT_ADDRESS,
-  type FakeTelegram,
-  type SimulatedUser,
-  startFakeTelegram,
-} from "../src/index.ts";
+import { DEFAULT_ADDRESS, type FakeTelegram, type SimulatedUser } from "../src/index.ts";
 import { failure, rawCall } from "./support/raw.ts";
+import { useTelegramWithAnn } from "./support/ann.ts";
 
 let tg: FakeTelegram;
 let ann: SimulatedUser;
-
-beforeEach(async () => {
-  tg = await startFakeTelegram({ preCheckoutTimeoutMs: 1_000 });
-  ann = tg.createUser({ firstName: "Ann", lastName: "Lee" });
-  await ann.send("/start");
-});
-afterEach(async () => {
-  await tg.close();
-});
+useTelegramWithAnn(
+  { telegram: { preCheckoutTimeoutMs: 1_000 }, ann: { lastName: "Lee" } },
+  (opened) => ({ tg, ann } = opened),
+);
 
 const provider = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   chat_id: ann.chatId,

@@ -1,6 +1,6 @@
 // Recording and the helpers built on it: every call with its time, waiting for messages and
 // calls, visible chat state, pacing counts and (opt-in) flood control.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ButtonNotFoundError,
   type FakeTelegram,
@@ -10,18 +10,11 @@ import {
   WaitTimeoutError,
 } from "../src/index.ts";
 import { rawCall } from "./support/raw.ts";
+import { useTelegramWithAnn } from "./support/ann.ts";
 
 let tg: FakeTelegram;
 let ann: SimulatedUser;
-
-beforeEach(async () => {
-  tg = await startFakeTelegram();
-  ann = tg.createUser({ firstName: "Ann", languageCode: "zh-hans" });
-  await ann.send("/start");
-});
-afterEach(async () => {
-  await tg.close();
-});
+useTelegramWithAnn({ ann: { languageCode: "zh-hans" } }, (opened) => ({ tg, ann } = opened));
 
 const send = (text: string, extra: Record<string, unknown> = {}): ReturnType<typeof rawCall> =>
   rawCall(tg, "sendMessage", { chat_id: ann.chatId, text, ...extra });

@@ -2,21 +2,14 @@
 // refund the user as receiver and the charge's id), oldest first, paged by offset and limit with
 // the Bot API server's clamping; charges seeded without an update, and refunds from outside.
 import type { StarTransaction } from "@grammyjs/types";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeTelegram, type SimulatedUser, startFakeTelegram } from "../src/index.ts";
+import { describe, expect, it } from "vitest";
+import type { FakeTelegram, SimulatedUser } from "../src/index.ts";
 import { rawCall } from "./support/raw.ts";
+import { useTelegramWithAnn } from "./support/ann.ts";
 
 let tg: FakeTelegram;
 let ann: SimulatedUser;
-
-beforeEach(async () => {
-  tg = await startFakeTelegram();
-  ann = tg.createUser({ firstName: "Ann" });
-  await ann.send("/start");
-});
-afterEach(async () => {
-  await tg.close();
-});
+useTelegramWithAnn({}, (opened) => ({ tg, ann } = opened));
 
 async function payInvoice(amount: number, payload: string, currency = "XTR"): Promise<string> {
   await rawCall(tg, "sendInvoice", {

@@ -1,5 +1,5 @@
 // Acceptance: each rule rejects what Telegram rejects, with Telegram's code and description.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   type FakeTelegram,
   type SimulatedUser,
@@ -7,18 +7,11 @@ import {
   TelegramErrors,
 } from "../src/index.ts";
 import { failure, rawCall } from "./support/raw.ts";
+import { useTelegramWithAnn } from "./support/ann.ts";
 
 let tg: FakeTelegram;
 let ann: SimulatedUser;
-
-beforeEach(async () => {
-  tg = await startFakeTelegram();
-  ann = tg.createUser({ firstName: "Ann" });
-  await ann.send("/start");
-});
-afterEach(async () => {
-  await tg.close();
-});
+useTelegramWithAnn({}, (opened) => ({ tg, ann } = opened));
 
 const keyboard = (callback_data: string): unknown => ({
   inline_keyboard: [[{ text: "Go", callback_data }]],
