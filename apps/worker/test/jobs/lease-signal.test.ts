@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runTransaction, TransactionAbortedError } from "@orderbot/db";
-import { createTestDatabase, type TestDatabase } from "@orderbot/testkit";
+import { useTestDatabase } from "@orderbot/testkit";
 import { LeaseDeadlinePassedError, leaseGuardedSignal } from "../../src/jobs/lease-signal.ts";
 
-let testDb: TestDatabase;
-beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 2 });
-});
-afterAll(() => testDb.drop());
+const testDb = useTestDatabase({ poolMax: 2 });
 
 /** A lease whose signal aborts 100 ms before it expires, as the lock module's would. */
 const leaseExpiringAt = (expiresAt: number) => ({

@@ -1,48 +1,25 @@
 // The operator-side jobs, each run by two workers at once: admin lists refreshed once per group
 // under the group-admins lock, one daily report per group and day, refunds queued or alerted once.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@orderbot/db";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import { startFakeTelegram, type FakeTelegram } from "@orderbot/fake-telegram";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FakeTelegram } from "@orderbot/fake-telegram";
 import { saveGroupAdmins } from "@orderbot/core";
 import { reportDay } from "../../src/jobs/daily-report.ts";
 import { startedUser } from "../support/kit.ts";
 import { createOrder, createPayment, createProduct } from "../support/seed.ts";
-import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { useWorkerShop } from "../support/shop.ts";
 
-let testDb: TestDatabase;
-let db: Database;
-let t: TestRedis;
+const fixture = useWorkerShop({ poolMax: 10 });
+const { db } = fixture;
 let tg: FakeTelegram;
 const workers: InProcessWorker[] = [];
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 10 });
-  db = testDb.db;
-  t = await createTestRedis();
-  tg = await startFakeTelegram();
-  const services = {
-    databaseUrl: testDb.url,
-    redisUrl: t.url,
-    namespace: t.namespace,
-    apiRoot: tg.apiRoot,
-    token: tg.token,
-  };
+  tg = fixture.tg;
   workers.push(
-    await startWorker(db, services, {}, { start: false }),
-    await startWorker(db, services, {}, { start: false }),
+    await fixture.startWorker({}, { start: false }),
+    await fixture.startWorker({}, { start: false }),
   );
-});
-afterAll(async () => {
-  for (const w of workers) await w.close();
-  await tg.close();
-  await t.cleanup();
-  await testDb.drop();
 });
 
 const both = (job: string) => Promise.all(workers.map((w) => w.worker.runOnce(job)));

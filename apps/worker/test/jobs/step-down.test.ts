@@ -1,27 +1,15 @@
 // A keepLeadership leader (the outbox relay) steps down before the `job` kind's hold cap would
 // end its lease under it: the lease is released, the next tick elects again, and nothing is
 // counted as a lost lease.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
-import { createTestRedis, type TestRedis } from "@orderbot/testkit";
 import type { Job } from "../../src/jobs/job.ts";
 import { createJobRunner } from "../../src/jobs/runner.ts";
 import { createWorkerMetrics } from "../../src/metrics.ts";
-import { buildLocks } from "../support/locks.ts";
+import { useWorkerLocks } from "../support/locks.ts";
 import { metricValue } from "../support/metrics.ts";
 
-let t: TestRedis;
-let close: () => Promise<void>;
-let locks: Awaited<ReturnType<typeof buildLocks>>["locks"];
-
-beforeAll(async () => {
-  t = await createTestRedis();
-  ({ locks, close } = await buildLocks(t.url, t.namespace));
-});
-afterAll(async () => {
-  await close?.();
-  await t?.cleanup();
-});
+const redisLocks = useWorkerLocks();
 
 describe("keepLeadership step-down", () => {
   it("hands leadership over every leadershipMs instead of holding the lock for ever", async () => {
@@ -36,7 +24,7 @@ describe("keepLeadership step-down", () => {
     };
     const registry = createMetricsRegistry();
     const runner = createJobRunner({
-      locks,
+      locks: redisLocks.locks,
       jobs: [job],
       logger: silentLogger,
       metrics: createWorkerMetrics(registry),

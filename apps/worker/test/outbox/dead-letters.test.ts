@@ -1,41 +1,22 @@
 // After N failed attempts, or a refusal that retrying cannot change, a message goes to the
 // dead-letter state and operators are alerted through the outbox (never about an alert itself).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@orderbot/db";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import { startFakeTelegram, type FakeTelegram, type SimulatedGroup } from "@orderbot/fake-telegram";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FakeTelegram, SimulatedGroup } from "@orderbot/fake-telegram";
 import { payOnTelegram, startedUser } from "../support/kit.ts";
 import { metricValue } from "../support/metrics.ts";
-import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { useWorkerShop } from "../support/shop.ts";
 
-let testDb: TestDatabase;
-let db: Database;
-let t: TestRedis;
+const fixture = useWorkerShop({ poolMax: 6 });
+const { db } = fixture;
 let tg: FakeTelegram;
 let ops: SimulatedGroup;
 let w: InProcessWorker;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 6 });
-  db = testDb.db;
-  t = await createTestRedis();
-  tg = await startFakeTelegram();
+  tg = fixture.tg;
   ops = tg.createGroup({ title: "Operators", admins: [await startedUser(tg)] });
-  const services = {
-    databaseUrl: testDb.url,
-    redisUrl: t.url,
-    namespace: t.namespace,
-    apiRoot: tg.apiRoot,
-    token: tg.token,
-  };
-  w = await startWorker(
-    db,
-    services,
+  w = await fixture.startWorker(
     {
       OPERATOR_GROUP_ID: String(ops.id),
       OUTBOX_MAX_ATTEMPTS: "3",
@@ -44,12 +25,6 @@ beforeAll(async () => {
     },
     { start: false },
   );
-});
-afterAll(async () => {
-  await w.close();
-  await tg.close();
-  await t.cleanup();
-  await testDb.drop();
 });
 
 /** Relays until nothing is pending (retries come due within ms here). */

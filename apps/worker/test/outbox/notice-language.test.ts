@@ -1,47 +1,20 @@
 // The worker speaks each customer's language: a Chinese customer's expiry notice and card arrive in
 // Chinese, through the real relay and the fake Telegram, whatever NOTIFY_LOCALE says.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@orderbot/db";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import { startFakeTelegram, type FakeTelegram } from "@orderbot/fake-telegram";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FakeTelegram } from "@orderbot/fake-telegram";
 import { startedUser } from "../support/kit.ts";
 import { createOrder, createProduct } from "../support/seed.ts";
-import { startWorker, type InProcessWorker } from "../support/worker.ts";
+import type { InProcessWorker } from "../support/worker.ts";
+import { useWorkerShop } from "../support/shop.ts";
 
-let testDb: TestDatabase;
-let db: Database;
-let t: TestRedis;
+const fixture = useWorkerShop({ poolMax: 5 });
+const { db } = fixture;
 let tg: FakeTelegram;
 let worker: InProcessWorker;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 5 });
-  db = testDb.db;
-  t = await createTestRedis();
-  tg = await startFakeTelegram();
-  worker = await startWorker(
-    db,
-    {
-      databaseUrl: testDb.url,
-      redisUrl: t.url,
-      namespace: t.namespace,
-      apiRoot: tg.apiRoot,
-      token: tg.token,
-    },
-    { NOTIFY_LOCALE: "en" },
-    { start: false },
-  );
-});
-afterAll(async () => {
-  await worker.close();
-  await tg.close();
-  await t.cleanup();
-  await testDb.drop();
+  tg = fixture.tg;
+  worker = await fixture.startWorker({ NOTIFY_LOCALE: "en" }, { start: false });
 });
 
 describe("a customer whose language is Chinese", () => {

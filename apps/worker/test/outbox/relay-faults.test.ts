@@ -1,43 +1,18 @@
 // Acceptance: with the kit injecting 429s and 500s, every outbox message is delivered at least
 // once and at most twice, and the pacing limits hold, measured from the kit's recording.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@orderbot/db";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-  type WorkerServices,
-} from "@orderbot/testkit";
-import { maxInWindow, startFakeTelegram, type FakeTelegram } from "@orderbot/fake-telegram";
+import { beforeAll, describe, expect, it } from "vitest";
+import { maxInWindow, type FakeTelegram } from "@orderbot/fake-telegram";
 import { metricValue } from "../support/metrics.ts";
-import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { useWorkerShop } from "../support/shop.ts";
 
-let testDb: TestDatabase;
-let db: Database;
-let t: TestRedis;
+const fixture = useWorkerShop({ poolMax: 10, telegram: { seed: 7 } });
+const { db } = fixture;
 let tg: FakeTelegram;
-let services: WorkerServices;
 const workers: InProcessWorker[] = [];
 
-beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 10 });
-  db = testDb.db;
-  t = await createTestRedis();
-  tg = await startFakeTelegram({ seed: 7 });
-  services = {
-    databaseUrl: testDb.url,
-    redisUrl: t.url,
-    namespace: t.namespace,
-    apiRoot: tg.apiRoot,
-    token: tg.token,
-  };
-});
-afterAll(async () => {
-  for (const w of workers) await w.close();
-  await tg.close();
-  await t.cleanup();
-  await testDb.drop();
+beforeAll(() => {
+  tg = fixture.tg;
 });
 
 const GLOBAL_PER_SECOND = 5;
@@ -83,7 +58,7 @@ describe("outbox relay under injected faults", () => {
       OUTBOX_RETRY_BASE_MS: "200",
       OUTBOX_MAX_ATTEMPTS: "12",
     };
-    workers.push(await startWorker(db, services, env), await startWorker(db, services, env));
+    workers.push(await fixture.startWorker(env), await fixture.startWorker(env));
 
     await waitUntil(
       "every outbox message sent",

@@ -1,18 +1,14 @@
 // A relay beginning a term learns the recent sends from the outbox table: every leader's, so that a
 // group's 20-a-minute limit holds across a change of leader, also for a process leading again.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Registry } from "prom-client";
 import { silentLogger } from "@orderbot/platform";
-import { createTestDatabase, type TestDatabase } from "@orderbot/testkit";
+import { useTestDatabase } from "@orderbot/testkit";
 import { createWorkerMetrics } from "../../src/metrics.ts";
 import { createPacer, TELEGRAM_LIMITS } from "../../src/outbox/pacer.ts";
 import { createOutboxRelay } from "../../src/outbox/relay.ts";
 
-let testDb: TestDatabase;
-beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 4 });
-});
-afterAll(() => testDb.drop());
+const testDb = useTestDatabase({ poolMax: 4 });
 
 const GROUP = -1_001_234_567_890n;
 

@@ -3,33 +3,23 @@
 // more than a page of matching charges; the database holds a payment Telegram never took. Two
 // workers run the job at once, then again: each finding is recorded once and alerted once per
 // operator chat, the orphan charges are refunded exactly once, and history is read once.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createShop, type LedgerTransaction } from "@orderbot/core";
-import type { Database } from "@orderbot/db";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import { startFakeTelegram, type FakeTelegram, type SimulatedUser } from "@orderbot/fake-telegram";
+import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { payOnTelegram, startedUser } from "../support/kit.ts";
 import { HASH_KEY } from "../support/locks.ts";
 import { createOrder, createPayment, createProduct } from "../support/seed.ts";
-import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { useWorkerShop } from "../support/shop.ts";
 
-let testDb: TestDatabase;
-let db: Database;
-let t: TestRedis;
+const fixture = useWorkerShop({ poolMax: 10 });
+const { db } = fixture;
 let tg: FakeTelegram;
 const workers: InProcessWorker[] = [];
 let operatorChats: number[] = [];
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 10 });
-  db = testDb.db;
-  t = await createTestRedis();
-  tg = await startFakeTelegram();
+  tg = fixture.tg;
   const admin = await startedUser(tg);
   const bound = tg.createGroup({ title: "Ops", admins: [admin] });
   const configured = tg.createGroup({ title: "Ops fallback", admins: [admin] });
@@ -37,25 +27,12 @@ beforeAll(async () => {
     data: { chatId: BigInt(bound.id), title: "Ops", adminIds: [], boundBy: BigInt(admin.id) },
   });
   operatorChats = [bound.id, configured.id];
-  const services = {
-    databaseUrl: testDb.url,
-    redisUrl: t.url,
-    namespace: t.namespace,
-    apiRoot: tg.apiRoot,
-    token: tg.token,
-  };
   // No grace: every difference seeded below is already "old".
   const env = { RECONCILE_GRACE_MS: "0", OPERATOR_GROUP_ID: String(configured.id) };
   workers.push(
-    await startWorker(db, services, env, { start: false }),
-    await startWorker(db, services, env, { start: false }),
+    await fixture.startWorker(env, { start: false }),
+    await fixture.startWorker(env, { start: false }),
   );
-});
-afterAll(async () => {
-  for (const w of workers) await w.close();
-  await tg.close();
-  await t.cleanup();
-  await testDb.drop();
 });
 
 const both = (job: string) => Promise.all(workers.map((w) => w.worker.runOnce(job)));

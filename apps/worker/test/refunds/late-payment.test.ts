@@ -2,61 +2,26 @@
 // refundStarPayment called exactly once — here with two workers relaying side by side.
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createShop, type Shop } from "@orderbot/core";
-import type { Database } from "@orderbot/db";
-import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import { startFakeTelegram, type FakeTelegram, type SimulatedUser } from "@orderbot/fake-telegram";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Shop } from "@orderbot/core";
+import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { payOnTelegram, startedUser } from "../support/kit.ts";
-import { buildLocks, HASH_KEY } from "../support/locks.ts";
 import { createProduct } from "../support/seed.ts";
-import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { useWorkerShop } from "../support/shop.ts";
 
-let testDb: TestDatabase;
-let db: Database;
-let t: TestRedis;
+const fixture = useWorkerShop({ poolMax: 20 });
+const { db } = fixture;
 let tg: FakeTelegram;
 let shop: Shop;
 const workers: InProcessWorker[] = [];
-const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 20 });
-  db = testDb.db;
-  t = await createTestRedis();
-  tg = await startFakeTelegram();
+  tg = fixture.tg;
   // The bot's side: the order services, with locks of their own.
-  const botLocks = await buildLocks(t.url, t.namespace);
-  closers.push(botLocks.close);
-  shop = createShop({
-    db,
-    locks: botLocks.locks,
-    config: { maskKey: HASH_KEY },
-    logger: silentLogger,
-    registry: createMetricsRegistry(),
-  });
-  const services = {
-    databaseUrl: testDb.url,
-    redisUrl: t.url,
-    namespace: t.namespace,
-    apiRoot: tg.apiRoot,
-    token: tg.token,
-  };
+  shop = await fixture.botShop();
   const env = { OUTBOX_INTERVAL_MS: "100", REFUND_INTERVAL_MS: "300" };
-  workers.push(await startWorker(db, services, env), await startWorker(db, services, env));
-});
-afterAll(async () => {
-  for (const w of workers) await w.close();
-  for (const close of closers) await close();
-  await tg.close();
-  await t.cleanup();
-  await testDb.drop();
+  workers.push(await fixture.startWorker(env), await fixture.startWorker(env));
 });
 
 async function reserve(user: SimulatedUser, sku: string) {

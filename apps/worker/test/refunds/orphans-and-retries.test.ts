@@ -1,66 +1,27 @@
 // Refunds that used to be invisible: a charge for no order we know (now a payment row, refunded
 // through the usual path), and a Stars refund Telegram refused (dead-lettered, every operator
 // group told, sent again when an operator asks). Nothing is ever refunded twice.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createShop, type Shop } from "@orderbot/core";
-import type { Database } from "@orderbot/db";
-import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import { startFakeTelegram, type FakeTelegram, type SimulatedGroup } from "@orderbot/fake-telegram";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Shop } from "@orderbot/core";
+import type { FakeTelegram, SimulatedGroup } from "@orderbot/fake-telegram";
 import { startedUser } from "../support/kit.ts";
-import { buildLocks, HASH_KEY } from "../support/locks.ts";
 import { metricValue } from "../support/metrics.ts";
-import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { useWorkerShop } from "../support/shop.ts";
 
-let testDb: TestDatabase;
-let db: Database;
-let t: TestRedis;
+const fixture = useWorkerShop({ poolMax: 10 });
+const { db } = fixture;
 let tg: FakeTelegram;
 let shop: Shop;
 let configured: SimulatedGroup;
 let w: InProcessWorker;
-const closers: (() => Promise<void>)[] = [];
 const OPERATOR = 7_400_000_001;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 10 });
-  db = testDb.db;
-  t = await createTestRedis();
-  tg = await startFakeTelegram();
+  tg = fixture.tg;
   configured = tg.createGroup({ title: "OPERATOR_GROUP_ID", admins: [await startedUser(tg)] });
-  const botLocks = await buildLocks(t.url, t.namespace);
-  closers.push(botLocks.close);
-  shop = createShop({
-    db,
-    locks: botLocks.locks,
-    config: { maskKey: HASH_KEY },
-    logger: silentLogger,
-    registry: createMetricsRegistry(),
-  });
-  w = await startWorker(
-    db,
-    {
-      databaseUrl: testDb.url,
-      redisUrl: t.url,
-      namespace: t.namespace,
-      apiRoot: tg.apiRoot,
-      token: tg.token,
-    },
-    { OPERATOR_GROUP_ID: String(configured.id) },
-    { start: false },
-  );
-});
-afterAll(async () => {
-  await w.close();
-  for (const close of closers) await close();
-  await tg.close();
-  await t.cleanup();
-  await testDb.drop();
+  shop = await fixture.botShop();
+  w = await fixture.startWorker({ OPERATOR_GROUP_ID: String(configured.id) }, { start: false });
 });
 
 async function relayAll(): Promise<void> {

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@orderbot/db";
-import { createTestDatabase, type TestDatabase } from "@orderbot/testkit";
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "@orderbot/testkit";
 import {
   claimDueOutbox,
   completeStarRefund,
@@ -13,13 +12,7 @@ import {
 } from "@orderbot/core";
 import { createOrder, createPayment, createProduct, notify } from "../support/seed.ts";
 
-let testDb: TestDatabase;
-let db: Database;
-beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 12 });
-  db = testDb.db;
-});
-afterAll(() => testDb.drop());
+const { db } = useTestDatabase({ poolMax: 12 });
 
 const clearOutbox = () => db.outboxMessage.deleteMany({});
 

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { Redis, waitForRedis } from "@orderbot/platform";
 import { LOCK_KINDS } from "@orderbot/core";
 import {
@@ -10,7 +11,7 @@ import {
   type LockManager,
 } from "@orderbot/lock";
 import type { Registry } from "@orderbot/platform";
-import { WORKER_HASH_KEY } from "@orderbot/testkit";
+import { createTestRedis, WORKER_HASH_KEY, type TestRedis } from "@orderbot/testkit";
 
 /** The hash key of the workers the tests spawn, so in-process managers contend with them. */
 export const HASH_KEY = WORKER_HASH_KEY;
@@ -55,6 +56,26 @@ export async function buildLocks(
       await locks.close();
       redis.disconnect();
       subscriber.disconnect();
+    },
+  };
+}
+
+/** A lock manager of the file's own (as buildLocks), open from the file's beforeAll to its afterAll. */
+export function useWorkerLocks(): { readonly locks: LockManager } {
+  let t: TestRedis | undefined;
+  let built: Awaited<ReturnType<typeof buildLocks>> | undefined;
+  beforeAll(async () => {
+    t = await createTestRedis();
+    built = await buildLocks(t.url, t.namespace);
+  });
+  afterAll(async () => {
+    await built?.close();
+    await t?.cleanup();
+  });
+  return {
+    get locks() {
+      if (!built) throw new Error("the locks open in the fixture's beforeAll");
+      return built.locks;
     },
   };
 }
