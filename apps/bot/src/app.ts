@@ -108,7 +108,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     operators: { ownerIds: config.OWNER_IDS, groupId: config.OPERATOR_GROUP_ID, mask },
     shopInfo: { terms: config.SHOP_TERMS, contact: config.SHOP_SUPPORT_CONTACT },
     shopTimeZone: config.SHOP_TIME_ZONE,
-    groupRateWindowMs: config.GROUP_RATE_WINDOW_MS,
+    groupReplies: { db: deps.db, windowMs: config.GROUP_RATE_WINDOW_MS },
     catalogPageSize: CATALOG_PAGE_SIZE,
     maxUnitsPerLine: shop.deps.config.maxUnitsPerLine,
   });

@@ -2,6 +2,7 @@ import { autoRetry } from "@grammyjs/auto-retry";
 import type { I18n } from "@grammyjs/i18n";
 import { Bot, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
+import type { Database } from "@orderbot/db";
 import type { Logger } from "@orderbot/platform";
 import { askShopFeature } from "../features/ask-shop.ts";
 import { cancelFeature } from "../features/cancel.ts";
@@ -39,8 +40,8 @@ export interface CreateBotDeps extends FeatureDeps {
   logger: Logger;
   /** The translations (createI18n), shared with the update pipeline's answers to limited users. */
   i18n: I18n<BotContext>;
-  /** GROUP_RATE_WINDOW_MS: the window of a group's 20 messages, shared with the worker. */
-  groupRateWindowMs?: number;
+  /** Where group replies are booked (bot/group-replies.ts), and GROUP_RATE_WINDOW_MS. */
+  groupReplies: { db: Database; windowMs: number };
 }
 
 /** Every feature, in the order an update meets them; `unhandled` takes whatever none of them did. */
@@ -128,13 +129,7 @@ export function createBot(deps: CreateBotDeps): Bot<BotContext> {
   // 429s and 5xx from the Bot API are retried (after their retry_after), within a short bound.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 5 }));
   // Outside autoRetry: a group reply that still fails goes to the outbox instead of failing the update.
-  bot.api.config.use(
-    pacedGroupReplies({
-      db: deps.shop.deps.db,
-      logger: deps.logger,
-      windowMs: deps.groupRateWindowMs ?? 60_000,
-    }),
-  );
+  bot.api.config.use(pacedGroupReplies({ ...deps.groupReplies, logger: deps.logger }));
 
   bot.use(updateLogger(deps.logger));
   const shopTime = { zone: deps.shopTimeZone ?? UTC_SHOP_TIME.zone, now: UTC_SHOP_TIME.now };
