@@ -1,56 +1,15 @@
 // Acceptance: kill -9 a worker mid-batch and start another: it finishes the work, and nothing is
 // released twice. And the graceful path: SIGTERM lets the current batch commit and frees the lock.
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
-import {
-  checkExpiry,
-  createTestDatabase,
-  createTestRedis,
-  installReleaseAudit,
-  makeDue,
-  releasesBy,
-  seedReservations,
-  spawnWorker,
-  withAppName,
-  type TestDatabase,
-  type TestRedis,
-  type WorkerProcess,
-  type WorkerServices,
-} from "@orderbot/testkit";
+import { checkExpiry, makeDue, releasesBy, spawnWorker, withAppName } from "@orderbot/testkit";
+import { useMassExpiry } from "../support/mass-expiry.ts";
 import { waitUntil } from "../support/worker.ts";
 
 const ORDERS = 20_000;
-const TOKEN = "123456:TEST-worker-token-abcdefghij";
 const env = { EXPIRE_INTERVAL_MS: "200", EXPIRE_BATCH_SIZE: "200", JOB_LOCK_TTL_MS: "2000" };
 
-let t: TestRedis;
-const dbs: TestDatabase[] = [];
-let running: WorkerProcess[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.map((w) => w.app.stop()));
-  running = [];
-});
-afterAll(async () => {
-  for (const db of dbs) await db.drop();
-  await t?.cleanup();
-});
-
-async function fixture(): Promise<{ db: Database; url: string; services: WorkerServices }> {
-  t ??= await createTestRedis();
-  const testDb = await createTestDatabase({ poolMax: 4 });
-  dbs.push(testDb);
-  await seedReservations(testDb.db, { orders: ORDERS, products: 200 });
-  await installReleaseAudit(testDb.db);
-  const services = {
-    databaseUrl: testDb.url,
-    redisUrl: t.url,
-    namespace: `${t.namespace}-${dbs.length}`,
-    apiRoot: "http://127.0.0.1:9",
-    token: TOKEN,
-  };
-  return { db: testDb.db, url: testDb.url, services };
-}
+const { running, scenario: fixture } = useMassExpiry({ orders: ORDERS, products: 200 });
 
 /** Whether the process with this application_name is inside a transaction right now. */
 async function inTransaction(db: Database, app: string): Promise<boolean> {

@@ -1,56 +1,14 @@
 // Acceptance: 20,000 expired reservations across 200 products, released by one worker process,
 // then by two at once: all EXPIRED, stock restored exactly, ledger consistent, none released twice.
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import {
-  checkExpiry,
-  createTestDatabase,
-  createTestRedis,
-  installReleaseAudit,
-  makeDue,
-  releasesBy,
-  seedReservations,
-  spawnWorker,
-  withAppName,
-  type TestDatabase,
-  type TestRedis,
-  type WorkerProcess,
-  type WorkerServices,
-} from "@orderbot/testkit";
+import { describe, expect, it } from "vitest";
+import { checkExpiry, makeDue, releasesBy, spawnWorker, withAppName } from "@orderbot/testkit";
+import { useMassExpiry } from "../support/mass-expiry.ts";
 import { waitUntil } from "../support/worker.ts";
 
 const ORDERS = 20_000;
 const PRODUCTS = 200;
-const TOKEN = "123456:TEST-worker-token-abcdefghij";
 
-let t: TestRedis;
-const dbs: TestDatabase[] = [];
-let running: WorkerProcess[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.map((w) => w.app.stop()));
-  running = [];
-});
-afterAll(async () => {
-  for (const db of dbs) await db.drop();
-  await t?.cleanup();
-});
-
-async function fixture(): Promise<{ testDb: TestDatabase; services: WorkerServices }> {
-  t ??= await createTestRedis();
-  const testDb = await createTestDatabase({ poolMax: 4 });
-  dbs.push(testDb);
-  await seedReservations(testDb.db, { orders: ORDERS, products: PRODUCTS });
-  await installReleaseAudit(testDb.db);
-  // A namespace per scenario: the job lock of one scenario never holds up the next.
-  const services = {
-    databaseUrl: testDb.url,
-    redisUrl: t.url,
-    namespace: `${t.namespace}-${dbs.length}`,
-    apiRoot: "http://127.0.0.1:9",
-    token: TOKEN,
-  };
-  return { testDb, services };
-}
+const { running, scenario: fixture } = useMassExpiry({ orders: ORDERS, products: PRODUCTS });
 
 const expireEnv = (mode: "leader" | "shared") => ({
   EXPIRE_INTERVAL_MS: "200",

@@ -6,19 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
 import {
   checkExpiry,
-  createTestDatabase,
-  createTestRedis,
-  installReleaseAudit,
   makeDue,
   releasesBy,
-  seedReservations,
   spawnWorker,
   withAppName,
-  type TestDatabase,
-  type TestRedis,
   type WorkerProcess,
 } from "@orderbot/testkit";
 import { journal, type JournalRun } from "../support/journal.ts";
+import { useMassExpiry } from "../support/mass-expiry.ts";
 import { scrapeValue } from "../support/metrics.ts";
 import { waitUntil } from "../support/worker.ts";
 
@@ -26,24 +21,13 @@ const ORDERS = 10_000;
 const TTL_MS = 2000;
 const JOB = "expire-reservations";
 
-let testDb: TestDatabase;
+const fixture = useMassExpiry({ orders: ORDERS, products: 100 });
 let db: Database;
-let t: TestRedis;
 const workers: Record<string, WorkerProcess> = {};
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 4 });
+  const { testDb, services } = await fixture.scenario();
   db = testDb.db;
-  t = await createTestRedis();
-  await seedReservations(db, { orders: ORDERS, products: 100 });
-  await installReleaseAudit(db);
-  const services = {
-    databaseUrl: testDb.url,
-    redisUrl: t.url,
-    namespace: t.namespace,
-    apiRoot: "http://127.0.0.1:9",
-    token: "123456:TEST-worker-token-abcdefghij",
-  };
   const env = {
     LOG_LEVEL: "debug",
     EXPIRE_MODE: "leader",
@@ -62,8 +46,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await Promise.all(Object.values(workers).map((w) => w.app.stop()));
-  await t.cleanup();
-  await testDb.drop();
 });
 
 const runsOf = (names = Object.keys(workers)): JournalRun[] =>
