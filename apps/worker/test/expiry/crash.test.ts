@@ -75,7 +75,7 @@ describe("a worker that dies mid-batch", () => {
   }, 240_000);
 
   it("stops gracefully on SIGTERM: the batch under way commits, the job lock is released, exit code 0", async () => {
-    const { db, url, services } = await fixture();
+    const { db, url, services, t } = await fixture();
     const worker = await spawnWorker(
       "graceful",
       { ...services, databaseUrl: withAppName(url, "graceful") },

@@ -20,6 +20,8 @@ export interface ExpiryScenario {
   db: Database;
   url: string;
   services: WorkerServices;
+  /** The file's Redis namespace's client, to look at its keys. */
+  t: TestRedis;
 }
 
 /**
@@ -54,7 +56,7 @@ export function useMassExpiry(seed: { orders: number; products: number }): {
       apiRoot: "http://127.0.0.1:9",
       token: WORKER_TOKEN,
     };
-    return { testDb, db: testDb.db, url: testDb.url, services };
+    return { testDb, db: testDb.db, url: testDb.url, services, t };
   }
   return { running, scenario };
 }
