@@ -1,7 +1,7 @@
 // What a fault sees while a scenario's load runs, and what it reports: every fault counts what it
 // really did (kills, pauses, restarts), so the report proves each fault happened.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { CustomerResult, FlashSale, Step } from "@orderbot/testkit";
+import type { CustomerResult, FlashSale, InvariantResult, Step } from "@orderbot/testkit";
 import type { ChaosEnvironment } from "./environment.ts";
 import type { Sizes } from "./sizes.ts";
 
@@ -62,6 +62,8 @@ export interface FaultContext {
    * allows them, unless they carry money): a flooder's updates over the rate limit.
    */
   allowUnrecorded(updateIds: Iterable<number>): void;
+  /** A check of the fault's own, run with the scenario's invariants once the shop has settled. */
+  checkAfterSettle(check: () => Promise<InvariantResult>): void;
 }
 
 /** One fault: runs beside the load, returns when it has done its damage and the shop may recover. */

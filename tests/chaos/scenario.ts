@@ -132,6 +132,7 @@ async function runLoad(
   let done = false;
   const counts = emptyCounts();
   const outages: OutageRecord[] = [];
+  const faultChecks: (() => Promise<InvariantResult>)[] = [];
   const ctx: FaultContext = {
     env,
     sizes,
@@ -144,6 +145,9 @@ async function runLoad(
     loadDone: () => done,
     allowUnrecorded(updateIds) {
       for (const id of updateIds) allSkipped.add(id);
+    },
+    checkAfterSettle(check) {
+      faultChecks.push(check);
     },
     async shopper(
       intent,
@@ -206,6 +210,7 @@ async function runLoad(
   if (skipped) note(`the poller skipped ${skipped.size} updates after its retry window`);
   for (const id of skipped ?? []) allSkipped.add(id);
   const invariants = await checkAll(env, allPresses, sizes, allSkipped);
+  for (const check of faultChecks) invariants.push(await check());
   const planned = scenario.faults.map((f) => ({ label: f.label, ok: f.happened(counts) }));
   invariants.push({
     name: "every planned fault really happened",

@@ -4,6 +4,7 @@ import type { Fault } from "./fault.ts";
 import { killBot, pauseBot } from "./faults/bots.ts";
 import { floodFault } from "./faults/flood.ts";
 import { postgresPastRetryWindow } from "./faults/postgres-outage.ts";
+import { poisonPayment } from "./faults/poison-update.ts";
 import { fillRedisFault } from "./faults/redis-full.ts";
 import { killWorker, restartPostgres, restartRedisFault } from "./faults/services.ts";
 import { duplicateDeliveries, telegramErrorBursts } from "./faults/telegram.ts";
@@ -26,6 +27,11 @@ export function scenarios(options: { baseline: boolean }): Scenario[] {
     {
       name: "polling: PostgreSQL down past the retry window",
       faults: [postgresPastRetryWindow(0.3)],
+      polling: true,
+    },
+    {
+      name: "a poison update in polling mode while customers keep buying",
+      faults: [poisonPayment(0.15)],
       polling: true,
     },
     { name: "Telegram 429/500", faults: [telegramErrorBursts()] },
