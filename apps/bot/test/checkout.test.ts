@@ -1,25 +1,18 @@
 // Checkout edges: invoices that a forwarded copy cannot pay (and the deep link it gets instead), a
 // payment recorded in whatever chat it arrives, an invoice Telegram refuses, order totals one
 // invoice cannot ask, and /paysupport and /terms. In-process bot, real HTTP, PostgreSQL and Redis.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { callbacks } from "../src/callbacks/index.ts";
-import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
+import type { BotHarness } from "./support/harness.ts";
+import { useOperatorGroup } from "./support/operators.ts";
 
-let h: BotHarness;
-let kit: FakeTelegram;
-let owner: SimulatedUser;
-let operators: SimulatedGroup;
-
-beforeAll(async () => {
-  h = await startBotHarness();
-  kit = h.kit;
-  owner = kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
-  operators = kit.createGroup({ title: "Shop operators", creator: owner });
-  await owner.send("/bind", { in: operators });
-  await operators.waitForMessage(/operator group/);
-});
-afterAll(() => h?.close());
+let h: BotHarness, kit: FakeTelegram;
+let owner: SimulatedUser, operators: SimulatedGroup;
+useOperatorGroup(
+  { title: "Shop operators", admins: [], member: false, bind: "command" },
+  (opened) => ({ h, kit, owner, group: operators } = opened),
+);
 
 /** Orders one unit of `sku` from its card and returns the order id (the Pay button is on screen). */
 async function placeOrder(user: SimulatedUser, sku: string, qty = 1): Promise<string> {

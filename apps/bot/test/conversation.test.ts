@@ -1,25 +1,18 @@
 // The conversation as people read it (issue: one language, cards that stay true, buttons instead of
 // typing, a way to reach the shop): in-process bot, real HTTP, PostgreSQL and Redis, fake Telegram.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { CARD_WAY_BACK } from "@orderbot/core";
 import { callbacks } from "../src/callbacks/index.ts";
-import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
+import type { BotHarness } from "./support/harness.ts";
+import { useOperatorGroup } from "./support/operators.ts";
 
-let h: BotHarness;
-let kit: FakeTelegram;
-let owner: SimulatedUser;
-let operators: SimulatedGroup;
-
-beforeAll(async () => {
-  h = await startBotHarness();
-  kit = h.kit;
-  owner = kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
-  operators = kit.createGroup({ title: "Shop operators", creator: owner });
-  await owner.send("/bind", { in: operators });
-  await operators.waitForMessage(/operator group/);
-});
-afterAll(() => h?.close());
+let h: BotHarness, kit: FakeTelegram;
+let owner: SimulatedUser, operators: SimulatedGroup;
+useOperatorGroup(
+  { title: "Shop operators", admins: [], member: false, bind: "command" },
+  (opened) => ({ h, kit, owner, group: operators } = opened),
+);
 
 /** An order of one unit of `sku`, opened on its card through the deep link (/start pay-<id>). */
 async function openOrder(

@@ -1,17 +1,12 @@
 // Customers' features, driven through the test kit by simulated users, with the whole bot
 // in-process over real HTTP, PostgreSQL and Redis.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FakeTelegram } from "@orderbot/fake-telegram";
-import { startBotHarness, type BotHarness } from "./support/harness.ts";
+import type { BotHarness } from "./support/harness.ts";
+import { useBotHarness } from "./support/operators.ts";
 
-let h: BotHarness;
-let kit: FakeTelegram;
-
-beforeAll(async () => {
-  h = await startBotHarness();
-  kit = h.kit;
-});
-afterAll(() => h?.close());
+let h: BotHarness, kit: FakeTelegram;
+useBotHarness({}, (opened) => ({ h, kit } = opened));
 
 const stockOf = async (sku: string) =>
   (await h.db.product.findUniqueOrThrow({ where: { sku } })).stock;

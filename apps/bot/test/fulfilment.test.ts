@@ -1,30 +1,20 @@
 // Operators moving paid orders on from the group: /order's next-step buttons, Ship asking for a
 // tracking note by reply, /process /ship /deliver typed, a second press told who moved it and
 // when, refunds after shipping that need a reason, and the customer's card with its history.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fulfilmentButtons, FULFILMENT_STEPS, statusNoticeKey } from "@orderbot/core";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { callbacks } from "../src/callbacks/index.ts";
-import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
+import type { BotHarness } from "./support/harness.ts";
+import { useOperatorGroup } from "./support/operators.ts";
 
-let h: BotHarness;
-let kit: FakeTelegram;
-let owner: SimulatedUser;
-let admin: SimulatedUser;
-let member: SimulatedUser;
-let group: SimulatedGroup;
+let h: BotHarness, kit: FakeTelegram, group: SimulatedGroup;
+let owner: SimulatedUser, admin: SimulatedUser, member: SimulatedUser;
 let seq = 0;
-
-beforeAll(async () => {
-  h = await startBotHarness();
-  kit = h.kit;
-  owner = kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
-  admin = kit.createUser({ firstName: "Ada", username: "ada_ops", languageCode: "en" });
-  member = kit.createUser({ firstName: "Member", languageCode: "en" });
-  group = kit.createGroup({ title: "Ops", creator: owner, admins: [admin], members: [member] });
-  await h.shop.groups.bind({ chatId: group.id, title: "Ops", boundBy: OWNER_ID });
-});
-afterAll(() => h?.close());
+useOperatorGroup(
+  { bind: "core", admins: [{ firstName: "Ada", username: "ada_ops" }] },
+  (opened) => ({ h, kit, owner, admin, member, group } = opened),
+);
 
 /** A paid order of a new customer, placed and paid through core (the customer's side is tested elsewhere). */
 async function paidOrder(): Promise<{ id: string; customer: SimulatedUser }> {

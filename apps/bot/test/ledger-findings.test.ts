@@ -1,26 +1,13 @@
 // /refunds ends with the Stars ledger findings nobody has resolved (from the worker's
 // reconcile-stars job), each with a button that resolves it: once, recording who and when.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
-import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
+import { describe, expect, it } from "vitest";
+import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
+import type { BotHarness } from "./support/harness.ts";
+import { useOperatorGroup } from "./support/operators.ts";
 
-let h: BotHarness;
-let kit: FakeTelegram;
-let owner: SimulatedUser;
-let admin: SimulatedUser;
-let member: SimulatedUser;
-let group: SimulatedGroup;
-
-beforeAll(async () => {
-  h = await startBotHarness();
-  kit = h.kit;
-  owner = kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
-  admin = kit.createUser({ firstName: "Admin", languageCode: "en" });
-  member = kit.createUser({ firstName: "Member", languageCode: "en" });
-  group = kit.createGroup({ title: "Ops", creator: owner, admins: [admin], members: [member] });
-  await h.shop.groups.bind({ chatId: group.id, title: "Ops", boundBy: OWNER_ID });
-});
-afterAll(() => h?.close());
+let h: BotHarness, group: SimulatedGroup;
+let owner: SimulatedUser, admin: SimulatedUser, member: SimulatedUser;
+useOperatorGroup({ bind: "core" }, (opened) => ({ h, owner, admin, member, group } = opened));
 
 describe("/refunds: Stars ledger findings", () => {
   it("says so when there is no open finding, after the refunds", async () => {

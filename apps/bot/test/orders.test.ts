@@ -1,19 +1,14 @@
 // Orders beyond the happy path: double taps, cancelling, stale and crafted buttons, stock running
 // out, and payments that must not go through. In-process bot, real HTTP, PostgreSQL and Redis.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { paymentNoticeKey } from "@orderbot/core";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { callbacks } from "../src/callbacks/index.ts";
-import { startBotHarness, type BotHarness } from "./support/harness.ts";
+import type { BotHarness } from "./support/harness.ts";
+import { useBotHarness } from "./support/operators.ts";
 
-let h: BotHarness;
-let kit: FakeTelegram;
-
-beforeAll(async () => {
-  h = await startBotHarness();
-  kit = h.kit;
-});
-afterAll(() => h?.close());
+let h: BotHarness, kit: FakeTelegram;
+useBotHarness({}, (opened) => ({ h, kit } = opened));
 
 const stockOf = async (sku: string) =>
   (await h.db.product.findUniqueOrThrow({ where: { sku } })).stock;

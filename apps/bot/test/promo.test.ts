@@ -1,27 +1,18 @@
 // Promo codes through the fake Telegram: operators create, list and turn off codes in the group;
 // a customer applies one to the cart (by reply to the bot's question, or /promo CODE), sees the
 // discount, checks out and pays the discounted invoice. In-process bot, real PostgreSQL and Redis.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { callbacks } from "../src/callbacks/index.ts";
-import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
+import { OWNER_ID, type BotHarness } from "./support/harness.ts";
+import { useOperatorGroup } from "./support/operators.ts";
 
-let h: BotHarness;
-let kit: FakeTelegram;
-let owner: SimulatedUser;
-let operators: SimulatedGroup;
-let member: SimulatedUser;
-
-beforeAll(async () => {
-  h = await startBotHarness();
-  kit = h.kit;
-  owner = kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
-  member = kit.createUser({ firstName: "Member", languageCode: "en" });
-  operators = kit.createGroup({ title: "Shop operators", creator: owner, members: [member] });
-  await owner.send("/bind", { in: operators });
-  await operators.waitForMessage(/operator group/);
-});
-afterAll(() => h?.close());
+let h: BotHarness, kit: FakeTelegram;
+let owner: SimulatedUser, member: SimulatedUser, operators: SimulatedGroup;
+useOperatorGroup(
+  { title: "Shop operators", admins: [], bind: "command" },
+  (opened) => ({ h, kit, owner, member, group: operators } = opened),
+);
 
 /** What the bot answers an operator's command in the group. */
 async function say(text: string): Promise<string> {

@@ -2,27 +2,14 @@
 // refused Stars refund again and one to mark a refund made by hand (with a note by reply), and
 // `/refunded CHARGE_ID note` typed. Admins may list; only owners and admins with the refund
 // right (the group's creator here: the test kit's admins lack "Add new admins") may act.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
-import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
+import { describe, expect, it } from "vitest";
+import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
+import type { BotHarness } from "./support/harness.ts";
+import { useOperatorGroup } from "./support/operators.ts";
 
-let h: BotHarness;
-let kit: FakeTelegram;
-let owner: SimulatedUser;
-let admin: SimulatedUser;
-let member: SimulatedUser;
-let group: SimulatedGroup;
-
-beforeAll(async () => {
-  h = await startBotHarness();
-  kit = h.kit;
-  owner = kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
-  admin = kit.createUser({ firstName: "Admin", languageCode: "en" });
-  member = kit.createUser({ firstName: "Member", languageCode: "en" });
-  group = kit.createGroup({ title: "Ops", creator: owner, admins: [admin], members: [member] });
-  await h.shop.groups.bind({ chatId: group.id, title: "Ops", boundBy: OWNER_ID });
-});
-afterAll(() => h?.close());
+let h: BotHarness, group: SimulatedGroup;
+let owner: SimulatedUser, admin: SimulatedUser, member: SimulatedUser;
+useOperatorGroup({ bind: "core" }, (opened) => ({ h, owner, admin, member, group } = opened));
 
 async function say(user: SimulatedUser, text: string, replyTo?: number): Promise<string> {
   await user.send(text, { in: group, ...(replyTo ? { replyTo } : {}) });
