@@ -19,7 +19,7 @@ import {
  */
 export function useTelegramWithAnn(
   options: { telegram?: FakeTelegramOptions; ann?: CreateUserOptions; started?: boolean },
-  opened: (set: { tg: FakeTelegram; ann: SimulatedUser }) => void,
+  opened: (set: { tg: FakeTelegram; ann: SimulatedUser }) => unknown,
 ): void {
   let tg: FakeTelegram | undefined;
   beforeEach(async () => {
