@@ -24,6 +24,7 @@ import {
   type RedisServer,
   type ShopRun,
 } from "@orderbot/testkit";
+import { CHAOS_RECONCILE_GRACE_MS, CHAOS_RECONCILE_INTERVAL_MS } from "./faults/webhook-outage.ts";
 import type { Sizes } from "./sizes.ts";
 
 export const NAMESPACE = "chaos:orderbot";
@@ -152,6 +153,9 @@ export async function startChaosEnvironment(
         OUTBOX_SEND_TIMEOUT_MS: "2000",
         OUTBOX_CLAIM_MS: "4000",
         OUTBOX_MAX_ATTEMPTS: "30",
+        // Short, so that a webhook outage outlasts it within a quick run (faults/webhook-outage.ts).
+        RECONCILE_GRACE_MS: String(CHAOS_RECONCILE_GRACE_MS),
+        RECONCILE_INTERVAL_MS: String(CHAOS_RECONCILE_INTERVAL_MS),
       },
     });
     cleanup.push(() => shop.stop());

@@ -27,6 +27,9 @@ export interface FaultCounts {
   /** Updates flooders sent, and how many of them the bots turned away as rate-limited. */
   floodUpdates: number;
   floodLimited: number;
+  /** Charges taken while the webhook was unreachable, and those the reconciliation recorded first. */
+  lateCharges: number;
+  lateChargesReconciled: number;
 }
 
 /** A Redis outage as users lived it: listed when its fault starts; `start` is 0 until Redis stops, `end` 0 until it is back. */
@@ -90,6 +93,8 @@ export function emptyCounts(): FaultCounts {
     redisFills: 0,
     floodUpdates: 0,
     floodLimited: 0,
+    lateCharges: 0,
+    lateChargesReconciled: 0,
   };
 }
 

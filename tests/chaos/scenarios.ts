@@ -8,6 +8,7 @@ import { poisonPayment } from "./faults/poison-update.ts";
 import { fillRedisFault } from "./faults/redis-full.ts";
 import { killWorker, restartPostgres, restartRedisFault } from "./faults/services.ts";
 import { duplicateDeliveries, telegramErrorBursts } from "./faults/telegram.ts";
+import { webhookPastReconcileGrace } from "./faults/webhook-outage.ts";
 
 export interface Scenario {
   name: string;
@@ -38,6 +39,10 @@ export function scenarios(options: { baseline: boolean }): Scenario[] {
     { name: "duplicate deliveries", faults: [duplicateDeliveries()] },
     { name: "kill -9 worker", faults: [killWorker(0.5)] },
     { name: "a flood of updates from a few users during a sale", faults: [floodFault(0.2)] },
+    {
+      name: "webhook unreachable past the reconciliation grace while the worker runs",
+      faults: [webhookPastReconcileGrace(0.2)],
+    },
     {
       name: "all combined",
       faults: [
