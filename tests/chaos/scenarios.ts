@@ -3,6 +3,7 @@
 import type { Fault } from "./fault.ts";
 import { killBot, pauseBot } from "./faults/bots.ts";
 import { floodFault } from "./faults/flood.ts";
+import { groupAtFloodLimit } from "./faults/group-flood.ts";
 import { postgresPastRetryWindow } from "./faults/postgres-outage.ts";
 import { poisonPayment } from "./faults/poison-update.ts";
 import { fillRedisFault } from "./faults/redis-full.ts";
@@ -39,6 +40,7 @@ export function scenarios(options: { baseline: boolean }): Scenario[] {
     { name: "duplicate deliveries", faults: [duplicateDeliveries()] },
     { name: "kill -9 worker", faults: [killWorker(0.5)] },
     { name: "a flood of updates from a few users during a sale", faults: [floodFault(0.2)] },
+    { name: "the operator group at its flood limit", faults: [groupAtFloodLimit(0.2)] },
     {
       name: "webhook unreachable past the reconciliation grace while the worker runs",
       faults: [webhookPastReconcileGrace(0.2)],
