@@ -29,6 +29,13 @@ const CURE_SQL = [
   `DROP SEQUENCE IF EXISTS chaos_poison_tries`,
 ];
 
+/** While the poison failed; `stuck`: the fault's buyers not done 30 s after they were let go. */
+interface PoisonWindow {
+  from: number;
+  to: number;
+  stuck: number;
+}
+
 async function tries(env: ChaosEnvironment): Promise<number> {
   const [row] = await env.db.$queryRawUnsafe<{ n: number }[]>(
     `SELECT (CASE WHEN is_called THEN last_value ELSE 0 END)::int AS n FROM chaos_poison_tries`,
@@ -75,7 +82,7 @@ export function poisonPayment(at: number): Fault {
 async function poisonWhileBuying(
   ctx: FaultContext,
   seen: { tries: number },
-): Promise<{ from: number; to: number }> {
+): Promise<PoisonWindow> {
   const poison = async (step: Step) => {
     if (step !== "pay") return;
     const id = shopperId(ctx);
@@ -99,13 +106,20 @@ async function poisonWhileBuying(
   await burst(ctx, 8, 15);
   await sleep(1_500);
   held.openAll();
-  const ends = await Promise.all(buyers);
-  ctx.note(`buyers while poisoned: ${ends.map(paidWhen).join(", ")}`);
+  let settled = 0;
+  for (const buyer of buyers) void buyer.finally(() => settled++);
+  // Bounded: under the old poller they wait for replies that never come until the poison lifts.
+  await until(() => settled === buyers.length, 30_000);
+  const stuck = buyers.length - settled;
   seen.tries = await tries(ctx.env);
   const to = Date.now();
   await ctx.env.db.$executeRawUnsafe(`DELETE FROM chaos_poison`);
+  const ends = await Promise.all(buyers);
+  ctx.note(
+    `buyers while poisoned: ${ends.map(paidWhen).join(", ")}; ${stuck} stuck until it lifted`,
+  );
   await payer;
-  return { from, to };
+  return { from, to, stuck };
 }
 
 /** `users` new users each send `each` /help messages at once (under the rate limit). */
@@ -117,7 +131,7 @@ async function burst(ctx: FaultContext, users: number, each: number): Promise<vo
 }
 
 /** Every other pre-checkout query that arrived while the poison failed was answered in time. */
-function answeredInTime(ctx: FaultContext, window: { from: number; to: number }) {
+function answeredInTime(ctx: FaultContext, window: PoisonWindow) {
   const kit = ctx.env.shop.kit;
   const answered = new Set(
     kit
@@ -131,6 +145,8 @@ function answeredInTime(ctx: FaultContext, window: { from: number; to: number })
   const late = queries.filter((q) => !answered.has(q.id));
   const problems = late.map((q) => `pre-checkout ${q.id} of user ${String(q.from.id).slice(-4)}`);
   if (queries.length === 0) problems.push("no customer paid while the poison failed");
+  if (window.stuck > 0)
+    problems.push(`${window.stuck} of the fault's buyers could not pay in 30 s`);
   return {
     name: `while a payment failed on every try, ${queries.length - late.length} of ${queries.length} pre-checkout queries were answered within Telegram's 10 s`,
     ok: problems.length === 0,
