@@ -27,9 +27,18 @@ export function groupAtFloodLimit(
         retryAfter: options.retryAfter,
       });
       const skus = ctx.env.catalog.slice(0, options.commands).map((p) => p.sku);
+      const before = operator.commands.length;
       const commands = Promise.all(skus.map((sku) => operator.stock(sku, "+1")));
       // The limit holds until every command's reply has met it, and a while after.
-      await until(() => limit.injected >= skus.length, 60_000);
+      const refusedReply = (messageId: number) =>
+        kit
+          .callsTo("sendMessage")
+          .some((call) => call.fault === "429" && quoted(call.params) === messageId);
+      const mine = () => operator.commands.slice(before).filter((c) => skus.includes(c.sku));
+      await until(
+        () => mine().length >= skus.length && mine().every((c) => refusedReply(c.messageId)),
+        60_000,
+      );
       await sleep(options.seconds * 1000);
       limit.remove();
       const sent = await commands;
@@ -40,6 +49,14 @@ export function groupAtFloodLimit(
       ctx.checkAfterSettle(() => answeredOnce(ctx, sent));
     },
   };
+}
+
+/** The message a sendMessage quotes (reply_parameters, sent as an object or as JSON). */
+function quoted(params: Record<string, unknown>): number | undefined {
+  const raw = params.reply_parameters;
+  const value = (typeof raw === "string" ? JSON.parse(raw) : raw) as
+    { message_id?: number } | undefined;
+  return value?.message_id;
 }
 
 /**
