@@ -82,7 +82,7 @@ describe("confirmation of a physical order", () => {
     await assertInvariants(h.db);
   });
 
-  it("records goods + shipping paid, the option and the order info; operators see the phone masked", async () => {
+  it("records goods + shipping paid, the option and the order info; operators see the buyer masked", async () => {
     const order = await physicalOrder(3);
     const result = await h.shop.payments.confirmPayment({
       ...paymentFor(order),
