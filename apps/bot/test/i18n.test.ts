@@ -77,15 +77,9 @@ describe("translations", () => {
     const dynamic = [
       ...Object.values(OrderStatus).map((s) => `status-${s}`),
       ...SETTING_KEYS.map((k) => `op-setting-${k}`),
-      ...[
-        "expired",
-        "cancelled",
-        "paid",
-        "wrong-amount",
-        "not-found",
-        "busy",
-        "unavailable",
-      ].map((r) => `precheckout-${r}`),
+      ...["expired", "cancelled", "paid", "wrong-amount", "not-found", "busy", "unavailable"].map(
+        (r) => `precheckout-${r}`,
+      ),
       ...["cancelled", "expired", "paid"].map((r) => `pay-refused-${r}`),
       ...FULFILMENT_COMMANDS.map((c) => `op-fulfil-usage-${c}`),
       ...FULFILMENT_STEPS.map((s) => `btn-fulfil-${s.toLowerCase()}`),
