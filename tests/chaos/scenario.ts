@@ -128,6 +128,7 @@ async function runLoad(
     gate: (step) => gates.pass(step),
   });
   const extraResults: CustomerResult[] = [];
+  const restockReplies: Promise<unknown>[] = [];
   onSale?.(sale.stats);
   let done = false;
   const counts = emptyCounts();
@@ -154,7 +155,9 @@ async function runLoad(
       gate = (step) => (step === "pay" ? gates.pass(step) : Promise.resolve()),
     ) {
       const product = env.catalog[Math.floor(random() * env.catalog.length)]!;
-      await env.shop.operator.stock(product.sku, "+1");
+      // Shops as soon as the unit is in: waiting for the reply too would leave it to the crowd.
+      const { replied } = await env.shop.operator.stockHandled(product.sku, "+1");
+      restockReplies.push(replied);
       const user = kit.createUser({
         firstName: `Extra${extraResults.length + 1}`,
         languageCode: "en",
@@ -195,6 +198,7 @@ async function runLoad(
   restock.abort();
   await restocking;
   const outcomes = await faults;
+  await Promise.all(restockReplies); // the restocks check reads what each reply said
   for (const [i, outcome] of outcomes.entries()) {
     if (outcome.status === "rejected")
       note(`fault "${scenario.faults[i]!.label}" failed: ${String(outcome.reason).split("\n")[0]}`);

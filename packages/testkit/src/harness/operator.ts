@@ -57,6 +57,15 @@ export class Operator {
   ) {}
 
   async stock(sku: string, change: string): Promise<StockCommand> {
+    return (await this.stockHandled(sku, change)).replied;
+  }
+
+  /**
+   * Sends `/stock` and resolves once the bot handled it (the change is made), without waiting for
+   * its reply: a shopper restocking for itself must not leave the unit to the crowd meanwhile.
+   * `replied` resolves with the command once its reply came (or REPLY_WAIT_MS passed).
+   */
+  async stockHandled(sku: string, change: string): Promise<{ replied: Promise<StockCommand> }> {
     const sent = await this.user.send(`/stock ${sku} ${change}`, { in: this.group });
     const command: StockCommand = {
       updateId: sent.updateId,
@@ -68,6 +77,11 @@ export class Operator {
     };
     this.commands.push(command);
     command.delivered = (await sent.handled()).status === "delivered";
+    return { replied: this.stockReplies(command) };
+  }
+
+  /** Fills in the bot's replies to a handled `/stock` and what they say it changed. */
+  private async stockReplies(command: StockCommand): Promise<StockCommand> {
     const quoting = () =>
       this.kit
         .chat(this.group)
