@@ -40,6 +40,8 @@ export interface BotAppDeps {
   registry: Registry;
   /** Known bot identity (skips getMe); otherwise `init()` asks the Bot API. */
   botInfo?: UserFromGetMe;
+  /** A group's messages per window; only a harness whose fake Telegram has no group limit sets it. */
+  groupRepliesPerWindow?: number;
 }
 
 export interface BotApp {
@@ -108,7 +110,11 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     operators: { ownerIds: config.OWNER_IDS, groupId: config.OPERATOR_GROUP_ID, mask },
     shopInfo: { terms: config.SHOP_TERMS, contact: config.SHOP_SUPPORT_CONTACT },
     shopTimeZone: config.SHOP_TIME_ZONE,
-    groupReplies: { db: deps.db, windowMs: config.GROUP_RATE_WINDOW_MS },
+    groupReplies: {
+      db: deps.db,
+      windowMs: config.GROUP_RATE_WINDOW_MS,
+      perWindow: deps.groupRepliesPerWindow,
+    },
     catalogPageSize: CATALOG_PAGE_SIZE,
     maxUnitsPerLine: shop.deps.config.maxUnitsPerLine,
   });

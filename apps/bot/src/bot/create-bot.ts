@@ -41,7 +41,7 @@ export interface CreateBotDeps extends FeatureDeps {
   /** The translations (createI18n), shared with the update pipeline's answers to limited users. */
   i18n: I18n<BotContext>;
   /** Where group replies are booked (bot/group-replies.ts), and GROUP_RATE_WINDOW_MS. */
-  groupReplies: { db: Database; windowMs: number };
+  groupReplies: { db: Database; windowMs: number; perWindow?: number };
 }
 
 /** Every feature, in the order an update meets them; `unhandled` takes whatever none of them did. */

@@ -17,6 +17,8 @@ export interface GroupReplyDeps {
   logger: Logger;
   /** Telegram's window for a group's messages (GROUP_RATE_WINDOW_MS). */
   windowMs: number;
+  /** Messages per window: Telegram's 20 unless a fake Telegram without a group limit stands in. */
+  perWindow?: number;
 }
 
 /** What a handler gets back for a reply the relay sends later: message_id 0, no such message yet. */
@@ -50,7 +52,7 @@ export function pacedGroupReplies(deps: GroupReplyDeps): Transformer {
       dedupeKey,
       chatId: BigInt(chatId),
       payload: JSON.parse(JSON.stringify(rest)) as Record<string, never>,
-      perWindow: GROUP_PER_WINDOW,
+      perWindow: deps.perWindow ?? GROUP_PER_WINDOW,
       windowMs: deps.windowMs + WINDOW_MARGIN_MS,
     });
     const queued = { ok: true as const, result: queuedMessage(chatId, params) as never };

@@ -78,7 +78,6 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
       LOCK_NAMESPACE: testRedis.namespace,
       LOCK_HASH_KEY: "harness-hash-key-0123456789",
       OWNER_IDS: String(OWNER_ID),
-      // No worker sends what the group's budget queues here: a second's window keeps replies direct.
       GROUP_RATE_WINDOW_MS: "1000",
       ...options.env,
     },
@@ -116,6 +115,9 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     locks,
     shop,
     registry,
+    // No worker sends what the group's budget queues here: unless the kit limits the group (as
+    // Telegram does), the budget has no limit either, so every reply goes out directly.
+    ...(options.floodLimits ? {} : { groupRepliesPerWindow: Number.MAX_SAFE_INTEGER }),
   });
   if (options.start !== false) await app.start();
   return {
