@@ -1,13 +1,42 @@
 // The webhook's front door, over real HTTP through the proxy to the bot processes.
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_PHONE_NUMBERS } from "./support/logs.ts";
-import { startShop, type E2eShop } from "./support/shop.ts";
+import { startShop, WEBHOOK_PATH, type E2eShop } from "./support/shop.ts";
 
 let shop: E2eShop;
 beforeAll(async () => {
   shop = await startShop({ replicas: 2 });
 });
 afterAll(() => shop?.stop());
+
+/**
+ * POSTs `body` and resolves with the status the server answered, even when it answers before the
+ * upload ends and closes the socket (fetch then fails with the reset instead of the status).
+ */
+function postedStatus(url: string, body: string, secret: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        "x-telegram-bot-api-secret-token": secret,
+      },
+    });
+    let answered = false;
+    req.on("response", (response) => {
+      answered = true;
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    // The upload cut after the answer is the point: only an error before any answer fails.
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    req.end(body);
+  });
+}
 
 /** What an update could have changed: recorded updates and every Bot API call. */
 async function footprint() {
@@ -56,7 +85,7 @@ describe("the webhook", () => {
     });
     // To each replica directly: the body limit is the bot's, whatever sits in front of it.
     for (const replica of shop.replicaUrls) {
-      expect((await shop.post(huge, undefined, replica)).status).toBe(413);
+      expect(await postedStatus(`${replica}${WEBHOOK_PATH}`, huge, shop.secret)).toBe(413);
     }
     expect(await footprint()).toEqual(before);
   });
