@@ -29,10 +29,13 @@ describe("chaos (quick)", () => {
         "Redis filled to its memory limit",
         "restart PostgreSQL",
         "polling: PostgreSQL down past the retry window",
+        "a poison update in polling mode while customers keep buying",
         "Telegram 429/500",
         "duplicate deliveries",
         "kill -9 worker",
         "a flood of updates from a few users during a sale",
+        "the operator group at its flood limit",
+        "webhook unreachable past the reconciliation grace while the worker runs",
         "all combined",
       ]);
       const total = (key: keyof (typeof suite.results)[number]["counts"]) =>
