@@ -271,6 +271,7 @@ export {
 // Retention: sent messages are deleted after a while, dead letters kept (see retention.ts).
 export { pruneSentOutbox } from "./outbox/retention.ts";
 export {
+  confirmGroupReply,
   queueGroupReply,
   recentGroupReplies,
   reserveGroupReply,

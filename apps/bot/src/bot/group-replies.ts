@@ -1,6 +1,6 @@
 import type { Transformer } from "grammy";
 import type { Message } from "grammy/types";
-import { queueGroupReply, reserveGroupReply } from "@orderbot/core";
+import { confirmGroupReply, queueGroupReply, reserveGroupReply } from "@orderbot/core";
 import type { Database } from "@orderbot/db";
 import type { Logger } from "@orderbot/platform";
 import { nextCallKey } from "../updates/scope.ts";
@@ -11,6 +11,8 @@ const GROUP_PER_WINDOW = 20;
 const WINDOW_MARGIN_MS = 1_000;
 /** A direct send that failed without a retry_after: the relay tries after this (ms). */
 const RETRY_MS = 1_000;
+/** A direct send in flight hides its row from the relay this long: over the client's 20 s timeout. */
+const IN_FLIGHT_MS = 30_000;
 
 export interface GroupReplyDeps {
   db: Database;
@@ -31,12 +33,21 @@ function queuedMessage(chatId: number, payload: Record<string, unknown>): Messag
   };
 }
 
+/** Records a direct send; if that fails, the relay sends the reply again once its claim passes. */
+async function confirmed<T>(deps: GroupReplyDeps, dedupeKey: string, response: T): Promise<T> {
+  await confirmGroupReply(deps.db, dedupeKey).catch((error: unknown) =>
+    deps.logger.warn({ err: error }, "group reply sent but not recorded: the relay may repeat it"),
+  );
+  return response;
+}
+
 /**
  * The bot's messages to a group while it handles an update: booked in the group's budget, which
  * the worker's sends share (core/outbox/group-replies.ts), keyed by the update and the reply's
  * place in it. A reply with no room, or whose send fails for a reason other than a refusal (a
  * long 429, a 5xx, the network), is left to the relay: the update succeeds, so Telegram does not
- * deliver it again and its replies are not sent twice.
+ * deliver it again and its replies are not sent twice. A bot that dies mid-send leaves the reply
+ * to the relay too (the booking's claim, core/outbox/group-replies.ts).
  */
 export function pacedGroupReplies(deps: GroupReplyDeps): Transformer {
   return async (prev, method, payload, signal) => {
@@ -54,6 +65,7 @@ export function pacedGroupReplies(deps: GroupReplyDeps): Transformer {
       payload: JSON.parse(JSON.stringify(rest)) as Record<string, never>,
       perWindow: deps.perWindow ?? GROUP_PER_WINDOW,
       windowMs: deps.windowMs + WINDOW_MARGIN_MS,
+      claimMs: IN_FLIGHT_MS,
     });
     const queued = { ok: true as const, result: queuedMessage(chatId, params) as never };
     if (decision !== "send") return queued;
@@ -61,7 +73,7 @@ export function pacedGroupReplies(deps: GroupReplyDeps): Transformer {
     let failure: string;
     try {
       response = await prev(method, payload, signal);
-      if (response.ok) return response;
+      if (response.ok) return await confirmed(deps, dedupeKey, response);
       // A refusal would be refused again: the error boundary logs it, as for any other call.
       if (response.error_code === 400 || response.error_code === 403) {
         await queueGroupReply(deps.db, dedupeKey, 0, response.description, "DEAD");

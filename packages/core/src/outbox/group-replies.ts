@@ -1,7 +1,11 @@
 // The bot's own replies in an operator group share the group's budget (20 messages a minute) with
 // the relay's sends: both are rows of outbox_messages. A reply is sent directly while the budget
-// has room, else (or when the direct send fails) it waits in the outbox for the relay, once.
-import { runTransaction, type Database, type Prisma } from "@orderbot/db";
+// has room, else (or when the direct send fails) it waits in the outbox for the relay. A direct
+// send is booked as an in-flight claim, as the relay claims a row: a bot that dies before the
+// send is recorded leaves the reply to the relay once the claim passes. Like the relay's sends, a
+// reply is never lost, and is sent twice only when the bot dies between Telegram's answer and the
+// record of it.
+import { Prisma, runTransaction, type Database } from "@orderbot/db";
 import type { Sql } from "../database/sql.ts";
 
 /** Two-int advisory lock space for "one reservation per group at a time", keyed by the chat id. */
@@ -16,15 +20,21 @@ export interface GroupReplyInput {
   /** The group's budget: at most `perWindow` sends in any `windowMs`. */
   perWindow: number;
   windowMs: number;
+  /** How long a direct send hides its row from the relay: longer than the send's own timeout. */
+  claimMs: number;
 }
+
+/** The group's sends that use its budget: sent, or booked for a direct send still in flight. */
+const IN_BUDGET = Prisma.sql`status IN ('SENT', 'PENDING') AND sent_at IS NOT NULL`;
 
 /** send: the slot is booked, call Telegram now; queued: the relay sends it; duplicate: done before. */
 export type GroupReplyDecision = "send" | "queued" | "duplicate";
 
 /**
- * Books the reply, under the group's advisory lock: a SENT row (the slot) while the group's sends
- * in the window leave room, else a PENDING row for the relay. Either way the row exists before
- * Telegram is called, so a reply is never sent twice.
+ * Books the reply, under the group's advisory lock. While the group's sends in the window leave
+ * room: a row with its slot taken (`sent_at`) and hidden from the relay for `claimMs`, to be
+ * confirmed by `confirmGroupReply`; else a PENDING row for the relay. Either way the row exists
+ * before Telegram is called: a re-delivered update finds it and replies nothing new.
  */
 export async function reserveGroupReply(
   db: Database,
@@ -36,17 +46,25 @@ export async function reserveGroupReply(
       return "duplicate";
     const [row] = await tx.$queryRaw<{ sent: number }[]>`
       SELECT count(*)::int AS sent FROM outbox_messages
-       WHERE chat_id = ${input.chatId} AND status = 'SENT'
+       WHERE chat_id = ${input.chatId} AND ${IN_BUDGET}
          AND sent_at > timezone('UTC', now()) - make_interval(secs => ${input.windowMs / 1000}::float8)`;
     const room = (row?.sent ?? 0) < input.perWindow;
     // The database's clock, as the relay's markOutboxSent uses: one clock for the whole window.
     await tx.$executeRaw`
-      INSERT INTO outbox_messages (dedupe_key, chat_id, method, payload, status, sent_at)
+      INSERT INTO outbox_messages (dedupe_key, chat_id, method, payload, attempts, sent_at, next_attempt_at)
       VALUES (${input.dedupeKey}, ${input.chatId}, 'sendMessage', ${JSON.stringify(input.payload)}::jsonb,
-              ${room ? "SENT" : "PENDING"}::"OutboxStatus",
-              CASE WHEN ${room} THEN timezone('UTC', now()) END)`;
+              ${room ? 1 : 0},
+              CASE WHEN ${room} THEN timezone('UTC', now()) END,
+              timezone('UTC', now()) + make_interval(secs => ${room ? input.claimMs / 1000 : 0}::float8))`;
     return room ? "send" : "queued";
   });
+}
+
+/** A booked reply that Telegram took: SENT, its slot kept. */
+export async function confirmGroupReply(db: Database, dedupeKey: string): Promise<void> {
+  await db.$executeRaw`
+    UPDATE outbox_messages SET status = 'SENT'
+     WHERE dedupe_key = ${dedupeKey} AND status = 'PENDING' AND sent_at IS NOT NULL`;
 }
 
 /**
@@ -64,10 +82,10 @@ export async function queueGroupReply(
     UPDATE outbox_messages
        SET status = ${status}::"OutboxStatus", sent_at = NULL, last_error = ${error},
            next_attempt_at = timezone('UTC', now()) + make_interval(secs => ${delayMs / 1000}::float8)
-     WHERE dedupe_key = ${dedupeKey} AND status = 'SENT'`;
+     WHERE dedupe_key = ${dedupeKey} AND status = 'PENDING' AND sent_at IS NOT NULL`;
 }
 
-/** Replies the bot sent to groups itself lately: the relay's pacer counts them too. */
+/** Replies the bot sent to groups itself lately, or is sending: the relay's pacer counts them too. */
 export async function recentGroupReplies(
   sql: Sql,
   windowMs: number,
@@ -75,7 +93,7 @@ export async function recentGroupReplies(
   const rows = await sql.$queryRaw<{ id: number; chat_id: bigint; at: number }[]>`
     SELECT id, chat_id, (EXTRACT(EPOCH FROM sent_at) * 1000)::float8 AS at
       FROM outbox_messages
-     WHERE status = 'SENT' AND dedupe_key LIKE 'reply:%'
+     WHERE ${IN_BUDGET} AND dedupe_key LIKE 'reply:%'
        AND sent_at > timezone('UTC', now()) - make_interval(secs => ${windowMs / 1000}::float8)
      ORDER BY sent_at`;
   return rows.map((r) => ({ id: r.id, chatId: BigInt(r.chat_id), at: r.at }));
