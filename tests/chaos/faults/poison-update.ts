@@ -3,7 +3,7 @@
 // limit. getUpdates hands out at most 100 updates from the oldest unconfirmed one: unless that
 // update is parked, every other chat freezes and their pre-checkout queries miss Telegram's 10 s.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Step } from "@orderbot/testkit";
+import type { CustomerResult, Step } from "@orderbot/testkit";
 import type { ChaosEnvironment } from "../environment.ts";
 import { Gates, paidWhen, until, type Fault, type FaultContext } from "../fault.ts";
 
@@ -91,12 +91,7 @@ async function poisonWhileBuying(
   };
   // Stock for the payers whatever the crowd has bought by now (each shopper adds one unit too).
   for (const product of ctx.env.catalog) await ctx.env.shop.operator.stock(product.sku, "+3");
-  let payerDone = false;
-  const payer = ctx.shopper("pay", poison).finally(() => (payerDone = true));
-  const tried = async () => (await tries(ctx.env)) >= 1;
-  await until(async () => payerDone || (await tried()), 45_000);
-  if (!(await until(tried, 15_000)))
-    throw new Error(`the poisoned payment never reached the bot: ${paidWhen(await payer)}`);
+  const { payer } = await poisonedPayer(ctx, poison);
   const from = Date.now();
   const held = new Gates();
   held.arm("pay");
@@ -120,6 +115,26 @@ async function poisonWhileBuying(
   );
   await payer;
   return { from, to, stuck };
+}
+
+/**
+ * The fault's own payer, once their payment has failed: the crowd may buy the unit restocked for
+ * them first, so a payer who never reached Pay is replaced, three times at most.
+ */
+async function poisonedPayer(
+  ctx: FaultContext,
+  poison: (step: Step) => Promise<void>,
+): Promise<{ payer: Promise<CustomerResult> }> {
+  const tried = async () => (await tries(ctx.env)) >= 1;
+  const ends: string[] = [];
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    let payerDone = false;
+    const payer = ctx.shopper("pay", poison).finally(() => (payerDone = true));
+    await until(async () => payerDone || (await tried()), 45_000);
+    if (await until(tried, payerDone ? 2_000 : 15_000)) return { payer };
+    ends.push(paidWhen(await payer));
+  }
+  throw new Error(`the poisoned payment never reached the bot: ${ends.join("; ")}`);
 }
 
 /** `users` new users each send `each` /help messages at once (under the rate limit). */
