@@ -7,7 +7,7 @@ import { createRedis, waitForRedis, type Redis } from "@orderbot/platform";
 import { createTestRedis, type TestRedis } from "@orderbot/testkit";
 import { LOCK_KINDS } from "../../src/index.ts";
 
-const SCALED_TTL_MS = 150;
+const SCALED_TTL_MS = 300;
 const kinds = Object.entries(LOCK_KINDS) as [string, LockKindConfig][];
 
 /** The kind with its TTL at SCALED_TTL_MS and its cap shrunk by the same factor. */
