@@ -26,153 +26,234 @@ const CROSS_CHECKED = new Set([
   "ORDER_MAX_TOTAL",
 ]);
 
-/** "true"/"false" (also 1/0, yes/no) as a boolean. */
-const flag = z
-  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
-  .transform((value) => value === "true" || value === "1" || value === "yes");
+/** SHIPPING_OPTIONS' JSON, checked against core's schema; one issue per problem. */
+function parseShippingOptions(text: string, ctx: z.RefinementCtx) {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    ctx.addIssue({ code: "custom", message: "must be JSON: a list of shipping options" });
+    return z.NEVER;
+  }
+  const parsed = shippingOptionsSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues)
+    ctx.addIssue({
+      code: "custom",
+      message: `${issue.path.length ? `[${issue.path.join(".")}] ` : ""}${issue.message}`,
+    });
+  return z.NEVER;
+}
 
-const schema = z
+/** "true"/"false" (also 1/0, yes/no) as a boolean; the default is written as the env would. */
+const flag = (fallback: "true" | "false") =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+    .default(fallback)
+    .transform((value) => value === "true" || value === "1" || value === "yes");
+
+/** The bot's settings; docs/configuration.md is generated from it (`npm run docs:config`). */
+export const botConfigSchema = z
   .object({
     ...sharedConfigShape,
     ...redisTopologyShape,
     BOT_TOKEN: z
       .string({ error: "is required: the bot's token from @BotFather" })
-      .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)"),
-    BOT_MODE: z.enum(["webhook", "polling"]).default("polling"),
-    /** Another Bot API server (a local one, or @orderbot/fake-telegram); Telegram's when unset. */
-    TELEGRAM_API_ROOT: z.url().optional(),
-    /**
-     * Whoever holds it can post forged updates, a successful_payment among them, so it must not
-     * be guessable: 32 characters of Telegram's set are about 192 bits (`openssl rand -hex 32`).
-     */
+      .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)")
+      .describe("The bot's token from @BotFather (123456:ABC...); never logged."),
+    BOT_MODE: z
+      .enum(["webhook", "polling"])
+      .default("polling")
+      .describe(
+        "webhook: Telegram POSTs to PUBLIC_URL (production); polling: getUpdates (one replica).",
+      ),
+    TELEGRAM_API_ROOT: z
+      .url()
+      .optional()
+      .describe(
+        "Another Bot API server (a local one, or @orderbot/fake-telegram); unset: Telegram's.",
+      ),
+    // Whoever holds it can post forged updates, payments among them: 32 characters of Telegram's
+    // set are about 192 bits.
     WEBHOOK_SECRET: z
       .string()
       .regex(
         /^[A-Za-z0-9_-]{32,256}$/,
         "must be 32-256 characters of A-Z a-z 0-9 _ - (generate one with: openssl rand -hex 32)",
       )
-      .optional(),
-    /** Public HTTPS base URL Telegram posts webhooks to, e.g. https://shop.example.com */
-    PUBLIC_URL: z.url().optional(),
-    HOST: z.string().default("127.0.0.1"),
-    PORT: port.default(8080),
-    /** Serve /metrics on a port of its own (not exposed publicly) ... */
-    METRICS_PORT: port.optional(),
-    /** ... or on the main port behind `Authorization: Bearer <token>`. */
-    METRICS_TOKEN: z.string().min(16).optional(),
-    /** Largest webhook body accepted (bytes); Telegram's updates are far smaller. */
-    WEBHOOK_BODY_LIMIT: z.coerce.number().int().min(1024).default(1_048_576),
+      .optional()
+      .describe(
+        "Webhook mode: the secret Telegram sends with each update (`openssl rand -hex 32`).",
+      ),
+    PUBLIC_URL: z
+      .url()
+      .optional()
+      .describe(
+        "Webhook mode: the public HTTPS base URL; the webhook is PUBLIC_URL/telegram/webhook.",
+      ),
+    HOST: z
+      .string()
+      .default("127.0.0.1")
+      .describe("Where the process listens: webhook (bot), /healthz, /readyz, /metrics."),
+    PORT: port.default(8080).describe("The bot's port: the webhook, /healthz, /readyz."),
+    METRICS_PORT: port
+      .optional()
+      .describe("Serve /metrics on a port of its own (keep it private)."),
+    METRICS_TOKEN: z
+      .string()
+      .min(16)
+      .optional()
+      .describe("/metrics needs `Authorization: Bearer <token>`; the bot serves it on PORT then."),
+    WEBHOOK_BODY_LIMIT: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(1_048_576)
+      .describe("Largest webhook body accepted (bytes, 413 above); Telegram's are far smaller."),
     OPERATOR_GROUP_ID: z
       .string()
       .regex(/^-\d+$/, "must be a group chat id (negative number)")
       .transform(BigInt)
-      .optional(),
-    /** Users allowed to bind an operator group to the shop. */
-    OWNER_IDS: telegramIds,
-    /**
-     * Replaced by the two kinds of goods (docs/architecture.md): digital goods are always sold for
-     * Telegram Stars, physical goods through PROVIDER_TOKEN in PROVIDER_CURRENCY. Still accepted as
-     * XTR so that older env files keep working; any other value says what to set instead.
-     */
+      .optional()
+      .describe("The operator group's chat id: the only group /bind accepts; alerts go there."),
+    OWNER_IDS: telegramIds.describe(
+      "Telegram user ids (comma-separated) allowed to /bind the operator group.",
+    ),
     PAYMENT_CURRENCY: z
       .string()
       .regex(/^[A-Z]{3}$/)
-      .default("XTR"),
-    /** Payment provider token (@BotFather, Payments) for physical goods; empty: none sold. */
-    PROVIDER_TOKEN: z.string().default(""),
-    /** The provider's currency (ISO 4217, e.g. USD): physical products are priced in it. */
+      .default("XTR")
+      .describe("Retired: only XTR is accepted; another value says to set PROVIDER_CURRENCY."),
+    PROVIDER_TOKEN: z
+      .string()
+      .default("")
+      .describe(
+        "Payment provider token (@BotFather, Payments) for physical goods; empty: none sold.",
+      ),
     PROVIDER_CURRENCY: z
       .string()
       .regex(/^[A-Z]{3}$/, "must be a 3-letter ISO 4217 code, e.g. USD")
       .refine((code) => code !== "XTR", "must be a provider's currency, not XTR (Stars)")
-      .optional(),
-    /** What a physical order's invoice asks besides the shipping address (always asked). */
-    INVOICE_NEED_NAME: flag.default(true),
-    INVOICE_NEED_PHONE: flag.default(true),
-    INVOICE_NEED_EMAIL: flag.default(false),
-    /**
-     * Physical goods' shipping options, as JSON: [{"id":"post","title":"Post","price":900,
-     * "countries":"*"}, ...]; price in minor units of PROVIDER_CURRENCY, countries ISO 3166-1
-     * alpha-2 codes or "*". A shipping_query is answered with those that ship to the address.
-     */
+      .optional()
+      .describe(
+        "The provider's currency (ISO 4217) physical goods are priced in; needs PROVIDER_TOKEN.",
+      ),
+    INVOICE_NEED_NAME: flag("true").describe("A physical order's invoice asks for the name."),
+    INVOICE_NEED_PHONE: flag("true").describe("... and the phone number."),
+    INVOICE_NEED_EMAIL: flag("false").describe("... and the e-mail address."),
     SHIPPING_OPTIONS: z
       .string()
       .default("[]")
-      .transform((text, ctx) => {
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          ctx.addIssue({ code: "custom", message: "must be JSON: a list of shipping options" });
-          return z.NEVER;
-        }
-        const parsed = shippingOptionsSchema.safeParse(json);
-        if (parsed.success) return parsed.data;
-        for (const issue of parsed.error.issues)
-          ctx.addIssue({
-            code: "custom",
-            message: `${issue.path.length ? `[${issue.path.join(".")}] ` : ""}${issue.message}`,
-          });
-        return z.NEVER;
-      }),
+      .transform(parseShippingOptions)
+      .describe(
+        'Physical goods\' shipping options, JSON: [{"id","title","price","countries"}]; price in minor units, countries ISO codes or "*".',
+      ),
     RESERVATION_MINUTES: z.coerce
       .number()
       .int()
       .min(1)
       .max(24 * 60)
-      .default(15),
-    /** Reservation length in seconds; replaces RESERVATION_MINUTES when set (demos, chaos runs). */
+      .default(15)
+      .describe("How long an order holds its stock before the worker expires it (minutes)."),
     RESERVATION_SECONDS: z.coerce
       .number()
       .int()
       .min(1)
       .max(24 * 3600)
-      .optional(),
-    /** Checkout limits: products (lines) per order and cart, units of one product per order. */
-    ORDER_MAX_LINES: z.coerce.number().int().min(1).max(50).default(10),
-    /** At most 99: a product card's quantity buttons count to two digits. */
-    ORDER_MAX_UNITS_PER_LINE: z.coerce.number().int().min(1).max(99).default(10),
-    /**
-     * The largest order total, in minor units of the order's currency (Stars, or cents of
-     * PROVIDER_CURRENCY); unset: what one invoice of that currency may ask. Checked against the
-     * Stars invoice range below.
-     */
-    ORDER_MAX_TOTAL: z.coerce.number().int().min(1).optional(),
-    /**
-     * Against stock hoarding (docs/business-rules.md): the share of a product's unsold units that
-     * unpaid orders may hold together (0-1, 1 = no cap), and how many times pre-checkout may
-     * extend a PAYING order's hold.
-     */
-    ORDER_MAX_UNPAID_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
-    ORDER_MAX_PAYING_EXTENSIONS: z.coerce.number().int().min(0).max(100).default(3),
-    /** Per-user rate limit: updates allowed per window. */
-    RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).default(30),
-    RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
-    /** Telegram's window for a group's 20 messages, shared with the worker (ms); tests shorten it. */
-    GROUP_RATE_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
-    /**
-     * Polling: a failing update runs again after a pause doubling from POLL_RETRY_BASE_MS up to
-     * POLL_RETRY_MAX_MS, and is skipped after POLL_RETRY_MAX_ATTEMPTS failures (never one that
-     * carries money). The defaults span about three minutes; tests make the window short.
-     */
-    POLL_RETRY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(12),
-    POLL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(500),
-    POLL_RETRY_MAX_MS: z.coerce.number().int().min(10).default(30_000),
-    /**
-     * /terms: the shop's terms of sale, as one text (\n for a line break). Empty: the built-in
-     * terms, in the user's language. At most 3500 characters (one Telegram message).
-     */
+      .optional()
+      .describe("The same in seconds, replacing RESERVATION_MINUTES when set (demos, chaos runs)."),
+    ORDER_MAX_LINES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .default(10)
+      .describe("Different products (lines) in one order or cart."),
+    ORDER_MAX_UNITS_PER_LINE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(99)
+      .default(10)
+      .describe("Units of one product per order (two digits: the card's quantity buttons)."),
+    ORDER_MAX_TOTAL: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        "Largest order total in minor units, within one Stars invoice's range; unset: that range.",
+      ),
+    ORDER_MAX_UNPAID_SHARE: z.coerce
+      .number()
+      .gt(0)
+      .max(1)
+      .default(0.5)
+      .describe(
+        "Against hoarding: the share of a product's unsold units unpaid orders may hold; 1: no cap.",
+      ),
+    ORDER_MAX_PAYING_EXTENSIONS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .default(3)
+      .describe("How many times pre-checkout may extend a PAYING order's hold."),
+    RATE_LIMIT_PER_WINDOW: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(30)
+      .describe(
+        "Per-user rate limit, counted in Redis before any database work: updates a window.",
+      ),
+    RATE_LIMIT_WINDOW_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .default(10_000)
+      .describe("The rate limit's window (ms)."),
+    GROUP_RATE_WINDOW_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(60_000)
+      .describe(
+        "Telegram's window for a group's 20 messages (ms); only fake-Telegram runs shorten it.",
+      ),
+    POLL_RETRY_MAX_ATTEMPTS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(12)
+      .describe("Polling: failures before an update is skipped (never one that carries money)."),
+    POLL_RETRY_BASE_MS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .default(500)
+      .describe("Polling: first pause before a failed update runs again, doubled each time (ms)."),
+    POLL_RETRY_MAX_MS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .default(30_000)
+      .describe("Polling: longest such pause (ms)."),
     SHOP_TERMS: z
       .string()
       .max(3500)
       .default("")
-      .transform((text) => text.replace(/\\n/g, "\n").trim()),
-    /** /paysupport: another way to reach the shop (an @username, an e-mail), shown to the buyer. */
+      .transform((text) => text.replace(/\\n/g, "\n").trim())
+      .describe(
+        "/terms: the shop's terms of sale, one line (\\n for a break); empty: built-in terms.",
+      ),
     SHOP_SUPPORT_CONTACT: z
       .string()
       .max(200)
       .default("")
-      .transform((text) => text.trim()),
+      .transform((text) => text.trim())
+      .describe("/paysupport: another way to reach the shop (an @username, an e-mail)."),
   })
   .superRefine(
     (c, ctx) => {
@@ -241,7 +322,7 @@ const schema = z
   )
   .transform(withLockNamespace);
 
-export type BotConfig = z.infer<typeof schema> & {
+export type BotConfig = z.infer<typeof botConfigSchema> & {
   /**
    * Whether BOT_MODE was set in the environment or `.env`, not only defaulted: polling may take a
    * webhook away (deleteWebhook) only when someone chose it.
@@ -264,7 +345,7 @@ export function parseBotConfig(
   const chosen = env.BOT_MODE !== undefined && !defaulted.has("BOT_MODE");
   // An unset BOT_MODE is as implicit as a defaulted one.
   const implicit = chosen ? defaulted : new Set([...defaulted, "BOT_MODE"]);
-  const config = parseConfig(schema, env, {
+  const config = parseConfig(botConfigSchema, env, {
     defaulted: implicit,
     developmentOnly: DEVELOPMENT_ONLY,
   });

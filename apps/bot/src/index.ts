@@ -1,7 +1,7 @@
 // @orderbot/bot as a library: the demo, the end-to-end and chaos suites and the benchmarks build
 // the same app that `main.ts` runs.
 export { createBotApp, type BotApp, type BotAppDeps } from "./app.ts";
-export { parseBotConfig, loadBotConfig, type BotConfig } from "./config.ts";
+export { botConfigSchema, parseBotConfig, loadBotConfig, type BotConfig } from "./config.ts";
 export { createBot, type CreateBotDeps } from "./bot/create-bot.ts";
 export type { BotContext } from "./bot/context.ts";
 export { callbacks } from "./callbacks/index.ts";

@@ -1,6 +1,11 @@
 // @orderbot/worker as a library: build a worker in-process (tests, the demo, benchmarks).
 export { createWorker, type Worker, type WorkerDeps, type WorkerSettings } from "./worker.ts";
-export { parseWorkerConfig, loadWorkerConfig, type WorkerConfig } from "./config.ts";
+export {
+  workerConfigSchema,
+  parseWorkerConfig,
+  loadWorkerConfig,
+  type WorkerConfig,
+} from "./config.ts";
 export { createWorkerMetrics, WORKER_METRICS, type WorkerMetrics } from "./metrics.ts";
 export {
   createJobRunner,

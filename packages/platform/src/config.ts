@@ -28,35 +28,70 @@ export const port = z.coerce.number().int().min(1).max(65_535);
  * keyed, and how it logs. Each app extends this with its own.
  */
 export const sharedConfigShape = {
-  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL"),
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL"),
-  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
-  /**
-   * Environment and bot or tenant, so that two shops never share a lock key. Unset (or empty):
-   * `<env>:bot<id>` from NODE_ENV and the bot token (`withLockNamespace`, lock-namespace.ts).
-   */
-  LOCK_NAMESPACE: z.preprocess(
-    (value) => (value === "" ? undefined : value),
-    z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9:_-]{0,63}$/, "lowercase letters, digits and : _ - only")
-      .optional(),
-  ),
-  /** HMAC key that turns user and chat ids into opaque lock keys and log fields. */
-  LOCK_HASH_KEY: z.string().min(16, "must be at least 16 characters"),
-  /**
-   * The shop's time zone, an IANA name: absolute times (until when an order is held, dates in
-   * /orders, the daily report's day) are shown in it, with its name. Telegram does not tell a bot
-   * its users' time zones.
-   */
+  NODE_ENV: z
+    .enum(["development", "test", "production"])
+    .default("development")
+    .describe(
+      "development: pretty logs; production: JSON lines, and .env.example's values refused",
+    ),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+    .default("info")
+    .describe("How much the process logs."),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
+    .describe("PostgreSQL connection; `npm run services` leaves a server it did not start alone."),
+  DATABASE_POOL_MAX: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(200)
+    .default(10)
+    .describe("Size of each process's PostgreSQL pool."),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(5000)
+    .describe("How long to wait for a PostgreSQL connection (ms)."),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// URL")
+    .describe(
+      "Redis for locks, dedupe claims and caches; losing its data costs availability only.",
+    ),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(60_000)
+    .default(500)
+    .describe("A Redis command slower than this (ms) counts as an outage."),
+  LOCK_NAMESPACE: z
+    .preprocess(
+      (value) => (value === "" ? undefined : value),
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9:_-]{0,63}$/, "lowercase letters, digits and : _ - only")
+        .optional(),
+    )
+    .describe(
+      "Prefix of every lock key, so two shops never share one; unset: `<env>:bot<id>` from NODE_ENV and BOT_TOKEN.",
+    ),
+  LOCK_HASH_KEY: z
+    .string()
+    .min(16, "must be at least 16 characters")
+    .describe(
+      "HMAC key that turns user and chat ids into opaque lock keys and log fields; rotating it renames lock keys.",
+    ),
   SHOP_TIME_ZONE: z
     .string()
     .default("UTC")
-    .refine(isTimeZone, "must be an IANA time zone name, e.g. UTC, Europe/Berlin, Asia/Shanghai"),
+    .refine(isTimeZone, "must be an IANA time zone name, e.g. UTC, Europe/Berlin, Asia/Shanghai")
+    .describe(
+      "IANA time zone that held-until times, /orders dates and the daily report's day are shown in.",
+    ),
 } as const;
 
 function isTimeZone(name: string): boolean {

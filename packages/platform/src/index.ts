@@ -41,6 +41,7 @@ export {
   type ProductionRules,
 } from "./env.ts";
 export { sharedConfigShape, csv, telegramIds, port } from "./config.ts";
+export { configSchemaDoc, type ConfigSchemaDoc, type SettingSchema } from "./config-reference.ts";
 export { lockNamespaceFor, withLockNamespace } from "./lock-namespace.ts";
 export { LOCK_KIND_METRICS, registerLockKindMetrics } from "./lock-kind-metrics.ts";
 export { secretMatches } from "./secret.ts";

@@ -61,11 +61,28 @@ const hostPorts = csv.pipe(
  * `REDIS_WAIT_REPLICAS` > 0 turns on the lock module's strict mode (WAIT after each acquisition).
  */
 export const redisTopologyShape = {
-  REDIS_SENTINELS: hostPorts,
-  REDIS_SENTINEL_MASTER: z.string().default(""),
-  REDIS_CLUSTER_NODES: hostPorts,
-  REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(16).default(0),
-  REDIS_WAIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(50),
+  REDIS_SENTINELS: hostPorts.describe("Redis Sentinel: the sentinels, host:port, comma-separated."),
+  REDIS_SENTINEL_MASTER: z
+    .string()
+    .default("")
+    .describe("Redis Sentinel: the name of the master the sentinels watch."),
+  REDIS_CLUSTER_NODES: hostPorts.describe(
+    "Redis Cluster: some of its nodes, host:port, comma-separated; the rest are discovered.",
+  ),
+  REDIS_WAIT_REPLICAS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(16)
+    .default(0)
+    .describe("Strict mode: WAIT for this many replicas after each lock acquisition; 0: off."),
+  REDIS_WAIT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(50)
+    .describe("Strict mode: how long that WAIT may take before the lock is given back (ms)."),
 } as const;
 
 /** What createRedisFromConfig reads: REDIS_URL plus the parsed `redisTopologyShape` fields. */
