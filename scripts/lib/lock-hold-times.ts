@@ -70,7 +70,7 @@ export function quantile(
 }
 
 /**
- * The verdict of one kind, by the rule of docs/locking.md ("TTL from measured hold times"): the
+ * The verdict of one kind, by the rule of docs/locking.md ("Choosing a TTL"): the
  * p99 hold must stay within a third of the TTL (the watchdog renews every third, so a holder
  * that pauses past the rest loses the lease); below a thirtieth, a crashed holder's lock waits
  * out far more TTL than the work ever needs.
