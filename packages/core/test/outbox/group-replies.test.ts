@@ -1,6 +1,6 @@
 // A bot's direct reply to a group is booked before Telegram is called. A bot that dies after the
 // booking must not lose the reply: the relay claims it once the booking's claim has passed.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   claimDueOutbox,
   confirmGroupReply,
@@ -8,13 +8,9 @@ import {
   reserveGroupReply,
 } from "../../src/index.ts";
 import { unique } from "../support/fixtures.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+const h = useShopHarness();
 
 let nextGroup = -1_009_100_000_000n;
 const book = (chatId: bigint, dedupeKey: string, claimMs: number) =>
@@ -46,7 +42,8 @@ describe("group replies", () => {
 
   it("counts a send in flight in the group's budget, and a confirmed one stays sent", async () => {
     const chatId = nextGroup--;
-    const [first, second, third] = [1, 2, 3].map((n) => `reply:${chatId}:${unique("u")}:${n}`);
+    const reply = () => `reply:${chatId}:${unique("u")}`;
+    const [first, second, third] = [reply(), reply(), reply()];
     expect(await book(chatId, first, 30_000)).toBe("send");
     expect(await book(chatId, second, 30_000)).toBe("send");
     await confirmGroupReply(h.db, first);
