@@ -4,13 +4,12 @@ import { createDatabase } from "@orderbot/db";
 import { maskId, createLogger } from "@orderbot/platform";
 import { createShop, type Shop } from "../src/index.ts";
 import { addProduct, paymentFor, user } from "./support/fixtures.ts";
-import { createHarness, MASK_KEY, type ShopHarness } from "./support/shop.ts";
+import { MASK_KEY, useShopHarness } from "./support/shop.ts";
 
-let h: ShopHarness;
+const h = useShopHarness();
 let shop: Shop;
 let lines = "";
 beforeAll(async () => {
-  h = await createHarness();
   const out = new PassThrough();
   out.on("data", (chunk: Buffer) => (lines += chunk.toString()));
   const logger = createLogger({ level: "trace", destination: out });
@@ -22,10 +21,7 @@ beforeAll(async () => {
     config: { maskKey: MASK_KEY },
   });
 });
-afterAll(async () => {
-  await shop.deps.db.$disconnect();
-  await h.close();
-});
+afterAll(() => shop.deps.db.$disconnect());
 
 describe("logs", () => {
   it("never carry a user's id unmasked, only its keyed hash", async () => {

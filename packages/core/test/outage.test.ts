@@ -7,13 +7,9 @@ import { OPEN_ORDER_CAP_LOCK } from "../src/orders/reserve.ts";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "./support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { holdRowLocks, waitForLockWaiters } from "./support/row-locks.ts";
-import { createHarness, type Instance, type ShopHarness } from "./support/shop.ts";
+import { type Instance, useShopHarness } from "./support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness({ config: { maxOpenOrders: 1_000 } });
-});
-afterAll(() => h.close());
+const h = useShopHarness({ config: { maxOpenOrders: 1_000 } });
 
 async function snapshot() {
   const [orders, items, movements, payments, outbox, batches, products] = await Promise.all([

@@ -1,17 +1,16 @@
 // Property-based: random sequences of operations, some of them concurrent, from several instances;
 // afterwards every invariant of the shop must hold, whatever the interleaving.
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { LEGAL_TRANSITIONS, type OrderView } from "../src/index.ts";
 import { addProduct, unique, user } from "./support/fixtures.ts";
 import { assertInvariants, illegalTransitions, recordTransitions } from "@orderbot/testkit";
-import { createHarness, type Instance, type ShopHarness } from "./support/shop.ts";
+import { type Instance, useShopHarness } from "./support/shop.ts";
 
-let h: ShopHarness;
 let clients: Instance[];
 let skus: string[];
+const h = useShopHarness({ config: { maxOpenOrders: 3 } });
 beforeAll(async () => {
-  h = await createHarness({ config: { maxOpenOrders: 3 } });
   await recordTransitions(h.db);
   clients = [h.main, ...(await Promise.all([1, 2].map(() => h.instance())))];
 });
@@ -26,7 +25,6 @@ async function freshShop(): Promise<void> {
     skus.push((await addProduct(h.db, { sku: `P${i}`, stock, priceMinor: 10 + 5 * i })).sku);
   }
 }
-afterAll(() => h.close());
 
 const USERS = 4;
 const client = fc.nat({ max: 2 });

@@ -1,20 +1,18 @@
 // Races between instances on one order, with random interleavings. Each actor runs on its own
 // instance (own pool, own Redis connection, own lock manager), after a random delay.
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "./support/fixtures.ts";
 import { LEGAL_TRANSITIONS } from "../src/index.ts";
 import { assertInvariants, illegalTransitions, recordTransitions } from "@orderbot/testkit";
-import { createHarness, type Instance, type ShopHarness } from "./support/shop.ts";
+import { type Instance, useShopHarness } from "./support/shop.ts";
 
-let h: ShopHarness;
 let instances: Instance[];
+const h = useShopHarness({ config: { maxOpenOrders: 1_000 } });
 beforeAll(async () => {
-  h = await createHarness({ config: { maxOpenOrders: 1_000 } });
   await recordTransitions(h.db);
   instances = [h.main, ...(await Promise.all([1, 2].map(() => h.instance())))];
 });
-afterAll(() => h.close());
 
 const RESERVATION = 15 * 60_000;
 const GRACE = 5 * 60_000;

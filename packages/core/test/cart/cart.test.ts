@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { addProduct, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness({ config: { maxLines: 3, maxUnitsPerLine: 5, maxOrderTotalMinor: 200 } });
-});
-afterAll(() => h.close());
+const h = useShopHarness({ config: { maxLines: 3, maxUnitsPerLine: 5, maxOrderTotalMinor: 200 } });
 
 const lines = async (u: bigint) =>
   (await h.shop.cart.view(u)).lines.map((l) => [l.product.sku, l.quantity]);

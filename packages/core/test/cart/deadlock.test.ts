@@ -3,21 +3,16 @@
 // reservation updates product rows in ascending id order whatever the cart's order, so no two
 // checkouts ever wait on each other in a cycle: PostgreSQL reports no deadlock at all, not merely
 // none that reached a customer after runTransaction's retries.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CartView, CheckoutResult } from "../../src/index.ts";
 import { addProduct, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
+import { type Instance, useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-
-beforeAll(async () => {
-  h = await createHarness({
-    config: { maxOpenOrders: 5, transactionMaxWaitMs: 20_000, transactionTimeoutMs: 20_000 },
-    poolMax: 5,
-  });
+const h = useShopHarness({
+  config: { maxOpenOrders: 5, transactionMaxWaitMs: 20_000, transactionTimeoutMs: 20_000 },
+  poolMax: 5,
 });
-afterAll(() => h.close());
 
 function shuffle<T>(items: T[]): T[] {
   for (let i = items.length - 1; i > 0; i--) {

@@ -1,14 +1,12 @@
 import { DEMO_CATALOG, seedCatalog } from "@orderbot/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SEARCH_QUERY_MAX_BYTES, searchWords } from "../../src/index.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
+const h = useShopHarness();
 beforeAll(async () => {
-  h = await createHarness();
   await seedCatalog(h.db);
 });
-afterAll(() => h.close());
 
 describe("categories", () => {
   it("the seed catalog: five top-level categories, one level of nesting, about 40 products", async () => {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, user } from "../support/fixtures.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness({ config: { maxOpenOrders: 1_000 } });
-});
-afterAll(() => h.close());
+const h = useShopHarness({ config: { maxOpenOrders: 1_000 } });
 
 const RESERVATION = 15 * 60_000;
 

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CARD_WAY_BACK, DELETABLE_FOR_MS, INVOICE_CLAIM_MS } from "../../src/index.ts";
 import { addProduct, placed, user } from "../support/fixtures.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness({ config: { maxOpenOrders: 1_000 } });
-});
-afterAll(() => h.close());
+const h = useShopHarness({ config: { maxOpenOrders: 1_000 } });
 
 const RESERVATION = 15 * 60_000;
 

@@ -1,15 +1,11 @@
 // "Ask the shop": a support request is recorded with one alert per operator group, carrying the
 // customer and their latest orders; bad input records nothing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { supportRequestKey } from "../../src/index.ts";
 import { addProduct, placed, user } from "../support/fixtures.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+const h = useShopHarness();
 
 describe("support requests", () => {
   it("records the request and alerts every operator group with the customer's recent orders", async () => {

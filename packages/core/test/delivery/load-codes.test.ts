@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_CODE_LENGTH, MAX_CODES_PER_BATCH } from "../../src/index.ts";
 import { addProduct, stockOf, unique } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+const h = useShopHarness();
 
 const OPERATOR = 9_000_000_001n;
 const load = (sku: string, text: string, batchId = unique("codes")) =>

@@ -1,22 +1,20 @@
 // 100 customers pay at once for a digital product whose stock says 100 but whose pool holds 60
 // codes (an operator raised the stock by hand after loading them). Payments go through three shop
 // instances (own pools, Redis connections and lock managers), as separate bot processes would.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, stockOf, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
+import { type Instance, useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
 let instances: Instance[];
+// 100 transactions queue for 36 connections: on a busy machine some wait past the 2 s default.
+const h = useShopHarness({
+  poolMax: 12,
+  config: { maxOpenOrders: 1_000, transactionMaxWaitMs: 30_000, transactionTimeoutMs: 30_000 },
+});
 beforeAll(async () => {
-  // 100 transactions queue for 36 connections: on a busy machine some wait past the 2 s default.
-  h = await createHarness({
-    poolMax: 12,
-    config: { maxOpenOrders: 1_000, transactionMaxWaitMs: 30_000, transactionTimeoutMs: 30_000 },
-  });
   instances = [h.main, ...(await Promise.all([1, 2].map(() => h.instance({ poolMax: 12 }))))];
 });
-afterAll(() => h.close());
 
 const OPERATOR = 9_000_000_001n;
 const CODES = 60;

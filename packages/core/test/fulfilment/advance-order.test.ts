@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fulfilmentButtons, statusNoticeKey, type OrderView } from "../../src/index.ts";
 import { queueStatusNotice } from "../../src/fulfilment/status-notice.ts";
 import { addProduct, paymentFor, placed, stockOf, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
 const OPS_CHAT = -1_001_000_000_019n;
+const h = useShopHarness();
 beforeAll(async () => {
-  h = await createHarness();
   await h.shop.groups.bind({ chatId: OPS_CHAT, title: "Ops", boundBy: user(900) });
 });
-afterAll(() => h.close());
 
 async function paidOrder(n: number, stock = 5): Promise<{ order: OrderView; sku: string }> {
   const p = await addProduct(h.db, { stock });

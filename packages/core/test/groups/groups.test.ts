@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { user } from "../support/fixtures.ts";
-import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
+import { type Instance, useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
 let instances: Instance[];
 let chat = -1_002_000_000_000n;
 const nextChat = () => --chat;
 
+const h = useShopHarness();
 beforeAll(async () => {
-  h = await createHarness();
   instances = [h.main, ...(await Promise.all([1, 2, 3].map(() => h.instance())))];
 });
-afterAll(() => h.close());
 
 describe("operator groups", () => {
   it("binds a group once; binding again updates the title", async () => {

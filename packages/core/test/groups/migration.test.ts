@@ -1,22 +1,20 @@
 // A group upgraded to a supergroup: its binding, settings and outbox follow it once, however
 // many replicas and messages report the upgrade; a group the bot was removed from keeps its
 // binding and its pending messages become dead letters.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { user } from "../support/fixtures.ts";
-import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
+import { type Instance, useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
 let instances: Instance[];
 let chat = -4_200_000_000n;
 const nextChat = () => --chat;
 let supergroup = -1_003_000_000_000n;
 const nextSupergroup = () => --supergroup;
 
+const h = useShopHarness();
 beforeAll(async () => {
-  h = await createHarness();
   instances = [h.main, ...(await Promise.all([1, 2, 3].map(() => h.instance())))];
 });
-afterAll(() => h.close());
 
 const queue = (chatId: bigint, key: string, status: "PENDING" | "SENT" | "DEAD" = "PENDING") =>
   h.db.outboxMessage.create({

@@ -1,26 +1,24 @@
 // Real concurrent clients: several shop instances (each its own PostgreSQL pool, Redis connection
 // and lock manager, like separate bot replicas) hammering one database and one Redis.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { reserveOrder, type PlaceOrderResult } from "../../src/index.ts";
 import { placeOrderSchema } from "../../src/orders/place-order-input.ts";
 import { addProduct, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
+import { type Instance, useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
 let instances: Instance[];
 const CAP = 2;
 
+// A generous wait for a pool connection: this machine runs other suites at the same time, and the
+// point here is correctness under contention (load shedding has its own test).
+const h = useShopHarness({
+  config: { maxOpenOrders: CAP, transactionMaxWaitMs: 15_000 },
+  poolMax: 10,
+});
 beforeAll(async () => {
-  // A generous wait for a pool connection: this machine runs other suites at the same time, and the
-  // point here is correctness under contention (load shedding has its own test).
-  h = await createHarness({
-    config: { maxOpenOrders: CAP, transactionMaxWaitMs: 15_000 },
-    poolMax: 10,
-  });
   instances = [h.main, ...(await Promise.all([1, 2, 3].map(() => h.instance())))];
 });
-afterAll(() => h.close());
 
 function shuffle<T>(items: T[]): T[] {
   for (let i = items.length - 1; i > 0; i--) {

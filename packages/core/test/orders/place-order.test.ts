@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { describe, expect, it } from "vitest";
+import { useShopHarness } from "../support/shop.ts";
 import { addProduct, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { holdRowLocks, waitForLockWaiters } from "../support/row-locks.ts";
 import { PUBLIC_ID_PATTERN } from "../../src/index.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+const h = useShopHarness();
 
 const place = (userN: number, items: { sku: string; quantity: number }[], key = unique("key")) =>
   h.shop.orders.placeOrder({

@@ -3,17 +3,13 @@
 // refused for: the stock, the promo use or the open-order slot it would need is the order's own.
 // placeOrder does not look the key up for every order; reserveOrder looks it up on a refusal,
 // and the unique key answers when the replay gets as far as the insert.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PlaceOrderInput } from "../../src/index.ts";
 import { addProduct, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness({ config: { maxOpenOrders: 1 } });
-});
-afterAll(() => h.close());
+const h = useShopHarness({ config: { maxOpenOrders: 1 } });
 
 /** One user's intent to order `quantity` of `sku`. */
 const intent = (userId: bigint, sku: string, quantity: number, tag: string) => ({

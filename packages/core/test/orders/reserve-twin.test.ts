@@ -2,17 +2,13 @@
 // (a re-delivery of the update running beside the first one while the update and checkout locks
 // are unavailable or a lease was lost): the stock it took is what is missing now, and the answer
 // must be its order, not "out of stock".
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { placeOrderSchema } from "../../src/orders/place-order-input.ts";
 import { reserveOrder } from "../../src/orders/reserve.ts";
 import { addProduct, unique, user } from "../support/fixtures.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+const h = useShopHarness();
 
 describe("reserveOrder after its twin took the last units", () => {
   it("answers with the twin's order (replayed), not out-of-stock", async () => {

@@ -2,20 +2,19 @@
 // timestamp columns as UTC; the shop's raw SQL and the columns' `DEFAULT CURRENT_TIMESTAMP` must
 // agree with it, or a server in UTC+8 would store every reservation as expiring 8 hours early and
 // refuse every payment.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { utcTimestamp } from "../../src/database/sql-time.ts";
 import { addProduct, placed, user } from "../support/fixtures.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
 const RESERVATION_MS = 15 * 60_000; // the configured default
 
-let h: ShopHarness;
 let sku: string;
+const h = useShopHarness({ databaseTimeZone: "Asia/Shanghai" });
 beforeAll(async () => {
-  h = await createHarness({ databaseTimeZone: "Asia/Shanghai" }); // UTC+8, no daylight saving
+  // UTC+8, no daylight saving
   sku = (await addProduct(h.db, { stock: 10, priceMinor: 30 })).sku;
 });
-afterAll(() => h.close());
 
 describe("a database whose default time zone is not UTC", () => {
   it("is set up so, and the shop's connections still run in UTC", async () => {

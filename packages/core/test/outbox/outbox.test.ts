@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runTransaction } from "@orderbot/db";
 import { claimDueOutbox, enqueueOperatorAlert, enqueueOutbox } from "../../src/index.ts";
 import { unique, user } from "../support/fixtures.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+const h = useShopHarness();
 
 const notify = (dedupeKey: string) => ({
   dedupeKey,

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addProduct, placed, user } from "../support/fixtures.ts";
 import { holdRowLocks, waitForLockWaiters } from "../support/row-locks.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 import { LOCK_KINDS } from "../../src/index.ts";
 
-let h: ShopHarness;
 let sku: string;
+const h = useShopHarness();
 beforeAll(async () => {
-  h = await createHarness();
   sku = (await addProduct(h.db, { stock: 1_000, priceMinor: 30 })).sku;
 });
-afterAll(() => h.close());
 
 const GRACE = 5 * 60_000;
 const check = (

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "../../src/index.ts";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
 const OPS_CHAT = -1_001_000_000_001n;
+const h = useShopHarness();
 beforeAll(async () => {
-  h = await createHarness();
   await h.shop.groups.bind({ chatId: OPS_CHAT, title: "Ops", boundBy: user(900) });
 });
-afterAll(() => h.close());
 
 const outbox = (prefix: string) =>
   h.db.outboxMessage.findMany({

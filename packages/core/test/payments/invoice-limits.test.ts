@@ -1,15 +1,11 @@
 // What one invoice may ask: the table the shop refuses prices and order totals against, and the
 // services that use it (a refusal changes nothing).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkInvoiceAmount } from "../../src/index.ts";
 import { addProduct, stockOf, user } from "../support/fixtures.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+const h = useShopHarness();
 
 describe("checkInvoiceAmount", () => {
   it("takes 1-10000 Stars and US$1.00-10,000.00", () => {

@@ -1,7 +1,7 @@
 // A charge whose invoice names no order we know still gets a payments row (REFUND_PENDING, no
 // order), so everything that watches refunds owed sees it: the refunds job's queries, the
 // refund-age gauge and the operators' listing, for Stars and for other currencies alike.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   manualRefundsNotAlerted,
   oldestRefundPendingAgeSeconds,
@@ -9,13 +9,9 @@ import {
 } from "../../src/index.ts";
 import { addProduct, paymentFor, placed, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+const h = useShopHarness();
 
 const orphan = (currency: string, amount = 40) => ({
   orderId: "QQQQQQQQ",

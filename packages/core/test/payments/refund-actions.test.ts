@@ -1,16 +1,12 @@
 // What operators do from /refunds: send a refused Stars refund again, and mark a refund made
 // outside the bot as done (who, when, a note). Neither can refund or record a refund twice.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, unique, user } from "../support/fixtures.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 import { MASK_KEY } from "../support/shop.ts";
 import { maskId } from "@orderbot/platform";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+const h = useShopHarness();
 
 const OPERATOR = user(800);
 

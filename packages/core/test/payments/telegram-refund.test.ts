@@ -1,17 +1,15 @@
 // refunded_payment: a refund Telegram reports is recorded once, a PAID order goes REFUNDED with its
 // stock back on sale, operators hear once; the echo of the shop's own refund changes nothing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
 const OPS_CHAT = -1_001_000_000_077n;
+const h = useShopHarness();
 beforeAll(async () => {
-  h = await createHarness();
   await h.shop.groups.bind({ chatId: OPS_CHAT, title: "Ops", boundBy: user(900) });
 });
-afterAll(() => h.close());
 
 const refundOf = (p: { telegramChargeId: string; userId: bigint; amount: number }) => ({
   telegramChargeId: p.telegramChargeId,

@@ -1,15 +1,11 @@
 // A code applied to a cart: checked at once with its reason, stored with the cart (a new
 // revision), priced on the server at checkout; a late payment takes its use again or is refunded.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { addProduct, paymentFor, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { type ShopHarness, useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness({ config: { maxOpenOrders: 100 } });
-});
-afterAll(() => h.close());
+const h = useShopHarness({ config: { maxOpenOrders: 100 } });
 
 const RESERVATION = 15 * 60_000;
 const code = (over: Partial<Parameters<ShopHarness["shop"]["promotions"]["create"]>[0]> = {}) =>

@@ -4,7 +4,7 @@
 // decrement of the code's remaining uses plus a unique slot per customer, so exactly N orders
 // carry it, whatever the interleaving; expired and cancelled reservations give their use back
 // once, even when the expiry and the cancel race, and the uses given back can be taken again.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   reserveOrder,
   type CheckoutResult,
@@ -13,19 +13,17 @@ import {
 } from "../../src/index.ts";
 import { addProduct, paymentFor, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
+import { type Instance, useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
 let instances: Instance[];
 
+const h = useShopHarness({
+  config: { maxOpenOrders: 5, transactionMaxWaitMs: 20_000, transactionTimeoutMs: 20_000 },
+  poolMax: 5,
+});
 beforeAll(async () => {
-  h = await createHarness({
-    config: { maxOpenOrders: 5, transactionMaxWaitMs: 20_000, transactionTimeoutMs: 20_000 },
-    poolMax: 5,
-  });
   instances = await Promise.all([0, 1, 2, 3].map(() => h.instance()));
 });
-afterAll(() => h.close());
 
 const RESERVATION = 15 * 60_000;
 

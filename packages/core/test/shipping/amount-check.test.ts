@@ -1,10 +1,10 @@
 // The amount of a physical order at pre-checkout and at confirmation: the goods plus the price of
 // the option chosen, from the shop's configuration; a client's total that leaves shipping out, an
 // unknown option or an address the option does not reach is refused.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
 const OPS_CHAT = -1_001_000_000_031n;
 const shippingOptions = [
@@ -25,12 +25,10 @@ const ORDER_INFO = {
   shipping_address: ADDRESS,
 };
 
-let h: ShopHarness;
+const h = useShopHarness({ config: { shippingOptions } });
 beforeAll(async () => {
-  h = await createHarness({ config: { shippingOptions } });
   await h.shop.groups.bind({ chatId: OPS_CHAT, title: "Ops", boundBy: user(900) });
 });
-afterAll(() => h.close());
 
 async function physicalOrder(n: number) {
   const p = await addProduct(h.db, { stock: 10, priceMinor: 1_250, currency: "USD" });

@@ -1,10 +1,10 @@
 // A product's kind is kept on each order line at the reservation, like its price: an operator's
 // /kind between the pre-checkout and the payment changes neither how the order is paid (shipping
 // in the amount or not) nor how it is delivered (codes from the pool or not).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { assertInvariants } from "@orderbot/testkit";
 import { addProduct, paymentFor, placed, unique, user } from "../support/fixtures.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
 const OPERATOR = 9_000_000_001n;
 const shippingOptions = [{ id: "courier", title: "Courier", price: 500, countries: ["DE"] }];
@@ -20,11 +20,7 @@ const ORDER_INFO = {
   },
 };
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness({ config: { shippingOptions } });
-});
-afterAll(() => h.close());
+const h = useShopHarness({ config: { shippingOptions } });
 
 const itemsOf = (orderId: string) =>
   h.db.digitalItem.count({ where: { order: { publicId: orderId } } });

@@ -1,14 +1,10 @@
 // /kind: a product becomes physical (priced in the provider's currency) or digital (Stars); a
 // change of currency needs the new price, and the price ledger records a change of amount.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { addProduct, user } from "../support/fixtures.ts";
-import { createHarness, type ShopHarness } from "../support/shop.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+const h = useShopHarness();
 
 describe("setProductKind", () => {
   it("asks for a price in the new currency, then changes kind, currency and price together", async () => {

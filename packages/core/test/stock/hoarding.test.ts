@@ -1,20 +1,18 @@
 // Stock hoarding by many accounts: a per-product cap on what unpaid orders hold together, held
 // under concurrent placements; a bound on how often pre-checkout extends a PAYING hold; the
 // share held unpaid as a metric. Real PostgreSQL and Redis, several shop instances.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "@orderbot/platform";
 import { resolveCoreConfig } from "../../src/config.ts";
 import { STOCK_HOLD_METRICS } from "../../src/stock/unpaid-holds.ts";
 import { addProduct, placed, unique, user } from "../support/fixtures.ts";
-import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
+import { type Instance, useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
 let instances: Instance[];
+const h = useShopHarness({ config: { maxUnpaidShare: 0.5, maxPayingExtensions: 2 } });
 beforeAll(async () => {
-  h = await createHarness({ config: { maxUnpaidShare: 0.5, maxPayingExtensions: 2 } });
   instances = [h.main, ...(await Promise.all([1, 2, 3].map(() => h.instance())))];
 });
-afterAll(() => h.close());
 
 /** Units of the product in open (RESERVED or PAYING) orders. */
 async function heldOf(productId: number): Promise<number> {

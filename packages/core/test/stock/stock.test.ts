@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addProduct, placed, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type Instance, type ShopHarness } from "../support/shop.ts";
+import { type Instance, useShopHarness } from "../support/shop.ts";
 
-let h: ShopHarness;
 let instances: Instance[];
 const OPERATOR = user(900);
+const h = useShopHarness({ config: { maxOpenOrders: 1_000 } });
 beforeAll(async () => {
-  h = await createHarness({ config: { maxOpenOrders: 1_000 } });
   instances = [h.main, ...(await Promise.all([1, 2, 3].map(() => h.instance())))];
 });
-afterAll(() => h.close());
 
 describe("adjustStock", () => {
   it("adds, removes and sets, each with an ADJUST ledger row by the operator's masked id and a version bump", async () => {

@@ -1,5 +1,6 @@
 // A shop on real PostgreSQL and Redis for one test file, and more "instances" of it: each with its
 // own Prisma pool, Redis connection and lock manager, as separate bot or worker processes have.
+import { afterAll, beforeAll } from "vitest";
 import { createDatabase, type Database } from "@orderbot/db";
 import {
   circuitBreaker,
@@ -127,5 +128,45 @@ export async function createHarness({
       await testRedis.cleanup();
       await testDb.drop();
     },
+  };
+}
+
+/**
+ * createHarness for one test file: opened in the file's beforeAll, closed in its afterAll. Its
+ * fields are there from that beforeAll on.
+ *
+ * @example
+ * const h = useShopHarness({ config: { maxOpenOrders: 1_000 } });
+ */
+export function useShopHarness(options: HarnessOptions = {}): Omit<ShopHarness, "close"> {
+  let opened: ShopHarness | undefined;
+  const open = (): ShopHarness => {
+    if (!opened) throw new Error("the shop harness opens in the fixture's beforeAll");
+    return opened;
+  };
+  beforeAll(async () => {
+    opened = await createHarness(options);
+  });
+  afterAll(() => opened?.close());
+  return {
+    get testDb() {
+      return open().testDb;
+    },
+    get testRedis() {
+      return open().testRedis;
+    },
+    get clock() {
+      return open().clock;
+    },
+    get main() {
+      return open().main;
+    },
+    get db() {
+      return open().db;
+    },
+    get shop() {
+      return open().shop;
+    },
+    instance: (instanceOptions) => open().instance(instanceOptions),
   };
 }

@@ -1,17 +1,13 @@
 // A charge whose successful_payment is late (the webhook unreachable past the reconciliation grace):
 // the reconciler records it against the order its payload names, through the successful_payment
 // path, so the update, when it finally comes, changes nothing. A refund only when that path refunds.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LedgerTransaction } from "../../../src/index.ts";
 import { addProduct, paymentFor, placed, unique, user } from "../../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { createHarness, type ShopHarness } from "../../support/shop.ts";
+import { useShopHarness } from "../../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+const h = useShopHarness();
 
 const GRACE_MS = 600_000;
 const OPERATOR = 9_000_000_001n;

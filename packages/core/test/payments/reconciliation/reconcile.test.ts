@@ -1,16 +1,12 @@
 // The Stars reconciliation in core, against a list that stands for Telegram's getStarTransactions:
 // paging from the stored position, a position only one reader can advance, a lease lost mid-page,
 // and the grace and coverage rules that keep payments and refunds in flight from being findings.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LedgerTransaction } from "../../../src/index.ts";
 import { readLedger } from "../../../src/payments/reconciliation/ledger.ts";
-import { createHarness, type ShopHarness } from "../../support/shop.ts";
+import { useShopHarness } from "../../support/shop.ts";
 
-let h: ShopHarness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
+const h = useShopHarness();
 
 let nextBot = 9_000_000_000n;
 const payer = { id: 7_400_000_001 };
