@@ -66,16 +66,20 @@ const DEFINITIONS = [
   /\bexport\s*\{([^}]*)\}/g,
   /\bCREATE (?:OR REPLACE )?FUNCTION\s+([\w.]+)/gi,
   // A value the code holds verbatim (a Bot API error, a default name) is the code's too.
-  /["'`]([A-Za-z_][\w]*)["'`]/g,
+  /(["'])([A-Za-z_]\w*)\1/g,
 ];
 
 function identifiers(files: readonly string[]): Set<string> {
   const names = new Set<string>();
-  for (const file of files.filter((f) => /\.(ts|mjs|js|prisma|sql)$/.test(f))) {
+  // tests/docs/ holds the checks' own fixtures: stale names on purpose.
+  const sources = files.filter(
+    (f) => /\.(ts|mjs|js|prisma|sql)$/.test(f) && !f.startsWith("tests/docs/"),
+  );
+  for (const file of sources) {
     const text = read(file);
     for (const pattern of DEFINITIONS)
       for (const m of text.matchAll(pattern))
-        for (const name of m[1]!.split(","))
+        for (const name of m[m.length - 1]!.split(","))
           names.add(
             name
               .replace(/^\s*type\s+/, "")
