@@ -113,7 +113,7 @@ export const workerConfigSchema = z
     PAYMENT_GRACE_MS: ms(1000)
       .default(5 * 60_000)
       .describe(
-        "A PAYING order expires this long after its expiry (ms); the bot's pre-checkout holds it 300000, fixed.",
+        "A PAYING order expires this long after its expiry (ms); the bot has no such setting: pre-checkout holds for core's 300000.",
       ),
     OUTBOX_BATCH_SIZE: z.coerce
       .number()
