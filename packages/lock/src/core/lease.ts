@@ -1,13 +1,13 @@
-// A held lock: pass its `fence` with the writes it guards, and stop when its `signal` aborts:
-// the lock is not ours any more, a renewal failed, the connection dropped, or it is about to
-// expire (within the safety margin) without a renewal. `held` and the signal also compare the
-// clock with that moment whenever they are read: after a stall, I/O callbacks run before timers.
+// A held lock: pass its `fence` with the writes it guards, and stop when its `signal` aborts (lost,
+// a renewal failed, the connection dropped, or about to expire unrenewed). `held` and the signal
+// compare the clock with that moment whenever read: after a stall, I/O runs before timers.
 import { LeaseLostError } from "./types.ts";
 import type { RedisLockManager } from "./manager.ts";
 import { int, marginFor, TTL_MS, type LockRequest } from "./requests.ts";
 import type * as T from "./types.ts";
 
-/** What a holder sees of its lease. */
+/** What a holder sees of its lease; its `fence` goes with each write it guards.
+ * @example await db.query("UPDATE orders SET fence = $1 WHERE id = 42 AND fence < $1", [lease.fence]) */
 export type Lease = Omit<LockLease, "request" | "lose" | "keepAlive" | "forget">;
 
 const nativeGetter = (name: string) =>
@@ -41,8 +41,7 @@ export class LockLease {
     this.#expireAt(acquiredAt + this.ttlMs);
   }
 
-  /** Aborts when the lease is lost or about to expire unrenewed (at `abortsAt`); its `aborted`,
-   * `reason` and `throwIfAborted()` check the clock first. */
+  /** Aborts at a loss or at `abortsAt`; `aborted`, `reason`, `throwIfAborted()` check the clock. */
   get signal(): AbortSignal {
     return (this.#signal ??= this.#checkedSignal());
   }
@@ -63,14 +62,16 @@ export class LockLease {
     return this.#state === "held";
   }
 
-  /** Throws LeaseLostError unless the lease is still held: call it right before a guarded write. */
+  /** Throws LeaseLostError unless the lease is still held: call it right before a guarded write.
+   * @example lease.assertHeld(); await db.query(write, [lease.fence]); */
   assertHeld(): void {
     if (this.held) return;
     const reason: unknown = this.#controller.signal.reason;
     throw reason instanceof LeaseLostError ? reason : new LeaseLostError(this.key, "not-owner");
   }
 
-  /** Renews for `ttlMs` (from 1 ms) from now; false when the lock is not ours any more. */
+  /** Renews for `ttlMs` (from 1 ms) from now; false when the lock is not ours any more.
+   * @example if (!(await lease.extend(10_000))) return; // lost: stop */
   async extend(ttlMs: number = this.ttlMs): Promise<boolean> {
     int(ttlMs, "ttlMs", 1, TTL_MS.max);
     if (!this.held) return false;
@@ -85,11 +86,8 @@ export class LockLease {
     return this.held;
   }
 
-  /**
-   * withLock's watchdog: renews every ttl/3 (sooner at first if less than a TTL is left), never
-   * past the hold caps. A failed renewal loses the lease; a late one lets the expiry guard abort
-   * it. When `signal` aborts, renewals stop, the lease's signal aborts, the lock is released.
-   */
+  /** withLock's watchdog: renews every ttl/3 (sooner when less than a TTL is left) within the hold
+   * caps; a failed renewal loses the lease. When `signal` aborts, renewals stop and it releases. */
   keepAlive(signal?: AbortSignal): () => void {
     const { maxRenewals = Infinity, maxHoldMs = Infinity, metrics } = this.request;
     const interval = Math.max(1, Math.floor(this.ttlMs / 3));

@@ -1,6 +1,5 @@
-// createLockManager: the one entry point. Acquire is one script round trip; a caller that finds
-// the lock taken waits by the fair-waiting layer, or without it by retrying after a randomised
-// backoff until its wait runs out (never a hot loop). withLock holds a lock around a task.
+// createLockManager: the one entry point. Acquire is one script round trip; a taken lock is waited
+// for by the fair-waiting layer, or by randomised backoff (never a hot loop) until the wait ends.
 import { setTimeout as sleep } from "node:timers/promises";
 import { LockLease } from "./lease.ts";
 import { checkOptions, keysOf, marginFor, newToken, requestOf } from "./requests.ts";
@@ -19,7 +18,8 @@ export function backoff({ baseMs, maxMs } = { baseMs: 20, maxMs: 500 }): () => n
   return () => (previous = Math.min(maxMs, baseMs + Math.random() * (previous * 3 - baseMs)));
 }
 
-/** A lock manager on `redis`; the package README shows one with every layer. */
+/** A lock manager on `redis`; the package README shows one with every layer.
+ * @example createLockManager({ redis, namespace: "prod:shop", hashKey, kinds: { order: { ttlMs: 5000, waitMs: 2000 } } }) */
 export function createLockManager(options: T.LockManagerOptions): LockManager {
   return new RedisLockManager(options);
 }
@@ -64,6 +64,8 @@ export class RedisLockManager {
     this.redis.on("close", this.#onConnectionLost);
   }
 
+  /** Takes the lock, waiting up to `waitMs`: a lease to release, or `{ ok: false }` when busy.
+   * @example const r = await locks.acquire({ kind: "order", id: 42 }); if (r.ok) await r.lease.release(); */
   async acquire(resource: T.LockResource, options: T.AcquireOptions = {}) {
     const request = requestOf(this.config, resource, options, this.metrics(resource?.kind));
     const { metrics } = request;
@@ -90,7 +92,8 @@ export class RedisLockManager {
   }
 
   /** Acquires, renews by watchdog while `fn` runs, releases in `finally`. While Redis is down it
-   * throws LockUnavailableError, unless the outage layer applies the kind's policy. */
+   * throws LockUnavailableError, unless the outage layer applies the kind's policy.
+   * @example await locks.withLock({ kind: "order", id: 42 }, async ({ signal }) => ship(42, signal)) */
   async withLock<R>(
     resource: T.LockResource,
     fn: (ctx: T.LockContext) => Promise<R>,

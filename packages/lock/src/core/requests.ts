@@ -7,7 +7,8 @@ import { createHmac, randomBytes } from "node:crypto";
 import { LockInputError } from "./types.ts";
 import type * as T from "./types.ts";
 
-/** The longest wait accepted: a wait without a bound is one of the classic mistakes. */
+/** The longest wait accepted: a wait without a bound is one of the classic mistakes.
+ * @example { order: { ttlMs: 5000, waitMs: Math.min(wait, MAX_WAIT_MS) } } */
 export const MAX_WAIT_MS = 5 * 60_000;
 const TIMER_MAX_MS = 2_147_483_647; // a longer Node.js timer fires after 1 ms
 /** Of every TTL. The lease signal aborts ttl/10 + 5 ms before expiry: after the first renewal. */
@@ -17,8 +18,7 @@ export const FENCE_RETENTION_MS = 3_600_000; // unless the kind says: fences out
 const SEGMENT = /^[\x21-\x7a\x7c\x7e]{1,200}$/; // printable, no space, no brace (it moves the hash tag)
 const KIND = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
 
-// 144 random bits (CSPRNG) as 24 base64url characters, cut from a 4 KiB pool: a randomBytes
-// call per token was a third of the lock's JavaScript (package README, Speed).
+// 144 random bits (CSPRNG) as 24 base64url characters, cut from a 4 KiB pool (README, Speed).
 let pool = "";
 export function newToken(): string {
   if (pool.length === 0) pool = randomBytes(18 * 228).toString("base64url");

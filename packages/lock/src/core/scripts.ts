@@ -5,6 +5,7 @@ import { LockUnavailableError, type LockRedisClient } from "./types.ts";
 
 export type ScriptClient = Pick<LockRedisClient, "evalsha" | "eval">;
 
+/** @example await new LuaScript("return redis.call('GET', KEYS[1])").run(redis, [key], []) */
 export class LuaScript {
   readonly sha: string;
   constructor(readonly source: string) {
@@ -22,12 +23,9 @@ export class LuaScript {
   }
 }
 
-/**
- * nextFence(retentionMs), sent in front of every script that acquires (KEYS[2] is the counter):
- * the larger of counter + 1 and the server clock in µs. The clock floor keeps fences growing
- * when the counter is gone (idle past its retention) or behind (a replica promoted before it had
- * the last writes), unless a key is locked twice in one µs or the new primary's clock is behind.
- */
+/** nextFence(retentionMs), in front of every acquiring script (KEYS[2], the counter): the larger of
+ * counter + 1 and the server clock in µs, so fences grow when the counter is gone (past its
+ * retention) or behind (a replica promoted early), unless one µs or the new primary's clock fails. */
 export const FENCE_LUA = `local function nextFence(retentionMs)
   local now = redis.call('TIME')
   local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
@@ -47,8 +45,7 @@ end
 return {0, redis.call('PTTL', KEYS[1])}`,
 );
 
-/** KEYS lock, fence; ARGV token, ttl, retention. 1 when extended (the counter kept as long
- * again), 0 when the lock is not ours. */
+/** KEYS lock, fence; ARGV token, ttl, retention. 1: extended (and the counter), 0: not ours. */
 export const extendScript = new LuaScript(
   `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if KEYS[2] then redis.call('PEXPIRE', KEYS[2], math.max(tonumber(ARGV[3]), tonumber(ARGV[2]))) end
@@ -65,12 +62,9 @@ return 1`,
 /** Replies that still mean "cannot serve a lock now"; any other reply error is an answer. */
 const UNAVAILABLE = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|NOREPLICAS|OOM)\b/;
 
-/**
- * One command under a timeout of our own (a hung or offline-queueing client must not hang us).
- * Unreachable Redis rejects with LockUnavailableError; other reply errors pass unchanged. A command
- * that timed out may still run on Redis: the caller decides what to undo. `send` must reject, never
- * throw (ioredis commands and LuaScript.run do).
- */
+/** One command under a timeout of our own (a hung client must not hang us). Unreachable Redis
+ * rejects with LockUnavailableError; reply errors pass unchanged. A timed-out command may still
+ * run: the caller decides what to undo. `send` must reject, never throw (as ioredis and run do). */
 export function runCommand<R>(command: string, kind: string, send: () => Promise<R>, ms: number) {
   return new Promise<R>((resolve, reject) => {
     const fail = (error: unknown) => reject(unavailable(error, command, kind));
@@ -86,8 +80,7 @@ const DISCONNECTED =
   /^(Command timed out|Connection is (closed|aborted|discarded)|Stream isn't writeable|Cluster (is|isn't)|None of startup nodes|Node is disconnected|Too many Cluster redirections|Socket timeout|Ready check failed|connect E)/;
 const CONNECTION_ERRORS = ["AbortError", "MaxRetriesPerRequestError", "ClusterAllFailedError"];
 
-/** `error` as LockUnavailableError when it means Redis cannot serve a lock now, else unchanged:
- * an answer (a reply error) or a bug (a TypeError, a wrong client), never read as an outage. */
+/** `error` as LockUnavailableError when Redis cannot serve a lock now; a reply error or a bug as is. */
 function unavailable(error: unknown, command: string, kind: string): unknown {
   if (!(error instanceof Error)) return error;
   const { message, name } = error;

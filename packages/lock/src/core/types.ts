@@ -6,7 +6,7 @@ import type { LockRequest } from "./requests.ts";
 /** With the outage layer, what withLock does while Redis is down: refuse, run lockless, or skip. */
 export type OutagePolicy = "refuse" | "proceed-db-only" | "skip";
 
-/** One kind of lock, e.g. `{ ttlMs: 5000, waitMs: 2000, outage: "refuse", maxHoldMs: 30_000 }`. */
+/** One kind of lock. @example { ttlMs: 5000, waitMs: 2000, outage: "refuse", maxHoldMs: 30_000 } */
 export interface LockKindConfig {
   ttlMs: number; // lease length: the hold-time p99 plus a margin
   waitMs: number; // default wait for a held lock; 0 = try once
@@ -19,6 +19,8 @@ export interface LockKindConfig {
 
 export type LockResource = { kind: string; id: string | number | bigint };
 
+/** Per call: override the kind's TTL and wait, give up on a signal, tag the log lines.
+ * @example { waitMs: 500, signal: AbortSignal.timeout(1000), requestId: "update-1001" } */
 export interface AcquireOptions {
   ttlMs?: number;
   waitMs?: number;
@@ -28,6 +30,7 @@ export interface AcquireOptions {
   requestId?: string;
 }
 
+/** withLock's: AcquireOptions, and caps on the watchdog's renewals. @example { maxHoldMs: 30_000 } */
 export type WithLockOptions = AcquireOptions & { maxRenewals?: number; maxHoldMs?: number };
 
 export type { Lease, LockManager, LockRequest };
@@ -67,7 +70,8 @@ export interface LockManagerOptions {
   layers?: LockLayers;
 }
 
-/** Invalid input, thrown before any Redis command: `field` names the option at fault. */
+/** Invalid input, thrown before any Redis command: `field` names the option at fault.
+ * @example catch (e) { if (e instanceof LockInputError) reply(`bad ${e.field}`); } */
 export class LockInputError extends Error {
   override name = "LockInputError";
   readonly field: string;
@@ -79,7 +83,8 @@ export class LockInputError extends Error {
 
 export type UnavailableReason =
   "connection" | "timeout" | "oom" | "breaker-open" | "replication" | "closed";
-/** Redis could not serve the call (or the manager was closed). */
+/** Redis could not serve the call (or the manager was closed).
+ * @example catch (e) { if (e instanceof LockUnavailableError) return "try later"; throw e; } */
 export class LockUnavailableError extends Error {
   override name = "LockUnavailableError";
   readonly reason: UnavailableReason;
@@ -92,7 +97,8 @@ export class LockUnavailableError extends Error {
 
 export type LeaseLossReason =
   "expired" | "not-owner" | "renewal-failed" | "connection-lost" | "renewal-capped";
-/** The reason a lease's signal aborts with: stop, and commit nothing that relies on the lock. */
+/** The reason a lease's signal aborts with: stop, and commit nothing that relies on the lock.
+ * @example signal.addEventListener("abort", () => log(signal.reason instanceof LeaseLostError)) */
 export class LeaseLostError extends Error {
   override name = "LeaseLostError";
   readonly key: string;

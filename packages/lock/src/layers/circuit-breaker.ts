@@ -72,7 +72,8 @@ export class CircuitBreaker implements BreakerLayer {
   }
 }
 
-/** The breaker layer (default: opens after 5 failures in a row, probes again after 2 s). */
+/** The breaker layer (default: opens after 5 failures in a row, probes again after 2 s).
+ * @example createLockManager({ ...options, layers: { breaker: circuitBreaker({ failureThreshold: 3, coolDownMs: 1000 }) } }) */
 export function circuitBreaker(
   options: BreakerOptions = { failureThreshold: 5, coolDownMs: 2000 },
 ): Layer<BreakerLayer> {

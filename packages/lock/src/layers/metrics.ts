@@ -20,7 +20,8 @@
 import { Gauge, type Registry } from "prom-client";
 import type { KindMetrics, Layer } from "../core/types.ts";
 
-/** Metric names, every one labelled by `kind`; dashboards and alert rules use them. */
+/** Metric names, every one labelled by `kind`; dashboards and alert rules use them.
+ * @example `sum by (kind) (rate(${LOCK_METRICS.acquireTotal}{outcome="busy"}[5m]))` */
 export const LOCK_METRICS = {
   acquireTotal: "orderbot_lock_acquire_total", // counter, label outcome: acquired|busy|unavailable|aborted
   waitSeconds: "orderbot_lock_wait_seconds", // histogram
@@ -43,7 +44,8 @@ const LATENCY_BUCKETS = [
   0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
 ];
 
-/** The metrics layer on `registry` (reusing metrics of the same names already on it). */
+/** The metrics layer on `registry` (reusing metrics of the same names already on it).
+ * @example createLockManager({ ...options, layers: { metrics: lockMetrics(new Registry()) } }) */
 export function lockMetrics(registry: Registry): Layer<{ forKind(kind: string): KindMetrics }> {
   return () => {
     const registers = [registry];

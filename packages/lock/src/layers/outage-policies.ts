@@ -13,7 +13,8 @@ import { LockInputError, type Layer, type OutageLayer } from "../core/types.ts";
 
 const POLICIES = ["refuse", "proceed-db-only", "skip"];
 
-/** The outage layer: every kind must name its policy. */
+/** The outage layer: every kind must name its policy.
+ * @example createLockManager({ ...options, kinds: { job: { ttlMs: 30_000, waitMs: 0, outage: "skip" } }, layers: { outage: outagePolicies() } }) */
 export function outagePolicies(): Layer<OutageLayer> {
   return (host) => {
     for (const [kind, { outage }] of host.config.kinds) {

@@ -28,7 +28,8 @@ export interface ReplicationOptions {
   timeoutMs: number;
 }
 
-/** The redis client must have `wait(replicas, timeoutMs)` (ioredis has). */
+/** The redis client must have `wait(replicas, timeoutMs)` (ioredis has).
+ * @example createLockManager({ ...options, layers: { replication: strictReplication({ replicas: 1, timeoutMs: 50 }) } }) */
 export function strictReplication(options: ReplicationOptions): Layer<ReplicationLayer> {
   const { replicas, timeoutMs } = options;
   for (const [field, value] of Object.entries({ replicas, timeoutMs }))
