@@ -6,8 +6,9 @@ import { LOCALES, LOCALES_DIR, type Locale } from "@orderbot/locales";
 
 /**
  * The texts of `notify` outbox messages, rendered when they are sent: the outbox stores a template
- * name and its parameters, never a rendered text, so the words can change without touching queued
- * rows. The words are the bot's own: the same Fluent files of @orderbot/locales, where each
+ * name and its parameters, so the words can change without touching queued rows. A parameter may
+ * be text rendered when queued: confirm-payment stores the items in both languages (`itemsEn`,
+ * `itemsZh`), and the group's language picks one when sent. The words are the bot's own: the same Fluent files of @orderbot/locales, where each
  * template is the message of the same name, so a state has one name in the bot and the worker.
  * Users get the language stored with them (the payload's `locale`), else the configured one.
  */
