@@ -32,7 +32,7 @@ export const sharedConfigShape = {
     .enum(["development", "test", "production"])
     .default("development")
     .describe(
-      "development: pretty logs; production: JSON lines, and .env.example's values refused",
+      "development: pretty logs; production: JSON lines, and .env.example's values refused.",
     ),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
