@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedGroup } from "@orderbot/fake-telegram";
 import { payOnTelegram, startedUser } from "../support/kit.ts";
 import { metricValue } from "../support/metrics.ts";
-import { waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { relayAll, type InProcessWorker } from "../support/worker.ts";
 import { useWorkerShop } from "../support/shop.ts";
 
 const fixture = useWorkerShop({ poolMax: 6 });
@@ -27,18 +27,7 @@ beforeAll(async () => {
   );
 });
 
-/** Relays until nothing is pending (retries come due within ms here). */
-async function relayAll(): Promise<void> {
-  await waitUntil(
-    "the outbox settled",
-    async () => {
-      await w.worker.runOnce("outbox-relay");
-      return (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0;
-    },
-    60_000,
-    20,
-  );
-}
+const relay = () => relayAll(w, db);
 
 const send = (dedupeKey: string, chatId: number, text: string) =>
   db.outboxMessage.create({
@@ -57,7 +46,7 @@ describe("dead letters", () => {
     const user = await startedUser(tg);
     const fault = tg.faults.set({ method: "sendMessage", chatId: user.id, rate500: 1 });
     const message = await send("flaky", user.id, "never gets through");
-    await relayAll();
+    await relay();
     fault.remove();
 
     const row = await db.outboxMessage.findUniqueOrThrow({ where: { id: message.id } });
@@ -90,7 +79,7 @@ describe("dead letters", () => {
         payload: { user_id: user.id, telegram_payment_charge_id: chargeId },
       },
     });
-    await relayAll();
+    await relay();
     expect(fault.injected).toBe(5);
     fault.remove();
 
@@ -106,7 +95,7 @@ describe("dead letters", () => {
     const stranger = tg.createUser(); // never started the bot: 403
     const missing = await send("no-such-chat", 424242, "to nobody"); // 400 chat not found
     const blocked = await send("blocked", stranger.id, "unwanted");
-    await relayAll();
+    await relay();
 
     expect((await db.outboxMessage.findUniqueOrThrow({ where: { id: missing.id } })).status).toBe(
       "DEAD",
@@ -122,7 +111,7 @@ describe("dead letters", () => {
   it("does not alert about a dead alert: no loop when the operators' chat itself fails", async () => {
     const fault = tg.faults.set({ method: "sendMessage", chatId: ops.id, rate500: 1 });
     const message = await send("lost", 434343, "to nobody either");
-    await relayAll();
+    await relay();
     fault.remove();
 
     const [alert] = await deadAlerts(message.id);
@@ -136,7 +125,7 @@ describe("dead letters", () => {
       data: { chatId: BigInt(bound.id), title: "Bound with /bind", adminIds: [], boundBy: 1n },
     });
     const message = await send("to-a-stranger", 454545, "nobody reads this");
-    await relayAll();
+    await relay();
 
     const alerts = await deadAlerts(message.id);
     expect(alerts.map((a) => a.chatId).sort()).toEqual([BigInt(ops.id), BigInt(bound.id)].sort());

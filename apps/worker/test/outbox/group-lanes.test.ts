@@ -1,52 +1,19 @@
 // Support questions against money alerts in the operator group (20 messages a minute): a
 // customer's open questions are capped, and a paid-order alert queued after a flood of questions
 // is the group's next message. Real PostgreSQL, Redis and worker; the kit's Telegram.
-import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createShop, MAX_OPEN_SUPPORT_REQUESTS, type Shop } from "@orderbot/core";
-import type { Database } from "@orderbot/db";
-import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import { startFakeTelegram, type FakeTelegram } from "@orderbot/fake-telegram";
-import { payOnTelegram, startedUser } from "../support/kit.ts";
-import { buildLocks, HASH_KEY } from "../support/locks.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_OPEN_SUPPORT_REQUESTS, type Shop } from "@orderbot/core";
+import { payOnTelegram, reserveFor, startedUser } from "../support/kit.ts";
 import { createProduct } from "../support/seed.ts";
-import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { useWorkerShop } from "../support/shop.ts";
+import { waitUntil } from "../support/worker.ts";
 
-let testDb: TestDatabase;
-let db: Database;
-let t: TestRedis;
-let tg: FakeTelegram;
+const fixture = useWorkerShop({ poolMax: 20, telegram: { floodLimits: true } });
+const { db } = fixture;
 let shop: Shop;
-let worker: InProcessWorker | undefined;
-const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 20 });
-  db = testDb.db;
-  t = await createTestRedis();
-  tg = await startFakeTelegram({ floodLimits: true });
-  const botLocks = await buildLocks(t.url, t.namespace);
-  closers.push(botLocks.close);
-  shop = createShop({
-    db,
-    locks: botLocks.locks,
-    config: { maskKey: HASH_KEY },
-    logger: silentLogger,
-    registry: createMetricsRegistry(),
-  });
-});
-afterAll(async () => {
-  await worker?.close();
-  for (const close of closers) await close();
-  await tg.close();
-  await t.cleanup();
-  await testDb.drop();
+  shop = await fixture.botShop();
 });
 
 const CUSTOMERS = 40;
@@ -54,6 +21,7 @@ const QUESTIONS_EACH = 5;
 
 describe("the operator group's outbox under a flood of questions", () => {
   it("caps each customer's open questions and sends the paid alert before every question", async () => {
+    const tg = fixture.tg;
     const admin = tg.createUser();
     const group = tg.createGroup({ title: "Ops", admins: [admin] });
     await shop.groups.bind({ chatId: group.id, title: "Ops", boundBy: admin.id });
@@ -89,38 +57,22 @@ describe("the operator group's outbox under a flood of questions", () => {
     // Then one payment.
     const product = await createProduct(db, 1);
     const buyer = await startedUser(tg);
-    const placed = await shop.orders.placeOrder({
-      userId: buyer.id,
-      chatId: buyer.id,
-      items: [{ sku: product.sku, quantity: 1 }],
-      idempotencyKey: randomUUID(),
-    });
-    if (placed.status !== "ok") throw new Error(`placeOrder: ${placed.status}`);
-    const chargeId = await payOnTelegram(tg, buyer, placed.order.id, placed.order.totalMinor);
+    const order = await reserveFor(shop, buyer, product.sku);
+    const chargeId = await payOnTelegram(tg, buyer, order.id, order.totalMinor);
     const confirmed = await shop.payments.confirmPayment({
-      orderId: placed.order.id,
+      orderId: order.id,
       userId: buyer.id,
       telegramChargeId: chargeId,
-      amount: placed.order.totalMinor,
+      amount: order.totalMinor,
       currency: "XTR",
     });
     expect(confirmed.status).toBe("ok");
 
-    worker = await startWorker(
-      db,
-      {
-        databaseUrl: testDb.url,
-        redisUrl: t.url,
-        namespace: t.namespace,
-        apiRoot: tg.apiRoot,
-        token: tg.token,
-      },
-      { OUTBOX_INTERVAL_MS: "100" },
-    );
+    await fixture.startWorker({ OUTBOX_INTERVAL_MS: "100" });
     const toGroup = () => tg.callsTo("sendMessage").filter((c) => c.chatId === group.id && c.ok);
     await waitUntil("two messages in the group", async () => toGroup().length >= 2, 30_000);
     const [first, second] = toGroup();
-    expect(first!.params.text).toContain(placed.order.id);
+    expect(first!.params.text).toContain(order.id);
     expect(second!.params.text).toMatch(/^Question #\d+/);
   });
 
@@ -128,13 +80,15 @@ describe("the operator group's outbox under a flood of questions", () => {
     const userId = 7_200_000_000;
     const [open] = await db.supportRequest.findMany({ where: { userId }, take: 1 });
     const group = await db.operatorGroup.findFirstOrThrow();
-    const refused = await shop.support.open({
-      userId,
-      chatId: userId,
-      topic: "paysupport",
-      text: "",
-      customer: { name: "C" },
-    });
+    const askAgain = () =>
+      shop.support.open({
+        userId,
+        chatId: userId,
+        topic: "paysupport",
+        text: "",
+        customer: { name: "C" },
+      });
+    const refused = await askAgain();
     expect(refused).toEqual({ status: "too-many", max: MAX_OPEN_SUPPORT_REQUESTS });
     await shop.support.answer({
       requestId: open!.id,
@@ -142,13 +96,7 @@ describe("the operator group's outbox under a flood of questions", () => {
       messageId: 1,
       text: "Yes, we do.",
     });
-    const again = await shop.support.open({
-      userId,
-      chatId: userId,
-      topic: "paysupport",
-      text: "",
-      customer: { name: "C" },
-    });
+    const again = await askAgain();
     expect(again.status).toBe("ok");
   });
 });

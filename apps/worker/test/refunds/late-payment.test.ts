@@ -1,11 +1,10 @@
 // Acceptance: a payment that races an expiry ends REFUND_PENDING → REFUNDED, with
 // refundStarPayment called exactly once — here with two workers relaying side by side.
-import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Shop } from "@orderbot/core";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
-import { payOnTelegram, startedUser } from "../support/kit.ts";
+import { payOnTelegram, reserveFor, startedUser } from "../support/kit.ts";
 import { createProduct } from "../support/seed.ts";
 import { waitUntil, type InProcessWorker } from "../support/worker.ts";
 import { useWorkerShop } from "../support/shop.ts";
@@ -24,16 +23,7 @@ beforeAll(async () => {
   workers.push(await fixture.startWorker(env), await fixture.startWorker(env));
 });
 
-async function reserve(user: SimulatedUser, sku: string) {
-  const placed = await shop.orders.placeOrder({
-    userId: user.id,
-    chatId: user.id,
-    items: [{ sku, quantity: 1 }],
-    idempotencyKey: randomUUID(),
-  });
-  if (placed.status !== "ok") throw new Error(`placeOrder: ${placed.status}`);
-  return placed.order;
-}
+const reserve = (user: SimulatedUser, sku: string) => reserveFor(shop, user, sku);
 
 const makeDue = (publicIds: string[]) =>
   db.$executeRaw`UPDATE orders SET expires_at = timezone('UTC', now()) - interval '1 minute' WHERE public_id = ANY(${publicIds}::text[])`;

@@ -6,7 +6,7 @@ import type { Shop } from "@orderbot/core";
 import type { FakeTelegram, SimulatedGroup } from "@orderbot/fake-telegram";
 import { startedUser } from "../support/kit.ts";
 import { metricValue } from "../support/metrics.ts";
-import { waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { relayAll, type InProcessWorker } from "../support/worker.ts";
 import { useWorkerShop } from "../support/shop.ts";
 
 const fixture = useWorkerShop({ poolMax: 10 });
@@ -24,17 +24,7 @@ beforeAll(async () => {
   w = await fixture.startWorker({ OPERATOR_GROUP_ID: String(configured.id) }, { start: false });
 });
 
-async function relayAll(): Promise<void> {
-  await waitUntil(
-    "the outbox settled",
-    async () => {
-      await w.worker.runOnce("outbox-relay");
-      return (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0;
-    },
-    30_000,
-    20,
-  );
-}
+const relay = () => relayAll(w, db, 30_000);
 
 const payment = (chargeId: string) =>
   db.payment.findUniqueOrThrow({ where: { telegramChargeId: chargeId } });
@@ -69,7 +59,7 @@ describe("a charge for an unknown order", () => {
       await metricValue(w.registry, "orderbot_refund_pending_oldest_age_seconds"),
     ).toBeGreaterThanOrEqual(600);
     expect(await w.worker.runOnce("refunds")).toBe("ran");
-    await relayAll();
+    await relay();
 
     expect(await payment(charge.chargeId)).toMatchObject({ orderId: null, status: "REFUNDED" });
     expect(refundCalls(charge.chargeId).filter((c) => c.ok)).toHaveLength(1);
@@ -117,7 +107,7 @@ describe("a Stars refund Telegram refused", () => {
       amount: 20,
       currency: "XTR",
     });
-    await relayAll();
+    await relay();
     const call = await db.outboxMessage.findUniqueOrThrow({
       where: { dedupeKey: "refund:unknown-to-telegram" },
     });
@@ -133,7 +123,7 @@ describe("a Stars refund Telegram refused", () => {
     expect(
       await shop.payments.retryRefund({ telegramChargeId: "unknown-to-telegram" }, OPERATOR),
     ).toMatchObject({ status: "ok" });
-    await relayAll();
+    await relay();
     expect(refundCalls("unknown-to-telegram")).toHaveLength(2);
     expect((await payment("unknown-to-telegram")).status).toBe("REFUND_PENDING");
     expect(await alerted()).toHaveLength(everyChat.length * 2);
@@ -162,7 +152,7 @@ describe("a Stars refund Telegram refused", () => {
     expect(
       await shop.payments.retryRefund({ telegramChargeId: first!.chargeId }, OPERATOR),
     ).toMatchObject({ status: "ok" });
-    await relayAll();
+    await relay();
     expect((await payment(first!.chargeId)).status).toBe("REFUNDED");
     expect(
       await shop.payments.retryRefund({ telegramChargeId: first!.chargeId }, OPERATOR),
@@ -174,7 +164,7 @@ describe("a Stars refund Telegram refused", () => {
     expect(
       await shop.payments.retryRefund({ telegramChargeId: second!.chargeId }, OPERATOR),
     ).toMatchObject({ status: "ok" });
-    await relayAll();
+    await relay();
     expect((await payment(second!.chargeId)).status).toBe("REFUNDED");
 
     for (const charge of [first!, second!])

@@ -1,61 +1,26 @@
 // A digital order paid while the worker is paused, refunded before the worker resumes: its codes,
 // revoked by the refund, must never reach the customer, and the refund itself goes out once.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createShop, type Shop } from "@orderbot/core";
-import type { Database } from "@orderbot/db";
-import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import { startFakeTelegram, type FakeTelegram } from "@orderbot/fake-telegram";
-import { payOnTelegram, startedUser } from "../support/kit.ts";
-import { buildLocks, HASH_KEY } from "../support/locks.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Shop } from "@orderbot/core";
+import type { FakeTelegram } from "@orderbot/fake-telegram";
+import { payOnTelegram, reserveFor, startedUser } from "../support/kit.ts";
 import { createProduct } from "../support/seed.ts";
-import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
+import { useWorkerShop } from "../support/shop.ts";
+import { relayAll, type InProcessWorker } from "../support/worker.ts";
 
-let testDb: TestDatabase;
-let db: Database;
-let t: TestRedis;
+const fixture = useWorkerShop({ poolMax: 10 });
+const { db } = fixture;
 let tg: FakeTelegram;
 let shop: Shop;
 let worker: InProcessWorker;
-const closers: (() => Promise<void>)[] = [];
 const OPERATOR = 9_000_000_001n;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 10 });
-  db = testDb.db;
-  t = await createTestRedis();
-  tg = await startFakeTelegram();
-  const botLocks = await buildLocks(t.url, t.namespace);
-  closers.push(botLocks.close);
-  shop = createShop({
-    db,
-    locks: botLocks.locks,
-    config: { maskKey: HASH_KEY },
-    logger: silentLogger,
-    registry: createMetricsRegistry(),
-  });
-  const services = {
-    databaseUrl: testDb.url,
-    redisUrl: t.url,
-    namespace: t.namespace,
-    apiRoot: tg.apiRoot,
-    token: tg.token,
-  };
+  tg = fixture.tg;
+  shop = await fixture.botShop();
   // Paused: jobs run only when the test says so.
-  worker = await startWorker(db, services, {}, { start: false });
-});
-afterAll(async () => {
-  await worker.close();
-  for (const close of closers) await close();
-  await tg.close();
-  await t.cleanup();
-  await testDb.drop();
+  worker = await fixture.startWorker({}, { start: false });
 });
 
 describe("an operator's /refund of a digital order whose codes are still queued", () => {
@@ -70,14 +35,7 @@ describe("an operator's /refund of a digital order whose codes are still queued"
     });
     expect(loaded.status).toBe("ok");
     const buyer = await startedUser(tg);
-    const placed = await shop.orders.placeOrder({
-      userId: buyer.id,
-      chatId: buyer.id,
-      items: [{ sku: product.sku, quantity: 2 }],
-      idempotencyKey: randomUUID(),
-    });
-    if (placed.status !== "ok") throw new Error(`placeOrder: ${placed.status}`);
-    const order = placed.order;
+    const order = await reserveFor(shop, buyer, product.sku, 2);
     const chargeId = await payOnTelegram(tg, buyer, order.id, order.totalMinor);
     const paid = await shop.payments.confirmPayment({
       orderId: order.id,
@@ -99,15 +57,7 @@ describe("an operator's /refund of a digital order whose codes are still queued"
     expect(refunded.status).toBe("ok");
 
     // The worker resumes and sends everything the shop owes.
-    await waitUntil(
-      "the outbox to be sent",
-      async () => {
-        await worker.worker.runOnce("outbox-relay");
-        return (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0;
-      },
-      60_000,
-      50,
-    );
+    await relayAll(worker, db);
     const toBuyer = tg.callsTo("sendMessage").filter((c) => c.chatId === buyer.id);
     expect(toBuyer.length).toBeGreaterThan(0); // the refund notice, at least
     for (const call of toBuyer)

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import type { OrderView, Shop } from "@orderbot/core";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { waitUntil } from "./worker.ts";
 
@@ -45,4 +47,21 @@ export async function payOnTelegram(
   const result = await paying;
   if (result.status !== "paid") throw new Error(`payment did not go through: ${result.status}`);
   return result.chargeId;
+}
+
+/** The bot's side of a checkout: the user's order of `quantity` units of `sku`, reserved. */
+export async function reserveFor(
+  shop: Shop,
+  user: SimulatedUser,
+  sku: string,
+  quantity = 1,
+): Promise<OrderView> {
+  const placed = await shop.orders.placeOrder({
+    userId: user.id,
+    chatId: user.id,
+    items: [{ sku, quantity }],
+    idempotencyKey: randomUUID(),
+  });
+  if (placed.status !== "ok") throw new Error(`placeOrder: ${placed.status}`);
+  return placed.order;
 }

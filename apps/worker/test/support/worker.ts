@@ -84,3 +84,21 @@ export async function waitUntil(
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`);
 }
+
+/** Runs the outbox relay until nothing is pending (retries come due within ms in these tests). */
+export async function relayAll(
+  w: InProcessWorker,
+  db: Database,
+  timeoutMs = 60_000,
+  everyMs = 20,
+): Promise<void> {
+  await waitUntil(
+    "the outbox settled",
+    async () => {
+      await w.worker.runOnce("outbox-relay");
+      return (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0;
+    },
+    timeoutMs,
+    everyMs,
+  );
+}
