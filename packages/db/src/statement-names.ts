@@ -7,7 +7,7 @@ export const MAX_NAMED_STATEMENTS = 500;
  * Bind/Execute after that, and PostgreSQL keeps its parse tree and, once a generic plan is as
  * cheap as a custom one, the plan. Prisma's default sends every statement unnamed, parsed and
  * planned anew each time. Measured in one bench:orders run, the shop's design beside itself without
- * names (docs/benchmarks.md, "Statements prepared once per connection"): PostgreSQL's CPU per order
+ * names (docs/database.md, "Statements prepared once per connection"): PostgreSQL's CPU per order
  * fell from 1.22 to 0.80 ms spread and from 1.30 to 0.88 ms on one hot sku.
  *
  * The names are this pool's own (a connection belongs to one pool, and the name space is a
