@@ -1,17 +1,14 @@
 // A caller that gives up while its task runs under withLock: the watchdog stops and the lease's
 // signal aborts with the caller's reason at once, but the lock is released only when the task
 // returns (or expires): work that cannot be aborted must not overlap another holder's.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Registry } from "prom-client";
 import { LOCK_METRICS } from "../src/index.ts";
-import { aborted, sharedRedis, type SharedRedisFixture } from "./support.ts";
+import { aborted } from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
-afterAll(() => fx.dispose());
+const fx = useSharedRedis();
 
 async function renewals(registry: Registry): Promise<number> {
   const metric = await registry.getSingleMetric(LOCK_METRICS.renewalsTotal)!.get();

@@ -2,12 +2,12 @@
 // and a contended wait retries on a randomised backoff (a handful of tries a second, not a hot
 // loop) until the holder releases, or until its signal aborts. Without the outage layer,
 // withLock rejects while Redis is down.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { createLockManager, type LockManager } from "../src/index.ts";
-import { counting, fastClient, HASH_KEY, KINDS, ready, sharedRedis, sleep } from "./support.ts";
-import type { SharedRedisFixture } from "./support.ts";
+import { counting, fastClient, HASH_KEY, KINDS, ready, sleep } from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
+const fx = useSharedRedis();
 const managers: LockManager[] = [];
 const clients: ReturnType<typeof fastClient>[] = [];
 
@@ -26,13 +26,9 @@ async function coreAlone() {
   return { locks, calls: counted.calls };
 }
 
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
 afterAll(async () => {
   for (const locks of managers) await locks.close();
   for (const client of clients) client.disconnect();
-  await fx.dispose();
 });
 
 it("holds a lock, releases it, and withLock renews it past its TTL", async () => {

@@ -1,17 +1,13 @@
 // Waiters whose process died while in line: a release hands each of their tickets the lock, but
 // only for a short claim (the waiter's command timeout) that a live waiter would have confirmed
 // at once. So each dead ticket costs the callers behind it one claim, not a full TTL.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createLockManager } from "../src/index.ts";
-import { fastClient, HASH_KEY, KINDS, ready, sharedRedis, withLayers } from "./support.ts";
-import type { SharedRedisFixture } from "./support.ts";
+import { fastClient, HASH_KEY, KINDS, ready, withLayers } from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
-afterAll(() => fx.dispose());
+const fx = useSharedRedis();
 
 const COMMAND_TIMEOUT_MS = 250;
 const TTL_MS = 5000;

@@ -1,16 +1,13 @@
 // A holder that stops renewing past its TTL loses the lock to a second client: the second lease's
 // fence is larger, the first holder's release reports not-owner and leaves the second's lock in
 // place, and the first lease's signal has aborted.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { Registry } from "prom-client";
 import { LeaseLostError, LOCK_METRICS } from "../src/index.ts";
-import { aborted, recordingLogger, sharedRedis, type SharedRedisFixture } from "./support.ts";
+import { aborted, recordingLogger } from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
-afterAll(() => fx.dispose());
+const fx = useSharedRedis();
 
 it("expiry hands the lock to the next client with a larger fence; the stale holder can no longer touch it", async () => {
   const registry = new Registry();

@@ -1,16 +1,13 @@
 // How long a fence counter is kept: its kind's retention from the last acquisition or renewal,
 // so a lock renewed past its retention keeps a counter; and a hand-off passed on by a manager
 // whose waiter is gone keeps the kind's retention too, not the default hour.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { acquireScript, lineKeys } from "../src/layers/fair-waiting.ts";
-import { KINDS, sharedRedis, type SharedRedisFixture } from "./support.ts";
+import { KINDS } from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
-afterAll(() => fx.dispose());
+const fx = useSharedRedis();
 
 const HOUR = 3_600_000;
 const kinds = {

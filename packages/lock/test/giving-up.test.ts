@@ -1,10 +1,10 @@
 // Giving up a wait: waitMs 0, a wait that runs out, a signal, closing the manager. Each ends at
 // once and leaves no waiter, timer, listener or place in line behind, and a lock that comes late
 // is given back.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Registry } from "prom-client";
-import { createLockManager, LOCK_METRICS, LockUnavailableError, type Lease } from "../src/index.ts";
+import { createLockManager, LOCK_METRICS, LockUnavailableError } from "../src/index.ts";
 import {
   abortListeners,
   counting,
@@ -13,25 +13,13 @@ import {
   KINDS,
   ready,
   recordingLogger,
-  sharedRedis,
   slowManager,
-  type SharedRedisFixture,
   withLayers,
 } from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
-afterAll(() => fx.dispose());
-
-const lineOf = (key: string) => fx.test.redis.zcard(`${key}:queue`);
-
-async function hold(id: string, ttlMs = 5000): Promise<Lease> {
-  const result = await (await fx.make()).acquire({ kind: "order", id }, { ttlMs, waitMs: 0 });
-  if (!result.ok) throw new Error(`could not take ${id}`);
-  return result.lease;
-}
+const fx = useSharedRedis();
+const { hold, lineOf } = fx;
 
 describe("giving up", () => {
   it("with waitMs 0, a held lock answers busy after one round trip", async () => {

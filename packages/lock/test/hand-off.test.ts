@@ -1,25 +1,14 @@
 // Hand-offs: a release sets the lock to the first waiter's token and tells its manager. A lost
 // message is made up for by the waiter's re-check, and under concurrency no wake-up is lost and
 // exclusion stays exact.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Lease } from "../src/index.ts";
 import { inboxPrefix, lineKeys, releaseScript } from "../src/layers/fair-waiting.ts";
-import { deafSubscriber, sharedRedis, type SharedRedisFixture } from "./support.ts";
+import { deafSubscriber } from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
-afterAll(() => fx.dispose());
-
-const lineOf = (key: string) => fx.test.redis.zcard(`${key}:queue`);
-
-async function hold(id: string, ttlMs = 5000): Promise<Lease> {
-  const result = await (await fx.make()).acquire({ kind: "order", id }, { ttlMs, waitMs: 0 });
-  if (!result.ok) throw new Error(`could not take ${id}`);
-  return result.lease;
-}
+const fx = useSharedRedis();
+const { hold, lineOf } = fx;
 
 describe("a lost hand-off message", () => {
   it("the waiter's re-check finds the lock already set to its token and takes it with the hand-off's fence", async () => {

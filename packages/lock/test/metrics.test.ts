@@ -1,23 +1,13 @@
 // One scenario that should move every lock metric, then a check that each one did, by name
 // (LOCK_METRICS, which dashboards and alert rules use) and labelled by kind.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Registry } from "prom-client";
 import { createLockManager, LOCK_METRICS } from "../src/index.ts";
-import {
-  fastClient,
-  HASH_KEY,
-  KINDS,
-  sharedRedis,
-  type SharedRedisFixture,
-  withLayers,
-} from "./support.ts";
+import { fastClient, HASH_KEY, KINDS, withLayers } from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
-afterAll(() => fx.dispose());
+const fx = useSharedRedis();
 
 type Sample = { labels: Record<string, string | number>; value: number; metricName?: string };
 

@@ -1,15 +1,12 @@
 // 20 clients — each a lock manager with a connection of its own, as 20 processes would have — do
 // a non-atomic read, sleep, write of one counter under the lock, 2,000 operations in all. Any
 // overlap would lose an increment: the final value must be exact.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
-import { sharedRedis, type SharedRedisFixture } from "./support.ts";
+import {} from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
-afterAll(() => fx.dispose());
+const fx = useSharedRedis();
 
 it("20 clients × 100 read-sleep-write increments under the lock end at exactly 2,000", async () => {
   const counter = `${fx.test.namespace}:counter`;

@@ -1,17 +1,14 @@
 // A bug is not an outage: a client of the wrong shape is refused when the manager is made, and an
 // error that is neither a Redis reply nor a connection error (a TypeError) reaches the caller,
 // never the outage policy, so a `proceed-db-only` kind does not run lockless because of it.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { Registry } from "prom-client";
 import { createLockManager, LockInputError, type LockRedisClient } from "../src/index.ts";
-import { HASH_KEY, KINDS, sharedRedis, withLayers, type SharedRedisFixture } from "./support.ts";
+import { HASH_KEY, KINDS, withLayers } from "./support.ts";
 import { fastClient, ready } from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
-afterAll(() => fx.dispose());
+const fx = useSharedRedis();
 
 const options = () => ({ namespace: fx.test.namespace, hashKey: HASH_KEY, kinds: KINDS });
 

@@ -16,9 +16,9 @@ import {
   ready,
   sharedRedis,
   slowManager,
-  type SharedRedisFixture,
   withLayers,
 } from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
 async function metricValue(
   registry: Registry,
@@ -33,11 +33,7 @@ async function metricValue(
 }
 
 describe("on the shared Redis", () => {
-  let fx: SharedRedisFixture;
-  beforeAll(async () => {
-    fx = await sharedRedis();
-  });
-  afterAll(() => fx.dispose());
+  const fx = useSharedRedis();
 
   it("keeps the lock through a task five times longer than its TTL", async () => {
     const registry = new Registry();

@@ -1,14 +1,11 @@
 // Every warning the lock logs about a caller's lock names the caller's request id (the update id,
 // the job run, the operator command), so a lost lease can be traced to the work that held it.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
-import { recordingLogger, sharedRedis, type SharedRedisFixture } from "./support.ts";
+import { recordingLogger } from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
-afterAll(() => fx.dispose());
+const fx = useSharedRedis();
 
 const warningsOf = (logger: ReturnType<typeof recordingLogger>, requestId: string) =>
   logger.lines.filter(

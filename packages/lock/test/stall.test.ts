@@ -1,15 +1,12 @@
 // A holder whose process stalls (GC, a VM pause, synchronous work) past its lease: when it
 // resumes, Node.js runs waiting I/O callbacks before timers, so the task's awaited query returns
 // before the lease's guard timer fires. `held`, the signal and assertHeld() must already say lost.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { LeaseLostError, type Lease } from "../src/index.ts";
-import { sharedRedis, type SharedRedisFixture } from "./support.ts";
+import {} from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
-afterAll(() => fx.dispose());
+const fx = useSharedRedis();
 
 /** Sends a query, stalls the process `ms` inside a timer callback, and reads the lease when the
  * query's reply resumes the task (I/O before the next timers phase). */

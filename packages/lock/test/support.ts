@@ -213,7 +213,10 @@ export function slowReplies<T extends object>(
 }
 
 /** A manager on a client of its own, seen through `wrap` (a proxy that delays or records commands). */
-export async function wrappedManager(fx: SharedRedisFixture, wrap: (redis: Redis) => Redis) {
+export async function wrappedManager(
+  fx: Pick<SharedRedisFixture, "test">,
+  wrap: (redis: Redis) => Redis,
+) {
   const redis = fastClient(fx.test.url);
   await ready(redis);
   const locks = createLockManager(
@@ -234,7 +237,7 @@ export async function wrappedManager(fx: SharedRedisFixture, wrap: (redis: Redis
 }
 
 /** A manager on a client of its own whose script replies (EVALSHA and EVAL) come `delayMs` late while `replies.slow` is set. */
-export async function slowManager(fx: SharedRedisFixture, delayMs: number) {
+export async function slowManager(fx: Pick<SharedRedisFixture, "test">, delayMs: number) {
   let replies!: { client: Redis; slow: boolean };
   const manager = await wrappedManager(
     fx,

@@ -1,30 +1,15 @@
 // Waiting for a held lock: woken by the release (one subscriber connection per manager), served
 // in arrival order, re-checked no later than the holder's TTL, and ended at once by a signal.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Lease, type LockManager } from "../src/index.ts";
+import { type LockManager } from "../src/index.ts";
 import { tryScript } from "../src/core/scripts.ts";
 import { acquireScript, releaseScript } from "../src/layers/fair-waiting.ts";
-import {
-  recordingScripts,
-  sharedRedis,
-  wrappedManager,
-  type SharedRedisFixture,
-} from "./support.ts";
+import { recordingScripts, wrappedManager } from "./support.ts";
+import { useSharedRedis } from "./use-shared-redis.ts";
 
-let fx: SharedRedisFixture;
-beforeAll(async () => {
-  fx = await sharedRedis();
-});
-afterAll(() => fx.dispose());
-
-const lineOf = (key: string) => fx.test.redis.zcard(`${key}:queue`);
-
-async function hold(id: string, ttlMs = 5000): Promise<Lease> {
-  const result = await (await fx.make()).acquire({ kind: "order", id }, { ttlMs, waitMs: 0 });
-  if (!result.ok) throw new Error(`could not take ${id}`);
-  return result.lease;
-}
+const fx = useSharedRedis();
+const { hold, lineOf } = fx;
 
 /**
  * Runs `test` with a manager whose client records which script each EVALSHA runs, by name;
