@@ -1,0 +1,54 @@
+// The core README names createShop's services and counts them and the domain folders: both must
+// match packages/core/src.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "@orderbot/testkit";
+
+const read = (file: string) => readFileSync(path.join(PROJECT_ROOT, file), "utf8");
+
+/** The members of `interface Shop` in shop.ts, less `deps` (what they were built from). */
+function shopServices(): string[] {
+  const body = /export interface Shop \{([\s\S]*?)\n\}/.exec(
+    read("packages/core/src/shop.ts"),
+  )?.[1];
+  return [...(body ?? "").matchAll(/^ {2}(\w+):/gm)].map((m) => m[1]!).filter((n) => n !== "deps");
+}
+
+/** Folders of packages/core/src, less database/ (shared by the domains). */
+function domainFolders(): string[] {
+  return readdirSync(path.join(PROJECT_ROOT, "packages/core/src"), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== "database")
+    .map((entry) => entry.name);
+}
+
+/** The number a sentence puts right before `noun` ("returns 16 services"), or undefined. */
+function countBefore(text: string, noun: string): number | undefined {
+  const match = new RegExp(`\\b(\\d+) (?:[\\w-]+ )?${noun}\\b`).exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+describe("the core README", () => {
+  const readme = read("packages/core/README.md");
+  const services = shopServices();
+
+  it("reads the services and folders from the code", () => {
+    expect(services).toContain("orders");
+    expect(domainFolders()).toContain("orders");
+  });
+
+  it("names every service of createShop", () => {
+    expect(services.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it("counts the services and the domain folders as the code has them", () => {
+    expect(countBefore(readme, "services")).toBe(services.length);
+    expect(countBefore(readme, "folders")).toBe(domainFolders().length);
+  });
+
+  it("finds a wrong count in a fixture", () => {
+    const fixture = "createShop returns 9 services, in 7 domain folders";
+    expect(countBefore(fixture, "services")).not.toBe(services.length);
+    expect(countBefore(fixture, "folders")).not.toBe(domainFolders().length);
+  });
+});
