@@ -18,13 +18,18 @@ export interface SettleResult {
 }
 
 async function backlog(kit: FakeTelegram, db: Database): Promise<string[]> {
-  const [row] = await db.$queryRaw<{ reserved: number; outbox: number; refunds: number }[]>`
+  const [row] = await db.$queryRaw<
+    { reserved: number; outbox: number; refunds: number; parked: number }[]
+  >`
     SELECT (SELECT count(*) FROM orders WHERE status = 'RESERVED')::int AS reserved,
            (SELECT count(*) FROM outbox_messages WHERE status = 'PENDING')::int AS outbox,
-           (SELECT count(*) FROM payments WHERE status = 'REFUND_PENDING')::int AS refunds`;
+           (SELECT count(*) FROM payments WHERE status = 'REFUND_PENDING')::int AS refunds,
+           (SELECT count(*) FROM parked_updates)::int AS parked`;
   const pending: string[] = [];
   const updates = kit.pendingUpdates.length;
   if (updates > 0) pending.push(`${updates} updates in delivery`);
+  // Confirmed to Telegram, so not in delivery, but not handled yet: the poller still retries them.
+  if (row && row.parked > 0) pending.push(`${row.parked} parked updates not yet handled`);
   if (row && row.reserved > 0) pending.push(`${row.reserved} reservations not yet expired`);
   if (row && row.outbox > 0) pending.push(`${row.outbox} outbox messages pending`);
   if (row && row.refunds > 0) pending.push(`${row.refunds} refunds pending`);
@@ -32,9 +37,9 @@ async function backlog(kit: FakeTelegram, db: Database): Promise<string[]> {
 }
 
 /**
- * Waits until the shop is quiet after a load: every update delivered (or given up), every
- * reservation expired by the worker, the outbox and the refunds drained. Bounded: the checker
- * then names whatever did not settle. Database errors while it waits (PostgreSQL restarting) count
+ * Waits until the shop is quiet after a load: every update delivered (or given up) and none left
+ * parked, every reservation expired by the worker, the outbox and the refunds drained. Bounded:
+ * the checker then names whatever did not settle. Database errors while it waits (PostgreSQL restarting) count
  * as "not yet".
  */
 export async function settle(options: SettleOptions): Promise<SettleResult> {
