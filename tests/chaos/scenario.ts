@@ -47,6 +47,8 @@ export const allPresses: OrderPress[] = [];
 /** Every update a polling bot skipped after its retry window, across the run (the checks span it). */
 export const allSkipped = new Set<number>();
 
+const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(1);
+
 function hash(text: string): number {
   let h = 2166136261;
   for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
@@ -205,7 +207,9 @@ async function runLoad(
   }
   for (const r of [...results, ...extraResults]) if (r.press) allPresses.push(r.press);
 
+  const loaded = Date.now();
   const settled = await settle({ kit, db: env.db, timeoutMs: sizes.settleMs });
+  const settledAt = Date.now();
   if (!settled.settled)
     note(`did not settle within ${sizes.settleMs / 1000} s: ${settled.pending.join(", ")}`);
   countTelegramFaults(env, counts, firstUpdate, firstCall);
@@ -228,6 +232,9 @@ async function runLoad(
     note(outage.name);
   }
 
+  note(
+    `took ${seconds(opened, loaded)} s of load and faults, ${seconds(loaded, settledAt)} s to settle, ${seconds(settledAt, Date.now())} s of checks`,
+  );
   const [placed] = await env.db.$queryRaw<
     { orders: number }[]
   >`SELECT count(*)::int AS orders FROM orders WHERE id > ${maxId}`;

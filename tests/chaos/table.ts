@@ -62,14 +62,21 @@ export function formatTable(results: ScenarioResult[]): string {
       if (!names.has(label)) names.set(label, i.name.replace(/: \d+ placements.*$/, ""));
     }
   }
-  const header = ["scenario", "updates", "orders", "faults injected", ...labels];
+  const header = ["scenario", "s", "updates", "orders", "faults injected", ...labels];
   const rows = results.map((r) => {
     const cells = labels.map((label) => {
       const found = r.invariants.find((i) => labelOf(i.name) === label);
       if (!found) return "–";
       return found.ok ? "ok" : `FAIL(${found.violations})`;
     });
-    return [r.name, String(r.updates), String(r.orders), describeFaults(r.counts), ...cells];
+    return [
+      r.name,
+      r.seconds.toFixed(0),
+      String(r.updates),
+      String(r.orders),
+      describeFaults(r.counts),
+      ...cells,
+    ];
   });
   const widths = header.map((h, i) =>
     Math.max([...h].length, ...rows.map((row) => [...row[i]!].length)),
