@@ -174,7 +174,7 @@ export const botConfigSchema = z
       .min(1)
       .default(30)
       .describe(
-        "Per-user rate limit, counted in Redis before any database work: updates a window.",
+        "Per-user rate limit: updates a window, counted in Redis before any database work; payments never.",
       ),
     RATE_LIMIT_WINDOW_MS: z.coerce
       .number()
