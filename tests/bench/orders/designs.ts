@@ -3,14 +3,8 @@
 // and the stack's floor (that call through Prisma under the checkout lock).
 import pg from "pg";
 import { createDatabase, type Database } from "@orderbot/db";
-import {
-  circuitBreaker,
-  createLockManager,
-  fairWaiting,
-  lockMetrics,
-  outagePolicies,
-  type LockManager,
-} from "@orderbot/lock";
+import type { LockManager } from "@orderbot/lock";
+import { shopLockManager } from "@orderbot/testkit";
 import { createRedis, Registry, waitForRedis, type Redis } from "@orderbot/platform";
 import {
   createShop,
@@ -100,16 +94,11 @@ export async function startInstance(databaseUrl: string, redisUrl: string): Prom
   await waitForRedis(redis);
   countRedisCommands(redis);
   const registry = new Registry();
-  const locks = createLockManager({
+  const locks = shopLockManager({
     redis,
     namespace: "bench:orders",
     hashKey: MASK_KEY,
-    layers: {
-      waiting: fairWaiting(),
-      breaker: circuitBreaker(),
-      outage: outagePolicies(),
-      metrics: lockMetrics(registry),
-    },
+    registry,
     kinds: { ...LOCK_KINDS, global: { ttlMs: 10_000, waitMs: 60_000, outage: "refuse" } },
   });
   // Reservations never expire during a run; the pool wait is generous, since the point is the

@@ -11,16 +11,9 @@
 import { createBotApp, parseBotConfig, WEBHOOK_PATH } from "@orderbot/bot";
 import { createShop, LOCK_KINDS } from "@orderbot/core";
 import { createDatabase, type Database } from "@orderbot/db";
-import {
-  circuitBreaker,
-  createLockManager,
-  fairWaiting,
-  lockMetrics,
-  type LockManager,
-  outagePolicies,
-} from "@orderbot/lock";
+import type { LockManager } from "@orderbot/lock";
 import { createMetricsRegistry, createRedis, silentLogger, waitForRedis } from "@orderbot/platform";
-import { freePort } from "@orderbot/testkit";
+import { freePort, shopLockManager } from "@orderbot/testkit";
 import { countRedisCommands, countSqlStatements } from "../profile/counters.ts";
 import { serveBot } from "./bot-child.ts";
 
@@ -56,17 +49,12 @@ const redis = createRedis({ url: config.REDIS_URL, commandTimeoutMs: 2_000 });
 await waitForRedis(redis);
 countRedisCommands(redis);
 const registry = createMetricsRegistry();
-const locks = createLockManager({
+const locks = shopLockManager({
   redis,
   namespace: config.LOCK_NAMESPACE,
   kinds: LOCK_KINDS,
   hashKey: config.LOCK_HASH_KEY,
-  layers: {
-    waiting: fairWaiting(),
-    breaker: circuitBreaker(),
-    outage: outagePolicies(),
-    metrics: lockMetrics(registry),
-  },
+  registry,
 });
 const shop = createShop({
   db,

@@ -6,19 +6,13 @@ import { randomBytes } from "node:crypto";
 import { Api } from "grammy";
 import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
-import {
-  circuitBreaker,
-  createLockManager,
-  fairWaiting,
-  lockMetrics,
-  outagePolicies,
-  type LockManager,
-} from "@orderbot/lock";
+import type { LockManager } from "@orderbot/lock";
 import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
 import {
   createTestDatabase,
   createTestRedis,
   freePort,
+  shopLockManager,
   spawnApp,
   startRoundRobinProxy,
   type AppProcess,
@@ -118,17 +112,12 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
   await Promise.all(bots.map((bot) => waitForLine(bot, '"msg":"bot started"')));
 
   const registry = createMetricsRegistry();
-  const locks: LockManager = createLockManager({
+  const locks: LockManager = shopLockManager({
     redis: testRedis.redis,
     namespace: testRedis.namespace,
     kinds: LOCK_KINDS,
     hashKey,
-    layers: {
-      waiting: fairWaiting(),
-      breaker: circuitBreaker(),
-      outage: outagePolicies(),
-      metrics: lockMetrics(registry),
-    },
+    registry,
   });
   const shop = createShop({ db: testDb.db, locks, registry, config: { maskKey: hashKey } });
   const worker: Worker = createWorker({

@@ -2,20 +2,14 @@
 // test kit's fake Telegram: for tests that drive features through simulated users.
 import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
-import {
-  circuitBreaker,
-  createLockManager,
-  fairWaiting,
-  lockMetrics,
-  outagePolicies,
-  type LockManager,
-} from "@orderbot/lock";
+import type { LockManager } from "@orderbot/lock";
 import { createMetricsRegistry, silentLogger, type Redis } from "@orderbot/platform";
 import { updateRequestId } from "../../src/updates/scope.ts";
 import {
   createTestDatabase,
   createTestRedis,
   freePort,
+  shopLockManager,
   type TestDatabase,
   type TestRedis,
   type WorkerServices,
@@ -85,17 +79,12 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
   );
   const redis = options.redis ?? testRedis.redis;
   const registry = createMetricsRegistry();
-  const locks = createLockManager({
+  const locks = shopLockManager({
     redis,
     namespace: config.LOCK_NAMESPACE,
     kinds: LOCK_KINDS,
     hashKey: config.LOCK_HASH_KEY,
-    layers: {
-      waiting: fairWaiting(),
-      breaker: circuitBreaker(),
-      outage: outagePolicies(),
-      metrics: lockMetrics(registry),
-    },
+    registry,
   });
   const shop = createShop({
     db: testDb.db,

@@ -1,17 +1,14 @@
 import { afterAll, beforeAll } from "vitest";
 import { Redis, waitForRedis } from "@orderbot/platform";
 import { LOCK_KINDS } from "@orderbot/core";
-import {
-  circuitBreaker,
-  createLockManager,
-  fairWaiting,
-  lockMetrics,
-  outagePolicies,
-  type LockKindConfig,
-  type LockManager,
-} from "@orderbot/lock";
+import type { LockKindConfig, LockManager } from "@orderbot/lock";
 import type { Registry } from "@orderbot/platform";
-import { createTestRedis, WORKER_HASH_KEY, type TestRedis } from "@orderbot/testkit";
+import {
+  createTestRedis,
+  shopLockManager,
+  WORKER_HASH_KEY,
+  type TestRedis,
+} from "@orderbot/testkit";
 
 /** The hash key of the workers the tests spawn, so in-process managers contend with them. */
 export const HASH_KEY = WORKER_HASH_KEY;
@@ -36,18 +33,15 @@ export async function buildLocks(
   // Tests stop Redis on purpose; the clients reconnect by themselves.
   for (const client of [redis, subscriber]) client.on("error", () => undefined);
   await Promise.all([waitForRedis(redis), waitForRedis(subscriber)]);
-  const locks = createLockManager({
+  const locks = shopLockManager({
     redis,
     namespace,
     kinds,
     hashKey: HASH_KEY,
     commandTimeoutMs: 500,
-    layers: {
-      waiting: fairWaiting({ subscriber }),
-      breaker: circuitBreaker({ failureThreshold: 3, coolDownMs: 200 }),
-      outage: outagePolicies(),
-      metrics: registry && lockMetrics(registry),
-    },
+    subscriber,
+    breaker: { failureThreshold: 3, coolDownMs: 200 },
+    registry,
   });
   return {
     locks,

@@ -1,39 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seedCatalog } from "@orderbot/db";
-import { createLockManager, type LockManager } from "@orderbot/lock";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import { createShop, LOCK_KINDS, parseProductPhoto, type Shop } from "../../src/index.ts";
+import { parseProductPhoto } from "../../src/index.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let testDb: TestDatabase;
-let testRedis: TestRedis;
-let locks: LockManager;
-let shop: Shop;
-
+const h = useShopHarness();
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  testRedis = await createTestRedis();
-  await seedCatalog(testDb.db);
-  locks = createLockManager({
-    redis: testRedis.redis,
-    namespace: testRedis.namespace,
-    hashKey: "photos-test-key-0123",
-    kinds: LOCK_KINDS,
-  });
-  shop = createShop({ db: testDb.db, locks, config: { maskKey: "photos-test-key-0123" } });
-});
-afterAll(async () => {
-  await locks.close();
-  await testRedis.cleanup();
-  await testDb.drop();
+  await seedCatalog(h.db);
 });
 
 const FILE_ID = "AgACAgIAAxkBAAIBc2Zk_Example-FileId_0123456789";
-const sku = async () => (await shop.catalog.all())[0]!.sku;
+const sku = async () => (await h.shop.catalog.all())[0]!.sku;
 
 describe("parseProductPhoto", () => {
   it("takes HTTP(S) URLs and Telegram file_ids", () => {
@@ -63,27 +39,27 @@ describe("parseProductPhoto", () => {
 describe("shop.photos.set", () => {
   it("sets, replaces and removes a product's photo; the card's view carries it", async () => {
     const target = await sku();
-    const before = await shop.catalog.get({ sku: target });
-    const set = await shop.photos.set({ sku: target, photo: FILE_ID, actor: 7_000_000_001n });
+    const before = await h.shop.catalog.get({ sku: target });
+    const set = await h.shop.photos.set({ sku: target, photo: FILE_ID, actor: 7_000_000_001n });
     expect(set).toMatchObject({ status: "ok", product: { sku: target, photo: FILE_ID } });
-    expect((await shop.catalog.get({ sku: target }))?.photo).toBe(FILE_ID);
-    expect((await shop.catalog.get({ sku: target }))?.version).toBe(before?.version);
-    await shop.photos.set({ sku: target, photo: "https://example.com/b.jpg", actor: 1n });
-    expect((await shop.catalog.get({ sku: target }))?.photo).toBe("https://example.com/b.jpg");
-    await shop.photos.set({ sku: target, photo: null, actor: 1n });
-    expect((await shop.catalog.get({ sku: target }))?.photo).toBeNull();
+    expect((await h.shop.catalog.get({ sku: target }))?.photo).toBe(FILE_ID);
+    expect((await h.shop.catalog.get({ sku: target }))?.version).toBe(before?.version);
+    await h.shop.photos.set({ sku: target, photo: "https://example.com/b.jpg", actor: 1n });
+    expect((await h.shop.catalog.get({ sku: target }))?.photo).toBe("https://example.com/b.jpg");
+    await h.shop.photos.set({ sku: target, photo: null, actor: 1n });
+    expect((await h.shop.catalog.get({ sku: target }))?.photo).toBeNull();
   });
 
   it("changes nothing for a bad photo or an unknown product", async () => {
     const target = await sku();
-    await shop.photos.set({ sku: target, photo: FILE_ID, actor: 1n });
-    expect(await shop.photos.set({ sku: target, photo: "not a photo", actor: 1n })).toEqual({
+    await h.shop.photos.set({ sku: target, photo: FILE_ID, actor: 1n });
+    expect(await h.shop.photos.set({ sku: target, photo: "not a photo", actor: 1n })).toEqual({
       status: "invalid-photo",
     });
-    expect(await shop.photos.set({ sku: "NO-SUCH-SKU", photo: FILE_ID, actor: 1n })).toEqual({
+    expect(await h.shop.photos.set({ sku: "NO-SUCH-SKU", photo: FILE_ID, actor: 1n })).toEqual({
       status: "unknown-product",
     });
-    expect((await shop.catalog.get({ sku: target }))?.photo).toBe(FILE_ID);
+    expect((await h.shop.catalog.get({ sku: target }))?.photo).toBe(FILE_ID);
   });
 });
 
@@ -92,15 +68,15 @@ describe("the products_photo_check constraint", () => {
     const target = await sku();
     for (const bad of ["tea.jpg", "ftp://example.com/a.jpg", "https://a b", "x".repeat(19)]) {
       await expect(
-        testDb.db.$executeRaw`UPDATE products SET photo = ${bad} WHERE sku = ${target}`,
+        h.db.$executeRaw`UPDATE products SET photo = ${bad} WHERE sku = ${target}`,
       ).rejects.toThrow(/products_photo_check/);
     }
     await expect(
-      testDb.db
+      h.db
         .$executeRaw`UPDATE products SET photo = ${`https://e.com/${"a".repeat(2040)}`} WHERE sku = ${target}`,
     ).rejects.toThrow(/products_photo_check/);
     expect(
-      await testDb.db
+      await h.db
         .$executeRaw`UPDATE products SET photo = ${"https://e.com/a.jpg"} WHERE sku = ${target}`,
     ).toBe(1);
   });

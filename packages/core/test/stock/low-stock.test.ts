@@ -1,65 +1,41 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seedCatalog } from "@orderbot/db";
-import { createLockManager, type LockManager } from "@orderbot/lock";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
-import { createLowStockAlerts, createShop, LOCK_KINDS, type Shop } from "../../src/index.ts";
+import { createLowStockAlerts } from "../../src/index.ts";
+import { useShopHarness } from "../support/shop.ts";
 
-let testDb: TestDatabase;
-let testRedis: TestRedis;
-let locks: LockManager;
-let shop: Shop;
 const clock = { now: () => new Date("2026-03-01T10:00:00Z") };
-
+const h = useShopHarness({ clockStart: "2026-03-01T10:00:00Z" });
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  testRedis = await createTestRedis();
-  await seedCatalog(testDb.db);
-  locks = createLockManager({
-    redis: testRedis.redis,
-    namespace: testRedis.namespace,
-    hashKey: "low-stock-test-key",
-    kinds: LOCK_KINDS,
-  });
-  shop = createShop({ db: testDb.db, locks, clock, config: { maskKey: "low-stock-test-key" } });
-});
-afterAll(async () => {
-  await locks.close();
-  await testRedis.cleanup();
-  await testDb.drop();
+  await seedCatalog(h.db);
 });
 
 const outbox = () =>
-  testDb.db.outboxMessage.findMany({
+  h.db.outboxMessage.findMany({
     where: { dedupeKey: { startsWith: "low-stock:" } },
     orderBy: { id: "asc" },
   });
 
 describe("low-stock alerts", () => {
   it("queue nothing while no operator group is bound", async () => {
-    await testDb.db.product.update({ where: { sku: "POT-YIXING" }, data: { stock: 1 } });
-    expect(await createLowStockAlerts({ shop, clock }).afterSale(["POT-YIXING"])).toBe(0);
+    await h.db.product.update({ where: { sku: "POT-YIXING" }, data: { stock: 1 } });
+    expect(await createLowStockAlerts({ shop: h.shop, clock }).afterSale(["POT-YIXING"])).toBe(0);
     expect(await outbox()).toEqual([]);
   });
 
   it("tell each bound group once per product, level and day, at or below its own threshold", async () => {
-    await shop.groups.bind({ chatId: -1001, title: "A", boundBy: 1 });
-    await shop.groups.bind({ chatId: -1002, title: "B", boundBy: 1 });
-    await shop.groups.updateSettings({
+    await h.shop.groups.bind({ chatId: -1001, title: "A", boundBy: 1 });
+    await h.shop.groups.bind({ chatId: -1002, title: "B", boundBy: 1 });
+    await h.shop.groups.updateSettings({
       chatId: -1002,
       patch: { lowStockThreshold: 0 },
       expectedVersion: 0,
       actor: 1,
     }); // B: never
-    const alerts = createLowStockAlerts({ shop, clock });
+    const alerts = createLowStockAlerts({ shop: h.shop, clock });
 
     expect(await alerts.afterSale(["POT-YIXING", "TEA-LONGJING"])).toBe(1); // 1 left (A's threshold is 3); tea has 40
     expect(await alerts.afterSale(["POT-YIXING"])).toBe(0); // the same level again: already told
-    await testDb.db.product.update({ where: { sku: "POT-YIXING" }, data: { stock: 0 } });
+    await h.db.product.update({ where: { sku: "POT-YIXING" }, data: { stock: 0 } });
     expect(await alerts.afterSale(["POT-YIXING"])).toBe(1); // sold out: a new level
 
     expect((await outbox()).map((m) => [m.dedupeKey, m.chatId])).toEqual([

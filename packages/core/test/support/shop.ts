@@ -2,19 +2,12 @@
 // own Prisma pool, Redis connection and lock manager, as separate bot or worker processes have.
 import { afterAll, beforeAll } from "vitest";
 import { createDatabase, type Database } from "@orderbot/db";
-import {
-  circuitBreaker,
-  createLockManager,
-  fairWaiting,
-  lockMetrics,
-  outagePolicies,
-  type LockKindConfig,
-  type LockManager,
-} from "@orderbot/lock";
+import type { LockKindConfig, LockManager } from "@orderbot/lock";
 import { createRedis, Registry, waitForRedis, type Redis } from "@orderbot/platform";
 import {
   createTestDatabase,
   createTestRedis,
+  shopLockManager,
   type TestDatabase,
   type TestRedis,
 } from "@orderbot/testkit";
@@ -42,6 +35,8 @@ export interface InstanceOptions {
 }
 
 export interface HarnessOptions extends InstanceOptions {
+  /** Where the harness's clock starts (ISO time); 2026-12-01T12:00Z when left out. */
+  clockStart?: string;
   /** The test database's default time zone (`ALTER DATABASE … SET timezone`), before any instance connects. */
   databaseTimeZone?: string;
 }
@@ -61,6 +56,7 @@ export interface ShopHarness {
 
 export async function createHarness({
   databaseTimeZone,
+  clockStart,
   ...options
 }: HarnessOptions = {}): Promise<ShopHarness> {
   const testDb = await createTestDatabase();
@@ -70,7 +66,7 @@ export async function createHarness({
     );
   }
   const testRedis = await createTestRedis();
-  const clock = new TestClock();
+  const clock = new TestClock(clockStart === undefined ? undefined : Date.parse(clockStart));
   const closers: (() => Promise<void>)[] = [];
 
   async function instance(opts: InstanceOptions = {}): Promise<Instance> {
@@ -86,17 +82,14 @@ export async function createHarness({
     const subscriber = redis.duplicate({ enableOfflineQueue: true, lazyConnect: true });
     subscriber.on("error", () => {});
     const registry = new Registry();
-    const locks = createLockManager({
+    const locks = shopLockManager({
       redis,
       namespace: testRedis.namespace,
       kinds: merged.kinds ?? LOCK_KINDS,
       hashKey: MASK_KEY,
-      layers: {
-        waiting: fairWaiting({ subscriber }),
-        breaker: circuitBreaker({ failureThreshold: 3, coolDownMs: 500 }),
-        outage: outagePolicies(),
-        metrics: lockMetrics(registry),
-      },
+      subscriber,
+      breaker: { failureThreshold: 3, coolDownMs: 500 },
+      registry,
     });
     const shop = createShop({
       db,
