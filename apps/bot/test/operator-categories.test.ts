@@ -1,23 +1,14 @@
 // Operators manage the catalog's categories from their group: /categories and /category.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
-import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
+import type { BotHarness } from "./support/harness.ts";
+import { useOperatorGroup } from "./support/operators.ts";
 
 let h: BotHarness;
 let admin: SimulatedUser;
 let member: SimulatedUser;
 let group: SimulatedGroup;
-
-beforeAll(async () => {
-  h = await startBotHarness();
-  const owner = h.kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
-  admin = h.kit.createUser({ firstName: "Admin", languageCode: "en" });
-  member = h.kit.createUser({ firstName: "Member", languageCode: "en" });
-  group = h.kit.createGroup({ title: "Ops", creator: owner, admins: [admin], members: [member] });
-  await owner.send("/bind", { in: group });
-  await group.waitForMessage(/operator group/);
-});
-afterAll(() => h?.close());
+useOperatorGroup({ bind: "command" }, (set) => ({ h, admin, member, group } = set));
 
 const say = async (text: string, expected: string | RegExp) => {
   await admin.send(text, { in: group });

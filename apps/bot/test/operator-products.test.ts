@@ -1,29 +1,19 @@
 // /products in the operator group with more products than one Telegram message holds: pages
 // with ◀ ▶ buttons, each under 4,096 characters, together listing every product once.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
-import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
+import type { BotHarness } from "./support/harness.ts";
+import { useOperatorGroup } from "./support/operators.ts";
 
 let h: BotHarness;
-let kit: FakeTelegram;
 let admin: SimulatedUser;
 let member: SimulatedUser;
 let group: SimulatedGroup;
-
+useOperatorGroup(
+  { bind: "command", title: "Shop operators" },
+  (set) => ({ h, admin, member, group } = set),
+);
 beforeAll(async () => {
-  h = await startBotHarness();
-  kit = h.kit;
-  const owner = kit.createUser({ id: OWNER_ID, firstName: "Owner", languageCode: "en" });
-  admin = kit.createUser({ firstName: "Admin", languageCode: "en" });
-  member = kit.createUser({ firstName: "Member", languageCode: "en" });
-  group = kit.createGroup({
-    title: "Shop operators",
-    creator: owner,
-    admins: [admin],
-    members: [member],
-  });
-  await owner.send("/bind", { in: group });
-  await group.waitForMessage(/operator group/);
   // Long titles, as a real catalog has: 70 of them took one message past Telegram's limit.
   await h.db.product.createMany({
     data: Array.from({ length: 70 }, (_, i) => ({
@@ -36,7 +26,6 @@ beforeAll(async () => {
     })),
   });
 });
-afterAll(() => h?.close());
 
 const BULK = /BULK-\d{3}/g;
 

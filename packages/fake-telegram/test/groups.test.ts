@@ -1,16 +1,16 @@
 // Groups: admins and members as getChatAdministrators/getChatMember report them, joining and
 // leaving, commands addressed to the bot, and privacy mode.
 import { Bot } from "grammy";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   FakeTelegramError,
   type FakeTelegram,
   type SimulatedGroup,
   type SimulatedUser,
-  startFakeTelegram,
   TelegramErrors,
 } from "../src/index.ts";
 import { rawCall } from "./support/raw.ts";
+import { useFakeTelegram } from "./support/ann.ts";
 
 let tg: FakeTelegram;
 let owner: SimulatedUser;
@@ -19,8 +19,8 @@ let member: SimulatedUser;
 let outsider: SimulatedUser;
 let shop: SimulatedGroup;
 
-beforeEach(async () => {
-  tg = await startFakeTelegram();
+useFakeTelegram({}, (opened) => {
+  tg = opened;
   owner = tg.createUser({ firstName: "Olga" });
   admin = tg.createUser({ firstName: "Adam" });
   member = tg.createUser({ firstName: "Mia" });
@@ -31,9 +31,6 @@ beforeEach(async () => {
     admins: [admin],
     members: [member],
   });
-});
-afterEach(async () => {
-  await tg.close();
 });
 
 describe("members and admins", () => {

@@ -1,30 +1,27 @@
 // Invoices as Telegram checks them: a total within the currency's bounds, a deep-link
 // start_parameter, and what a forwarded copy can do: pay the same invoice without a
 // start_parameter, only open the bot's deep link with one.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type FakeTelegram,
   type SimulatedGroup,
   type SimulatedUser,
-  startFakeTelegram,
   TelegramErrors,
 } from "../src/index.ts";
 import { failure, rawCall } from "./support/raw.ts";
+import { useFakeTelegram } from "./support/ann.ts";
 
 let tg: FakeTelegram;
 let ann: SimulatedUser;
 let bob: SimulatedUser;
 let lounge: SimulatedGroup;
 
-beforeEach(async () => {
-  tg = await startFakeTelegram();
+useFakeTelegram({}, async (opened) => {
+  tg = opened;
   ann = tg.createUser({ firstName: "Ann" });
   bob = tg.createUser({ firstName: "Bob" });
   await ann.send("/start");
   lounge = tg.createGroup({ title: "Lounge", creator: ann, members: [bob], bot: "member" });
-});
-afterEach(async () => {
-  await tg.close();
 });
 
 const invoice = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({

@@ -21,12 +21,22 @@ export function useTelegramWithAnn(
   options: { telegram?: FakeTelegramOptions; ann?: CreateUserOptions; started?: boolean },
   opened: (set: { tg: FakeTelegram; ann: SimulatedUser }) => unknown,
 ): void {
-  let tg: FakeTelegram | undefined;
-  beforeEach(async () => {
-    tg = await startFakeTelegram(options.telegram);
+  useFakeTelegram(options.telegram, async (tg) => {
     const ann = tg.createUser({ firstName: "Ann", ...options.ann });
     if (options.started !== false) await ann.send("/start");
     opened({ tg, ann });
+  });
+}
+
+/** Registers the hooks; `opened` gets each test's fresh Telegram before the test runs. */
+export function useFakeTelegram(
+  options: FakeTelegramOptions | undefined,
+  opened: (tg: FakeTelegram) => unknown,
+): void {
+  let tg: FakeTelegram | undefined;
+  beforeEach(async () => {
+    tg = await startFakeTelegram(options);
+    await opened(tg);
   });
   afterEach(async () => {
     await tg?.close();
