@@ -6,6 +6,7 @@ export {
   type TestDatabase,
 } from "./services/database.ts";
 export { useTestDatabase } from "./fixtures/test-database.ts";
+export { useTestRedis } from "./fixtures/test-redis.ts";
 export { shopLockManager, type ShopLocksOptions } from "./fixtures/shop-locks.ts";
 export {
   createTestRedis,

@@ -13,12 +13,7 @@ import {
   waitForRedis,
   type Redis,
 } from "@orderbot/platform";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
+import { useTestDatabase, useTestRedis } from "@orderbot/testkit";
 import { createBotMetrics } from "../../src/metrics.ts";
 import { createUpdatePipeline } from "../../src/updates/pipeline.ts";
 import { createRateLimiter } from "../../src/updates/rate-limit.ts";
@@ -36,15 +31,13 @@ const recording = Object.fromEntries(
   ]),
 ) as unknown as LockLogger;
 
-let testDb: TestDatabase;
-let t: TestRedis;
+const testDb = useTestDatabase({ poolMax: 5 });
+const t = useTestRedis();
 let redis: Redis;
 let locks: LockManager;
 let shop: Shop;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 5 });
-  t = await createTestRedis();
   redis = createRedis({ url: t.url, commandTimeoutMs: 1_000 });
   await waitForRedis(redis);
   locks = createLockManager({
@@ -64,8 +57,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await locks?.close();
   redis?.disconnect();
-  await t?.cleanup();
-  await testDb?.drop();
 });
 
 function pipeline(handle: (update: Update) => Promise<void>) {

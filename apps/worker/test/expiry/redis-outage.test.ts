@@ -4,31 +4,28 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   checkExpiry,
-  createTestDatabase,
   makeDue,
   seedReservations,
   spawnWorker,
   startRedisServer,
   type RedisServer,
-  type TestDatabase,
+  useTestDatabase,
   type WorkerProcess,
 } from "@orderbot/testkit";
 import { scrapeValue } from "../support/metrics.ts";
 import { waitUntil } from "../support/worker.ts";
 
-let testDb: TestDatabase;
+const testDb = useTestDatabase({ poolMax: 2 });
 let redis: RedisServer;
 let worker: WorkerProcess;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 2 });
   redis = await startRedisServer();
   await seedReservations(testDb.db, { orders: 300, products: 10 });
 });
 afterAll(async () => {
   await worker?.app.stop();
   await redis.dispose();
-  await testDb.drop();
 });
 
 describe("a worker while Redis is down", () => {

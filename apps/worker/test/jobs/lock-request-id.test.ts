@@ -6,12 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { createLockManager, type LockLogger, type LockManager } from "@orderbot/lock";
 import { createMetricsRegistry, Redis, silentLogger, waitForRedis } from "@orderbot/platform";
-import {
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from "@orderbot/testkit";
+import { useTestDatabase, useTestRedis } from "@orderbot/testkit";
 import type { Job, JobContext } from "../../src/jobs/job.ts";
 import { currentJobRun } from "../../src/jobs/run-scope.ts";
 import { createJobRunner } from "../../src/jobs/runner.ts";
@@ -34,15 +29,13 @@ const KINDS = {
   "group-admins": { ...LOCK_KINDS["group-admins"], ttlMs: 300, maxHoldMs: 3_000 },
 };
 
-let testDb: TestDatabase;
-let t: TestRedis;
+const testDb = useTestDatabase({ poolMax: 5 });
+const t = useTestRedis();
 let redis: Redis;
 let locks: LockManager;
 let shop: Shop;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ poolMax: 5 });
-  t = await createTestRedis();
   redis = new Redis(t.url, { maxRetriesPerRequest: 0 });
   await waitForRedis(redis);
   locks = createLockManager({
@@ -62,8 +55,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await locks?.close();
   redis?.disconnect();
-  await t?.cleanup();
-  await testDb?.drop();
 });
 
 /** Runs `run` once as the job `name`, under the runner, and returns the run's id. */

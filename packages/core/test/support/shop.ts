@@ -141,25 +141,8 @@ export function useShopHarness(options: HarnessOptions = {}): Omit<ShopHarness, 
     opened = await createHarness(options);
   });
   afterAll(() => opened?.close());
-  return {
-    get testDb() {
-      return open().testDb;
-    },
-    get testRedis() {
-      return open().testRedis;
-    },
-    get clock() {
-      return open().clock;
-    },
-    get main() {
-      return open().main;
-    },
-    get db() {
-      return open().db;
-    },
-    get shop() {
-      return open().shop;
-    },
-    instance: (instanceOptions) => open().instance(instanceOptions),
-  };
+  // Each field is read from the opened harness when a test reads it.
+  return new Proxy({} as Omit<ShopHarness, "close">, {
+    get: (_, field) => Reflect.get(open(), field),
+  });
 }
