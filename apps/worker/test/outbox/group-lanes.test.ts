@@ -3,7 +3,7 @@
 // is the group's next message. Real PostgreSQL, Redis and worker; the kit's Telegram.
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_OPEN_SUPPORT_REQUESTS, type Shop } from "@orderbot/core";
-import { payOnTelegram, reserveFor, startedUser } from "../support/kit.ts";
+import { confirmCharge, payOnTelegram, reserveFor, startedUser } from "../support/kit.ts";
 import { createProduct } from "../support/seed.ts";
 import { useWorkerShop } from "../support/shop.ts";
 import { waitUntil } from "../support/worker.ts";
@@ -59,13 +59,7 @@ describe("the operator group's outbox under a flood of questions", () => {
     const buyer = await startedUser(tg);
     const order = await reserveFor(shop, buyer, product.sku);
     const chargeId = await payOnTelegram(tg, buyer, order.id, order.totalMinor);
-    const confirmed = await shop.payments.confirmPayment({
-      orderId: order.id,
-      userId: buyer.id,
-      telegramChargeId: chargeId,
-      amount: order.totalMinor,
-      currency: "XTR",
-    });
+    const confirmed = await confirmCharge(shop, buyer, order, chargeId);
     expect(confirmed.status).toBe("ok");
 
     await fixture.startWorker({ OUTBOX_INTERVAL_MS: "100" });

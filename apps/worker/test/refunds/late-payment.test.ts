@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Shop } from "@orderbot/core";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
-import { payOnTelegram, reserveFor, startedUser } from "../support/kit.ts";
+import { confirmCharge, payOnTelegram, reserveFor, startedUser } from "../support/kit.ts";
 import { createProduct } from "../support/seed.ts";
 import { waitUntil, type InProcessWorker } from "../support/worker.ts";
 import { useWorkerShop } from "../support/shop.ts";
@@ -45,13 +45,7 @@ describe("a payment that arrives as its reservation expires", () => {
     expect(await workers[0]!.worker.runOnce("expire-reservations")).toBe("ran");
     await reserve(rival, product.sku); // the stock that came back is gone again
 
-    const confirmed = await shop.payments.confirmPayment({
-      orderId: order.id,
-      userId: buyer.id,
-      telegramChargeId: chargeId,
-      amount: order.totalMinor,
-      currency: "XTR",
-    });
+    const confirmed = await confirmCharge(shop, buyer, order, chargeId);
     expect(confirmed).toMatchObject({ status: "refund-pending", reason: "late-out-of-stock" });
 
     await waitUntil(
@@ -110,17 +104,7 @@ describe("a payment that arrives as its reservation expires", () => {
     await makeDue(racing.map((c) => c.order.id));
     const jitter = () => sleep(Math.random() * 30);
     const confirmations = await Promise.all([
-      ...cases.map((c) =>
-        jitter().then(() =>
-          shop.payments.confirmPayment({
-            orderId: c.order.id,
-            userId: c.buyer.id,
-            telegramChargeId: c.chargeId,
-            amount: c.order.totalMinor,
-            currency: "XTR",
-          }),
-        ),
-      ),
+      ...cases.map((c) => jitter().then(() => confirmCharge(shop, c.buyer, c.order, c.chargeId))),
       workers[0]!.worker.runOnce("expire-reservations"),
       workers[1]!.worker.runOnce("expire-reservations"),
       jitter().then(() => shop.orders.expireDue(new Date(), 3)),

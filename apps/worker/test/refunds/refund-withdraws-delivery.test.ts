@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Shop } from "@orderbot/core";
 import type { FakeTelegram } from "@orderbot/fake-telegram";
-import { payOnTelegram, reserveFor, startedUser } from "../support/kit.ts";
+import { confirmCharge, payOnTelegram, reserveFor, startedUser } from "../support/kit.ts";
 import { createProduct } from "../support/seed.ts";
 import { useWorkerShop } from "../support/shop.ts";
 import { relayAll, type InProcessWorker } from "../support/worker.ts";
@@ -37,13 +37,7 @@ describe("an operator's /refund of a digital order whose codes are still queued"
     const buyer = await startedUser(tg);
     const order = await reserveFor(shop, buyer, product.sku, 2);
     const chargeId = await payOnTelegram(tg, buyer, order.id, order.totalMinor);
-    const paid = await shop.payments.confirmPayment({
-      orderId: order.id,
-      userId: buyer.id,
-      telegramChargeId: chargeId,
-      amount: order.totalMinor,
-      currency: order.currency,
-    });
+    const paid = await confirmCharge(shop, buyer, order, chargeId);
     expect(paid).toMatchObject({ status: "ok", codesSent: true });
     expect(
       await db.outboxMessage.count({

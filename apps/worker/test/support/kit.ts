@@ -65,3 +65,14 @@ export async function reserveFor(
   if (placed.status !== "ok") throw new Error(`placeOrder: ${placed.status}`);
   return placed.order;
 }
+
+/** The bot's record of the user's charge for the order (its successful_payment handled). */
+export function confirmCharge(shop: Shop, user: SimulatedUser, order: OrderView, chargeId: string) {
+  return shop.payments.confirmPayment({
+    orderId: order.id,
+    userId: user.id,
+    telegramChargeId: chargeId,
+    amount: order.totalMinor,
+    currency: order.currency,
+  });
+}

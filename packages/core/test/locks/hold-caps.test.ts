@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLockManager, type LockKindConfig, type LockManager } from "@orderbot/lock";
 import { createRedis, waitForRedis, type Redis } from "@orderbot/platform";
-import { createTestRedis, type TestRedis } from "@orderbot/testkit";
+import { useTestRedis } from "@orderbot/testkit";
 import { LOCK_KINDS } from "../../src/index.ts";
 
 const SCALED_TTL_MS = 300;
@@ -30,13 +30,12 @@ function capMs(config: LockKindConfig): number {
   return Math.min(byHold, byRenewals);
 }
 
-let testRedis: TestRedis;
+const testRedis = useTestRedis();
 let redis: Redis;
 let hung: LockManager;
 let other: LockManager;
 
 beforeAll(async () => {
-  testRedis = await createTestRedis();
   redis = createRedis({ url: testRedis.url, commandTimeoutMs: 1_000 });
   await waitForRedis(redis);
   const options = {
@@ -53,7 +52,6 @@ afterAll(async () => {
   await hung?.close();
   await other?.close();
   redis?.disconnect();
-  await testRedis?.cleanup();
 });
 
 describe("LOCK_KINDS hold caps", () => {
