@@ -1,14 +1,10 @@
 // Cancelling and expiry end to end, over two bot replicas.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { callbacks } from "@orderbot/bot";
-import { startShop, type E2eShop } from "./support/shop.ts";
+import { useShop } from "./support/shop.ts";
 import { openCard, pressOrder } from "./support/users.ts";
 
-let shop: E2eShop;
-beforeAll(async () => {
-  shop = await startShop({ replicas: 2 });
-});
-afterAll(() => shop?.stop());
+const shop = useShop({ replicas: 2 });
 
 const stockOf = async (sku: string) =>
   (await shop.db.product.findUniqueOrThrow({ where: { sku } })).stock;

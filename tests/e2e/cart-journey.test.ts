@@ -1,16 +1,11 @@
 // The catalog, search and the cart end to end: two bot processes behind one webhook URL, the fake
 // Telegram, real PostgreSQL and Redis. The journey's steps are in support/journey.ts, for the
 // tests that continue from a paid order.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startShop, type E2eShop } from "./support/shop.ts";
+import { describe, expect, it } from "vitest";
+import { useShop } from "./support/shop.ts";
 import { addFromCatalog, buyCartOfThree } from "./support/journey.ts";
 
-let shop: E2eShop;
-
-beforeAll(async () => {
-  shop = await startShop({ replicas: 2 });
-});
-afterAll(() => shop?.stop());
+const shop = useShop({ replicas: 2 });
 
 const stockOf = async (sku: string) =>
   (await shop.db.product.findUniqueOrThrow({ where: { sku } })).stock;

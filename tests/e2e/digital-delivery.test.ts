@@ -1,15 +1,11 @@
 // A digital order end to end, two bot processes behind the proxy: the payment assigns a code from
 // the pool in the transaction that records it, and the code reaches the buyer exactly once even
 // when Telegram re-delivers the successful_payment (maybe to the other replica).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startShop, type E2eShop } from "./support/shop.ts";
+import { describe, expect, it } from "vitest";
+import { useShop } from "./support/shop.ts";
 import { allDelivered, openCard, pressOrder } from "./support/users.ts";
 
-let shop: E2eShop;
-beforeAll(async () => {
-  shop = await startShop({ replicas: 2 });
-});
-afterAll(() => shop?.stop());
+const shop = useShop({ replicas: 2 });
 
 const SKU = "GIFT-CARD-E2E";
 const TITLE = "Tea shop gift card";

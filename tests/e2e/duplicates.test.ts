@@ -1,15 +1,11 @@
 // Duplicates end to end: a double tap, and Telegram re-delivering updates the bot already handled
 // (the kit treats the bot's 200 as lost and sends the update again, maybe to the other replica).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SimulatedUser } from "@orderbot/fake-telegram";
-import { startShop, type E2eShop } from "./support/shop.ts";
+import { useShop } from "./support/shop.ts";
 import { allDelivered, openCard, pressOrder } from "./support/users.ts";
 
-let shop: E2eShop;
-beforeAll(async () => {
-  shop = await startShop({ replicas: 2 });
-});
-afterAll(() => shop?.stop());
+const shop = useShop({ replicas: 2 });
 
 const ordersOf = (user: SimulatedUser) =>
   shop.db.order.findMany({ where: { userId: BigInt(user.id) } });

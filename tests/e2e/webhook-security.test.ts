@@ -1,14 +1,10 @@
 // The webhook's front door, over real HTTP through the proxy to the bot processes.
 import { request } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TEST_PHONE_NUMBERS } from "./support/logs.ts";
-import { startShop, WEBHOOK_PATH, type E2eShop } from "./support/shop.ts";
+import { useShop, WEBHOOK_PATH } from "./support/shop.ts";
 
-let shop: E2eShop;
-beforeAll(async () => {
-  shop = await startShop({ replicas: 2 });
-});
-afterAll(() => shop?.stop());
+const shop = useShop({ replicas: 2 });
 
 /**
  * POSTs `body` and resolves with the status the server answered. The headers go first, as a

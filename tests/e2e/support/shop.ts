@@ -3,6 +3,7 @@
 // balancer would be), the test kit as Telegram, a database of the test's own and a namespace of its
 // own on the shared test Redis.
 import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll } from "vitest";
 import { Api } from "grammy";
 import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
@@ -190,4 +191,25 @@ export async function waitForLine(
       throw new Error(`${app.name} never logged ${text}:\n${app.output.slice(-20).join("\n")}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * startShop for one test file: started in the file's beforeAll, stopped (its logs checked) in its
+ * afterAll. Its fields are there from that beforeAll on.
+ *
+ * @example
+ * const shop = useShop({ replicas: 2 });
+ */
+export function useShop(options: ShopOptions = {}): Omit<E2eShop, "stop"> {
+  let started: E2eShop | undefined;
+  beforeAll(async () => {
+    started = await startShop(options);
+  });
+  afterAll(() => started?.stop());
+  return new Proxy({} as Omit<E2eShop, "stop">, {
+    get(_, field) {
+      if (!started) throw new Error("the shop starts in the fixture's beforeAll");
+      return Reflect.get(started, field);
+    },
+  });
 }
