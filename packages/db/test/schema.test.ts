@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Prisma, runTransaction, sqlStateOf } from "@orderbot/db";
 import { useTestDatabase } from "@orderbot/testkit";
+import { rejection } from "./support/rejection.ts";
 
 const { db } = useTestDatabase();
 
@@ -35,18 +36,6 @@ async function order(overrides: Partial<Prisma.OrderUncheckedCreateInput> = {}) 
       ...overrides,
     },
   });
-}
-
-/** The Postgres error behind a rejected write: a constraint name or a Prisma code. */
-async function rejection(write: Promise<unknown>): Promise<string> {
-  const error = await write.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error, "the database accepted a write it must refuse").not.toBeNull();
-  if (error instanceof Prisma.PrismaClientKnownRequestError)
-    return `${error.code} ${JSON.stringify(error.meta)} ${error.message}`;
-  return String(error);
 }
 
 describe("schema: every model is writable and readable", () => {

@@ -1,21 +1,10 @@
 // The Stars reconciliation's tables refuse what must never be stored: a finding twice, an unknown
 // kind, a resolution without its author, a negative position, a direction other than in/out.
 import { describe, expect, it } from "vitest";
-import { Prisma } from "@orderbot/db";
 import { useTestDatabase } from "@orderbot/testkit";
+import { rejection } from "./support/rejection.ts";
 
 const { db } = useTestDatabase();
-
-async function rejection(write: Promise<unknown>): Promise<string> {
-  const error = await write.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error, "the database accepted a write it must refuse").not.toBeNull();
-  if (error instanceof Prisma.PrismaClientKnownRequestError)
-    return `${error.code} ${JSON.stringify(error.meta)} ${error.message}`;
-  return String(error);
-}
 
 describe("star_ledger_findings", () => {
   it("records a finding once per kind and charge; another kind of the same charge is another finding", async () => {
