@@ -2,27 +2,24 @@
 import { describe, expect, it } from "vitest";
 import { callbacks } from "@orderbot/bot";
 import { useShop } from "./support/shop.ts";
-import { openCard, pressOrder } from "./support/users.ts";
+import { openCard, pressOrder, stockOf } from "./support/users.ts";
 
 const shop = useShop({ replicas: 2 });
-
-const stockOf = async (sku: string) =>
-  (await shop.db.product.findUniqueOrThrow({ where: { sku } })).stock;
 
 describe("cancel and expiry", () => {
   it("cancel returns the stock; a stale Pay on the cancelled order is refused clearly", async () => {
     const user = shop.kit.createUser({ languageCode: "en" });
-    const before = await stockOf("SET-TRAVEL");
+    const before = await stockOf(shop.db, "SET-TRAVEL");
     await openCard(user, "Travel tea set", 3);
     const id = await pressOrder(user);
-    expect(await stockOf("SET-TRAVEL")).toBe(before - 3);
+    expect(await stockOf(shop.db, "SET-TRAVEL")).toBe(before - 3);
     const orderMessage = user.lastMessage()!;
 
     const cancel = await user.press("Cancel order");
     expect((await cancel.answered(10_000)).text).toBe(
       `Order ${id} is cancelled and its items are back on sale.`,
     );
-    expect(await stockOf("SET-TRAVEL")).toBe(before);
+    expect(await stockOf(shop.db, "SET-TRAVEL")).toBe(before);
     expect(
       (
         await shop.db.stockMovement.findMany({

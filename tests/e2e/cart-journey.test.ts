@@ -3,18 +3,16 @@
 // tests that continue from a paid order.
 import { describe, expect, it } from "vitest";
 import { useShop } from "./support/shop.ts";
+import { stockOf } from "./support/users.ts";
 import { addFromCatalog, buyCartOfThree } from "./support/journey.ts";
 
 const shop = useShop({ replicas: 2 });
-
-const stockOf = async (sku: string) =>
-  (await shop.db.product.findUniqueOrThrow({ where: { sku } })).stock;
 
 describe("a customer's cart, over two bot replicas", () => {
   it("category → product → a cart of 3 products → checkout → pay: one paid order of 3 lines", async () => {
     const user = shop.kit.createUser({ languageCode: "en" });
     const skus = ["TEA-LONGJING", "CUP-CELADON", "MUG-PANDA"];
-    const before = await Promise.all(skus.map(stockOf));
+    const before = await Promise.all(skus.map((sku) => stockOf(shop.db, sku)));
     const { id, total } = await buyCartOfThree(user);
     const order = await shop.db.order.findUniqueOrThrow({
       where: { publicId: id },
@@ -28,7 +26,7 @@ describe("a customer's cart, over two bot replicas", () => {
       ["TEA-LONGJING", 2],
     ]);
     expect(order.payments.map((p) => [p.status, p.amountMinor])).toEqual([["CAPTURED", total]]);
-    expect(await Promise.all(skus.map(stockOf))).toEqual([
+    expect(await Promise.all(skus.map((sku) => stockOf(shop.db, sku)))).toEqual([
       before[0]! - 2,
       before[1]! - 1,
       before[2]! - 1,
@@ -50,7 +48,7 @@ describe("a customer's cart, over two bot replicas", () => {
     await addFromCatalog(user, ["Crafts"], "Red Chinese knot");
     await addFromCatalog(user, ["Crafts"], "Oil-paper umbrella", 2);
     // Meanwhile other customers buy every umbrella left (at most 10 per order line).
-    for (let rival = 1, left = await stockOf("UMBRELLA-PAPER"); left > 0; rival++) {
+    for (let rival = 1, left = await stockOf(shop.db, "UMBRELLA-PAPER"); left > 0; rival++) {
       const quantity = Math.min(left, 10);
       const placed = await shop.shop.orders.placeOrder({
         userId: 7_300_000_000 + rival,
@@ -61,8 +59,8 @@ describe("a customer's cart, over two bot replicas", () => {
       expect(placed.status).toBe("ok");
       left -= quantity;
     }
-    expect(await stockOf("UMBRELLA-PAPER")).toBe(0);
-    const knots = await stockOf("KNOT-RED");
+    expect(await stockOf(shop.db, "UMBRELLA-PAPER")).toBe(0);
+    const knots = await stockOf(shop.db, "KNOT-RED");
 
     await user.send("/cart");
     await user.waitForMessage("Your cart:", { timeoutMs: 10_000 });
@@ -71,7 +69,7 @@ describe("a customer's cart, over two bot replicas", () => {
     expect(answer.text).toBe(
       "Not enough in stock: Oil-paper umbrella (sold out). Nothing was reserved, and your cart is unchanged: lower those lines or remove them, then check out again.",
     );
-    expect(await stockOf("KNOT-RED")).toBe(knots);
+    expect(await stockOf(shop.db, "KNOT-RED")).toBe(knots);
     expect(await shop.db.order.count({ where: { userId: BigInt(user.id) } })).toBe(0);
     const cart = await shop.shop.cart.view(user.id);
     expect(cart.lines.map((l) => [l.product.sku, l.quantity])).toEqual([

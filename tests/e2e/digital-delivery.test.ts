@@ -3,7 +3,7 @@
 // when Telegram re-delivers the successful_payment (maybe to the other replica).
 import { describe, expect, it } from "vitest";
 import { useShop } from "./support/shop.ts";
-import { allDelivered, openCard, pressOrder } from "./support/users.ts";
+import { allDelivered, openCard, payWithLostReply, pressOrder } from "./support/users.ts";
 
 const shop = useShop({ replicas: 2 });
 
@@ -37,15 +37,8 @@ describe("digital delivery", () => {
     await user.press(/^Pay/);
     await user.waitForMessage((m) => m.invoice !== undefined);
     await allDelivered(shop.kit);
-    const paying = user.pay();
-    const preCheckout = shop.kit.deliveries.findLast(
-      (d) => d.update.pre_checkout_query?.from.id === user.id,
-    )!;
-    await preCheckout.settled;
     // The bot's 200 to the successful_payment is lost: Telegram sends it again.
-    shop.kit.faults.delivery({ dropNextResponses: 1 });
-    const payment = await paying;
-    if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
+    const payment = await payWithLostReply(shop.kit, user);
     const delivery = shop.kit.delivery(payment.updateId)!;
     await delivery.settled;
     expect(delivery.attempts.length).toBeGreaterThanOrEqual(2);

@@ -3,24 +3,22 @@
 import { describe, expect, it } from "vitest";
 import type { SimulatedUser } from "@orderbot/fake-telegram";
 import { useShop } from "./support/shop.ts";
-import { allDelivered, openCard, pressOrder } from "./support/users.ts";
+import { allDelivered, openCard, payWithLostReply, pressOrder, stockOf } from "./support/users.ts";
 
 const shop = useShop({ replicas: 2 });
 
 const ordersOf = (user: SimulatedUser) =>
   shop.db.order.findMany({ where: { userId: BigInt(user.id) } });
-const stockOf = async (sku: string) =>
-  (await shop.db.product.findUniqueOrThrow({ where: { sku } })).stock;
 
 describe("duplicates", () => {
   it("a double tap on Order creates one order", async () => {
     const user = shop.kit.createUser({ languageCode: "en" });
-    const before = await stockOf("TEA-LONGJING");
+    const before = await stockOf(shop.db, "TEA-LONGJING");
     await openCard(user, "Longjing green tea, 100 g", 2);
     const taps = await Promise.all([user.press(/^Order 2 for/), user.press(/^Order 2 for/)]);
     await Promise.all(taps.map((tap) => tap.answered(10_000)));
     expect(await ordersOf(user)).toHaveLength(1);
-    expect(await stockOf("TEA-LONGJING")).toBe(before - 2);
+    expect(await stockOf(shop.db, "TEA-LONGJING")).toBe(before - 2);
   });
 
   it("an order press re-delivered by Telegram creates nothing new", async () => {
@@ -45,14 +43,7 @@ describe("duplicates", () => {
     await user.waitForMessage((m) => m.invoice !== undefined);
     await allDelivered(shop.kit);
     // The successful payment (not the pre-checkout query before it) is delivered twice.
-    const paying = user.pay();
-    const preCheckout = shop.kit.deliveries.findLast(
-      (d) => d.update.pre_checkout_query?.from.id === user.id,
-    )!;
-    await preCheckout.settled;
-    shop.kit.faults.delivery({ dropNextResponses: 1 });
-    const payment = await paying;
-    if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
+    const payment = await payWithLostReply(shop.kit, user);
     await user.waitForMessage(`order ${id} is paid`);
     const delivery = shop.kit.delivery(payment.updateId)!;
     await delivery.settled;

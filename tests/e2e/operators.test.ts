@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { OWNER_ID, startShop, type E2eShop } from "./support/shop.ts";
+import { stockOf } from "./support/users.ts";
 
 let shop: E2eShop;
 let group: SimulatedGroup;
@@ -31,20 +32,17 @@ async function say(user: SimulatedUser, text: string): Promise<string> {
   return (await group.waitForMessage(undefined, { timeoutMs: 10_000 })).text ?? "";
 }
 
-const stockOf = async (sku: string) =>
-  (await shop.db.product.findUniqueOrThrow({ where: { sku } })).stock;
-
 describe("operators", () => {
   it("a non-admin cannot change stock; an admin can", async () => {
-    const before = await stockOf("MOONCAKE-BOX");
+    const before = await stockOf(shop.db, "MOONCAKE-BOX");
     expect(await say(member, "/stock MOONCAKE-BOX +10")).toBe(
       "Only this group's administrators can do that.",
     );
-    expect(await stockOf("MOONCAKE-BOX")).toBe(before);
+    expect(await stockOf(shop.db, "MOONCAKE-BOX")).toBe(before);
     expect(await say(admin, "/stock MOONCAKE-BOX +10")).toBe(
       `MOONCAKE-BOX: stock ${before} → ${before + 10}.`,
     );
-    expect(await stockOf("MOONCAKE-BOX")).toBe(before + 10);
+    expect(await stockOf(shop.db, "MOONCAKE-BOX")).toBe(before + 10);
   });
 
   it("stock taken down to the threshold is reported to the group, through the outbox", async () => {

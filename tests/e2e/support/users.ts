@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import type { Database } from "@orderbot/db";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 
 /** Resolves once every update so far has been delivered (a reply can come before the 200). */
@@ -25,4 +26,23 @@ export async function pressOrder(user: SimulatedUser): Promise<string> {
   const id = /^Order ([2-9A-Z]{8})/.exec(shown.text ?? "")?.[1];
   expect(id).toBeDefined();
   return id!;
+}
+
+/** A product's stock as the database holds it. */
+export async function stockOf(db: Database, sku: string): Promise<number> {
+  return (await db.product.findUniqueOrThrow({ where: { sku } })).stock;
+}
+
+/** The user pays the invoice shown; the bot's 200 to the successful_payment is lost, so Telegram
+ * sends it again. Resolves with the paid charge. */
+export async function payWithLostReply(kit: FakeTelegram, user: SimulatedUser) {
+  const paying = user.pay();
+  const preCheckout = kit.deliveries.findLast(
+    (d) => d.update.pre_checkout_query?.from.id === user.id,
+  )!;
+  await preCheckout.settled;
+  kit.faults.delivery({ dropNextResponses: 1 });
+  const payment = await paying;
+  if (payment.status !== "paid") throw new Error(`payment ${payment.status}`);
+  return payment;
 }
