@@ -9,6 +9,7 @@ import {
   TelegramErrors,
 } from "../src/index.ts";
 import { failure, rawCall } from "./support/raw.ts";
+import { starsInvoice } from "./support/invoice.ts";
 import { useFakeTelegram } from "./support/ann.ts";
 
 let tg: FakeTelegram;
@@ -24,15 +25,7 @@ useFakeTelegram({}, async (opened) => {
   lounge = tg.createGroup({ title: "Lounge", creator: ann, members: [bob], bot: "member" });
 });
 
-const invoice = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  chat_id: ann.chatId,
-  title: "Widget",
-  description: "One widget",
-  payload: "order:1",
-  currency: "XTR",
-  prices: [{ label: "Widget", amount: 5 }],
-  ...extra,
-});
+const invoice = (extra: Record<string, unknown> = {}) => starsInvoice(ann, extra);
 
 /** Answers the newest pre-checkout query ok, as the bot would. */
 async function approveNextPreCheckout(seen: Set<string>): Promise<void> {

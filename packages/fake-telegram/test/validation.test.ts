@@ -7,6 +7,7 @@ import {
   TelegramErrors,
 } from "../src/index.ts";
 import { failure, rawCall } from "./support/raw.ts";
+import { starsInvoice } from "./support/invoice.ts";
 import { useTelegramWithAnn } from "./support/ann.ts";
 
 let tg: FakeTelegram;
@@ -16,15 +17,7 @@ useTelegramWithAnn({}, (opened) => ({ tg, ann } = opened));
 const keyboard = (callback_data: string): unknown => ({
   inline_keyboard: [[{ text: "Go", callback_data }]],
 });
-const stars = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  chat_id: ann.chatId,
-  title: "Widget",
-  description: "One widget",
-  payload: "order:1",
-  currency: "XTR",
-  prices: [{ label: "Widget", amount: 5 }],
-  ...extra,
-});
+const stars = (extra: Record<string, unknown> = {}) => starsInvoice(ann, extra);
 
 describe("callback_data is 1-64 bytes", () => {
   it("rejects 65 bytes with BUTTON_DATA_INVALID and accepts 64", async () => {
