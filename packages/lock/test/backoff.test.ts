@@ -6,16 +6,8 @@ import type { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { createLockManager, type LockManager } from "../src/index.ts";
 import { backoff } from "../src/core/manager.ts";
-import {
-  deafSubscriber,
-  fastClient,
-  HASH_KEY,
-  KINDS,
-  ownRedis,
-  ready,
-  type RedisServer,
-  withLayers,
-} from "./support.ts";
+import { deafSubscriber, fastClient, HASH_KEY, KINDS, ready, withLayers } from "./support.ts";
+import { useOwnRedis } from "./use-shared-redis.ts";
 
 describe("backoff", () => {
   it("gives delays between the base and the cap that are neither zero nor all equal", () => {
@@ -32,19 +24,17 @@ describe("backoff", () => {
 });
 
 describe("a contended wait whose wake-up message is lost", () => {
-  let server: RedisServer;
+  const server = useOwnRedis(); // a server of its own: its command statistics are this test's alone
   let admin: Redis;
   const clients: Redis[] = [];
   const managers: LockManager[] = [];
   beforeAll(async () => {
-    server = await ownRedis(); // a server of its own: its command statistics are this test's alone
     admin = fastClient(server.url);
     await ready(admin);
   });
   afterAll(async () => {
     for (const manager of managers) await manager.close();
     for (const client of [admin, ...clients]) client.disconnect();
-    await server.dispose();
   });
 
   async function manager(subscriber?: ReturnType<typeof deafSubscriber>): Promise<LockManager> {

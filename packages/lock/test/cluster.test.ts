@@ -5,9 +5,9 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cluster, Redis } from "ioredis";
 import { Registry } from "prom-client";
-import type { RedisServer } from "./redis.ts";
 import { createLockManager, type LockManager, type LockRedisClient } from "../src/index.ts";
-import { HASH_KEY, KINDS, ownRedis, quiet, sleep, withLayers } from "./support.ts";
+import { HASH_KEY, KINDS, quiet, sleep, withLayers } from "./support.ts";
+import { useOwnRedis } from "./use-shared-redis.ts";
 
 const keySlot = createRequire(import.meta.url)("cluster-key-slot") as (key: string) => number;
 
@@ -46,20 +46,19 @@ describe("hash slots", () => {
 });
 
 describe("on a one-node Redis Cluster", () => {
-  let server: RedisServer;
+  const server = useOwnRedis([
+    "--cluster-enabled",
+    "yes",
+    "--cluster-config-file",
+    "nodes.conf",
+    "--cluster-announce-ip",
+    "127.0.0.1",
+  ]);
   let cluster: Cluster;
   let subscribers: Redis[];
   let managers: LockManager[];
 
   beforeAll(async () => {
-    server = await ownRedis([
-      "--cluster-enabled",
-      "yes",
-      "--cluster-config-file",
-      "nodes.conf",
-      "--cluster-announce-ip",
-      "127.0.0.1",
-    ]);
     const admin = new Redis(server.url);
     await admin.cluster("ADDSLOTSRANGE", 0, 16383);
     for (let i = 0; i < 100 && !(await admin.cluster("INFO")).includes("cluster_state:ok"); i++)
@@ -87,7 +86,6 @@ describe("on a one-node Redis Cluster", () => {
     for (const manager of managers) await manager.close();
     for (const subscriber of subscribers) subscriber.disconnect();
     cluster.disconnect();
-    await server.dispose();
   });
 
   it("computes the same slot as the server, and runs acquire, extend, wait, hand-off and release", async () => {

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
-import type { RedisServer } from "./redis.ts";
 import { createLockManager, type LockKindConfig } from "../src/index.ts";
-import { fastClient, ownRedis, ready, recordingLogger, sleep, withLayers } from "./support.ts";
+import { fastClient, ready, recordingLogger, sleep, withLayers } from "./support.ts";
+import { useOwnRedis } from "./use-shared-redis.ts";
 
 const TELEGRAM_USER_ID = 7350123456n;
 const PHONE = "+14155550123";
@@ -19,12 +19,11 @@ const KINDS: Record<string, LockKindConfig> = {
   order: { ttlMs: 2000, waitMs: 2000, outage: "refuse" },
 };
 
-let server: RedisServer;
+const server = useOwnRedis();
 let monitor: Redis;
 const commands: string[][] = [];
 
 beforeAll(async () => {
-  server = await ownRedis();
   // No ready check (INFO) on the monitoring connection: its reply would race the MONITOR stream.
   const base = new Redis(server.url, { enableReadyCheck: false, lazyConnect: true });
   monitor = await base.monitor();
@@ -32,7 +31,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   monitor?.disconnect();
-  await server?.dispose();
 });
 
 /** The keys a command names (script keys, or the first argument of a plain command). */

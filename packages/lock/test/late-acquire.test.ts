@@ -5,16 +5,15 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { createLockManager, LockUnavailableError, type LockManager } from "../src/index.ts";
-import { fastClient, HASH_KEY, KINDS, ownRedis, ready, withLayers } from "./support.ts";
-import type { RedisServer } from "./support.ts";
+import { fastClient, HASH_KEY, KINDS, ready, withLayers } from "./support.ts";
+import { useOwnRedis } from "./use-shared-redis.ts";
 
-let server: RedisServer;
+const server = useOwnRedis();
 let admin: Redis;
 let own: Redis;
 let locks: LockManager;
 
 beforeAll(async () => {
-  server = await ownRedis();
   [admin, own] = [fastClient(server.url), fastClient(server.url)];
   await Promise.all([ready(admin), ready(own)]);
   const options = { namespace: "late", hashKey: HASH_KEY, kinds: KINDS, registry: new Registry() };
@@ -23,7 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await locks.close();
   [admin, own].forEach((client) => client.disconnect());
-  await server.dispose();
 });
 
 it("never hands out a lease lost before the acquire returned; withLock does not run the task", async () => {

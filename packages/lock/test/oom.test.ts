@@ -8,22 +8,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Registry } from "prom-client";
 import { createLockManager, LockUnavailableError, type LockManager } from "../src/index.ts";
 import { tryScript } from "../src/core/scripts.ts";
-import {
-  fastClient,
-  HASH_KEY,
-  KINDS,
-  ownRedis,
-  ready,
-  type RedisServer,
-  withLayers,
-} from "./support.ts";
+import { fastClient, HASH_KEY, KINDS, ready, withLayers } from "./support.ts";
+import { useOwnRedis } from "./use-shared-redis.ts";
 
-let server: RedisServer;
+const server = useOwnRedis(["--maxmemory-policy", "noeviction"]);
 let redis: Redis;
 let locks: LockManager;
 
 beforeAll(async () => {
-  server = await ownRedis(["--maxmemory-policy", "noeviction"]);
   redis = fastClient(server.url);
   await ready(redis);
   locks = createLockManager(
@@ -40,7 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await locks.close();
   redis.disconnect();
-  await server.dispose();
 });
 
 it("treats a full Redis as unavailable: each kind's outage policy applies, and a held lock can still be released", async () => {

@@ -5,32 +5,22 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
-import type { RedisServer } from "./redis.ts";
 import {
   createLockManager,
   LOCK_METRICS,
   LockUnavailableError,
   type LockManager,
 } from "../src/index.ts";
-import {
-  counting,
-  fastClient,
-  HASH_KEY,
-  KINDS,
-  ownRedis,
-  quiet,
-  ready,
-  withLayers,
-} from "./support.ts";
+import { counting, fastClient, HASH_KEY, KINDS, quiet, ready, withLayers } from "./support.ts";
+import { useOwnRedis } from "./use-shared-redis.ts";
 
-let server: RedisServer;
+const server = useOwnRedis();
 let redis: Redis;
 let calls: string[];
 let locks: LockManager;
 let registry: Registry;
 
 beforeAll(async () => {
-  server = await ownRedis();
   redis = fastClient(server.url);
   await ready(redis);
   const counted = counting(redis);
@@ -51,7 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await locks.close();
   redis.disconnect();
-  await server.dispose();
 });
 
 const gauge = async () =>

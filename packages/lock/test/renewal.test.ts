@@ -5,20 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
-import type { RedisServer } from "./redis.ts";
 import { createLockManager, LeaseLostError, LOCK_METRICS, type LockManager } from "../src/index.ts";
 import {
   aborted,
   fastClient,
   HASH_KEY,
   KINDS,
-  ownRedis,
   ready,
   sharedRedis,
   slowManager,
   withLayers,
 } from "./support.ts";
-import { useSharedRedis } from "./use-shared-redis.ts";
+import { useSharedRedis, useOwnRedis } from "./use-shared-redis.ts";
 
 async function metricValue(
   registry: Registry,
@@ -155,12 +153,11 @@ describe("on the shared Redis", () => {
 });
 
 describe("on a Redis server of the test's own", () => {
-  let server: RedisServer;
+  const server = useOwnRedis();
   let redis: Redis;
   let locks: LockManager;
   let registry: Registry;
   beforeAll(async () => {
-    server = await ownRedis();
     redis = fastClient(server.url);
     await ready(redis);
     registry = new Registry();
@@ -178,7 +175,6 @@ describe("on a Redis server of the test's own", () => {
   afterAll(async () => {
     await locks.close();
     redis.disconnect();
-    await server.dispose();
   });
 
   it("aborts the signal within one renewal interval when the connection is cut", async () => {

@@ -2,7 +2,7 @@
 // block's) beforeAll and closed in its afterAll, with the helpers waiting tests use.
 import { afterAll, beforeAll } from "vitest";
 import type { Lease } from "../src/index.ts";
-import { sharedRedis, type SharedRedisFixture } from "./support.ts";
+import { ownRedis, sharedRedis, type RedisServer, type SharedRedisFixture } from "./support.ts";
 
 export interface FileRedis extends Omit<SharedRedisFixture, "dispose"> {
   /** Takes `id` of kind "order" on a manager of its own, or throws. */
@@ -45,4 +45,25 @@ export function useSharedRedis(): FileRedis {
     },
     lineOf: (key) => open().test.redis.zcard(`${key}:queue`),
   };
+}
+
+/**
+ * A redis-server of the file's (or block's) own, for what the shared one must not suffer: started
+ * in beforeAll, disposed in afterAll (after the hooks registered later have closed its clients).
+ *
+ * @example
+ * const server = useOwnRedis(["--maxmemory-policy", "noeviction"]);
+ */
+export function useOwnRedis(args: string[] = []): Omit<RedisServer, "dispose"> {
+  let started: RedisServer | undefined;
+  beforeAll(async () => {
+    started = await ownRedis(args);
+  });
+  afterAll(() => started?.dispose());
+  return new Proxy({} as Omit<RedisServer, "dispose">, {
+    get(_, field) {
+      if (!started) throw new Error("the server starts in the fixture's beforeAll");
+      return Reflect.get(started, field);
+    },
+  });
 }
