@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
 import { checkExpiry, makeDue, releasesBy, spawnWorker, withAppName } from "@orderbot/testkit";
-import { useMassExpiry } from "../support/mass-expiry.ts";
+import { allExpired, useMassExpiry } from "../support/mass-expiry.ts";
 import { waitUntil } from "../support/worker.ts";
 
 const ORDERS = 20_000;
@@ -53,13 +53,7 @@ describe("a worker that dies mid-batch", () => {
     running.push(
       await spawnWorker("crash-2", { ...services, databaseUrl: withAppName(url, "crash-2") }, env),
     );
-    await waitUntil(
-      "all reservations expired",
-      async () => (await checkExpiry(db)).expired === ORDERS,
-      120_000,
-      250,
-    );
-    const check = await checkExpiry(db);
+    const check = await allExpired(db, ORDERS);
     expect(check).toMatchObject({
       expired: ORDERS,
       stockNotRestored: 0,

@@ -3,15 +3,18 @@
 import { afterAll, afterEach } from "vitest";
 import type { Database } from "@orderbot/db";
 import {
+  checkExpiry,
   createTestDatabase,
   createTestRedis,
   installReleaseAudit,
   seedReservations,
   type TestDatabase,
+  type ExpiryCheck,
   type TestRedis,
   type WorkerProcess,
   type WorkerServices,
 } from "@orderbot/testkit";
+import { waitUntil } from "./worker.ts";
 
 export const WORKER_TOKEN = "123456:TEST-worker-token-abcdefghij";
 
@@ -59,4 +62,15 @@ export function useMassExpiry(seed: { orders: number; products: number }): {
     return { testDb, db: testDb.db, url: testDb.url, services, t };
   }
   return { running, scenario };
+}
+
+/** Waits (two minutes at most) until all `orders` reservations expired; the expiry check then. */
+export async function allExpired(db: Database, orders: number): Promise<ExpiryCheck> {
+  await waitUntil(
+    "all reservations expired",
+    async () => (await checkExpiry(db)).expired === orders,
+    120_000,
+    250,
+  );
+  return checkExpiry(db);
 }
