@@ -2,7 +2,14 @@
 // the option chosen, from the shop's configuration; a client's total that leaves shipping out, an
 // unknown option or an address the option does not reach is refused.
 import { beforeAll, describe, expect, it } from "vitest";
-import { addProduct, paymentFor, placed, unique, user } from "../support/fixtures.ts";
+import {
+  BERLIN_ADDRESS,
+  addProduct,
+  paymentFor,
+  placed,
+  unique,
+  user,
+} from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { useShopHarness } from "../support/shop.ts";
 
@@ -11,14 +18,7 @@ const shippingOptions = [
   { id: "pickup", title: "Pickup in store", price: 0, countries: ["DE"] },
   { id: "courier", title: "Courier", price: 500, countries: ["DE", "AT"] },
 ];
-const ADDRESS = {
-  country_code: "DE",
-  state: "",
-  city: "Berlin",
-  street_line1: "Invalidenstr. 1",
-  street_line2: "",
-  post_code: "10115",
-};
+const ADDRESS = BERLIN_ADDRESS;
 const ORDER_INFO = {
   name: "Ann Lee",
   phone_number: "+49 151 2345 6767",

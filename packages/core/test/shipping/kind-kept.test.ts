@@ -3,21 +3,21 @@
 // in the amount or not) nor how it is delivered (codes from the pool or not).
 import { describe, expect, it } from "vitest";
 import { assertInvariants } from "@orderbot/testkit";
-import { addProduct, paymentFor, placed, unique, user } from "../support/fixtures.ts";
+import {
+  BERLIN_ADDRESS,
+  addProduct,
+  paymentFor,
+  placed,
+  unique,
+  user,
+} from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 
 const OPERATOR = 9_000_000_001n;
 const shippingOptions = [{ id: "courier", title: "Courier", price: 500, countries: ["DE"] }];
 const ORDER_INFO = {
   name: "Ann Lee",
-  shipping_address: {
-    country_code: "DE",
-    state: "",
-    city: "Berlin",
-    street_line1: "Invalidenstr. 1",
-    street_line2: "",
-    post_code: "10115",
-  },
+  shipping_address: BERLIN_ADDRESS,
 };
 
 const h = useShopHarness({ config: { shippingOptions } });

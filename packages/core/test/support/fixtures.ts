@@ -79,3 +79,13 @@ export function paymentFor(
     currency: order.currency,
   };
 }
+
+/** A shipping address in Telegram's shape (a successful_payment's order_info), in a DE zone. */
+export const BERLIN_ADDRESS = {
+  country_code: "DE",
+  state: "",
+  city: "Berlin",
+  street_line1: "Invalidenstr. 1",
+  street_line2: "",
+  post_code: "10115",
+};
