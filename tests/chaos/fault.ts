@@ -139,15 +139,30 @@ export class Gates {
 /**
  * Two payers of the fault's own beside the crowd, and the Pay gate armed: resolves once two users
  * are held at Pay (or after `timeoutMs`), so that a fault started then meets users with an order
- * to pay even when the crowd has thinned or sold out. `payers` settle with how each one ended.
+ * to pay even when the crowd has thinned or sold out. The crowd may buy the unit restocked for a
+ * payer first: one who placed no order is replaced, four payers at most. `payers` settle with how
+ * each one ended.
  */
 export async function heldPayers(
   ctx: FaultContext,
   timeoutMs: number,
 ): Promise<{ payers: Promise<CustomerResult>[] }> {
   ctx.gates.arm("pay");
-  const payers = [ctx.shopper("pay"), ctx.shopper("pay")];
-  await until(() => ctx.gates.waitingAt("pay") >= 2, timeoutMs);
+  const payers: Promise<CustomerResult>[] = [];
+  let held = false;
+  const start = () => {
+    const payer = ctx.shopper("pay");
+    payers.push(payer);
+    void payer.then(
+      (result) => {
+        if (!held && payers.length < 4 && result.press?.outcome !== "placed") start();
+      },
+      () => undefined, // the fault that awaits `payers` sees the failure
+    );
+  };
+  start();
+  start();
+  held = await until(() => ctx.gates.waitingAt("pay") >= 2, timeoutMs);
   return { payers };
 }
 

@@ -44,7 +44,7 @@ export const FULL: Sizes = {
 
 export const QUICK: Sizes = {
   users: 80,
-  seconds: 8,
+  seconds: 11,
   stockPerProduct: 12,
   maxQuantity: 3,
   reservationSeconds: 9,
