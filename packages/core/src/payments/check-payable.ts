@@ -81,125 +81,160 @@ const refused = (reason: PayRefusal): CheckPayableResult => ({ status: "refused"
  * an order already PAYING (the hold is extended again).
  */
 export function createCheckPayable(deps: CoreDeps) {
-  return async function checkPayable(raw: CheckPayableInput): Promise<CheckPayableResult> {
-    const parsed = parseWith(inputSchema, raw);
-    const result = parsed.ok ? await check(parsed.value) : refused("invalid");
-    deps.metrics.operations.inc({
-      op: "check_payable",
-      outcome: result.status === "ok" ? "ok" : result.reason,
-    });
-    return result;
-  };
+  return (raw: CheckPayableInput): Promise<CheckPayableResult> => checkPayable(deps, raw);
+}
 
-  async function check(input: z.output<typeof inputSchema>): Promise<CheckPayableResult> {
-    const endsAt =
-      (input.receivedAt ?? performance.now()) +
-      (input.deadlineMs ?? deps.config.checkPayableDeadlineMs);
-    const leftMs = Math.floor(endsAt - performance.now());
-    if (leftMs <= 0) return refused("timeout"); // too late to answer in time: say no rather than start
-    const deadline = AbortSignal.timeout(leftMs);
-    try {
-      const outcome = await deps.locks.withLock(
-        { kind: "order", id: input.orderId },
-        // Lockless when Redis is down (the `order` kind's policy): the transition is conditional.
-        ({ signal }) =>
-          runTransaction(
-            deps.db,
-            (tx) => markPaying(tx, input, Math.floor(endsAt - performance.now())),
-            {
-              signal: AbortSignal.any([signal, deadline]),
-              timeoutMs: Math.max(
-                50,
-                Math.min(deps.config.transactionTimeoutMs, endsAt - performance.now()),
-              ),
-              maxWaitMs: Math.max(
-                10,
-                Math.min(deps.config.transactionMaxWaitMs, endsAt - performance.now()),
-              ),
-              retries: 1,
-            },
-          ),
-        // The kind's short wait (<= 2 s), cut short by the deadline.
-        { signal: deadline, requestId: deps.requestId() },
-      );
-      if (outcome.status === "ok") return outcome.value;
-      if (deadline.aborted) return refused("timeout");
-      return refused(outcome.status === "busy" ? "busy" : "unavailable");
-    } catch (error) {
-      if (error instanceof TransactionAbortedError)
-        return refused(deadline.aborted ? "timeout" : "unavailable");
-      if (deadline.aborted || sqlStateOf(error) === LOCK_NOT_AVAILABLE) return refused("timeout");
-      // No pool connection in time: answer now (Telegram drops an unanswered pre-checkout).
-      if (isDatabaseOverloaded(error)) return refused("busy");
-      throw error;
-    }
+type Input = z.output<typeof inputSchema>;
+type OrderRow = NonNullable<Awaited<ReturnType<Tx["order"]["findUnique"]>>>;
+
+async function checkPayable(deps: CoreDeps, raw: CheckPayableInput): Promise<CheckPayableResult> {
+  const parsed = parseWith(inputSchema, raw);
+  const result = parsed.ok ? await check(deps, parsed.value) : refused("invalid");
+  deps.metrics.operations.inc({
+    op: "check_payable",
+    outcome: result.status === "ok" ? "ok" : result.reason,
+  });
+  return result;
+}
+
+async function check(deps: CoreDeps, input: Input): Promise<CheckPayableResult> {
+  const endsAt =
+    (input.receivedAt ?? performance.now()) +
+    (input.deadlineMs ?? deps.config.checkPayableDeadlineMs);
+  const leftMs = Math.floor(endsAt - performance.now());
+  if (leftMs <= 0) return refused("timeout"); // too late to answer in time: say no rather than start
+  const deadline = AbortSignal.timeout(leftMs);
+  try {
+    const outcome = await deps.locks.withLock(
+      { kind: "order", id: input.orderId },
+      // Lockless when Redis is down (the `order` kind's policy): the transition is conditional.
+      ({ signal }) =>
+        runTransaction(
+          deps.db,
+          (tx) => markPaying(deps, tx, input, Math.floor(endsAt - performance.now())),
+          {
+            signal: AbortSignal.any([signal, deadline]),
+            timeoutMs: Math.max(
+              50,
+              Math.min(deps.config.transactionTimeoutMs, endsAt - performance.now()),
+            ),
+            maxWaitMs: Math.max(
+              10,
+              Math.min(deps.config.transactionMaxWaitMs, endsAt - performance.now()),
+            ),
+            retries: 1,
+          },
+        ),
+      // The kind's short wait (<= 2 s), cut short by the deadline.
+      { signal: deadline, requestId: deps.requestId() },
+    );
+    if (outcome.status === "ok") return outcome.value;
+    if (deadline.aborted) return refused("timeout");
+    return refused(outcome.status === "busy" ? "busy" : "unavailable");
+  } catch (error) {
+    return refusalForError(error, deadline);
   }
+}
 
-  async function markPaying(
-    tx: Tx,
-    input: z.output<typeof inputSchema>,
-    leftMs: number,
-  ): Promise<CheckPayableResult> {
-    // A row lock held elsewhere must not make us miss Telegram's deadline: give up waiting in time.
-    await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = ${Math.max(1, leftMs)}`);
-    const now = deps.clock.now();
-    const holdUntil = new Date(now.getTime() + deps.config.paymentGraceMs);
-    for (;;) {
-      const order = await tx.order.findUnique({ where: { publicId: input.orderId } });
-      if (!order) return refused("not-found");
-      if (order.userId !== input.userId) return refused("not-yours");
-      switch (order.status) {
-        case "PAID":
-        case "PROCESSING":
-        case "SHIPPED":
-        case "DELIVERED":
-        case "REFUNDED":
-          return refused("already-paid");
-        case "CANCELLED":
-          return refused("cancelled");
-        case "EXPIRED":
-          return refused("expired");
-        case "RESERVED":
-          if (order.expiresAt <= now) return refused("expired"); // due, the worker just has not run yet
-          break;
-        case "PAYING":
-          if (order.expiresAt.getTime() + deps.config.paymentGraceMs <= now.getTime())
-            return refused("expired");
-          break;
-      }
-      if (input.currency !== order.currency) return refused("wrong-currency");
-      const charge = shippingCharge(deps.config.shippingOptions, {
-        physical: await isPhysicalOrder(tx, order.id),
-        goodsMinor: order.totalMinor,
-        shippingOptionId: input.shippingOptionId,
-        address: input.shippingAddress,
-      });
-      if (!charge.ok) return refused("wrong-shipping");
-      if (input.amount !== charge.payableMinor) return refused("wrong-amount");
-      // An open order's version counts its changes: 1 for RESERVED → PAYING, 1 per extension.
-      // Past maxPayingExtensions the hold is what it is: yes while it lasts, nothing extended.
-      if (order.status === "PAYING" && order.version - 1 >= deps.config.maxPayingExtensions) {
-        if (order.expiresAt <= now) return refused("expired");
-        const view = await findOrderByPublicId(tx, input.orderId);
-        return { status: "ok", order: view! };
-      }
-      const expiresAt = order.expiresAt > holdUntil ? order.expiresAt : holdUntil;
-      const moved =
-        order.status === "RESERVED"
-          ? await transition(tx, order.id, ["RESERVED"], "PAYING", {
-              version: order.version,
-              expiresAt,
-              now,
-            })
-          : (
-              await tx.order.updateMany({
-                where: { id: order.id, status: "PAYING", version: order.version },
-                data: { expiresAt, version: { increment: 1 } },
-              })
-            ).count === 1;
-      if (!moved) continue; // cancelled, expired or paid meanwhile: read again and answer for that
+/** A transaction that failed: the refusal to answer with, or the error rethrown. */
+function refusalForError(error: unknown, deadline: AbortSignal): CheckPayableResult {
+  if (error instanceof TransactionAbortedError)
+    return refused(deadline.aborted ? "timeout" : "unavailable");
+  if (deadline.aborted || sqlStateOf(error) === LOCK_NOT_AVAILABLE) return refused("timeout");
+  // No pool connection in time: answer now (Telegram drops an unanswered pre-checkout).
+  if (isDatabaseOverloaded(error)) return refused("busy");
+  throw error;
+}
+
+async function markPaying(
+  deps: CoreDeps,
+  tx: Tx,
+  input: Input,
+  leftMs: number,
+): Promise<CheckPayableResult> {
+  // A row lock held elsewhere must not make us miss Telegram's deadline: give up waiting in time.
+  await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = ${Math.max(1, leftMs)}`);
+  const now = deps.clock.now();
+  const holdUntil = new Date(now.getTime() + deps.config.paymentGraceMs);
+  for (;;) {
+    const order = await tx.order.findUnique({ where: { publicId: input.orderId } });
+    if (!order) return refused("not-found");
+    const refusal =
+      order.userId !== input.userId
+        ? "not-yours"
+        : (statusRefusal(deps, order, now) ?? (await chargeRefusal(deps, tx, order, input)));
+    if (refusal) return refused(refusal);
+    // An open order's version counts its changes: 1 for RESERVED → PAYING, 1 per extension.
+    // Past maxPayingExtensions the hold is what it is: yes while it lasts, nothing extended.
+    if (order.status === "PAYING" && order.version - 1 >= deps.config.maxPayingExtensions) {
+      if (order.expiresAt <= now) return refused("expired");
       const view = await findOrderByPublicId(tx, input.orderId);
       return { status: "ok", order: view! };
     }
+    const expiresAt = order.expiresAt > holdUntil ? order.expiresAt : holdUntil;
+    // Cancelled, expired or paid meanwhile: read again and answer for that.
+    if (!(await holdForPayment(tx, order, expiresAt, now))) continue;
+    const view = await findOrderByPublicId(tx, input.orderId);
+    return { status: "ok", order: view! };
   }
+}
+
+/** Why an order in this status cannot be paid now, or null if it can. */
+function statusRefusal(deps: CoreDeps, order: OrderRow, now: Date): PayRefusal | null {
+  switch (order.status) {
+    case "PAID":
+    case "PROCESSING":
+    case "SHIPPED":
+    case "DELIVERED":
+    case "REFUNDED":
+      return "already-paid";
+    case "CANCELLED":
+      return "cancelled";
+    case "EXPIRED":
+      return "expired";
+    case "RESERVED":
+      return order.expiresAt <= now ? "expired" : null; // due, the worker just has not run yet
+    case "PAYING":
+      return order.expiresAt.getTime() + deps.config.paymentGraceMs <= now.getTime()
+        ? "expired"
+        : null;
+  }
+}
+
+/** Whether the invoice asks for this order's currency, shipping and amount; null if it does. */
+async function chargeRefusal(
+  deps: CoreDeps,
+  tx: Tx,
+  order: OrderRow,
+  input: Input,
+): Promise<PayRefusal | null> {
+  if (input.currency !== order.currency) return "wrong-currency";
+  const charge = shippingCharge(deps.config.shippingOptions, {
+    physical: await isPhysicalOrder(tx, order.id),
+    goodsMinor: order.totalMinor,
+    shippingOptionId: input.shippingOptionId,
+    address: input.shippingAddress,
+  });
+  if (!charge.ok) return "wrong-shipping";
+  return input.amount !== charge.payableMinor ? "wrong-amount" : null;
+}
+
+/** RESERVED → PAYING, or a PAYING hold extended; false if the version read is stale. */
+async function holdForPayment(
+  tx: Tx,
+  order: OrderRow,
+  expiresAt: Date,
+  now: Date,
+): Promise<boolean> {
+  if (order.status === "RESERVED")
+    return transition(tx, order.id, ["RESERVED"], "PAYING", {
+      version: order.version,
+      expiresAt,
+      now,
+    });
+  const updated = await tx.order.updateMany({
+    where: { id: order.id, status: "PAYING", version: order.version },
+    data: { expiresAt, version: { increment: 1 } },
+  });
+  return updated.count === 1;
 }
