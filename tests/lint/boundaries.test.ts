@@ -44,6 +44,11 @@ const REJECTED: { fixture: string; rule: string; message: string }[] = [
   },
   { fixture: "core-imports-fastify.ts", rule: RESTRICTED, message: "Core knows nothing of HTTP" },
   {
+    fixture: "core-imports-locales.ts",
+    rule: RESTRICTED,
+    message: "Core holds no text a person reads",
+  },
+  {
     fixture: "lock-imports-workspace.ts",
     rule: RESTRICTED,
     message: "The lock package is copyable alone",
