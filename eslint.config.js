@@ -36,7 +36,8 @@ const CORE_TRANSPORT = [
   {
     group: ["fastify", "fastify/*", "@fastify/*"],
     message: "Core knows nothing of HTTP: Fastify belongs to the apps.",
-  },  {
+  },
+  {
     group: ["@orderbot/locales", "@orderbot/locales/*"],
     message:
       "Core holds no text a person reads: texts and languages belong to the apps that render them.",
