@@ -128,7 +128,7 @@ export type {
   PayRefusal,
 } from "./payments/check-payable.ts";
 export type { ConfirmPaymentInput, ConfirmPaymentResult } from "./payments/confirm-payment.ts";
-export { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "./payments/confirm-payment.ts";
+export { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "./payments/paid-notices.ts";
 export type { RefundOrderOptions, RefundOrderResult } from "./payments/refund-order.ts";
 export { AUTO_REFUND_CURRENCY, type RefundReason } from "./payments/refund-queue.ts";
 // Refunds that need a person (/refunds) and refunds Telegram reports (refunded_payment).

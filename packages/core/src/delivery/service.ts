@@ -2,7 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { createLoadCodes, type LoadCodesInput, type LoadCodesResult } from "./load-codes.ts";
 import { orderCodes, poolSummary, type PoolSummary } from "./queries.ts";
 
-/** Digital goods from a pool: operators load it, payments take from it (payments/confirm-payment.ts). */
+/** Digital goods from a pool: operators load it, payments take from it (payments/record-payment.ts). */
 export interface DeliveryService {
   /** `/codes SKU` with a list or a file: one idempotent stock batch. */
   loadCodes(input: LoadCodesInput): Promise<LoadCodesResult>;
