@@ -1,4 +1,4 @@
-import type { Context } from "grammy";
+import type { CallbackQueryContext, ChatTypeContext, CommandContext, Context } from "grammy";
 import type { I18nFlavor } from "@grammyjs/i18n";
 import type { Logger } from "@orderbot/platform";
 import type { ShopTime } from "../format/time.ts";
@@ -17,3 +17,12 @@ export type BotContext = Context &
     /** The shop's clock and named time zone (SHOP_TIME_ZONE), for the times messages show. */
     shopTime: ShopTime;
   };
+
+/** A handler's context in a private chat, as grammY narrows it: `from` and `chat` are there. */
+export type PrivateContext = ChatTypeContext<BotContext, "private">;
+
+/** A button pressed in a private chat: `callbackQuery.data` is there. */
+export type PrivateButtonContext = CallbackQueryContext<PrivateContext>;
+
+/** A command sent in a private chat: `match` is the text after it. */
+export type PrivateCommandContext = CommandContext<PrivateContext>;

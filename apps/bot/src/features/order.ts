@@ -8,7 +8,7 @@ import {
   type PlaceOrderResult,
   type ProductView,
 } from "@orderbot/core";
-import type { BotContext } from "../bot/context.ts";
+import type { BotContext, PrivateButtonContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";
 import { productCard } from "./product.ts";
@@ -37,81 +37,93 @@ export function orderIntentKey(chatId: number, messageId: number, data: string):
 /** Order on a product card: reserve the stock, then show the order with Pay and Cancel. */
 export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
-  const privateChats = feature.chatType("private");
-
-  privateChats.callbackQuery(callbacks.order.pattern, async (ctx) => {
-    const data = callbacks.order.decode(ctx.callbackQuery.data);
-    const message = ctx.callbackQuery.message;
-    if (!data || !message) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
-    const product = await deps.catalog.get({ id: data.productId });
-    if (!product?.active) return alert(ctx, ctx.t("product-gone"));
-
-    const result = await deps.orders.placeOrder({
-      userId: ctx.from.id,
-      chatId: ctx.chat.id,
-      items: [{ sku: product.sku, quantity: data.qty }],
-      idempotencyKey: orderIntentKey(ctx.chat.id, message.message_id, ctx.callbackQuery.data),
-    });
-    await tellOutcome(ctx, result, product, data);
-  });
-
-  async function tellOutcome(
-    ctx: BotContext,
-    result: PlaceOrderResult,
-    product: ProductView,
-    pressed: { qty: number; categoryId: number; page: number },
-  ): Promise<void> {
-    if (await tellPlacementRefusal(ctx, result, "order")) return;
-    switch (result.status) {
-      case "ok": {
-        const { order } = result;
-        await ctx.answerCallbackQuery();
-        // Before the reply, so that a re-delivery after a failed reply still finds them queued;
-        // their dedupe key makes running this again for a replay queue nothing new.
-        await deps.lowStock.afterSale(order.items.map((item) => item.sku));
-        // In the shop's time zone, as every card: "held until 20:58 (Asia/Shanghai)".
-        const card = orderCard(ctx, order);
-        const shown = await showInPlace(ctx, card.text, card.keyboard);
-        // That message is the order's card from now on: kept true when the order changes.
-        if (shown !== undefined && ctx.chat)
-          await deps.orderMessages?.setCard(order.id, ctx.chat.id, shown);
-        return;
-      }
-      case "amount-out-of-range":
-        // Telegram would refuse the invoice at Pay: refused here, before any stock is held.
-        await alert(
-          ctx,
-          ctx.t("order-amount-out-of-range", {
-            total: formatMoney(result.amountMinor, result.currency),
-            min: formatMoney(result.minMinor, result.currency),
-            max: formatMoney(result.maxMinor, result.currency),
-          }),
-        );
-        return;
-      case "out-of-stock": {
-        const items = result.short.map((line) =>
-          ctx.t("out-of-stock-item", {
-            title: product.title[ctx.locale],
-            available: line.available,
-          }),
-        );
-        await alert(ctx, ctx.t("out-of-stock", { items: items.join(", ") }));
-        // Show the card again with what is left, so the next press can succeed.
-        const fresh = await deps.catalog.get({ id: product.id });
-        if (fresh) {
-          const card = productCard(ctx, fresh, pressed.qty, {
-            categoryId: pressed.categoryId,
-            page: pressed.page,
-            inCart: 0,
-            cartUnits: 0,
-            maxUnitsPerLine: deps.maxUnitsPerLine,
-          });
-          await showProductCard(ctx, fresh, card);
-        }
-        return;
-      }
-    }
-  }
-
+  feature
+    .chatType("private")
+    .callbackQuery(callbacks.order.pattern, (ctx) => orderProduct(ctx, deps));
   return feature;
+}
+
+async function orderProduct(ctx: PrivateButtonContext, deps: OrderFeatureDeps) {
+  const data = callbacks.order.decode(ctx.callbackQuery.data);
+  const message = ctx.callbackQuery.message;
+  if (!data || !message) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+  const product = await deps.catalog.get({ id: data.productId });
+  if (!product?.active) return alert(ctx, ctx.t("product-gone"));
+
+  const result = await deps.orders.placeOrder({
+    userId: ctx.from.id,
+    chatId: ctx.chat.id,
+    items: [{ sku: product.sku, quantity: data.qty }],
+    idempotencyKey: orderIntentKey(ctx.chat.id, message.message_id, ctx.callbackQuery.data),
+  });
+  await tellOutcome(ctx, deps, result, product, data);
+}
+
+type Pressed = { qty: number; categoryId: number; page: number };
+
+async function tellOutcome(
+  ctx: BotContext,
+  deps: OrderFeatureDeps,
+  result: PlaceOrderResult,
+  product: ProductView,
+  pressed: Pressed,
+): Promise<void> {
+  if (await tellPlacementRefusal(ctx, result, "order")) return;
+  switch (result.status) {
+    case "ok": {
+      const { order } = result;
+      await ctx.answerCallbackQuery();
+      // Before the reply, so that a re-delivery after a failed reply still finds them queued;
+      // their dedupe key makes running this again for a replay queue nothing new.
+      await deps.lowStock.afterSale(order.items.map((item) => item.sku));
+      // In the shop's time zone, as every card: "held until 20:58 (Asia/Shanghai)".
+      const card = orderCard(ctx, order);
+      const shown = await showInPlace(ctx, card.text, card.keyboard);
+      // That message is the order's card from now on: kept true when the order changes.
+      if (shown !== undefined && ctx.chat)
+        await deps.orderMessages?.setCard(order.id, ctx.chat.id, shown);
+      return;
+    }
+    case "amount-out-of-range":
+      // Telegram would refuse the invoice at Pay: refused here, before any stock is held.
+      await alert(
+        ctx,
+        ctx.t("order-amount-out-of-range", {
+          total: formatMoney(result.amountMinor, result.currency),
+          min: formatMoney(result.minMinor, result.currency),
+          max: formatMoney(result.maxMinor, result.currency),
+        }),
+      );
+      return;
+    case "out-of-stock":
+      return tellOutOfStock(ctx, deps, result.short, product, pressed);
+  }
+}
+
+async function tellOutOfStock(
+  ctx: BotContext,
+  deps: OrderFeatureDeps,
+  short: Extract<PlaceOrderResult, { status: "out-of-stock" }>["short"],
+  product: ProductView,
+  pressed: Pressed,
+): Promise<void> {
+  const items = short.map((line) =>
+    ctx.t("out-of-stock-item", {
+      title: product.title[ctx.locale],
+      available: line.available,
+    }),
+  );
+  await alert(ctx, ctx.t("out-of-stock", { items: items.join(", ") }));
+  // Show the card again with what is left, so the next press can succeed.
+  const fresh = await deps.catalog.get({ id: product.id });
+  if (fresh) {
+    const card = productCard(ctx, fresh, pressed.qty, {
+      categoryId: pressed.categoryId,
+      page: pressed.page,
+      inCart: 0,
+      cartUnits: 0,
+      maxUnitsPerLine: deps.maxUnitsPerLine,
+    });
+    await showProductCard(ctx, fresh, card);
+  }
 }
