@@ -1,4 +1,4 @@
-import { runTransaction, type PaymentStatus } from "@orderbot/db";
+import { runTransaction, type PaymentStatus, type Tx } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { enqueueOutbox } from "../outbox/messages.ts";
@@ -68,92 +68,103 @@ function notOwed(p: PaymentRow): NotOwed {
  * second refund of a charge with CHARGE_ALREADY_REFUNDED, and the payment leaves REFUND_PENDING
  * once, by a conditional update, whoever gets there first.
  */
-export function createRefundActions(deps: CoreDeps) {
-  return {
-    /** Sends a Stars refund that Telegram refused (or that has no call yet) again. */
-    async retryRefund(
-      ref: PaymentRef,
-      actor: bigint | number | string,
-    ): Promise<RetryRefundResult> {
-      const parsed = parseWith(z.object({ ref: refSchema, actor: telegramId }), { ref, actor });
-      if (!parsed.ok) return invalid(parsed.problems);
-      const result = await runTransaction(deps.db, async (tx): Promise<RetryRefundResult> => {
-        // The payment row lock orders this against another retry and a completion.
-        const r = parsed.value.ref;
-        const [current] = await tx.$queryRaw<PaymentRow[]>`
-          SELECT id, telegram_charge_id AS "telegramChargeId", user_id AS "userId", currency,
-                 status::text AS status, refunded_by AS "refundedBy", refunded_at AS "refundedAt"
-            FROM payments
-           WHERE id = ${"paymentId" in r ? r.paymentId : null}
-              OR telegram_charge_id = ${"telegramChargeId" in r ? r.telegramChargeId : null}
-           FOR UPDATE`;
-        if (!current) return NOT_FOUND;
-        if (current.status !== "REFUND_PENDING") return notOwed(current);
-        if (current.currency !== STARS) return { status: "not-stars" };
-        const key = starRefundKey(current.telegramChargeId);
-        const revived = await tx.$executeRaw`
-          UPDATE outbox_messages
-             SET status = 'PENDING', attempts = 0, next_attempt_at = timezone('UTC', now()), last_error = NULL
-           WHERE dedupe_key = ${key} AND status = 'DEAD'`;
-        const queued =
-          revived === 1 ||
-          (await enqueueOutbox(tx, [
-            {
-              dedupeKey: key,
-              chatId: current.userId,
-              method: "refundStarPayment",
-              payload: {
-                user_id: Number(current.userId),
-                telegram_payment_charge_id: current.telegramChargeId,
-              },
-            },
-          ])) === 1;
-        return {
-          status: queued ? "ok" : "waiting",
-          telegramChargeId: current.telegramChargeId,
-        };
-      });
-      deps.metrics.operations.inc({ op: "retry_refund", outcome: result.status });
-      if (result.status === "ok")
-        deps.logger.info(
-          { operator: deps.mask(parsed.value.actor) },
-          "refund retried by an operator",
-        );
-      return result;
-    },
+export interface RefundActions {
+  /** Sends a Stars refund that Telegram refused (or that has no call yet) again. */
+  retryRefund(ref: PaymentRef, actor: bigint | number | string): Promise<RetryRefundResult>;
+  /**
+   * An operator says the money went back outside the bot (the provider's dashboard, Telegram
+   * support): REFUND_PENDING → REFUNDED, once, with who, when and their note.
+   */
+  markRefundedByHand(input: MarkRefundedInput): Promise<MarkRefundedResult>;
+}
 
-    /**
-     * An operator says the money went back outside the bot (the provider's dashboard, Telegram
-     * support): REFUND_PENDING → REFUNDED, once, with who, when and their note.
-     */
-    async markRefundedByHand(input: {
-      ref: PaymentRef;
-      actor: bigint | number | string;
-      note?: string | null;
-    }): Promise<MarkRefundedResult> {
-      const parsed = parseWith(markSchema, input);
-      if (!parsed.ok) return invalid(parsed.problems);
-      const { ref, actor, note } = parsed.value;
-      const { count } = await deps.db.payment.updateMany({
-        where: { ...where(ref), status: "REFUND_PENDING" },
-        data: {
-          status: "REFUNDED",
-          refundedAt: deps.clock.now(),
-          refundedBy: `op:${deps.mask(actor)}`,
-          refundNote: note ? note : null,
-        },
-      });
-      const payment = (await deps.db.payment.findFirst({ where: where(ref) })) as PaymentRow | null;
-      let result: MarkRefundedResult;
-      if (!payment) result = NOT_FOUND;
-      else if (count === 1) result = { status: "ok", telegramChargeId: payment.telegramChargeId };
-      else result = notOwed(payment);
-      deps.metrics.operations.inc({ op: "mark_refunded", outcome: result.status });
-      if (result.status === "ok")
-        deps.logger.info({ operator: deps.mask(actor) }, "refund marked done by an operator");
-      return result;
-    },
+export interface MarkRefundedInput {
+  ref: PaymentRef;
+  actor: bigint | number | string;
+  note?: string | null;
+}
+
+export function createRefundActions(deps: CoreDeps): RefundActions {
+  return {
+    retryRefund: (ref, actor) => retryRefund(deps, ref, actor),
+    markRefundedByHand: (input) => markRefundedByHand(deps, input),
   };
 }
 
-export type RefundActions = ReturnType<typeof createRefundActions>;
+async function retryRefund(
+  deps: CoreDeps,
+  ref: PaymentRef,
+  actor: bigint | number | string,
+): Promise<RetryRefundResult> {
+  const parsed = parseWith(z.object({ ref: refSchema, actor: telegramId }), { ref, actor });
+  if (!parsed.ok) return invalid(parsed.problems);
+  const result = await runTransaction(deps.db, async (tx): Promise<RetryRefundResult> => {
+    // The payment row lock orders this against another retry and a completion.
+    const r = parsed.value.ref;
+    const [current] = await tx.$queryRaw<PaymentRow[]>`
+      SELECT id, telegram_charge_id AS "telegramChargeId", user_id AS "userId", currency,
+             status::text AS status, refunded_by AS "refundedBy", refunded_at AS "refundedAt"
+        FROM payments
+       WHERE id = ${"paymentId" in r ? r.paymentId : null}
+          OR telegram_charge_id = ${"telegramChargeId" in r ? r.telegramChargeId : null}
+       FOR UPDATE`;
+    if (!current) return NOT_FOUND;
+    if (current.status !== "REFUND_PENDING") return notOwed(current);
+    if (current.currency !== STARS) return { status: "not-stars" };
+    const queued = await queueStarRefundAgain(tx, current);
+    return { status: queued ? "ok" : "waiting", telegramChargeId: current.telegramChargeId };
+  });
+  deps.metrics.operations.inc({ op: "retry_refund", outcome: result.status });
+  if (result.status === "ok")
+    deps.logger.info({ operator: deps.mask(parsed.value.actor) }, "refund retried by an operator");
+  return result;
+}
+
+/** The refund call's outbox row back from DEAD, or queued if it has none; false: one is on its way. */
+async function queueStarRefundAgain(tx: Tx, current: PaymentRow): Promise<boolean> {
+  const key = starRefundKey(current.telegramChargeId);
+  const revived = await tx.$executeRaw`
+    UPDATE outbox_messages
+       SET status = 'PENDING', attempts = 0, next_attempt_at = timezone('UTC', now()), last_error = NULL
+     WHERE dedupe_key = ${key} AND status = 'DEAD'`;
+  if (revived === 1) return true;
+  const queued = await enqueueOutbox(tx, [
+    {
+      dedupeKey: key,
+      chatId: current.userId,
+      method: "refundStarPayment",
+      payload: {
+        user_id: Number(current.userId),
+        telegram_payment_charge_id: current.telegramChargeId,
+      },
+    },
+  ]);
+  return queued === 1;
+}
+
+async function markRefundedByHand(
+  deps: CoreDeps,
+  input: MarkRefundedInput,
+): Promise<MarkRefundedResult> {
+  const parsed = parseWith(markSchema, input);
+  if (!parsed.ok) return invalid(parsed.problems);
+  const { ref, actor, note } = parsed.value;
+  const { count } = await deps.db.payment.updateMany({
+    where: { ...where(ref), status: "REFUND_PENDING" },
+    data: {
+      status: "REFUNDED",
+      refundedAt: deps.clock.now(),
+      refundedBy: `op:${deps.mask(actor)}`,
+      refundNote: note ? note : null,
+    },
+  });
+  const payment = (await deps.db.payment.findFirst({ where: where(ref) })) as PaymentRow | null;
+  let result: MarkRefundedResult;
+  if (!payment) result = NOT_FOUND;
+  else if (count === 1) result = { status: "ok", telegramChargeId: payment.telegramChargeId };
+  else result = notOwed(payment);
+  deps.metrics.operations.inc({ op: "mark_refunded", outcome: result.status });
+  if (result.status === "ok")
+    deps.logger.info({ operator: deps.mask(actor) }, "refund marked done by an operator");
+  return result;
+}

@@ -56,115 +56,155 @@ export interface RefundOrderOptions {
  * Under the `order` lock; refused when Redis is down, like a cancellation.
  */
 export function createRefundOrder(deps: CoreDeps) {
-  return async function refundOrder(
+  return (
     orderId: string,
     actor: bigint | number | string,
     options: RefundOrderOptions = {},
-  ): Promise<RefundOrderResult> {
-    const parsed = parseWith(inputSchema, {
-      orderId,
-      actor,
-      reason: options.reason ?? "",
-      actorName: options.actorName ?? null,
-    });
-    if (!parsed.ok) return invalid(parsed.problems);
-    const { orderId: publicId, actor: operator, reason, actorName } = parsed.value;
-    const result: RefundOrderResult = await lockedTransaction(
-      deps,
-      { kind: "order", id: publicId },
-      (tx) =>
-        refund(tx, publicId, `op:${deps.mask(operator)}`, reason === "" ? null : reason, actorName),
-      { lockless: "refuse" },
-    );
-    deps.metrics.operations.inc({ op: "refund_order", outcome: result.status });
-    if (result.status === "ok" && !result.replayed)
-      deps.logger.info(
-        { operator: deps.mask(operator), order: publicId },
-        "order refunded by an operator",
-      );
-    return result;
+  ): Promise<RefundOrderResult> => refundOrder(deps, orderId, actor, options);
+}
+
+/** Who refunds, why (null: no reason given) and the name the group knows them by. */
+interface RefundBy {
+  actor: string;
+  reason: string | null;
+  actorName: string | null;
+}
+
+interface LockedOrder {
+  id: number;
+  status: OrderStatus;
+  version: number;
+  chatId: bigint;
+}
+
+type PaymentRow = Awaited<ReturnType<Tx["payment"]["findMany"]>>[number];
+
+async function refundOrder(
+  deps: CoreDeps,
+  orderId: string,
+  actor: bigint | number | string,
+  options: RefundOrderOptions,
+): Promise<RefundOrderResult> {
+  const parsed = parseWith(inputSchema, {
+    orderId,
+    actor,
+    reason: options.reason ?? "",
+    actorName: options.actorName ?? null,
+  });
+  if (!parsed.ok) return invalid(parsed.problems);
+  const { orderId: publicId, actor: operator, reason, actorName } = parsed.value;
+  const by = {
+    actor: `op:${deps.mask(operator)}`,
+    reason: reason === "" ? null : reason,
+    actorName,
   };
+  const result: RefundOrderResult = await lockedTransaction(
+    deps,
+    { kind: "order", id: publicId },
+    (tx) => refund(deps, tx, publicId, by),
+    { lockless: "refuse" },
+  );
+  deps.metrics.operations.inc({ op: "refund_order", outcome: result.status });
+  if (result.status === "ok" && !result.replayed)
+    deps.logger.info(
+      { operator: deps.mask(operator), order: publicId },
+      "order refunded by an operator",
+    );
+  return result;
+}
 
-  async function refund(
-    tx: Tx,
-    publicId: string,
-    actor: string,
-    reason: string | null,
-    actorName: string | null,
-  ): Promise<RefundOrderResult> {
-    const [order] = await tx.$queryRaw<
-      { id: number; status: OrderStatus; version: number; chatId: bigint }[]
-    >`
-      SELECT id, status::text AS status, version, chat_id AS "chatId" FROM orders WHERE public_id = ${publicId} FOR UPDATE`;
-    if (!order) return NOT_FOUND;
-    if (order.status === "REFUNDED") {
-      const payments = await tx.payment.findMany({
-        where: { orderId: order.id },
-        orderBy: { id: "asc" },
-      });
-      return {
-        status: "ok",
-        order: (await findOrderByPublicId(tx, publicId))!,
-        payments: payments.map((p) => paymentView(p, publicId)),
-        replayed: true,
-      };
-    }
-    const shipped = order.status === "SHIPPED" || order.status === "DELIVERED";
-    if (order.status !== "PAID" && order.status !== "PROCESSING" && !shipped)
-      return { status: "conflict", current: order.status };
-    const captured = await tx.payment.findMany({
-      where: { orderId: order.id, status: "CAPTURED" },
+async function refund(
+  deps: CoreDeps,
+  tx: Tx,
+  publicId: string,
+  by: RefundBy,
+): Promise<RefundOrderResult> {
+  const [order] = await tx.$queryRaw<LockedOrder[]>`
+    SELECT id, status::text AS status, version, chat_id AS "chatId" FROM orders WHERE public_id = ${publicId} FOR UPDATE`;
+  if (!order) return NOT_FOUND;
+  if (order.status === "REFUNDED") {
+    const payments = await tx.payment.findMany({
+      where: { orderId: order.id },
+      orderBy: { id: "asc" },
     });
-    if (shipped) {
-      // Refunded before (by an operator or by Telegram): a replay, whatever the reason given.
-      if (captured.length === 0) {
-        const payments = await tx.payment.findMany({ where: { orderId: order.id } });
-        return {
-          status: "ok",
-          order: (await findOrderByPublicId(tx, publicId))!,
-          payments: payments.map((p) => paymentView(p, publicId)),
-          replayed: true,
-        };
-      }
-      if (reason === null) return { status: "reason-required", current: order.status };
-      await recordShippedRefund(tx, order.id, order.status, actor, reason, actorName);
-    } else {
-      await transition(tx, order.id, [order.status], "REFUNDED", {
-        version: order.version,
-        actor,
-        actorName,
-        note: reason,
-        now: deps.clock.now(),
-      });
-    }
-    await tx.payment.updateMany({
-      where: { id: { in: captured.map((p) => p.id) }, status: "CAPTURED" },
-      data: { status: "REFUND_PENDING" },
-    });
-    await revokeOrderItems(tx, order.id, deps.clock.now());
-    if (!shipped) await restock(tx, order.id, actor);
-    for (const payment of captured) {
-      await queueRefund(
-        tx,
-        deps,
-        { ...payment, orderId: publicId, chatId: order.chatId },
-        "operator",
-      );
-    }
-    return {
-      status: "ok",
-      order: (await findOrderByPublicId(tx, publicId))!,
-      payments: captured.map((p) => paymentView({ ...p, status: "REFUND_PENDING" }, publicId)),
-      replayed: false,
-    };
+    return replayed(tx, publicId, payments);
   }
+  const shipped = order.status === "SHIPPED" || order.status === "DELIVERED";
+  if (order.status !== "PAID" && order.status !== "PROCESSING" && !shipped)
+    return { status: "conflict", current: order.status };
+  const captured = await tx.payment.findMany({
+    where: { orderId: order.id, status: "CAPTURED" },
+  });
+  if (shipped) {
+    // Refunded before (by an operator or by Telegram): a replay, whatever the reason given.
+    if (captured.length === 0)
+      return replayed(tx, publicId, await tx.payment.findMany({ where: { orderId: order.id } }));
+    if (by.reason === null) return { status: "reason-required", current: order.status };
+    await recordShippedRefund(tx, order.id, order.status, by.actor, by.reason, by.actorName);
+  } else {
+    await transition(tx, order.id, [order.status], "REFUNDED", {
+      version: order.version,
+      actor: by.actor,
+      actorName: by.actorName,
+      note: by.reason,
+      now: deps.clock.now(),
+    });
+  }
+  await refundCaptured(deps, tx, { ...order, publicId, shipped }, captured, by.actor);
+  return {
+    status: "ok",
+    order: (await findOrderByPublicId(tx, publicId))!,
+    payments: captured.map((p) => paymentView({ ...p, status: "REFUND_PENDING" }, publicId)),
+    replayed: false,
+  };
+}
 
-  async function restock(tx: Tx, orderId: number, actor: string): Promise<void> {
-    await lockProductsOfOrders(tx, [orderId]);
-    const moved = await moveOrderStock(tx, [orderId], "RESTOCK", actor);
-    deps.metrics.releasedUnits.inc(
-      { reason: "RESTOCK" },
-      moved.reduce((sum, m) => sum + m.delta, 0),
+/** Refunded before: the order and its payments as they are. */
+async function replayed(
+  tx: Tx,
+  publicId: string,
+  payments: PaymentRow[],
+): Promise<RefundOrderResult> {
+  return {
+    status: "ok",
+    order: (await findOrderByPublicId(tx, publicId))!,
+    payments: payments.map((p) => paymentView(p, publicId)),
+    replayed: true,
+  };
+}
+
+/**
+ * The captured payments owed back (refunds queued), the digital items revoked, and the stock
+ * back on sale unless the goods went out.
+ */
+async function refundCaptured(
+  deps: CoreDeps,
+  tx: Tx,
+  order: LockedOrder & { publicId: string; shipped: boolean },
+  captured: PaymentRow[],
+  actor: string,
+): Promise<void> {
+  await tx.payment.updateMany({
+    where: { id: { in: captured.map((p) => p.id) }, status: "CAPTURED" },
+    data: { status: "REFUND_PENDING" },
+  });
+  await revokeOrderItems(tx, order.id, deps.clock.now());
+  if (!order.shipped) await restock(deps, tx, order.id, actor);
+  for (const payment of captured) {
+    await queueRefund(
+      tx,
+      deps,
+      { ...payment, orderId: order.publicId, chatId: order.chatId },
+      "operator",
     );
   }
+}
+
+async function restock(deps: CoreDeps, tx: Tx, orderId: number, actor: string): Promise<void> {
+  await lockProductsOfOrders(tx, [orderId]);
+  const moved = await moveOrderStock(tx, [orderId], "RESTOCK", actor);
+  deps.metrics.releasedUnits.inc(
+    { reason: "RESTOCK" },
+    moved.reduce((sum, m) => sum + m.delta, 0),
+  );
 }

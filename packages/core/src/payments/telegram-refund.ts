@@ -91,44 +91,22 @@ interface PaymentRow {
   status: PaymentStatus;
 }
 
+interface LockedOrder {
+  id: number;
+  publicId: string;
+  status: OrderStatus;
+  version: number;
+}
+
 async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<TelegramRefundResult> {
   const found = await tx.payment.findUnique({
     where: { telegramChargeId: input.telegramChargeId },
     select: { orderId: true },
   });
-  const alert = (params: Record<string, string | number>) =>
-    enqueueOperatorAlert(
-      tx,
-      deps,
-      telegramRefundAlertKey(input.telegramChargeId),
-      "operator-refunded-outside",
-      {
-        amountMinor: input.amount,
-        currency: input.currency,
-        telegramChargeId: input.telegramChargeId,
-        ...params,
-      },
-    );
-  if (!found) {
-    await tx.payment.create({
-      data: {
-        orderId: null,
-        userId: input.userId,
-        telegramChargeId: input.telegramChargeId,
-        providerChargeId: input.providerChargeId ?? null,
-        amountMinor: input.amount,
-        currency: input.currency,
-        status: "REFUNDED",
-        refundedAt: deps.clock.now(),
-        refundedBy: TELEGRAM_ACTOR,
-      },
-    });
-    await alert({ orderId: "", orderStatus: "" });
-    return { status: "unknown-charge" };
-  }
+  if (!found) return recordUnknownCharge(tx, deps, input);
   // Order row first, then the payment, the order confirmPayment and refundOrder lock them in.
   const [order] = found.orderId
-    ? await tx.$queryRaw<{ id: number; publicId: string; status: OrderStatus; version: number }[]>`
+    ? await tx.$queryRaw<LockedOrder[]>`
         SELECT id, public_id AS "publicId", status::text AS status, version
           FROM orders WHERE id = ${found.orderId} FOR UPDATE`
     : [];
@@ -143,9 +121,40 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<TelegramRef
   if (payment.status === "REFUND_PENDING") return { status: "completed" };
   // A captured payment refunded: whatever the order's state, its digital items are revoked.
   if (order) await revokeOrderItems(tx, order.id, deps.clock.now());
+  const orderStatus = order ? await refundOrderOf(tx, deps, order) : null;
+  await alert(tx, deps, input, { orderId: order?.publicId ?? "", orderStatus: orderStatus ?? "" });
+  return { status: "recorded", orderId: order?.publicId ?? null, orderStatus };
+}
 
-  let orderStatus: OrderStatus | null = order?.status ?? null;
-  if (order?.status === "PAID" || order?.status === "PROCESSING") {
+/** A charge the shop never recorded: a REFUNDED row without an order, operators alerted. */
+async function recordUnknownCharge(
+  tx: Tx,
+  deps: CoreDeps,
+  input: Input,
+): Promise<TelegramRefundResult> {
+  await tx.payment.create({
+    data: {
+      orderId: null,
+      userId: input.userId,
+      telegramChargeId: input.telegramChargeId,
+      providerChargeId: input.providerChargeId ?? null,
+      amountMinor: input.amount,
+      currency: input.currency,
+      status: "REFUNDED",
+      refundedAt: deps.clock.now(),
+      refundedBy: TELEGRAM_ACTOR,
+    },
+  });
+  await alert(tx, deps, input, { orderId: "", orderStatus: "" });
+  return { status: "unknown-charge" };
+}
+
+/**
+ * A captured payment's order after its refund: PAID or PROCESSING go REFUNDED with their stock
+ * back on sale; SHIPPED and DELIVERED stay (the goods went out) and the timeline records it.
+ */
+async function refundOrderOf(tx: Tx, deps: CoreDeps, order: LockedOrder): Promise<OrderStatus> {
+  if (order.status === "PAID" || order.status === "PROCESSING") {
     await transition(tx, order.id, [order.status], "REFUNDED", {
       version: order.version,
       actor: TELEGRAM_ACTOR,
@@ -157,11 +166,30 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<TelegramRef
       { reason: "RESTOCK" },
       moved.reduce((sum, m) => sum + m.delta, 0),
     );
-    orderStatus = "REFUNDED";
-  } else if (order?.status === "SHIPPED" || order?.status === "DELIVERED") {
-    // The goods went out: the status stays, and the timeline records the refund.
-    await recordShippedRefund(tx, order.id, order.status, TELEGRAM_ACTOR, null);
+    return "REFUNDED";
   }
-  await alert({ orderId: order?.publicId ?? "", orderStatus: orderStatus ?? "" });
-  return { status: "recorded", orderId: order?.publicId ?? null, orderStatus };
+  if (order.status === "SHIPPED" || order.status === "DELIVERED")
+    await recordShippedRefund(tx, order.id, order.status, TELEGRAM_ACTOR, null);
+  return order.status;
+}
+
+/** The operators' alert of a refund made outside the shop, once per charge. */
+function alert(
+  tx: Tx,
+  deps: CoreDeps,
+  input: Input,
+  params: Record<string, string | number>,
+): ReturnType<typeof enqueueOperatorAlert> {
+  return enqueueOperatorAlert(
+    tx,
+    deps,
+    telegramRefundAlertKey(input.telegramChargeId),
+    "operator-refunded-outside",
+    {
+      amountMinor: input.amount,
+      currency: input.currency,
+      telegramChargeId: input.telegramChargeId,
+      ...params,
+    },
+  );
 }

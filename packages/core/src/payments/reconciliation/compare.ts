@@ -36,44 +36,59 @@ export async function compareLedger(
   actions: ChargeActions,
   options: CompareOptions,
 ): Promise<CompareResult> {
-  const { db } = deps;
   const bot = options.botId;
-  const now = deps.clock.now();
-  const settled = new Date(now.getTime() - options.graceMs);
-  const result: CompareResult = {
-    "charge-missing": 0,
-    "payment-unknown-to-telegram": 0,
-    "refund-only-in-telegram": 0,
-    "refund-only-in-shop": 0,
-    "amount-mismatch": 0,
-  };
-
-  result["charge-missing"] = await recordMissingCharges(deps, actions, {
+  const settled = new Date(deps.clock.now().getTime() - options.graceMs);
+  const chargeMissing = await recordMissingCharges(deps, actions, {
     botId: bot,
     settled,
     ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
     ...(options.leaseSignal ? { leaseSignal: options.leaseSignal } : {}),
   });
+  const refundOnlyInTelegram = await recordTelegramOnlyRefunds(deps, actions, options, settled);
+  const amountMismatch = await recordAmountMismatches(deps.db, bot);
+  const shopOnly = await recordShopOnly(deps.db, bot, options.graceMs);
+  const result: CompareResult = {
+    "charge-missing": chargeMissing,
+    "payment-unknown-to-telegram": shopOnly.payments,
+    "refund-only-in-telegram": refundOnlyInTelegram,
+    "refund-only-in-shop": shopOnly.refunds,
+    "amount-mismatch": amountMismatch,
+  };
+  for (const [kind, count] of Object.entries(result))
+    if (count > 0)
+      deps.logger.warn({ kind, count }, "Stars ledger differs from the payments table");
+  return result;
+}
 
-  // Refunds Telegram made of payments the shop still has as captured.
-  const refundedThere = await db.$queryRaw<{ id: string; user_id: bigint; amount: number }[]>`
+/** Refunds Telegram made of payments the shop still has as captured: recorded as Telegram's. */
+async function recordTelegramOnlyRefunds(
+  deps: CoreDeps,
+  actions: ChargeActions,
+  options: CompareOptions,
+  settled: Date,
+): Promise<number> {
+  const refundedThere = await deps.db.$queryRaw<{ id: string; user_id: bigint; amount: number }[]>`
     SELECT r.transaction_id AS id, p.user_id, r.amount
       FROM star_transactions r JOIN payments p ON p.telegram_charge_id = r.transaction_id
-     WHERE r.bot_id = ${bot} AND r.direction = 'out' AND r.partner = ${INVOICE_PARTNER}
+     WHERE r.bot_id = ${options.botId} AND r.direction = 'out' AND r.partner = ${INVOICE_PARTNER}
        AND p.status = 'CAPTURED' AND r.occurred_at < ${settled}::timestamp`;
+  let findings = 0;
   for (const refund of refundedThere) {
     if (options.leaseSignal?.aborted) break;
-    const found = await insertFinding(db, "refund-only-in-telegram", refund, {});
+    const found = await insertFinding(deps.db, "refund-only-in-telegram", refund, {});
     await actions.recordTelegramRefund({
       telegramChargeId: refund.id,
       userId: refund.user_id,
       amount: refund.amount,
       currency: STARS,
     });
-    result["refund-only-in-telegram"] += found;
+    findings += found;
   }
+  return findings;
+}
 
-  result["amount-mismatch"] = await db.$executeRaw`
+function recordAmountMismatches(db: CoreDeps["db"], bot: bigint): Promise<number> {
+  return db.$executeRaw`
     INSERT INTO star_ledger_findings (kind, telegram_charge_id, user_id, telegram_amount, shop_amount, details)
     SELECT 'amount-mismatch', t.transaction_id, p.user_id, t.amount, p.amount_minor,
            jsonb_build_object('shopCurrency', p.currency)
@@ -81,38 +96,41 @@ export async function compareLedger(
      WHERE t.bot_id = ${bot} AND t.direction = 'in'
        AND (p.amount_minor <> t.amount OR p.currency <> ${STARS})
     ON CONFLICT DO NOTHING`;
+}
 
+/** Payments and refunds Telegram does not have, once its list has been read to the end. */
+async function recordShopOnly(
+  db: CoreDeps["db"],
+  bot: bigint,
+  graceMs: number,
+): Promise<{ payments: number; refunds: number }> {
   const [position] = await db.$queryRaw<{ read_to_end_at: Date | null }[]>`
     SELECT read_to_end_at FROM star_ledger_positions WHERE bot_id = ${bot}`;
-  if (position?.read_to_end_at) {
-    // Everything Telegram had before this instant has been read.
-    const covered = new Date(position.read_to_end_at.getTime() - options.graceMs);
-    result["payment-unknown-to-telegram"] = await db.$executeRaw`
-      INSERT INTO star_ledger_findings (kind, telegram_charge_id, user_id, shop_amount, details)
-      SELECT 'payment-unknown-to-telegram', p.telegram_charge_id, p.user_id, p.amount_minor,
-             jsonb_build_object('status', p.status::text, 'orderId', o.public_id)
-        FROM payments p LEFT JOIN orders o ON o.id = p.order_id
-       WHERE p.currency = ${STARS} AND p.status IN ('CAPTURED', 'REFUNDED')
-         AND p.created_at < ${covered}::timestamp
-         AND NOT EXISTS (SELECT 1 FROM star_transactions t
-                          WHERE t.bot_id = ${bot} AND t.direction = 'in'
-                            AND t.transaction_id = p.telegram_charge_id)
-      ON CONFLICT DO NOTHING`;
-    result["refund-only-in-shop"] = await db.$executeRaw`
-      INSERT INTO star_ledger_findings (kind, telegram_charge_id, user_id, telegram_amount, shop_amount, details)
-      SELECT 'refund-only-in-shop', p.telegram_charge_id, p.user_id, t.amount, p.amount_minor,
-             jsonb_build_object('refundedBy', p.refunded_by)
-        FROM payments p
-        JOIN star_transactions t ON t.bot_id = ${bot} AND t.direction = 'in'
-                                AND t.transaction_id = p.telegram_charge_id
-       WHERE p.currency = ${STARS} AND p.status = 'REFUNDED' AND p.refunded_at < ${covered}::timestamp
-         AND NOT EXISTS (SELECT 1 FROM star_transactions r
-                          WHERE r.bot_id = ${bot} AND r.direction = 'out'
-                            AND r.transaction_id = p.telegram_charge_id)
-      ON CONFLICT DO NOTHING`;
-  }
-  for (const [kind, count] of Object.entries(result))
-    if (count > 0)
-      deps.logger.warn({ kind, count }, "Stars ledger differs from the payments table");
-  return result;
+  if (!position?.read_to_end_at) return { payments: 0, refunds: 0 };
+  // Everything Telegram had before this instant has been read.
+  const covered = new Date(position.read_to_end_at.getTime() - graceMs);
+  const payments = await db.$executeRaw`
+    INSERT INTO star_ledger_findings (kind, telegram_charge_id, user_id, shop_amount, details)
+    SELECT 'payment-unknown-to-telegram', p.telegram_charge_id, p.user_id, p.amount_minor,
+           jsonb_build_object('status', p.status::text, 'orderId', o.public_id)
+      FROM payments p LEFT JOIN orders o ON o.id = p.order_id
+     WHERE p.currency = ${STARS} AND p.status IN ('CAPTURED', 'REFUNDED')
+       AND p.created_at < ${covered}::timestamp
+       AND NOT EXISTS (SELECT 1 FROM star_transactions t
+                        WHERE t.bot_id = ${bot} AND t.direction = 'in'
+                          AND t.transaction_id = p.telegram_charge_id)
+    ON CONFLICT DO NOTHING`;
+  const refunds = await db.$executeRaw`
+    INSERT INTO star_ledger_findings (kind, telegram_charge_id, user_id, telegram_amount, shop_amount, details)
+    SELECT 'refund-only-in-shop', p.telegram_charge_id, p.user_id, t.amount, p.amount_minor,
+           jsonb_build_object('refundedBy', p.refunded_by)
+      FROM payments p
+      JOIN star_transactions t ON t.bot_id = ${bot} AND t.direction = 'in'
+                              AND t.transaction_id = p.telegram_charge_id
+     WHERE p.currency = ${STARS} AND p.status = 'REFUNDED' AND p.refunded_at < ${covered}::timestamp
+       AND NOT EXISTS (SELECT 1 FROM star_transactions r
+                        WHERE r.bot_id = ${bot} AND r.direction = 'out'
+                          AND r.transaction_id = p.telegram_charge_id)
+    ON CONFLICT DO NOTHING`;
+  return { payments, refunds };
 }
