@@ -157,4 +157,21 @@ export default tseslint.config(
   },
 
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
+  {
+    // The fake Telegram's web client runs in a browser, as plain ES modules with no build step.
+    files: ["packages/fake-telegram/web-client/**/*.js"],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          "document",
+          "location",
+          "fetch",
+          "EventSource",
+          "FileReader",
+          "setTimeout",
+          "clearTimeout",
+        ].map((name) => [name, "readonly"]),
+      ),
+    },
+  },
 );

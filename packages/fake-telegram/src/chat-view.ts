@@ -1,7 +1,7 @@
 // What a person looking at a chat would see: its messages, newest last, with edits applied and
 // deleted ones gone, plus the inline keyboards still attached.
 import { inlineButtons } from "./markup.ts";
-import type { ChatEvent, ChatRecord } from "./state.ts";
+import type { ChatEvent, ChatRecord, InvoiceAsks } from "./state.ts";
 import type { Chat, TgMessage } from "./types.ts";
 
 export interface ChatView {
@@ -19,6 +19,8 @@ export interface ChatView {
   buttons: string[];
   /** The custom reply keyboard the bot last showed, if any. */
   keyboard: string[][] | undefined;
+  /** The visible invoices with a Pay button: paid or not, and what a provider's form asks for. */
+  invoices: { messageId: number; paid: boolean; asks?: InvoiceAsks }[];
 }
 
 export function chatViewOf(record: ChatRecord): ChatView {
@@ -36,5 +38,16 @@ export function chatViewOf(record: ChatRecord): ChatView {
       .reverse()
       .flatMap((m) => inlineButtons(m.reply_markup).map((b) => b.text)),
     keyboard: record.keyboard,
+    invoices: visible.flatMap(({ message, invoice }) =>
+      invoice
+        ? [
+            {
+              messageId: message.message_id,
+              paid: invoice.paidChargeId !== undefined,
+              ...(invoice.asks ? { asks: { ...invoice.asks } } : {}),
+            },
+          ]
+        : [],
+    ),
   };
 }

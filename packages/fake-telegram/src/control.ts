@@ -1,10 +1,12 @@
 // The control API of a standalone fake (under /_kit): create users and groups, act as them, and
 // read chats, calls and deliveries from another process (curl, a demo script, a benchmark).
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { FakeTelegramError } from "./errors.ts";
 import type { DeliveryFaults, MethodFault } from "./faults.ts";
 import type { FakeTelegram } from "./fake-telegram.ts";
 import type { SimulatedUser } from "./users.ts";
+import { readBuyer } from "./web/buyer.ts";
+import { handled } from "./web/handled.ts";
 
 type Body = Record<string, unknown>;
 
@@ -17,14 +19,7 @@ export function controlRoutes(kit: () => FakeTelegram): (app: FastifyInstance) =
     };
     const where = (body: Body): { in?: number } =>
       typeof body.chatId === "number" ? { in: body.chatId } : {};
-    const handle = async (reply: FastifyReply, run: () => unknown): Promise<unknown> => {
-      try {
-        return await run();
-      } catch (error) {
-        if (!(error instanceof FakeTelegramError)) throw error;
-        return reply.code(400).send({ error: error.message, name: error.name });
-      }
-    };
+    const handle = handled;
 
     app.get("/_kit", async () => {
       const tg = kit();
@@ -42,7 +37,10 @@ export function controlRoutes(kit: () => FakeTelegram): (app: FastifyInstance) =
       async (request, reply) =>
         handle(reply, async () => {
           const body = request.body ?? {};
-          const sent = await user(request.params.id).send(String(body.text ?? ""), where(body));
+          const sent = await user(request.params.id).send(String(body.text ?? ""), {
+            ...where(body),
+            ...(typeof body.replyTo === "number" ? { replyTo: body.replyTo } : {}),
+          });
           return { updateId: sent.updateId, message: sent.message };
         }),
     );
@@ -82,8 +80,10 @@ export function controlRoutes(kit: () => FakeTelegram): (app: FastifyInstance) =
       async (request, reply) =>
         handle(reply, async () => {
           const body = request.body ?? {};
+          const buyer = readBuyer(body.buyer);
           const result = await user(request.params.id).pay({
             ...where(body),
+            ...(buyer ? { buyer } : {}),
             ...(typeof body.messageId === "number" ? { invoice: body.messageId } : {}),
           });
           const {

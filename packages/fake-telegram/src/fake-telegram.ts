@@ -18,6 +18,7 @@ import { getWebhookInfo } from "./methods/webhook.ts";
 import { Args } from "./args.ts";
 import { type Pacing, type PacingFilter, type RecordedCall, Recorder } from "./recorder.ts";
 import { controlRoutes } from "./control.ts";
+import { webClientRoutes } from "./web/index.ts";
 import { buildServer } from "./server.ts";
 import { type ChargeRecord, TelegramState } from "./state.ts";
 import {
@@ -56,7 +57,10 @@ export interface FakeTelegramOptions {
   floodLimits?: FloodLimits | true;
   /** A second setWebhook with a URL within a second gets 429 (retry after 1), as on Telegram. Default true. */
   setWebhookRateLimit?: boolean;
-  /** Serve the control API under /_kit (create users, act as them, read chats). Default false. */
+  /**
+   * Serve the control API under /_kit (create users, act as them, read chats) and the web client
+   * at the root URL. Default false.
+   */
   controlApi?: boolean;
   /** Where to report bugs of the fake itself (an exception inside a method). Default console.error. */
   onInternalError?: (error: unknown, method: string) => void;
@@ -311,7 +315,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     token,
     dispatch: (method, fields, signal) => dispatch(deps, method, fields, "http", signal),
     download: (filePath) => state.documents.download(filePath),
-    ...(options.controlApi ? { routes: controlRoutes(() => holder.kit!) } : {}),
+    ...(options.controlApi ? { routes: controlAndClient(ctx, () => holder.kit!) } : {}),
   });
   const host = options.host ?? "127.0.0.1";
   await server.listen({ port: options.port ?? 0, host });
@@ -320,4 +324,14 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   holder.kit = new FakeTelegram(ctx, server, deps, `http://${shownHost}:${port}`);
   return holder.kit;
+}
+
+function controlAndClient(
+  ctx: KitContext,
+  kit: () => FakeTelegram,
+): (app: FastifyInstance) => void {
+  return (app) => {
+    controlRoutes(kit)(app);
+    webClientRoutes(ctx, kit)(app);
+  };
 }
