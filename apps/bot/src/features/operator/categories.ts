@@ -1,4 +1,4 @@
-import { Composer } from "grammy";
+import { Composer, type CommandContext } from "grammy";
 import type { CatalogService, CategoryAdmin, CategoryView } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { respond } from "./guard.ts";
@@ -12,6 +12,8 @@ function titles(words: string[]): { titleEn: string; titleZh: string } | null {
   return { titleEn: en.trim(), titleZh: zh.trim() };
 }
 
+type CategoriesDeps = { catalog: CatalogService; categories: CategoryAdmin };
+
 /**
  * The operator group's category commands:
  * - `/categories`: the tree, with each category's slug and product count;
@@ -19,98 +21,117 @@ function titles(words: string[]): { titleEn: string; titleZh: string } | null {
  * - `/category rename SLUG English | 中文`; `/category remove SLUG` (only an empty one);
  * - `/category set SKU SLUG` puts a product in a category (`none`: in none).
  */
-export function categoriesFeature(deps: {
-  catalog: CatalogService;
-  categories: CategoryAdmin;
-}): Composer<BotContext> {
+export function categoriesFeature(deps: CategoriesDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
-
-  const line = (ctx: BotContext, c: CategoryView, indent: string) =>
-    ctx.t("op-category-line", {
-      indent,
-      slug: c.slug,
-      title: c.title[ctx.locale],
-      count: c.productCount,
-    });
-
-  feature.command("categories", async (ctx) => {
-    const top = await deps.catalog.categories();
-    if (top.length === 0) return respond(ctx, ctx.t("op-categories-empty"));
-    const lines = [ctx.t("op-categories-title")];
-    for (const c of top) {
-      lines.push(line(ctx, c, ""));
-      if (c.subcategoryCount > 0)
-        for (const sub of await deps.catalog.categories(c.id)) lines.push(line(ctx, sub, "   "));
-    }
-    const other = await deps.catalog.uncategorizedCount();
-    if (other > 0) lines.push(ctx.t("op-categories-other", { count: other }));
-    await respond(ctx, lines.join("\n"));
-  });
-
-  feature.command("category", async (ctx) => {
-    const [action, first, ...rest] = ctx.match.split(/\s+/).filter(Boolean);
-    const usage = () => respond(ctx, ctx.t("op-category-usage"));
-    switch (action?.toLowerCase()) {
-      case "add": {
-        const names = titles(rest);
-        if (!first || !names) return usage();
-        const [parent, slug] = first.includes("/") ? first.split("/", 2) : [undefined, first];
-        const result = await deps.categories.create({
-          slug: slug ?? "",
-          ...names,
-          ...(parent ? { parent } : {}),
-        });
-        return respond(ctx, changeText(ctx, result, "op-category-added"));
-      }
-      case "rename": {
-        const names = titles(rest);
-        if (!first || !names) return usage();
-        const result = await deps.categories.rename({ slug: first, ...names });
-        return respond(ctx, changeText(ctx, result, "op-category-renamed"));
-      }
-      case "remove": {
-        if (!first || rest.length > 0) return usage();
-        const result = await deps.categories.remove(first);
-        if (result.status === "ok")
-          return respond(ctx, ctx.t("op-category-removed", { slug: result.slug }));
-        if (result.status === "not-empty")
-          return respond(
-            ctx,
-            ctx.t("op-category-not-empty", {
-              slug: first.toLowerCase(),
-              products: result.products,
-              subcategories: result.subcategories,
-            }),
-          );
-        return respond(ctx, refusal(ctx, result, first));
-      }
-      case "set": {
-        const [slug, ...extra] = rest;
-        if (!first || !slug || extra.length > 0) return usage();
-        const result = await deps.categories.assign({
-          sku: first,
-          slug: slug.toLowerCase() === "none" ? null : slug,
-        });
-        if (result.status === "ok" || result.status === "unchanged") {
-          const where = result.category
-            ? result.category.title[ctx.locale]
-            : ctx.t("op-category-none");
-          return respond(
-            ctx,
-            ctx.t(result.status === "ok" ? "op-category-assigned" : "op-category-already", {
-              sku: result.sku,
-              category: where,
-            }),
-          );
-        }
-        return respond(ctx, refusal(ctx, result, slug));
-      }
-      default:
-        return usage();
-    }
-  });
-
+  feature.command("categories", (ctx) => listCategories(ctx, deps.catalog));
+  feature.command("category", (ctx) => categoryCommand(ctx, deps.categories));
   return feature;
+}
+
+function line(ctx: BotContext, c: CategoryView, indent: string): string {
+  return ctx.t("op-category-line", {
+    indent,
+    slug: c.slug,
+    title: c.title[ctx.locale],
+    count: c.productCount,
+  });
+}
+
+/** The tree, each category with its slug and product count, then the products in none. */
+async function listCategories(ctx: BotContext, catalog: CatalogService): Promise<void> {
+  const top = await catalog.categories();
+  if (top.length === 0) return respond(ctx, ctx.t("op-categories-empty"));
+  const lines = [ctx.t("op-categories-title")];
+  for (const c of top) {
+    lines.push(line(ctx, c, ""));
+    if (c.subcategoryCount > 0)
+      for (const sub of await catalog.categories(c.id)) lines.push(line(ctx, sub, "   "));
+  }
+  const other = await catalog.uncategorizedCount();
+  if (other > 0) lines.push(ctx.t("op-categories-other", { count: other }));
+  await respond(ctx, lines.join("\n"));
+}
+
+async function categoryCommand(
+  ctx: CommandContext<BotContext>,
+  categories: CategoryAdmin,
+): Promise<void> {
+  const [action, first, ...rest] = ctx.match.split(/\s+/).filter(Boolean);
+  const usage = () => respond(ctx, ctx.t("op-category-usage"));
+  switch (action?.toLowerCase()) {
+    case "add": {
+      const names = titles(rest);
+      if (!first || !names) return usage();
+      const [parent, slug] = first.includes("/") ? first.split("/", 2) : [undefined, first];
+      const result = await categories.create({
+        slug: slug ?? "",
+        ...names,
+        ...(parent ? { parent } : {}),
+      });
+      return respond(ctx, changeText(ctx, result, "op-category-added"));
+    }
+    case "rename": {
+      const names = titles(rest);
+      if (!first || !names) return usage();
+      const result = await categories.rename({ slug: first, ...names });
+      return respond(ctx, changeText(ctx, result, "op-category-renamed"));
+    }
+    case "remove":
+      if (!first || rest.length > 0) return usage();
+      return removeCategory(ctx, categories, first);
+    case "set": {
+      const [slug, ...extra] = rest;
+      if (!first || !slug || extra.length > 0) return usage();
+      return setCategory(ctx, categories, first, slug);
+    }
+    default:
+      return usage();
+  }
+}
+
+/** `/category remove SLUG`: only an empty category goes. */
+async function removeCategory(
+  ctx: BotContext,
+  categories: CategoryAdmin,
+  slug: string,
+): Promise<void> {
+  const result = await categories.remove(slug);
+  if (result.status === "ok")
+    return respond(ctx, ctx.t("op-category-removed", { slug: result.slug }));
+  if (result.status === "not-empty")
+    return respond(
+      ctx,
+      ctx.t("op-category-not-empty", {
+        slug: slug.toLowerCase(),
+        products: result.products,
+        subcategories: result.subcategories,
+      }),
+    );
+  return respond(ctx, refusal(ctx, result, slug));
+}
+
+/** `/category set SKU SLUG` (`none`: in no category). */
+async function setCategory(
+  ctx: BotContext,
+  categories: CategoryAdmin,
+  sku: string,
+  slug: string,
+): Promise<void> {
+  const result = await categories.assign({
+    sku,
+    slug: slug.toLowerCase() === "none" ? null : slug,
+  });
+  if (result.status === "ok" || result.status === "unchanged") {
+    const where = result.category ? result.category.title[ctx.locale] : ctx.t("op-category-none");
+    return respond(
+      ctx,
+      ctx.t(result.status === "ok" ? "op-category-assigned" : "op-category-already", {
+        sku: result.sku,
+        category: where,
+      }),
+    );
+  }
+  return respond(ctx, refusal(ctx, result, slug));
 }
 
 type Refusal =

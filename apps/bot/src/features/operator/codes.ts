@@ -42,80 +42,83 @@ function fileFormat(
   return null;
 }
 
+type CodesDeps = { catalog: CatalogService; delivery: DeliveryService };
+
 /**
  * /codes SKU alone: the product's pool (unused, delivered, revoked). /codes SKU with codes on the
  * following lines, or a .txt/.csv document with the caption /codes SKU: the codes join the pool
  * (core's delivery/load-codes.ts), once per command message, so a re-delivered update adds
  * nothing. Replies give counts only: codes are secrets, never echoed to the group.
  */
-export function codesFeature(deps: {
-  catalog: CatalogService;
-  delivery: DeliveryService;
-}): Composer<BotContext> {
+export function codesFeature(deps: CodesDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
-
-  feature.command("codes", async (ctx) => {
-    const text = typeof ctx.match === "string" ? ctx.match : "";
-    const [first = "", ...rest] = text.split(/\r?\n/);
-    const words = first.split(/\s+/).filter(Boolean);
-    if (words.length === 0) return respond(ctx, ctx.t("op-codes-usage"));
-    const sku = await knownSku(ctx, deps.catalog, words[0]!);
-    if (sku === null) return;
-    // Codes may follow the SKU on its line too ("/codes GIFT A-1 B-2" is not a list: refused).
-    if (words.length > 1) return respond(ctx, ctx.t("op-codes-usage"));
-    if (rest.every((line) => line.trim() === "")) return showPool(ctx, sku);
-    await load(ctx, sku, rest.join("\n"), "lines");
-  });
-
-  feature.filter(isCodesDocument, async (ctx) => {
-    const words = captionArgs(ctx) ?? [];
-    const document = ctx.msg?.document;
-    if (words.length !== 1 || !document) return respond(ctx, ctx.t("op-codes-usage"));
-    const sku = await knownSku(ctx, deps.catalog, words[0]!);
-    if (sku === null) return;
-    const format = fileFormat(document.file_name, document.mime_type);
-    // By its size first: nothing is downloaded for a file that cannot be loaded.
-    if (format === null || (document.file_size ?? 0) > MAX_FILE_BYTES)
-      return respond(ctx, ctx.t("op-codes-file-refused"));
-    const file = await download(ctx, document.file_id, format);
-    switch (file.status) {
-      case "ok":
-        return load(ctx, sku, file.text, format);
-      case "too-big":
-        return respond(ctx, ctx.t("op-codes-file-refused"));
-      case "too-many":
-        return respond(ctx, ctx.t("op-codes-file-too-many", { max: MAX_CODES_PER_BATCH }));
-      case "unreadable":
-        return respond(ctx, ctx.t("op-codes-file-unreadable"));
-    }
-  });
-
-  async function showPool(ctx: BotContext, sku: string): Promise<void> {
-    const pool = await deps.delivery.pool(sku);
-    if (!pool) return respond(ctx, ctx.t("op-unknown-sku", { sku }));
-    if (pool.kind !== "DIGITAL") return respond(ctx, ctx.t("op-codes-not-digital", { sku }));
-    await respond(ctx, ctx.t("op-codes-pool", { ...pool }));
-  }
-
-  async function load(
-    ctx: BotContext,
-    sku: string,
-    text: string,
-    format: "lines" | "csv",
-  ): Promise<void> {
-    // The command message names the batch: Telegram re-delivering it must not load it twice.
-    const batchId = `codes:${ctx.chat!.id}:${ctx.msg!.message_id}`;
-    const result = await deps.delivery.loadCodes({
-      sku,
-      text,
-      format,
-      batchId,
-      actor: actorOf(ctx),
-    });
-    await respond(ctx, reply(ctx, result, sku));
-  }
-
+  feature.command("codes", (ctx) => codesCommand(ctx, deps));
+  feature.filter(isCodesDocument, (ctx) => codesDocument(ctx, deps));
   return feature;
+}
+
+/** /codes SKU, alone (the pool) or with codes on the following lines. */
+async function codesCommand(ctx: BotContext, deps: CodesDeps): Promise<void> {
+  const text = typeof ctx.match === "string" ? ctx.match : "";
+  const [first = "", ...rest] = text.split(/\r?\n/);
+  const words = first.split(/\s+/).filter(Boolean);
+  if (words.length === 0) return respond(ctx, ctx.t("op-codes-usage"));
+  const sku = await knownSku(ctx, deps.catalog, words[0]!);
+  if (sku === null) return;
+  // Codes may follow the SKU on its line too ("/codes GIFT A-1 B-2" is not a list: refused).
+  if (words.length > 1) return respond(ctx, ctx.t("op-codes-usage"));
+  if (rest.every((line) => line.trim() === "")) return showPool(ctx, deps.delivery, sku);
+  await load(ctx, deps.delivery, sku, rest.join("\n"), "lines");
+}
+
+/** A .txt or .csv document with the caption /codes SKU. */
+async function codesDocument(ctx: BotContext, deps: CodesDeps): Promise<void> {
+  const words = captionArgs(ctx) ?? [];
+  const document = ctx.msg?.document;
+  if (words.length !== 1 || !document) return respond(ctx, ctx.t("op-codes-usage"));
+  const sku = await knownSku(ctx, deps.catalog, words[0]!);
+  if (sku === null) return;
+  const format = fileFormat(document.file_name, document.mime_type);
+  // By its size first: nothing is downloaded for a file that cannot be loaded.
+  if (format === null || (document.file_size ?? 0) > MAX_FILE_BYTES)
+    return respond(ctx, ctx.t("op-codes-file-refused"));
+  const file = await download(ctx, document.file_id, format);
+  switch (file.status) {
+    case "ok":
+      return load(ctx, deps.delivery, sku, file.text, format);
+    case "too-big":
+      return respond(ctx, ctx.t("op-codes-file-refused"));
+    case "too-many":
+      return respond(ctx, ctx.t("op-codes-file-too-many", { max: MAX_CODES_PER_BATCH }));
+    case "unreadable":
+      return respond(ctx, ctx.t("op-codes-file-unreadable"));
+  }
+}
+
+async function showPool(ctx: BotContext, delivery: DeliveryService, sku: string): Promise<void> {
+  const pool = await delivery.pool(sku);
+  if (!pool) return respond(ctx, ctx.t("op-unknown-sku", { sku }));
+  if (pool.kind !== "DIGITAL") return respond(ctx, ctx.t("op-codes-not-digital", { sku }));
+  await respond(ctx, ctx.t("op-codes-pool", { ...pool }));
+}
+
+async function load(
+  ctx: BotContext,
+  delivery: DeliveryService,
+  sku: string,
+  text: string,
+  format: "lines" | "csv",
+): Promise<void> {
+  // The command message names the batch: Telegram re-delivering it must not load it twice.
+  const batchId = `codes:${ctx.chat!.id}:${ctx.msg!.message_id}`;
+  const result = await delivery.loadCodes({
+    sku,
+    text,
+    format,
+    batchId,
+    actor: actorOf(ctx),
+  });
+  await respond(ctx, reply(ctx, result, sku));
 }
 
 function reply(ctx: BotContext, result: LoadCodesResult, sku: string): string {

@@ -1,4 +1,10 @@
-import { Composer, InlineKeyboard } from "grammy";
+import {
+  Composer,
+  InlineKeyboard,
+  type CallbackQueryContext,
+  type CommandContext,
+  type Filter,
+} from "grammy";
 import {
   fulfilmentButtons,
   TIMELINE_NOTE_MAX,
@@ -52,6 +58,11 @@ function nameOf(ctx: BotContext): string | null {
   return cutText(name.trim(), 128) || null;
 }
 
+type FulfilmentDeps = {
+  fulfilment: Pick<FulfilmentService, "advance">;
+  orders: Pick<OrderService, "get">;
+};
+
 /**
  * Operators move paid orders on from the group: the paid alert's buttons, and `/process ID`,
  * `/ship ID [tracking note]`, `/deliver ID`. The Ship button asks for the tracking note by reply
@@ -59,110 +70,113 @@ function nameOf(ctx: BotContext): string | null {
  * version), records it in the timeline and queues the customer's notice; whoever comes second is
  * told who moved the order and when. For the bound group's admins only (the guard in index.ts).
  */
-export function fulfilmentFeature(deps: {
-  fulfilment: Pick<FulfilmentService, "advance">;
-  orders: Pick<OrderService, "get">;
-}): Composer<BotContext> {
+export function fulfilmentFeature(deps: FulfilmentDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
-
-  function resultText(ctx: BotContext, id: string, result: AdvanceOrderResult): string {
-    switch (result.status) {
-      case "ok":
-        return ctx.t("op-fulfil-ok", {
-          id,
-          step: result.entry.to,
-          who: whoText(ctx.t, result.entry),
-          hasNote: result.entry.note ? "yes" : "no",
-          note: result.entry.note ?? "",
-        });
-      case "already":
-        return result.entry
-          ? ctx.t("op-fulfil-already", {
-              id,
-              status: ctx.t(`status-${result.current}`),
-              when: formatMoment(result.entry.at, ctx.locale, ctx.shopTime.zone),
-              who: whoText(ctx.t, result.entry),
-            })
-          : ctx.t("op-fulfil-already-unknown", { id, status: ctx.t(`status-${result.current}`) });
-      case "conflict":
-        return ctx.t("op-fulfil-not-paid", { id, status: ctx.t(`status-${result.current}`) });
-      case "invalid":
-        return ctx.t("op-fulfil-note-too-long", { max: TIMELINE_NOTE_MAX });
-      case "not-found":
-        return ctx.t("order-not-found");
-      case "busy":
-        return ctx.t("op-busy");
-      case "unavailable":
-        return ctx.t("op-unavailable");
-    }
-  }
-
-  /** Moves the order and tells the group: a move made is a message everyone sees, with the next step. */
-  async function advance(
-    ctx: BotContext,
-    orderId: string,
-    step: FulfilmentStep,
-    note: string | null,
-  ): Promise<void> {
-    if (note !== null && note.length > TIMELINE_NOTE_MAX)
-      return respond(ctx, ctx.t("op-fulfil-note-too-long", { max: TIMELINE_NOTE_MAX }));
-    const result = await deps.fulfilment.advance({
-      orderId,
-      to: step,
-      actor: actorOf(ctx),
-      actorName: nameOf(ctx),
-      note,
-    });
-    const text = resultText(ctx, orderId, result);
-    if (result.status !== "ok") return respond(ctx, text);
-    if (ctx.callbackQuery) {
-      await ctx.answerCallbackQuery();
-      // The pressed buttons are spent: the answer below carries the next step's.
-      await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch((error) => {
-        ctx.logger.debug({ err: error }, "spent fulfilment buttons not removed");
-      });
-    }
-    const keyboard = nextStepKeyboard(ctx, orderId, result.order.status);
-    await ctx.reply(text, keyboard ? { reply_markup: keyboard } : {});
-  }
-
-  feature.command(FULFILMENT_COMMANDS, async (ctx) => {
-    const command = ctx.msg.text?.slice(1).split(/[\s@]/)[0]?.toLowerCase() as
-      keyof typeof STEP_OF | undefined;
-    const step = command ? STEP_OF[command] : undefined;
-    if (!command || !step) return;
-    const [id, ...words] = (typeof ctx.match === "string" ? ctx.match : "").trim().split(/\s+/);
-    if (!id) return respond(ctx, ctx.t(`op-fulfil-usage-${command}`));
-    const note = words.join(" ").trim();
-    await advance(ctx, id.toUpperCase(), step, note === "" ? null : note);
-  });
-
-  feature.callbackQuery(callbacks.fulfil.pattern, async (ctx) => {
-    const data = callbacks.fulfil.decode(ctx.callbackQuery.data);
-    if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
-    if (data.step !== "SHIPPED") return advance(ctx, data.orderId, data.step, null);
-    // Shipping asks for the tracking note first, and the reply ships it (below); an order that
-    // cannot ship now (shipped already, refunded) is answered at once, by core, who and when.
-    const order = await deps.orders.get(data.orderId);
-    if (order?.status !== "PAID" && order?.status !== "PROCESSING")
-      return advance(ctx, data.orderId, data.step, null);
-    await ctx.answerCallbackQuery();
-    await ctx.reply(ctx.t("op-ship-note-prompt", { id: data.orderId }), {
-      reply_markup: { force_reply: true },
-      ...(ctx.msg
-        ? {
-            reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
-          }
-        : {}),
-    });
-  });
-
-  feature.on("message:text").filter(isShipNoteReply, async (ctx) => {
-    const orderId = PROMPT_MARK.exec(ctx.message.reply_to_message?.text ?? "")?.[1];
-    if (!orderId) return;
-    const text = ctx.message.text.trim();
-    await advance(ctx, orderId, "SHIPPED", text === "-" || text === "" ? null : text);
-  });
-
+  feature.command(FULFILMENT_COMMANDS, (ctx) => stepCommand(ctx, deps));
+  feature.callbackQuery(callbacks.fulfil.pattern, (ctx) => stepButton(ctx, deps));
+  feature.on("message:text").filter(isShipNoteReply, (ctx) => shipWithNote(ctx, deps));
   return feature;
+}
+
+/** `/process ID`, `/ship ID [tracking note]`, `/deliver ID`. */
+async function stepCommand(ctx: CommandContext<BotContext>, deps: FulfilmentDeps) {
+  const command = ctx.msg.text?.slice(1).split(/[\s@]/)[0]?.toLowerCase() as
+    keyof typeof STEP_OF | undefined;
+  const step = command ? STEP_OF[command] : undefined;
+  if (!command || !step) return;
+  const [id, ...words] = (typeof ctx.match === "string" ? ctx.match : "").trim().split(/\s+/);
+  if (!id) return respond(ctx, ctx.t(`op-fulfil-usage-${command}`));
+  const note = words.join(" ").trim();
+  await advance(ctx, deps, id.toUpperCase(), step, note === "" ? null : note);
+}
+
+/** A button of the paid alert; Ship asks for the tracking note first. */
+async function stepButton(ctx: CallbackQueryContext<BotContext>, deps: FulfilmentDeps) {
+  const data = callbacks.fulfil.decode(ctx.callbackQuery.data);
+  if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+  if (data.step !== "SHIPPED") return advance(ctx, deps, data.orderId, data.step, null);
+  // Shipping asks for the tracking note first, and the reply ships it (below); an order that
+  // cannot ship now (shipped already, refunded) is answered at once, by core, who and when.
+  const order = await deps.orders.get(data.orderId);
+  if (order?.status !== "PAID" && order?.status !== "PROCESSING")
+    return advance(ctx, deps, data.orderId, data.step, null);
+  await ctx.answerCallbackQuery();
+  await ctx.reply(ctx.t("op-ship-note-prompt", { id: data.orderId }), {
+    reply_markup: { force_reply: true },
+    ...(ctx.msg
+      ? {
+          reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
+        }
+      : {}),
+  });
+}
+
+/** The reply to the tracking-note prompt ships the order it names ("-": no note). */
+async function shipWithNote(ctx: Filter<BotContext, "message:text">, deps: FulfilmentDeps) {
+  const orderId = PROMPT_MARK.exec(ctx.message.reply_to_message?.text ?? "")?.[1];
+  if (!orderId) return;
+  const text = ctx.message.text.trim();
+  await advance(ctx, deps, orderId, "SHIPPED", text === "-" || text === "" ? null : text);
+}
+
+/** Moves the order and tells the group: a move made is a message everyone sees, with the next step. */
+async function advance(
+  ctx: BotContext,
+  deps: FulfilmentDeps,
+  orderId: string,
+  step: FulfilmentStep,
+  note: string | null,
+): Promise<void> {
+  if (note !== null && note.length > TIMELINE_NOTE_MAX)
+    return respond(ctx, ctx.t("op-fulfil-note-too-long", { max: TIMELINE_NOTE_MAX }));
+  const result = await deps.fulfilment.advance({
+    orderId,
+    to: step,
+    actor: actorOf(ctx),
+    actorName: nameOf(ctx),
+    note,
+  });
+  const text = resultText(ctx, orderId, result);
+  if (result.status !== "ok") return respond(ctx, text);
+  if (ctx.callbackQuery) {
+    await ctx.answerCallbackQuery();
+    // The pressed buttons are spent: the answer below carries the next step's.
+    await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch((error) => {
+      ctx.logger.debug({ err: error }, "spent fulfilment buttons not removed");
+    });
+  }
+  const keyboard = nextStepKeyboard(ctx, orderId, result.order.status);
+  await ctx.reply(text, keyboard ? { reply_markup: keyboard } : {});
+}
+
+function resultText(ctx: BotContext, id: string, result: AdvanceOrderResult): string {
+  switch (result.status) {
+    case "ok":
+      return ctx.t("op-fulfil-ok", {
+        id,
+        step: result.entry.to,
+        who: whoText(ctx.t, result.entry),
+        hasNote: result.entry.note ? "yes" : "no",
+        note: result.entry.note ?? "",
+      });
+    case "already":
+      return result.entry
+        ? ctx.t("op-fulfil-already", {
+            id,
+            status: ctx.t(`status-${result.current}`),
+            when: formatMoment(result.entry.at, ctx.locale, ctx.shopTime.zone),
+            who: whoText(ctx.t, result.entry),
+          })
+        : ctx.t("op-fulfil-already-unknown", { id, status: ctx.t(`status-${result.current}`) });
+    case "conflict":
+      return ctx.t("op-fulfil-not-paid", { id, status: ctx.t(`status-${result.current}`) });
+    case "invalid":
+      return ctx.t("op-fulfil-note-too-long", { max: TIMELINE_NOTE_MAX });
+    case "not-found":
+      return ctx.t("order-not-found");
+    case "busy":
+      return ctx.t("op-busy");
+    case "unavailable":
+      return ctx.t("op-unavailable");
+  }
 }

@@ -80,38 +80,47 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
   // Someone was promoted, demoted, left or joined: the next admin check asks Telegram again.
   groups.on("chat_member", (ctx) => shop.groups.forgetAdmins(ctx.chat.id));
 
-  const actions = groups.filter(
-    (ctx) =>
-      ctx.hasCommand([...OPERATOR_COMMANDS, ...HELP_COMMANDS]) ||
-      ctx.hasCallbackQuery(callbacks.setting.pattern) ||
-      ctx.hasCallbackQuery(callbacks.productsPage.pattern) ||
-      ctx.hasCallbackQuery(callbacks.refundRetry.pattern) ||
-      ctx.hasCallbackQuery(callbacks.refundMark.pattern) ||
-      ctx.hasCallbackQuery(callbacks.findingResolve.pattern) ||
-      ctx.hasCallbackQuery(callbacks.customerId.pattern) ||
-      ctx.hasCallbackQuery(callbacks.showPhone.pattern) ||
-      ctx.hasCallbackQuery(callbacks.fulfil.pattern) ||
-      isShipNoteReply(ctx) ||
-      isPhotoCaptionCommand(ctx) ||
-      isCodesDocument(ctx) ||
-      isRefundNoteReply(ctx) ||
-      isSupportAnswer(ctx),
-  );
+  const actions = groups.filter(isOperatorAction);
   actions.use(operatorsOnly({ groups: shop.groups }));
-  actions.use(operatorHelpFeature());
-  actions.use(productsFeature({ catalog: shop.catalog }));
-  actions.use(categoriesFeature({ catalog: shop.catalog, categories: shop.categories }));
-  actions.use(photoFeature({ catalog: shop.catalog, photos: shop.photos }));
-  actions.use(
+  for (const action of operatorActions(deps)) actions.use(action);
+  return feature;
+}
+
+/** An update some operator feature acts on: only these go through the admin check. */
+function isOperatorAction(ctx: BotContext): boolean {
+  return (
+    ctx.hasCommand([...OPERATOR_COMMANDS, ...HELP_COMMANDS]) ||
+    ctx.hasCallbackQuery(callbacks.setting.pattern) ||
+    ctx.hasCallbackQuery(callbacks.productsPage.pattern) ||
+    ctx.hasCallbackQuery(callbacks.refundRetry.pattern) ||
+    ctx.hasCallbackQuery(callbacks.refundMark.pattern) ||
+    ctx.hasCallbackQuery(callbacks.findingResolve.pattern) ||
+    ctx.hasCallbackQuery(callbacks.customerId.pattern) ||
+    ctx.hasCallbackQuery(callbacks.showPhone.pattern) ||
+    ctx.hasCallbackQuery(callbacks.fulfil.pattern) ||
+    isShipNoteReply(ctx) ||
+    isPhotoCaptionCommand(ctx) ||
+    isCodesDocument(ctx) ||
+    isRefundNoteReply(ctx) ||
+    isSupportAnswer(ctx)
+  );
+}
+
+/** The operator features, in the order an action meets them. */
+function operatorActions(deps: OperatorFeatureDeps): Composer<BotContext>[] {
+  const { shop } = deps;
+  return [
+    operatorHelpFeature(),
+    productsFeature({ catalog: shop.catalog }),
+    categoriesFeature({ catalog: shop.catalog, categories: shop.categories }),
+    photoFeature({ catalog: shop.catalog, photos: shop.photos }),
     stockFeature({
       catalog: shop.catalog,
       stock: shop.stock,
       lowStock: deps.lowStock,
       ownerIds: deps.ownerIds,
     }),
-  );
-  actions.use(codesFeature({ catalog: shop.catalog, delivery: shop.delivery }));
-  actions.use(
+    codesFeature({ catalog: shop.catalog, delivery: shop.delivery }),
     operatorOrdersFeature({
       orders: shop.orders,
       payments: shop.payments,
@@ -119,28 +128,21 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
       mask: deps.mask,
       shippingOptions: deps.shippingOptions,
     }),
-  );
-  actions.use(
     operatorShippingFeature({
       catalog: shop.catalog,
       shipping: shop.shipping,
       options: deps.shippingOptions,
       providerCurrency: deps.providerCurrency,
     }),
-  );
-  actions.use(fulfilmentFeature({ fulfilment: shop.fulfilment, orders: shop.orders }));
-  actions.use(reportFeature({ reports: deps.reports, groups: shop.groups }));
-  actions.use(settingsFeature(shop.groups));
-  actions.use(
+    fulfilmentFeature({ fulfilment: shop.fulfilment, orders: shop.orders }),
+    reportFeature({ reports: deps.reports, groups: shop.groups }),
+    settingsFeature(shop.groups),
     refundsFeature({ payments: shop.payments, ledger: shop.ledger, ownerIds: deps.ownerIds }),
-  );
-  actions.use(supportAnswerFeature(shop.support));
-  actions.use(
+    supportAnswerFeature(shop.support),
     promoCodesFeature({
       promotions: shop.promotions,
       currency: deps.currency,
       ownerIds: deps.ownerIds,
     }),
-  );
-  return feature;
+  ];
 }

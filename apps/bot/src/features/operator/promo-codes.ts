@@ -1,4 +1,4 @@
-import { Composer } from "grammy";
+import { Composer, type CommandContext } from "grammy";
 import { formatMoney, type PromoCodeView, type PromotionService } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { formatDate } from "../../format/order.ts";
@@ -9,6 +9,14 @@ import { parsePromoAdd } from "./promo-command.ts";
 
 export const PROMO_COMMANDS = ["promo"] as const;
 
+type PromoCodesDeps = {
+  promotions: Pick<PromotionService, "create" | "list" | "disable">;
+  /** The currency a fixed amount is in unless it names one: the shop's payment currency. */
+  currency: string;
+  /** With admins holding the rights table's right for `promo-add` (rights.ts). */
+  ownerIds: readonly bigint[];
+};
+
 /**
  * The operator group's promo codes (docs/architecture.md, Promo codes):
  * - `/promo`: every code with its uses left;
@@ -16,93 +24,97 @@ export const PROMO_COMMANDS = ["promo"] as const;
  * - `/promo off CODE`: no new use is taken (uses already taken stay with their orders).
  * Bad input gets the usage line and changes nothing.
  */
-export function promoCodesFeature(deps: {
-  promotions: Pick<PromotionService, "create" | "list" | "disable">;
-  /** The currency a fixed amount is in unless it names one: the shop's payment currency. */
-  currency: string;
-  /** With admins holding the rights table's right for `promo-add` (rights.ts). */
-  ownerIds: readonly bigint[];
-}): Composer<BotContext> {
+export function promoCodesFeature(deps: PromoCodesDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
-
-  const line = (ctx: BotContext, c: PromoCodeView) => {
-    const currency = c.currency ?? deps.currency;
-    const window = [
-      c.startsAt
-        ? ctx.t("op-promo-from", { day: formatDate(c.startsAt, ctx.locale, ctx.shopTime.zone) })
-        : "",
-      c.endsAt
-        ? ctx.t("op-promo-until", {
-            // ends_at is the start of the day after the last one.
-            day: formatDate(new Date(c.endsAt.getTime() - 1), ctx.locale, ctx.shopTime.zone),
-          })
-        : "",
-      c.minTotalMinor > 0
-        ? ctx.t("op-promo-min", { min: formatMoney(c.minTotalMinor, currency) })
-        : "",
-    ]
-      .filter(Boolean)
-      .join(ctx.t("op-promo-separator"));
-    return ctx.t("op-promo-line", {
-      code: c.code,
-      terms: promoTerms(ctx.t, c, currency),
-      remaining: c.remainingUses,
-      total: c.totalUses,
-      per: c.perCustomer,
-      details: window === "" ? "" : ctx.t("op-promo-details", { list: window }),
-      state: c.active ? "" : ctx.t("op-promo-inactive"),
-    });
-  };
-
-  feature.command("promo", async (ctx) => {
-    const [action, ...rest] = ctx.match.split(/\s+/).filter(Boolean);
-    const usage = (problem?: string) =>
-      respond(
-        ctx,
-        problem
-          ? `${ctx.t("op-promo-invalid", { problem })}\n${ctx.t("op-promo-usage")}`
-          : ctx.t("op-promo-usage"),
-      );
-    switch (action?.toLowerCase()) {
-      case undefined: {
-        const codes = await deps.promotions.list();
-        if (codes.length === 0) return respond(ctx, ctx.t("op-promo-list-empty"));
-        return respond(
-          ctx,
-          [ctx.t("op-promo-list-title"), ...codes.map((c) => line(ctx, c))].join("\n"),
-        );
-      }
-      case "add": {
-        if (!(await requireRight(ctx, "promo-add", deps.ownerIds))) return;
-        const parsed = parsePromoAdd(rest.join(" "), deps.currency, ctx.shopTime.zone);
-        if (!parsed.ok) return usage(parsed.problem);
-        const result = await deps.promotions.create({ ...parsed.value, actor: actorOf(ctx) });
-        switch (result.status) {
-          case "ok":
-            return respond(ctx, ctx.t("op-promo-created", { line: line(ctx, result.code) }));
-          case "exists":
-            return respond(ctx, ctx.t("op-promo-exists", { code: result.code }));
-          case "invalid":
-            return usage(result.problems.join("; "));
-        }
-        return;
-      }
-      case "off": {
-        if (!rest[0] || rest.length > 1) return usage();
-        const result = await deps.promotions.disable(rest[0]);
-        if (result.status === "not-found")
-          return respond(ctx, ctx.t("op-promo-not-found", { code: result.code }));
-        return respond(
-          ctx,
-          ctx.t(result.status === "ok" ? "op-promo-off" : "op-promo-already-off", {
-            line: line(ctx, result.code),
-          }),
-        );
-      }
-      default:
-        return usage();
-    }
-  });
-
+  feature.command("promo", (ctx) => promoCommand(ctx, deps));
   return feature;
+}
+
+async function promoCommand(ctx: CommandContext<BotContext>, deps: PromoCodesDeps) {
+  const [action, ...rest] = ctx.match.split(/\s+/).filter(Boolean);
+  switch (action?.toLowerCase()) {
+    case undefined: {
+      const codes = await deps.promotions.list();
+      if (codes.length === 0) return respond(ctx, ctx.t("op-promo-list-empty"));
+      return respond(
+        ctx,
+        [ctx.t("op-promo-list-title"), ...codes.map((c) => line(ctx, c, deps.currency))].join("\n"),
+      );
+    }
+    case "add":
+      return addCode(ctx, deps, rest);
+    case "off": {
+      if (!rest[0] || rest.length > 1) return usage(ctx);
+      const result = await deps.promotions.disable(rest[0]);
+      if (result.status === "not-found")
+        return respond(ctx, ctx.t("op-promo-not-found", { code: result.code }));
+      return respond(
+        ctx,
+        ctx.t(result.status === "ok" ? "op-promo-off" : "op-promo-already-off", {
+          line: line(ctx, result.code, deps.currency),
+        }),
+      );
+    }
+    default:
+      return usage(ctx);
+  }
+}
+
+/** The usage line, after what was wrong when that is known. */
+function usage(ctx: BotContext, problem?: string): Promise<void> {
+  return respond(
+    ctx,
+    problem
+      ? `${ctx.t("op-promo-invalid", { problem })}\n${ctx.t("op-promo-usage")}`
+      : ctx.t("op-promo-usage"),
+  );
+}
+
+/** `/promo add ...`, for those with the right. */
+async function addCode(ctx: BotContext, deps: PromoCodesDeps, words: string[]): Promise<void> {
+  if (!(await requireRight(ctx, "promo-add", deps.ownerIds))) return;
+  const parsed = parsePromoAdd(words.join(" "), deps.currency, ctx.shopTime.zone);
+  if (!parsed.ok) return usage(ctx, parsed.problem);
+  const result = await deps.promotions.create({ ...parsed.value, actor: actorOf(ctx) });
+  switch (result.status) {
+    case "ok":
+      return respond(
+        ctx,
+        ctx.t("op-promo-created", { line: line(ctx, result.code, deps.currency) }),
+      );
+    case "exists":
+      return respond(ctx, ctx.t("op-promo-exists", { code: result.code }));
+    case "invalid":
+      return usage(ctx, result.problems.join("; "));
+  }
+}
+
+/** One code: its terms, uses left, and its window and minimum when it has them. */
+function line(ctx: BotContext, c: PromoCodeView, shopCurrency: string): string {
+  const currency = c.currency ?? shopCurrency;
+  const window = [
+    c.startsAt
+      ? ctx.t("op-promo-from", { day: formatDate(c.startsAt, ctx.locale, ctx.shopTime.zone) })
+      : "",
+    c.endsAt
+      ? ctx.t("op-promo-until", {
+          // ends_at is the start of the day after the last one.
+          day: formatDate(new Date(c.endsAt.getTime() - 1), ctx.locale, ctx.shopTime.zone),
+        })
+      : "",
+    c.minTotalMinor > 0
+      ? ctx.t("op-promo-min", { min: formatMoney(c.minTotalMinor, currency) })
+      : "",
+  ]
+    .filter(Boolean)
+    .join(ctx.t("op-promo-separator"));
+  return ctx.t("op-promo-line", {
+    code: c.code,
+    terms: promoTerms(ctx.t, c, currency),
+    remaining: c.remainingUses,
+    total: c.totalUses,
+    per: c.perCustomer,
+    details: window === "" ? "" : ctx.t("op-promo-details", { list: window }),
+    state: c.active ? "" : ctx.t("op-promo-inactive"),
+  });
 }

@@ -13,23 +13,39 @@ export type PromoAddCommand =
 export function parsePromoAdd(args: string, currency: string, timeZone: string): PromoAddCommand {
   const [code, amount, ...options] = args.split(/\s+/).filter(Boolean);
   if (!code || !amount) return { ok: false, problem: "CODE and the amount are required" };
+  const discount = parseDiscount(amount, currency);
+  if (!discount.ok) return discount;
+  const seen = parseOptions(options);
+  if (!seen.ok) return seen;
+  const limits = parseLimits(seen.options, discount.currency ?? currency, timeZone);
+  if (!limits.ok) return limits;
+  const { kind, value } = discount;
+  return { ok: true, value: { code, kind, value, currency: discount.currency, ...limits.value } };
+}
+
+type Problem = { ok: false; problem: string };
+
+/** "10%" or "5.00[CUR]"; the currency is null for a percentage. */
+function parseDiscount(
+  amount: string,
+  currency: string,
+): { ok: true; kind: "PERCENT" | "FIXED"; value: number; currency: string | null } | Problem {
   const fixed = /^(\d{1,9}(?:\.\d{1,2})?)([A-Za-z]{3})?$/.exec(amount);
   const percent = /^(\d{1,3})%$/.exec(amount);
-  let kind: "PERCENT" | "FIXED";
-  let value: number | null;
-  let codeCurrency: string | null = null;
   if (percent) {
-    kind = "PERCENT";
-    value = Number(percent[1]);
+    const value = Number(percent[1]);
     if (value < 1 || value > 100) return { ok: false, problem: "a percentage is 1-100" };
-  } else if (fixed) {
-    kind = "FIXED";
-    codeCurrency = fixed[2]?.toUpperCase() ?? currency;
-    value = parseMoney(fixed[1]!, codeCurrency);
-    if (value === null)
-      return { ok: false, problem: `not an amount of ${codeCurrency}: ${amount}` };
-  } else return { ok: false, problem: `not 10% or an amount: ${amount}` };
+    return { ok: true, kind: "PERCENT", value, currency: null };
+  }
+  if (!fixed) return { ok: false, problem: `not 10% or an amount: ${amount}` };
+  const codeCurrency = fixed[2]?.toUpperCase() ?? currency;
+  const value = parseMoney(fixed[1]!, codeCurrency);
+  if (value === null) return { ok: false, problem: `not an amount of ${codeCurrency}: ${amount}` };
+  return { ok: true, kind: "FIXED", value, currency: codeCurrency };
+}
 
+/** `name=value` options, each known and at most once. */
+function parseOptions(options: string[]): { ok: true; options: Map<string, string> } | Problem {
   const seen = new Map<string, string>();
   for (const option of options) {
     const match = /^(uses|per|min|from|until)=(\S+)$/.exec(option.toLowerCase());
@@ -37,6 +53,17 @@ export function parsePromoAdd(args: string, currency: string, timeZone: string):
     if (seen.has(match[1]!)) return { ok: false, problem: `${match[1]} given twice` };
     seen.set(match[1]!, match[2]!);
   }
+  return { ok: true, options: seen };
+}
+
+type Limits = Omit<CreatePromoCodeInput, "actor" | "code" | "kind" | "value" | "currency">;
+
+/** uses (required), per, min (in `currency`), and the days from and until. */
+function parseLimits(
+  seen: Map<string, string>,
+  currency: string,
+  timeZone: string,
+): { ok: true; value: Limits } | Problem {
   const count = (name: string, max: number): number | null | undefined => {
     const text = seen.get(name);
     if (text === undefined) return undefined;
@@ -50,7 +77,7 @@ export function parsePromoAdd(args: string, currency: string, timeZone: string):
   let minTotalMinor = 0;
   const min = seen.get("min");
   if (min !== undefined) {
-    const parsed = parseMoney(min, codeCurrency ?? currency);
+    const parsed = parseMoney(min, currency);
     if (parsed === null) return { ok: false, problem: `not an amount: min=${min}` };
     minTotalMinor = parsed;
   }
@@ -67,10 +94,6 @@ export function parsePromoAdd(args: string, currency: string, timeZone: string):
   return {
     ok: true,
     value: {
-      code,
-      kind,
-      value,
-      currency: codeCurrency,
       totalUses,
       perCustomer: perCustomer ?? 1,
       minTotalMinor,

@@ -2,7 +2,7 @@
 // in /order (the buyer's name, address, phone and e-mail masked), and "Show contact", which gives
 // them in full to the admin who presses it, in a dialog nobody else sees, recorded with who and when.
 import type { InlineKeyboard } from "grammy";
-import { Composer } from "grammy";
+import { Composer, type CallbackQueryContext } from "grammy";
 import {
   formatMoney,
   parseMoney,
@@ -56,83 +56,86 @@ export function withShowPhone(ctx: BotContext, keyboard: InlineKeyboard, order: 
 
 export function operatorShippingFeature(deps: OperatorShippingDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
-
-  feature.callbackQuery(callbacks.showPhone.pattern, async (ctx) => {
-    const data = callbacks.showPhone.decode(ctx.callbackQuery.data);
-    if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
-    const from = ctx.from;
-    const result = await deps.shipping.revealPhone({
-      orderId: data.orderId,
-      operatorId: actorOf(ctx),
-      operatorName: from.username ? `@${from.username}` : from.first_name,
-    });
-    if (result.status === "ok") {
-      const { name, address, phone, email } = result.contact;
-      const contact = [name, address, phone, email].filter(Boolean).join("\n");
-      // A dialog holds 200 characters: a long address is cut there (alert() cuts).
-      return alert(ctx, ctx.t("op-phone-shown", { id: data.orderId, contact }));
-    }
-    return respond(
-      ctx,
-      result.status === "no-contact"
-        ? ctx.t("op-phone-none", { id: data.orderId })
-        : ctx.t("order-not-found"),
-    );
-  });
-
-  feature.command("kind", async (ctx) => {
-    const [typed, kindWord, amount] = (typeof ctx.match === "string" ? ctx.match : "")
-      .trim()
-      .split(/\s+/);
-    const kind =
-      kindWord?.toLowerCase() === "physical"
-        ? "PHYSICAL"
-        : kindWord?.toLowerCase() === "digital"
-          ? "DIGITAL"
-          : null;
-    const usage = () =>
-      respond(ctx, ctx.t("op-kind-usage", { currency: deps.providerCurrency ?? "-" }));
-    if (!typed || !kind) return usage();
-    if (kind === "PHYSICAL" && !deps.providerCurrency)
-      return respond(ctx, ctx.t("op-kind-no-provider"));
-    const currency = kind === "PHYSICAL" ? deps.providerCurrency! : "XTR";
-    const sku = await knownSku(ctx, deps.catalog, typed);
-    if (sku === null) return;
-    const priceMinor = amount === undefined ? undefined : parseMoney(amount, currency);
-    if (priceMinor === null) return usage();
-    const result = await deps.shipping.setProductKind({
-      sku,
-      kind,
-      currency,
-      priceMinor,
-      actor: actorOf(ctx),
-    });
-    switch (result.status) {
-      case "ok":
-        return respond(
-          ctx,
-          ctx.t("op-kind-set", {
-            sku: result.sku,
-            kind: result.kind,
-            price: formatMoney(result.priceMinor, result.currency),
-          }),
-        );
-      case "price-required":
-        return respond(
-          ctx,
-          ctx.t("op-kind-price", {
-            sku: result.sku,
-            priceCurrency: result.priceCurrency,
-            currency,
-            kind: kindWord!.toLowerCase(),
-          }),
-        );
-      case "not-found":
-        return respond(ctx, ctx.t("op-unknown-sku", { sku: typed }));
-      case "invalid":
-        return usage();
-    }
-  });
-
+  feature.callbackQuery(callbacks.showPhone.pattern, (ctx) => showContact(ctx, deps));
+  feature.command("kind", (ctx) => kindCommand(ctx, deps));
   return feature;
+}
+
+/** "Show contact": the buyer's details in full, to the admin who pressed, recorded. */
+async function showContact(ctx: CallbackQueryContext<BotContext>, deps: OperatorShippingDeps) {
+  const data = callbacks.showPhone.decode(ctx.callbackQuery.data);
+  if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
+  const from = ctx.from;
+  const result = await deps.shipping.revealPhone({
+    orderId: data.orderId,
+    operatorId: actorOf(ctx),
+    operatorName: from.username ? `@${from.username}` : from.first_name,
+  });
+  if (result.status === "ok") {
+    const { name, address, phone, email } = result.contact;
+    const contact = [name, address, phone, email].filter(Boolean).join("\n");
+    // A dialog holds 200 characters: a long address is cut there (alert() cuts).
+    return alert(ctx, ctx.t("op-phone-shown", { id: data.orderId, contact }));
+  }
+  return respond(
+    ctx,
+    result.status === "no-contact"
+      ? ctx.t("op-phone-none", { id: data.orderId })
+      : ctx.t("order-not-found"),
+  );
+}
+
+/** `/kind SKU physical|digital [PRICE]`. */
+async function kindCommand(ctx: BotContext, deps: OperatorShippingDeps) {
+  const [typed, kindWord, amount] = (typeof ctx.match === "string" ? ctx.match : "")
+    .trim()
+    .split(/\s+/);
+  const kind =
+    kindWord?.toLowerCase() === "physical"
+      ? "PHYSICAL"
+      : kindWord?.toLowerCase() === "digital"
+        ? "DIGITAL"
+        : null;
+  const usage = () =>
+    respond(ctx, ctx.t("op-kind-usage", { currency: deps.providerCurrency ?? "-" }));
+  if (!typed || !kind) return usage();
+  if (kind === "PHYSICAL" && !deps.providerCurrency)
+    return respond(ctx, ctx.t("op-kind-no-provider"));
+  const currency = kind === "PHYSICAL" ? deps.providerCurrency! : "XTR";
+  const sku = await knownSku(ctx, deps.catalog, typed);
+  if (sku === null) return;
+  const priceMinor = amount === undefined ? undefined : parseMoney(amount, currency);
+  if (priceMinor === null) return usage();
+  const result = await deps.shipping.setProductKind({
+    sku,
+    kind,
+    currency,
+    priceMinor,
+    actor: actorOf(ctx),
+  });
+  switch (result.status) {
+    case "ok":
+      return respond(
+        ctx,
+        ctx.t("op-kind-set", {
+          sku: result.sku,
+          kind: result.kind,
+          price: formatMoney(result.priceMinor, result.currency),
+        }),
+      );
+    case "price-required":
+      return respond(
+        ctx,
+        ctx.t("op-kind-price", {
+          sku: result.sku,
+          priceCurrency: result.priceCurrency,
+          currency,
+          kind: kindWord!.toLowerCase(),
+        }),
+      );
+    case "not-found":
+      return respond(ctx, ctx.t("op-unknown-sku", { sku: typed }));
+    case "invalid":
+      return usage();
+  }
 }

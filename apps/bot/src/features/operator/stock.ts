@@ -4,6 +4,7 @@ import {
   parseMoney,
   type CatalogService,
   type LowStockAlerts,
+  type SetPriceResult,
   type StockService,
 } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
@@ -27,109 +28,104 @@ function args(ctx: BotContext): string[] {
 /** /stock SKU +N|-N|=N and /price SKU AMOUNT, for the operator group's admins (/products: products.ts). */
 export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
-
-  feature.command("stock", async (ctx) => {
-    const [typed, change, ...rest] = args(ctx);
-    if (!typed || !change || rest.length > 0) return respond(ctx, ctx.t("op-stock-usage"));
-    const sku = await knownSku(ctx, deps.catalog, typed);
-    if (sku === null) return;
-    // The command message names the request: Telegram re-delivering it must not restock twice.
-    const requestId =
-      ctx.chat && ctx.msg ? `stock:${ctx.chat.id}:${ctx.msg.message_id}` : undefined;
-    const result = await deps.stock.adjustStock(sku, change, actorOf(ctx), { requestId });
-    switch (result.status) {
-      case "ok": {
-        const after = result.product.stock;
-        // Alerts first: if the reply fails, the re-delivered command still finds them queued.
-        if (result.delta < 0) await deps.lowStock.afterSale([result.product.sku]);
-        // A re-delivered command changed nothing now, and the stock has moved since its first run:
-        // "before" would be a guess (orders may have taken units meanwhile), so say what it did.
-        await respond(
-          ctx,
-          result.replayed
-            ? ctx.t("op-stock-replayed", {
-                sku: result.product.sku,
-                change: signed(result.delta),
-                now: after,
-              })
-            : ctx.t("op-stock-ok", {
-                sku: result.product.sku,
-                before: after - result.delta,
-                after,
-              }),
-        );
-        break;
-      }
-      case "insufficient":
-        await respond(
-          ctx,
-          ctx.t("op-stock-short", { sku, requested: change.slice(1), available: result.available }),
-        );
-        break;
-      case "conflict":
-      case "not-found":
-        await respondNotChanged(ctx, result.status, sku);
-        break;
-      case "invalid":
-        await respond(ctx, ctx.t("op-stock-usage"));
-        break;
-    }
-  });
-
-  feature.command("price", async (ctx) => {
-    const [typed, amount, ...rest] = args(ctx);
-    if (!typed || !amount || rest.length > 0) return respond(ctx, ctx.t("op-price-usage"));
-    if (!(await requireRight(ctx, "price", deps.ownerIds))) return;
-    const sku = await knownSku(ctx, deps.catalog, typed);
-    if (sku === null) return;
-    const product = await deps.catalog.get({ sku });
-    if (!product) return respond(ctx, ctx.t("op-unknown-sku", { sku }));
-    const priceMinor = parseMoney(amount, product.currency);
-    if (priceMinor === null) return respond(ctx, ctx.t("op-price-usage"));
-    const result = await deps.stock.setPrice({ sku, priceMinor, actor: actorOf(ctx) });
-    switch (result.status) {
-      case "ok":
-        await respond(
-          ctx,
-          ctx.t("op-price-ok", {
-            sku,
-            before: formatMoney(result.previousMinor, product.currency),
-            after: formatMoney(priceMinor, product.currency),
-          }),
-        );
-        break;
-      case "conflict":
-      case "not-found":
-        await respondNotChanged(ctx, result.status, sku);
-        break;
-      case "invalid":
-        await respond(ctx, ctx.t("op-invalid", { problems: result.problems.join("; ") }));
-        break;
-      case "amount-out-of-range":
-        await respond(
-          ctx,
-          ctx.t("op-price-out-of-range", {
-            sku,
-            price: formatMoney(priceMinor, result.currency),
-            min: formatMoney(result.minMinor, result.currency),
-            max: formatMoney(result.maxMinor, result.currency),
-          }),
-        );
-        break;
-      case "unsupported-currency":
-        await respond(
-          ctx,
-          ctx.t("op-price-currency-unsupported", {
-            sku,
-            currency: result.currency,
-            supported: result.supported.join(", "),
-          }),
-        );
-        break;
-    }
-  });
-
+  feature.command("stock", (ctx) => stockCommand(ctx, deps));
+  feature.command("price", (ctx) => priceCommand(ctx, deps));
   return feature;
+}
+
+async function stockCommand(ctx: BotContext, deps: StockFeatureDeps): Promise<void> {
+  const [typed, change, ...rest] = args(ctx);
+  if (!typed || !change || rest.length > 0) return respond(ctx, ctx.t("op-stock-usage"));
+  const sku = await knownSku(ctx, deps.catalog, typed);
+  if (sku === null) return;
+  // The command message names the request: Telegram re-delivering it must not restock twice.
+  const requestId = ctx.chat && ctx.msg ? `stock:${ctx.chat.id}:${ctx.msg.message_id}` : undefined;
+  const result = await deps.stock.adjustStock(sku, change, actorOf(ctx), { requestId });
+  switch (result.status) {
+    case "ok": {
+      const after = result.product.stock;
+      // Alerts first: if the reply fails, the re-delivered command still finds them queued.
+      if (result.delta < 0) await deps.lowStock.afterSale([result.product.sku]);
+      // A re-delivered command changed nothing now, and the stock has moved since its first run:
+      // "before" would be a guess (orders may have taken units meanwhile), so say what it did.
+      await respond(
+        ctx,
+        result.replayed
+          ? ctx.t("op-stock-replayed", {
+              sku: result.product.sku,
+              change: signed(result.delta),
+              now: after,
+            })
+          : ctx.t("op-stock-ok", {
+              sku: result.product.sku,
+              before: after - result.delta,
+              after,
+            }),
+      );
+      break;
+    }
+    case "insufficient":
+      await respond(
+        ctx,
+        ctx.t("op-stock-short", { sku, requested: change.slice(1), available: result.available }),
+      );
+      break;
+    case "conflict":
+    case "not-found":
+      await respondNotChanged(ctx, result.status, sku);
+      break;
+    case "invalid":
+      await respond(ctx, ctx.t("op-stock-usage"));
+      break;
+  }
+}
+
+async function priceCommand(ctx: BotContext, deps: StockFeatureDeps): Promise<void> {
+  const [typed, amount, ...rest] = args(ctx);
+  if (!typed || !amount || rest.length > 0) return respond(ctx, ctx.t("op-price-usage"));
+  if (!(await requireRight(ctx, "price", deps.ownerIds))) return;
+  const sku = await knownSku(ctx, deps.catalog, typed);
+  if (sku === null) return;
+  const product = await deps.catalog.get({ sku });
+  if (!product) return respond(ctx, ctx.t("op-unknown-sku", { sku }));
+  const priceMinor = parseMoney(amount, product.currency);
+  if (priceMinor === null) return respond(ctx, ctx.t("op-price-usage"));
+  const result = await deps.stock.setPrice({ sku, priceMinor, actor: actorOf(ctx) });
+  if (result.status === "conflict" || result.status === "not-found")
+    return respondNotChanged(ctx, result.status, sku);
+  await respond(ctx, priceText(ctx, sku, priceMinor, product.currency, result));
+}
+
+function priceText(
+  ctx: BotContext,
+  sku: string,
+  priceMinor: number,
+  productCurrency: string,
+  result: Exclude<SetPriceResult, { status: "conflict" | "not-found" }>,
+): string {
+  switch (result.status) {
+    case "ok":
+      return ctx.t("op-price-ok", {
+        sku,
+        before: formatMoney(result.previousMinor, productCurrency),
+        after: formatMoney(priceMinor, productCurrency),
+      });
+    case "invalid":
+      return ctx.t("op-invalid", { problems: result.problems.join("; ") });
+    case "amount-out-of-range":
+      return ctx.t("op-price-out-of-range", {
+        sku,
+        price: formatMoney(priceMinor, result.currency),
+        min: formatMoney(result.minMinor, result.currency),
+        max: formatMoney(result.maxMinor, result.currency),
+      });
+    case "unsupported-currency":
+      return ctx.t("op-price-currency-unsupported", {
+        sku,
+        currency: result.currency,
+        supported: result.supported.join(", "),
+      });
+  }
 }
 
 /** The replies /stock and /price share for a change not made: the product is busy, or no such SKU. */
