@@ -1,35 +1,21 @@
-import { runTransaction, TransactionAbortedError, type ProductKind, type Tx } from "@orderbot/db";
+import { runTransaction, TransactionAbortedError, type Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
-import {
-  BUSY,
-  invalid,
-  UNAVAILABLE,
-  type Busy,
-  type Invalid,
-  type Unavailable,
-} from "../results.ts";
+import { BUSY, UNAVAILABLE, type Busy, type Invalid, type Unavailable } from "../results.ts";
 import {
   isDatabaseOverloaded,
   Rollback,
   UNIQUE,
   violatedUniqueIndex,
 } from "../database/db-errors.ts";
-import { newPublicId } from "./public-id.ts";
 import { utcTimestamp } from "../database/sql-time.ts";
 import type { OrderView } from "../views.ts";
-import {
-  checkInvoiceAmount,
-  INVOICE_LIMITS,
-  type InvoiceAmountRefusal,
-} from "../payments/invoice-limits.ts";
+import type { InvoiceAmountRefusal } from "../payments/invoice-limits.ts";
 import type { ValidPlaceOrder } from "./place-order-input.ts";
 import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
 import { shortfallOf, type ShortLine } from "./shortfall.ts";
+import { priceOrder, type PricedLine, type PricedOrder } from "./price-order.ts";
 import type { PromoRefusal } from "../promotions/terms.ts";
-import { priceOrderPromo, takeOrderPromoUse, type OrderPromo } from "../promotions/reservation.ts";
-
-/** The largest total an order can have: `orders.total_minor` is a PostgreSQL integer. */
-const MAX_TOTAL_MINOR = 2_147_483_647;
+import { takeOrderPromoUse, type OrderPromo } from "../promotions/reservation.ts";
 
 export type PlaceOrderResult =
   | { status: "ok"; order: OrderView; replayed: boolean }
@@ -45,15 +31,6 @@ export type PlaceOrderResult =
   | { status: "cart-changed" }
   /** Its promo code cannot be used (used up, expired, already used by this customer...): nothing reserved. */
   | PromoRefusal;
-
-interface Line {
-  productId: number;
-  sku: string;
-  title: { en: string; zh: string };
-  kind: ProductKind;
-  quantity: number;
-  unitPriceMinor: number;
-}
 
 /**
  * Two-int advisory lock space for "one placement per user at a time" inside PostgreSQL, keyed by
@@ -85,122 +62,133 @@ export async function reserveOrder(
   signal?: AbortSignal,
 ): Promise<PlaceOrderResult> {
   const { db, config } = deps;
-  const key = storedIdempotencyKey(input.userId, input.idempotencyKey);
-  /**
-   * A refusal, unless this very intent was placed already (Telegram re-delivering the update, a
-   * double tap): the stock, the promo use or the open-order slot it took is what is missing now,
-   * so the answer is its order. Only refusals look the key up: a new order never does, since
-   * the unique key answers for it (the insert fails on a replay).
-   */
-  const refuse = async (refusal: PlaceOrderResult) => (await replayOf(deps, input)) ?? refusal;
   for (let attempt = 1; ; attempt++) {
-    const priced = await priceLines(deps, input);
-    if (!Array.isArray(priced)) return refuse(priced);
-    const short = priced.filter((line) => line.available < line.quantity);
-    if (short.length > 0)
-      // A fresh read already shows it: answer without a transaction (a sold-out sale stays cheap).
-      return refuse({
-        status: "out-of-stock",
-        short: short.map((l) => ({ sku: l.sku, requested: l.quantity, available: l.available })),
-      });
-    const currency = priced[0]!.currency;
-    const subtotalMinor = priced.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0);
-    let promo: OrderPromo | null = null;
-    if (input.promoCodeId !== undefined) {
-      const withCode = await priceOrderPromo(deps, input.promoCodeId, subtotalMinor, currency);
-      if (withCode.status === "promo-refused") return refuse(withCode);
-      promo = withCode;
-    }
-    const totalMinor = promo ? promo.totalMinor : subtotalMinor;
-    const now = deps.clock.now();
-    const expiresAt = new Date(now.getTime() + config.reservationTtlMs);
-    const publicId = newPublicId(config.publicIdLength);
+    const planned = await priceOrder(deps, input);
+    if (!planned.ok) return refuse(deps, input, planned.refusal);
+    const plan = planned.plan;
     try {
-      const created = await runTransaction(
-        db,
-        async (tx) => {
-          // The user's lock, and the unpaid-holds cap the lines' trigger checks at COMMIT.
-          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${OPEN_ORDER_CAP_LOCK}::int, hashtext(${input.userId.toString()})),
-                                      set_config('orderbot.max_unpaid_share', ${config.maxUnpaidShare.toString()}, true)`;
-          const [row] = await insertOrder(tx, {
-            ...input,
-            key,
-            publicId,
-            totalMinor,
-            currency,
-            expiresAt,
-            maxOpen: config.maxOpenOrders,
-            lines: priced,
-            promo,
-          });
-          if (!row || row.orderId === null)
-            throw new Rollback({
-              status: "limit",
-              open: row?.open ?? 0,
-              max: config.maxOpenOrders,
-            } as const);
-          if (promo)
-            await takeOrderPromoUse(tx, deps, promo, { id: row.orderId, userId: input.userId });
-          if (input.cartRevision !== undefined)
-            await emptyCart(tx, input.userId, input.cartRevision);
-          return row;
-        },
-        { signal, timeoutMs: config.transactionTimeoutMs, maxWaitMs: config.transactionMaxWaitMs },
-      );
-      const order: OrderView = {
-        id: publicId,
-        userId: input.userId,
-        chatId: input.chatId,
-        status: "RESERVED",
-        totalMinor,
-        currency,
-        expiresAt,
-        createdAt: created.createdAt!,
-        version: 0,
-        items: priced.map((l) => ({
-          sku: l.sku,
-          title: l.title,
-          kind: l.kind,
-          quantity: l.quantity,
-          unitPriceMinor: l.unitPriceMinor,
-        })),
-        promo: promo
-          ? {
-              code: promo.code,
-              kind: promo.kind,
-              value: promo.value,
-              discountMinor: promo.discountMinor,
-            }
-          : null,
-        // Shipping is chosen in Telegram's payment form, after the reservation.
-        shipping: null,
+      const created = await runTransaction(db, (tx) => createOrder(tx, deps, input, plan), {
+        signal,
+        timeoutMs: config.transactionTimeoutMs,
+        maxWaitMs: config.transactionMaxWaitMs,
+      });
+      return {
+        status: "ok",
+        order: reservedView(input, plan, created.createdAt!),
+        replayed: false,
       };
-      return { status: "ok", order, replayed: false };
     } catch (error) {
-      if (error instanceof Rollback) return refuse(error.result as PlaceOrderResult);
-      if (error instanceof TransactionAbortedError) return UNAVAILABLE;
-      const shortfall = await shortfallOf(deps, error, priced);
-      if (shortfall === "price-again") {
-        if (attempt >= ATTEMPTS) return BUSY;
-        continue; // stock, a price or the sale changed under us: the fresh pricing answers
-      }
-      if (shortfall) return refuse({ status: "out-of-stock", short: shortfall });
-      if (isDatabaseOverloaded(error)) {
-        deps.logger.warn(
-          "placeOrder shed: the database is overloaded (no connection within maxWait, or the transaction timed out)",
-        );
-        return BUSY;
-      }
-      const index = violatedUniqueIndex(error);
-      if (index === UNIQUE.orderIdempotencyKey) {
-        // A concurrent replay of the same intent committed first: its order is ours.
-        const replay = await replayOf(deps, input);
-        if (replay) return replay;
-      }
-      if (index === UNIQUE.orderPublicId && attempt < ATTEMPTS) continue;
-      throw error;
+      const answer = await answerFailure(deps, input, plan.lines, error, attempt);
+      if (answer === "retry") continue;
+      return answer;
     }
   }
+}
+
+/**
+ * A refusal, unless this very intent was placed already (Telegram re-delivering the update, a
+ * double tap): the stock, the promo use or the open-order slot it took is what is missing now,
+ * so the answer is its order. Only refusals look the key up: a new order never does, since
+ * the unique key answers for it (the insert fails on a replay).
+ */
+async function refuse(
+  deps: CoreDeps,
+  input: ValidPlaceOrder,
+  refusal: PlaceOrderResult,
+): Promise<PlaceOrderResult> {
+  return (await replayOf(deps, input)) ?? refusal;
+}
+
+/** The transaction: the user's lock, the order under the cap, its promo use, the cart emptied. */
+async function createOrder(tx: Tx, deps: CoreDeps, input: ValidPlaceOrder, plan: PricedOrder) {
+  const { config } = deps;
+  // The user's lock, and the unpaid-holds cap the lines' trigger checks at COMMIT.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${OPEN_ORDER_CAP_LOCK}::int, hashtext(${input.userId.toString()})),
+                              set_config('orderbot.max_unpaid_share', ${config.maxUnpaidShare.toString()}, true)`;
+  const [row] = await insertOrder(tx, {
+    ...input,
+    key: storedIdempotencyKey(input.userId, input.idempotencyKey),
+    publicId: plan.publicId,
+    totalMinor: plan.totalMinor,
+    currency: plan.currency,
+    expiresAt: plan.expiresAt,
+    maxOpen: config.maxOpenOrders,
+    lines: plan.lines,
+    promo: plan.promo,
+  });
+  if (!row || row.orderId === null)
+    throw new Rollback({
+      status: "limit",
+      open: row?.open ?? 0,
+      max: config.maxOpenOrders,
+    } as const);
+  if (plan.promo)
+    await takeOrderPromoUse(tx, deps, plan.promo, { id: row.orderId, userId: input.userId });
+  if (input.cartRevision !== undefined) await emptyCart(tx, input.userId, input.cartRevision);
+  return row;
+}
+
+/** The order just reserved, as a read would show it. */
+function reservedView(input: ValidPlaceOrder, plan: PricedOrder, createdAt: Date): OrderView {
+  const { promo } = plan;
+  return {
+    id: plan.publicId,
+    userId: input.userId,
+    chatId: input.chatId,
+    status: "RESERVED",
+    totalMinor: plan.totalMinor,
+    currency: plan.currency,
+    expiresAt: plan.expiresAt,
+    createdAt,
+    version: 0,
+    items: plan.lines.map((l) => ({
+      sku: l.sku,
+      title: l.title,
+      kind: l.kind,
+      quantity: l.quantity,
+      unitPriceMinor: l.unitPriceMinor,
+    })),
+    promo: promo
+      ? {
+          code: promo.code,
+          kind: promo.kind,
+          value: promo.value,
+          discountMinor: promo.discountMinor,
+        }
+      : null,
+    // Shipping is chosen in Telegram's payment form, after the reservation.
+    shipping: null,
+  };
+}
+
+/** What a failed transaction answers, "retry" to price again, or the error rethrown. */
+async function answerFailure(
+  deps: CoreDeps,
+  input: ValidPlaceOrder,
+  priced: PricedLine[],
+  error: unknown,
+  attempt: number,
+): Promise<PlaceOrderResult | "retry"> {
+  if (error instanceof Rollback) return refuse(deps, input, error.result as PlaceOrderResult);
+  if (error instanceof TransactionAbortedError) return UNAVAILABLE;
+  const shortfall = await shortfallOf(deps, error, priced);
+  // Stock, a price or the sale changed under us: the fresh pricing answers.
+  if (shortfall === "price-again") return attempt >= ATTEMPTS ? BUSY : "retry";
+  if (shortfall) return refuse(deps, input, { status: "out-of-stock", short: shortfall });
+  if (isDatabaseOverloaded(error)) {
+    deps.logger.warn(
+      "placeOrder shed: the database is overloaded (no connection within maxWait, or the transaction timed out)",
+    );
+    return BUSY;
+  }
+  const index = violatedUniqueIndex(error);
+  if (index === UNIQUE.orderIdempotencyKey) {
+    // A concurrent replay of the same intent committed first: its order is ours.
+    const replay = await replayOf(deps, input);
+    if (replay) return replay;
+  }
+  if (index === UNIQUE.orderPublicId && attempt < ATTEMPTS) return "retry";
+  throw error;
 }
 
 /** The answer to a replay: the order this intent placed already, or null when it placed none. */
@@ -213,62 +201,6 @@ export async function replayOf(
     storedIdempotencyKey(input.userId, input.idempotencyKey),
   );
   return order ? { status: "ok", order, replayed: true } : null;
-}
-
-type PricedLine = Line & { currency: string; available: number };
-
-/** The order's lines with today's prices, or why the input names products that cannot be sold. */
-async function priceLines(
-  deps: CoreDeps,
-  input: ValidPlaceOrder,
-): Promise<PricedLine[] | Invalid | InvoiceAmountRefusal> {
-  const products = await deps.db.product.findMany({
-    where: { sku: { in: input.items.map((i) => i.sku) } },
-  });
-  const bySku = new Map(products.map((p) => [p.sku, p]));
-  const problems: string[] = [];
-  const lines: PricedLine[] = [];
-  input.items.forEach((item, index) => {
-    const product = bySku.get(item.sku);
-    if (!product) return problems.push(`items.${index}.sku: unknown product ${item.sku}`);
-    if (!product.active) return problems.push(`items.${index}.sku: ${item.sku} is not on sale`);
-    lines.push({
-      productId: product.id,
-      sku: product.sku,
-      title: { en: product.titleEn, zh: product.titleZh },
-      kind: product.kind,
-      quantity: item.quantity,
-      unitPriceMinor: product.priceMinor,
-      currency: product.currency,
-      available: product.stock,
-    });
-  });
-  if (new Set(lines.map((l) => l.currency)).size > 1)
-    problems.push("items: products in different currencies cannot share an order");
-  if (lines.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0) > MAX_TOTAL_MINOR)
-    problems.push(
-      `items: the order's total would exceed ${MAX_TOTAL_MINOR} minor units; order fewer`,
-    );
-  if (problems.length > 0) return invalid(problems);
-  const total = lines.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0);
-  const currency = lines[0]!.currency;
-  const payable = checkInvoiceAmount(total, currency);
-  if (payable.status !== "ok") return payable;
-  const cap = deps.config.maxOrderTotalMinor;
-  if (cap !== undefined && total > cap) {
-    const limit = INVOICE_LIMITS[currency]!;
-    return {
-      status: "amount-out-of-range",
-      currency,
-      amountMinor: total,
-      minMinor: limit.minMinor,
-      maxMinor: Math.min(cap, limit.maxMinor),
-    };
-  }
-  // The fixed lock order: every placement updates its products' rows in ascending id order,
-  // whatever order the cart was filled in, so two carts holding the same products in opposite
-  // orders wait for each other instead of deadlocking (docs/architecture.md, The cart).
-  return lines.sort((a, b) => a.productId - b.productId);
 }
 
 /**
