@@ -1,3 +1,4 @@
+import type { I18n } from "@grammyjs/i18n";
 import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { createParkedUpdates, createProcessedUpdates, type Database } from "@orderbot/db";
@@ -15,7 +16,7 @@ import { createI18n } from "./bot/i18n.ts";
 import { localeFromLanguageCode } from "./format/translate.ts";
 import { publishCommands } from "./commands.ts";
 import type { BotConfig } from "./config.ts";
-import { createBotMetrics } from "./metrics.ts";
+import { createBotMetrics, type BotMetrics } from "./metrics.ts";
 import { assertPollingMayTakeOver, assertRedisVersion } from "./startup.ts";
 import { loggableError } from "./log-safety.ts";
 import { createMetricsServer, createServer, WEBHOOK_PATH, type BotServer } from "./server.ts";
@@ -73,13 +74,62 @@ export interface BotApp {
  * await app.close();
  */
 export function createBotApp(deps: BotAppDeps): BotApp {
-  const { config, logger, shop } = deps;
+  const { config, logger } = deps;
   const mask = (id: bigint | number) => maskId(id, config.LOCK_HASH_KEY);
-  const clock = shop.deps.clock;
   const metrics = createBotMetrics(deps.registry);
   const i18n = createI18n();
+  const bot = botFor(deps, i18n, mask);
+  // A bot token starts with the bot's id: known before getMe, and the same on every replica.
+  const botId = BigInt(config.BOT_TOKEN.split(":")[0]!);
+  const processUpdate = pipelineFor(deps, { bot, i18n, mask, metrics, botId });
 
-  const bot = createBot({
+  const server = createServer({
+    processUpdate,
+    checks: { database: () => deps.db.$queryRaw`SELECT 1`, redis: () => deps.redis.ping() },
+    registry: deps.registry,
+    logger,
+    webhookSecret: config.BOT_MODE === "webhook" ? (config.WEBHOOK_SECRET ?? null) : null,
+    bodyLimit: config.WEBHOOK_BODY_LIMIT,
+    metricsToken: config.METRICS_PORT === undefined ? (config.METRICS_TOKEN ?? null) : null,
+  });
+  const metricsServer =
+    config.METRICS_PORT === undefined ? null : createMetricsServer(deps.registry, logger);
+  let poller: Poller | null = null;
+
+  return {
+    bot,
+    server,
+    processUpdate,
+
+    async start() {
+      await bot.init();
+      await assertRedisVersion(deps.redis, logger);
+      await publishCommands(bot.api, logger);
+      const address = await server.listen({ host: config.HOST, port: config.PORT });
+      if (metricsServer)
+        await metricsServer.listen({ host: config.HOST, port: config.METRICS_PORT });
+      if (config.BOT_MODE === "webhook") await setWebhook(bot, config);
+      else poller = await startPoller(deps, { bot, processUpdate, metrics, botId });
+      logger.info({ mode: config.BOT_MODE, bot: bot.botInfo.username, address }, "bot started");
+      return { address };
+    },
+
+    async close() {
+      await poller?.stop();
+      await server.close();
+      await metricsServer?.close();
+    },
+  };
+}
+
+type Poller = ReturnType<typeof startPolling>;
+type Mask = (id: bigint | number) => string;
+
+/** The grammY bot, its features given what they need from the config and the shop. */
+function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotContext> {
+  const { config, logger, shop } = deps;
+  const clock = shop.deps.clock;
+  return createBot({
     token: config.BOT_TOKEN,
     apiRoot: config.TELEGRAM_API_ROOT,
     ...(deps.botInfo ? { botInfo: deps.botInfo } : {}),
@@ -118,20 +168,32 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     catalogPageSize: CATALOG_PAGE_SIZE,
     maxUnitsPerLine: shop.deps.config.maxUnitsPerLine,
   });
+}
 
-  // A bot token starts with the bot's id: known before getMe, and the same on every replica.
-  const botId = BigInt(config.BOT_TOKEN.split(":")[0]!);
-  const processUpdate = createUpdatePipeline({
-    botId,
+/** Rate limit, dedupe and lock around the bot's features: what every update is fed to. */
+function pipelineFor(
+  deps: BotAppDeps,
+  parts: {
+    bot: Bot<BotContext>;
+    i18n: I18n<BotContext>;
+    mask: Mask;
+    metrics: BotMetrics;
+    botId: bigint;
+  },
+): ProcessUpdate {
+  const { config, logger, shop } = deps;
+  const { bot, i18n } = parts;
+  return createUpdatePipeline({
+    botId: parts.botId,
     processed: createProcessedUpdates(deps.db),
     locks: deps.locks,
     rateLimiter: createRateLimiter({
       redis: deps.redis,
       prefix: `${config.LOCK_NAMESPACE}:ratelimit:`,
-      mask,
+      mask: parts.mask,
       limit: config.RATE_LIMIT_PER_WINDOW,
       windowMs: config.RATE_LIMIT_WINDOW_MS,
-      failedOpen: metrics.rateLimitFailOpen,
+      failedOpen: parts.metrics.rateLimitFailOpen,
       logger,
       isOperator: createOperatorRoster({
         load: () => shop.groups.list(),
@@ -152,70 +214,44 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       });
     },
     handle: (update) => bot.handleUpdate(update),
-    metrics,
+    metrics: parts.metrics,
     logger,
   });
+}
 
-  const server = createServer({
-    processUpdate,
-    checks: { database: () => deps.db.$queryRaw`SELECT 1`, redis: () => deps.redis.ping() },
-    registry: deps.registry,
-    logger,
-    webhookSecret: config.BOT_MODE === "webhook" ? (config.WEBHOOK_SECRET ?? null) : null,
-    bodyLimit: config.WEBHOOK_BODY_LIMIT,
-    metricsToken: config.METRICS_PORT === undefined ? (config.METRICS_TOKEN ?? null) : null,
+/** Webhook mode: Telegram is told where to send updates, with the secret it must send back. */
+async function setWebhook(bot: Bot<BotContext>, config: BotConfig): Promise<void> {
+  // Appended, not resolved: a PUBLIC_URL with a path prefix (behind a proxy) keeps it.
+  const url = `${(config.PUBLIC_URL ?? "").replace(/\/+$/, "")}${WEBHOOK_PATH}`;
+  await bot.api.setWebhook(url, {
+    secret_token: config.WEBHOOK_SECRET,
+    allowed_updates: [...HANDLED_UPDATE_TYPES],
   });
-  const metricsServer =
-    config.METRICS_PORT === undefined ? null : createMetricsServer(deps.registry, logger);
-  let poller: ReturnType<typeof startPolling> | null = null;
+}
 
-  return {
-    bot,
-    server,
-    processUpdate,
-
-    async start() {
-      await bot.init();
-      await assertRedisVersion(deps.redis, logger);
-      await publishCommands(bot.api, logger);
-      const address = await server.listen({ host: config.HOST, port: config.PORT });
-      if (metricsServer)
-        await metricsServer.listen({ host: config.HOST, port: config.METRICS_PORT });
-      if (config.BOT_MODE === "webhook") {
-        // Appended, not resolved: a PUBLIC_URL with a path prefix (behind a proxy) keeps it.
-        const url = `${(config.PUBLIC_URL ?? "").replace(/\/+$/, "")}${WEBHOOK_PATH}`;
-        await bot.api.setWebhook(url, {
-          secret_token: config.WEBHOOK_SECRET,
-          allowed_updates: [...HANDLED_UPDATE_TYPES],
-        });
-      } else {
-        await assertPollingMayTakeOver(bot.api, config.botModeChosen);
-        await bot.api.deleteWebhook();
-        poller = startPolling({
-          api: bot.api,
-          processUpdate,
-          logger,
-          allowedUpdates: HANDLED_UPDATE_TYPES,
-          maxAttempts: config.POLL_RETRY_MAX_ATTEMPTS,
-          retryBaseMs: config.POLL_RETRY_BASE_MS,
-          retryMaxMs: config.POLL_RETRY_MAX_MS,
-          skipped: metrics.updatesSkipped,
-          parking: createParking({
-            store: createParkedUpdates(deps.db),
-            botId,
-            logger,
-            gauge: metrics.updatesParked,
-          }),
-        });
-      }
-      logger.info({ mode: config.BOT_MODE, bot: bot.botInfo.username, address }, "bot started");
-      return { address };
-    },
-
-    async close() {
-      await poller?.stop();
-      await server.close();
-      await metricsServer?.close();
-    },
-  };
+/** Polling mode: no webhook (unless another process may still be using it), then the poller. */
+async function startPoller(
+  deps: BotAppDeps,
+  parts: { bot: Bot<BotContext>; processUpdate: ProcessUpdate; metrics: BotMetrics; botId: bigint },
+): Promise<Poller> {
+  const { config, logger } = deps;
+  const { api } = parts.bot;
+  await assertPollingMayTakeOver(api, config.botModeChosen);
+  await api.deleteWebhook();
+  return startPolling({
+    api,
+    processUpdate: parts.processUpdate,
+    logger,
+    allowedUpdates: HANDLED_UPDATE_TYPES,
+    maxAttempts: config.POLL_RETRY_MAX_ATTEMPTS,
+    retryBaseMs: config.POLL_RETRY_BASE_MS,
+    retryMaxMs: config.POLL_RETRY_MAX_MS,
+    skipped: parts.metrics.updatesSkipped,
+    parking: createParking({
+      store: createParkedUpdates(deps.db),
+      botId: parts.botId,
+      logger,
+      gauge: parts.metrics.updatesParked,
+    }),
+  });
 }

@@ -58,6 +58,29 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
       maxUnitsPerLine: deps.maxUnitsPerLine,
     }),
     languageFeature(deps.languages),
+    ...shoppingFeatures(deps),
+    groupLifecycleFeature({ groups: shop.groups, ownerIds: deps.operators.ownerIds }),
+    paySupportFeature({ support: shop.support, ...deps.shopInfo }),
+    operatorFeature({
+      shop,
+      // A promo code's fixed amount is in Stars unless it names a currency.
+      currency: "XTR",
+      shippingOptions: deps.shippingOptions,
+      providerCurrency: deps.payments.provider?.currency ?? null,
+      lowStock: deps.lowStock,
+      reports: deps.reports,
+      ...deps.operators,
+    }),
+    // Last but one: plain text that names products is a search; anything else goes on.
+    searchFeature({ catalog: shop.catalog, pageSize: deps.catalogPageSize }),
+    unhandledFeature(),
+  ];
+}
+
+/** Browsing, the cart, orders and their payment, in the order an update meets them. */
+function shoppingFeatures(deps: FeatureDeps): Composer<BotContext>[] {
+  const { shop } = deps;
+  return [
     catalogFeature({ catalog: shop.catalog, cart: shop.cart, pageSize: deps.catalogPageSize }),
     productFeature({
       catalog: shop.catalog,
@@ -93,21 +116,6 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
     }),
     shippingFeature({ options: deps.shippingOptions }),
     refundedPaymentFeature({ payments: shop.payments }),
-    groupLifecycleFeature({ groups: shop.groups, ownerIds: deps.operators.ownerIds }),
-    paySupportFeature({ support: shop.support, ...deps.shopInfo }),
-    operatorFeature({
-      shop,
-      // A promo code's fixed amount is in Stars unless it names a currency.
-      currency: "XTR",
-      shippingOptions: deps.shippingOptions,
-      providerCurrency: deps.payments.provider?.currency ?? null,
-      lowStock: deps.lowStock,
-      reports: deps.reports,
-      ...deps.operators,
-    }),
-    // Last but one: plain text that names products is a search; anything else goes on.
-    searchFeature({ catalog: shop.catalog, pageSize: deps.catalogPageSize }),
-    unhandledFeature(),
   ];
 }
 
