@@ -63,14 +63,10 @@ export function startPolling(options: PollerOptions): {
   stop(): Promise<void>;
   done: Promise<void>;
 } {
-  const { api, logger } = options;
-  const busyPollMs = options.busyPollMs ?? 100;
-  const minEmptyPollMs = options.minEmptyPollMs ?? 1000;
-  const limit = options.limit ?? 100;
   const controller = new AbortController();
   const queue = createPollQueue({
     processUpdate: options.processUpdate,
-    logger,
+    logger: options.logger,
     maxAttempts: options.maxAttempts ?? 12,
     retryBaseMs: options.retryBaseMs ?? 500,
     retryMaxMs: options.retryMaxMs ?? 30_000,
@@ -78,56 +74,7 @@ export function startPolling(options: PollerOptions): {
     parking: options.parking,
     signal: controller.signal,
   });
-  let offset = 0;
-
-  // The abort listener goes when the timer fires: a poller that waits for a payment through a long
-  // outage pauses thousands of times and must not pile them up.
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const onAbort = () => (clearTimeout(timer), resolve());
-      const timer = setTimeout(() => {
-        controller.signal.removeEventListener("abort", onAbort);
-        resolve();
-      }, ms).unref();
-      controller.signal.addEventListener("abort", onAbort, { once: true });
-    });
-
-  async function loop(): Promise<void> {
-    while (!controller.signal.aborted) {
-      await queue.loadParked();
-      let updates: Update[];
-      const polledAt = performance.now();
-      try {
-        updates = await api.getUpdates(
-          {
-            offset,
-            limit,
-            // While updates are unfinished Telegram answers at once (it hands them out again).
-            timeout: queue.busy() ? 0 : (options.timeoutSeconds ?? 15),
-            allowed_updates: options.allowedUpdates as never,
-          },
-          // grammY types the signal with its fetch shim's AbortSignal; Node's own is what it gets.
-          controller.signal as Parameters<Api["getUpdates"]>[1],
-        );
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        logger.warn({ err: loggableError(error) }, "getUpdates failed; retrying");
-        await pause(1000);
-        continue;
-      }
-      const fresh = updates.filter((update) => queue.add(update)).length;
-      queue.startRunnable();
-      // A full batch with nothing new: nothing newer can be fetched until the offset moves. Park
-      // what keeps failing, and what waits for it.
-      if (updates.length >= limit && fresh === 0) await queue.parkStuck();
-      offset = queue.offset(Math.max(offset - 1, ...updates.map((u) => u.update_id)));
-      if (queue.busy()) await pause(busyPollMs);
-      else if (updates.length === 0)
-        await pause(Math.max(0, minEmptyPollMs - (performance.now() - polledAt)));
-    }
-  }
-
-  const done = loop().then(async () => {
+  const done = poll(options, queue, controller.signal).then(async () => {
     await queue.settle();
   });
   return {
@@ -137,4 +84,71 @@ export function startPolling(options: PollerOptions): {
       await done;
     },
   };
+}
+
+type PollQueue = ReturnType<typeof createPollQueue>;
+
+/** Fetches, hands the updates to the queue and moves the offset, until `signal` aborts. */
+async function poll(options: PollerOptions, queue: PollQueue, signal: AbortSignal): Promise<void> {
+  const busyPollMs = options.busyPollMs ?? 100;
+  const minEmptyPollMs = options.minEmptyPollMs ?? 1000;
+  const limit = options.limit ?? 100;
+  let offset = 0;
+  while (!signal.aborted) {
+    await queue.loadParked();
+    const polledAt = performance.now();
+    const updates = await fetchUpdates(options, { offset, limit, busy: queue.busy() }, signal);
+    if (updates === "aborted") return;
+    if (updates === "failed") {
+      await pause(signal, 1000);
+      continue;
+    }
+    const fresh = updates.filter((update) => queue.add(update)).length;
+    queue.startRunnable();
+    // A full batch with nothing new: nothing newer can be fetched until the offset moves. Park
+    // what keeps failing, and what waits for it.
+    if (updates.length >= limit && fresh === 0) await queue.parkStuck();
+    offset = queue.offset(Math.max(offset - 1, ...updates.map((u) => u.update_id)));
+    if (queue.busy()) await pause(signal, busyPollMs);
+    else if (updates.length === 0)
+      await pause(signal, Math.max(0, minEmptyPollMs - (performance.now() - polledAt)));
+  }
+}
+
+/** One getUpdates; a failure is logged (unless the poller is stopping) and said, not thrown. */
+async function fetchUpdates(
+  options: PollerOptions,
+  at: { offset: number; limit: number; busy: boolean },
+  signal: AbortSignal,
+): Promise<Update[] | "aborted" | "failed"> {
+  try {
+    return await options.api.getUpdates(
+      {
+        offset: at.offset,
+        limit: at.limit,
+        // While updates are unfinished Telegram answers at once (it hands them out again).
+        timeout: at.busy ? 0 : (options.timeoutSeconds ?? 15),
+        allowed_updates: options.allowedUpdates as never,
+      },
+      // grammY types the signal with its fetch shim's AbortSignal; Node's own is what it gets.
+      signal as Parameters<Api["getUpdates"]>[1],
+    );
+  } catch (error) {
+    if (signal.aborted) return "aborted";
+    options.logger.warn({ err: loggableError(error) }, "getUpdates failed; retrying");
+    return "failed";
+  }
+}
+
+// The abort listener goes when the timer fires: a poller that waits for a payment through a long
+// outage pauses thousands of times and must not pile them up.
+function pause(signal: AbortSignal, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const onAbort = () => (clearTimeout(timer), resolve());
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms).unref();
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }
