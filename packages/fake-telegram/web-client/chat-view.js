@@ -6,8 +6,9 @@ let drawn = new Map();
 
 /** Redraws the message list from a chat view; `on` receives the messages' actions. */
 export function renderMessages(view, on) {
-  const list = document.getElementById("messages");
-  const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+  const list = document.getElementById("message-list");
+  const scroller = document.getElementById("messages");
+  const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
   const invoices = new Map(view.invoices.map((i) => [i.messageId, i]));
   const botIds = new Set(view.botMessages.map((m) => m.message_id));
   const next = new Map();
@@ -21,16 +22,16 @@ export function renderMessages(view, on) {
         : renderMessage(message, { fromBot: botIds.has(message.message_id), invoice, on });
     next.set(message.message_id, { signature, element });
   }
-  for (const [id, { element }] of drawn) if (!next.has(id)) element.remove();
+  for (const [id, { element }] of drawn) if (next.get(id)?.element !== element) element.remove();
   [...next.values()].forEach(({ element }, index) => {
     if (list.children[index] !== element) list.insertBefore(element, list.children[index] ?? null);
   });
   drawn = next;
-  if (nearBottom) list.scrollTop = list.scrollHeight;
+  if (nearBottom) scroller.scrollTop = scroller.scrollHeight;
 }
 
 /** Empties the list when another chat opens. */
 export function clearMessages() {
   drawn = new Map();
-  document.getElementById("messages").replaceChildren();
+  document.getElementById("message-list").replaceChildren();
 }
