@@ -1,0 +1,64 @@
+// npm run try [-- --port N]: the shop for a person to try in a browser, with no simulated crowd.
+// scripts/try starts the services; this makes a new shop database (migrated and seeded, with the
+// shipped tea set), starts the fake Telegram with its web client, one bot and one worker, and
+// prints the client's URL. Ctrl-C stops everything it started.
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { seedCatalog } from "@orderbot/db";
+import {
+  createTestDatabase,
+  PHYSICAL_SHOP_ENV,
+  prepareTemplateDatabase,
+  PROJECT_ROOT,
+  serviceUrls,
+  startShopRun,
+  stockPhysicalGoods,
+  type ShopRun,
+} from "@orderbot/testkit";
+
+const out = (line = "") => process.stdout.write(`${line}\n`);
+const { values } = parseArgs({ options: { port: { type: "string", default: "8081" } } });
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  process.stderr.write(`try: --port must be 0-65535, not ${values.port}\n`);
+  process.exit(2);
+}
+const stopped = new Promise<string>((resolve) => {
+  process.once("SIGINT", () => resolve("Ctrl-C"));
+  process.once("SIGTERM", () => resolve("SIGTERM"));
+});
+
+await prepareTemplateDatabase();
+const database = await createTestDatabase({ poolMax: 3 });
+let shop: ShopRun | undefined;
+try {
+  await seedCatalog(database.db);
+  await stockPhysicalGoods(database.db);
+  const logDir = path.join(PROJECT_ROOT, ".data/try/logs");
+  await mkdir(logDir, { recursive: true });
+  out(`try: starting the fake Telegram, 1 bot and 1 worker (logs in .data/try/logs/)`);
+  shop = await startShopRun({
+    databaseUrl: database.url,
+    redisUrl: serviceUrls().redisUrl,
+    bots: 1,
+    workers: 1,
+    lockNamespace: "try:orderbot",
+    lockHashKey: "try-run-lock-hash-key-0123456",
+    logDir,
+    env: { LOG_LEVEL: "info", ...PHYSICAL_SHOP_ENV },
+    workerEnv: { OUTBOX_INTERVAL_MS: "500" },
+    kit: { port, controlApi: true },
+  });
+  out(`try: open ${shop.kit.apiRoot}/ in a browser: create a user, send /start.`);
+  out(`try: "Shop operators" is the operator group; its owner "Operator" runs the shop there.`);
+  out(`try: Ctrl-C stops everything it started`);
+  out(`try: ${await stopped}: stopping`);
+} catch (error) {
+  process.stderr.write(`try: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await shop?.stop();
+  await database.drop();
+  out("try: stopped everything it started");
+}
