@@ -1,4 +1,4 @@
-import { Composer, type CallbackQueryContext } from "grammy";
+import { Composer, type CallbackQueryContext, type Filter } from "grammy";
 import {
   type ResolveFindingResult,
   type StarReconciliation,
@@ -99,21 +99,11 @@ type RefundsDeps = {
 export function refundsFeature(deps: RefundsDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   feature.command("refunds", (ctx) => listExceptions(ctx, deps));
-  feature.command("refunded", async (ctx) => {
-    const [charge, ...words] = (typeof ctx.match === "string" ? ctx.match : "").trim().split(/\s+/);
-    if (!charge) return respond(ctx, ctx.t("op-refunded-usage"));
-    const note = words.join(" ").trim();
-    await mark(ctx, deps, { telegramChargeId: charge }, note === "" ? null : note);
-  });
+  feature.command("refunded", (ctx) => refundedCommand(ctx, deps));
   feature.callbackQuery(callbacks.refundRetry.pattern, (ctx) => retryButton(ctx, deps));
   feature.callbackQuery(callbacks.refundMark.pattern, (ctx) => markButton(ctx, deps));
   feature.callbackQuery(callbacks.findingResolve.pattern, (ctx) => resolveButton(ctx, deps));
-  feature.on("message:text").filter(isRefundNoteReply, async (ctx) => {
-    const charge = PROMPT_MARK.exec(ctx.message.reply_to_message?.text ?? "")?.[1];
-    if (!charge) return;
-    const text = ctx.message.text.trim();
-    await mark(ctx, deps, { telegramChargeId: charge }, text === "-" || text === "" ? null : text);
-  });
+  feature.on("message:text").filter(isRefundNoteReply, (ctx) => markWithNote(ctx, deps));
   return feature;
 }
 
@@ -125,7 +115,7 @@ async function listExceptions(ctx: BotContext, deps: RefundsDeps): Promise<void>
     await ctx.reply(text, keyboard ? { reply_markup: keyboard } : {});
 }
 
-/** `/refunded CHARGE [note]` or the reply to the note prompt: a refund made by hand. */
+/** A refund made by hand, marked with its note. */
 async function mark(
   ctx: BotContext,
   deps: RefundsDeps,
@@ -137,6 +127,22 @@ async function mark(
   if (!(await requireRight(ctx, "refund-mark", deps.ownerIds))) return;
   const result = await deps.payments.markRefundedByHand({ ref, actor: actorOf(ctx), note });
   await respond(ctx, markText(ctx, result));
+}
+
+/** `/refunded CHARGE [note]`: a refund made by hand, typed. */
+async function refundedCommand(ctx: BotContext, deps: RefundsDeps): Promise<void> {
+  const [charge, ...words] = (typeof ctx.match === "string" ? ctx.match : "").trim().split(/\s+/);
+  if (!charge) return respond(ctx, ctx.t("op-refunded-usage"));
+  const note = words.join(" ").trim();
+  await mark(ctx, deps, { telegramChargeId: charge }, note === "" ? null : note);
+}
+
+/** The reply to the note prompt marks the charge it names ("-": no note). */
+async function markWithNote(ctx: Filter<BotContext, "message:text">, deps: RefundsDeps) {
+  const charge = PROMPT_MARK.exec(ctx.message.reply_to_message?.text ?? "")?.[1];
+  if (!charge) return;
+  const text = ctx.message.text.trim();
+  await mark(ctx, deps, { telegramChargeId: charge }, text === "-" || text === "" ? null : text);
 }
 
 async function retryButton(ctx: CallbackQueryContext<BotContext>, deps: RefundsDeps) {
