@@ -1,5 +1,10 @@
+import type { Prisma } from "@orderbot/db";
 import { utcTimestamp } from "../database/sql-time.ts";
 import type { Sql } from "../database/sql.ts";
+import type { GroupView } from "./service.ts";
+import { readSettings } from "./settings.ts";
+
+type OperatorGroup = Prisma.OperatorGroupModel;
 
 export interface OperatorGroupRef {
   chatId: bigint;
@@ -31,4 +36,22 @@ export async function listOperatorGroups(sql: Sql): Promise<OperatorGroupRef[]> 
     orderBy: { chatId: "asc" },
   });
   return rows.map((r) => ({ chatId: r.chatId, title: r.title }));
+}
+
+export function groupView(row: OperatorGroup): GroupView {
+  return {
+    chatId: row.chatId,
+    title: row.title,
+    settings: readSettings(row.settings),
+    version: row.version,
+    adminIds: row.adminIds,
+    adminsRefreshedAt: row.adminsRefreshedAt,
+    boundBy: row.boundBy,
+  };
+}
+
+/** The group bound at this id, if any. */
+export async function findGroup(sql: Sql, chatId: bigint): Promise<GroupView | null> {
+  const row = await sql.operatorGroup.findUnique({ where: { chatId } });
+  return row ? groupView(row) : null;
 }

@@ -1,12 +1,11 @@
-import type { Prisma } from "@orderbot/db";
-
-type OperatorGroup = Prisma.OperatorGroupModel;
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, telegramId } from "../validation.ts";
-import { deadLetterGroupOutbox, migrateGroup, type GroupMigration } from "./migration.ts";
-import { saveGroupAdmins } from "./queries.ts";
+import type { GroupMigration } from "./migration.ts";
+import { botRemoved, migrate } from "./chat-changes.ts";
+import { forgetAdmins, isAdmin, refreshAdmins } from "./admin-cache.ts";
+import { findGroup, groupView } from "./queries.ts";
 import {
   groupSettingsPatchSchema,
   readSettings,
@@ -128,9 +127,6 @@ const bindSchema = z.object({
   boundBy: telegramId,
 });
 const unbindSchema = z.object({ chatId: telegramId, actor: telegramId });
-const migrateSchema = z
-  .object({ fromChatId: telegramId, toChatId: telegramId })
-  .refine((m) => m.fromChatId !== m.toChatId, "the new chat id must differ from the old one");
 const updateSchema = z.object({
   chatId: telegramId,
   patch: groupSettingsPatchSchema,
@@ -138,190 +134,87 @@ const updateSchema = z.object({
   actor: telegramId,
 });
 
-export function groupView(row: OperatorGroup): GroupView {
+export function createGroupService(deps: CoreDeps): GroupService {
   return {
-    chatId: row.chatId,
-    title: row.title,
-    settings: readSettings(row.settings),
-    version: row.version,
-    adminIds: row.adminIds,
-    adminsRefreshedAt: row.adminsRefreshedAt,
-    boundBy: row.boundBy,
+    bind: (input) => bind(deps, input),
+    get: (chatId) => getGroup(deps, chatId),
+    unbind: (input) => unbind(deps, input),
+    list: () => listGroups(deps),
+    updateSettings: (input) => updateSettings(deps, input),
+    refreshAdmins: (group, fetchAdmins, options) =>
+      refreshAdmins(deps, group, fetchAdmins, options),
+    isAdmin: (group, userId, fetchAdmins, options) =>
+      isAdmin(deps, group, userId, fetchAdmins, options),
+    forgetAdmins: (chatId) => forgetAdmins(deps, chatId),
+    migrate: (input) => migrate(deps, input),
+    botRemoved: (chatId) => botRemoved(deps, chatId),
   };
 }
 
-export function createGroupService(deps: CoreDeps): GroupService {
+export type Arg<K extends keyof GroupService> = Parameters<GroupService[K]>[0];
+export type Result<K extends keyof GroupService> = ReturnType<GroupService[K]>;
+
+async function bind(deps: CoreDeps, raw: Arg<"bind">): Result<"bind"> {
+  const parsed = parseWith(bindSchema, raw);
+  if (!parsed.ok) return invalid(parsed.problems);
+  const { chatId, title, boundBy } = parsed.value;
   const { db } = deps;
-  const find = async (chatId: bigint) => {
-    const row = await db.operatorGroup.findUnique({ where: { chatId } });
-    return row ? groupView(row) : null;
-  };
-  const toId = (value: bigint | number | string) => telegramId.safeParse(value);
+  const { count } = await db.operatorGroup.createMany({
+    data: [{ chatId, title, boundBy, settings: readSettings({}), adminIds: [] }],
+    skipDuplicates: true,
+  });
+  const row =
+    count === 1
+      ? await db.operatorGroup.findUniqueOrThrow({ where: { chatId } })
+      : await db.operatorGroup.update({ where: { chatId }, data: { title } });
+  deps.logger.info(
+    { group: deps.mask(chatId), by: deps.mask(boundBy), created: count === 1 },
+    "operator group bound",
+  );
+  return { status: "ok", group: groupView(row), created: count === 1 };
+}
 
-  /** refreshAdmins for a group already read. */
-  async function refreshCached(
-    cached: GroupView,
-    fetchAdmins: FetchAdmins,
-    options: RefreshAdminsOptions = {},
-  ): Promise<RefreshAdminsResult> {
-    const { chatId } = cached;
-    const maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
-    const now = deps.clock.now();
-    if (cached.adminsRefreshedAt && now.getTime() - cached.adminsRefreshedAt.getTime() < maxAgeMs) {
-      return { status: "ok", adminIds: cached.adminIds, source: "cache" };
-    }
-    const fetchAndStore = async (signal?: AbortSignal) => {
-      const adminIds = (await fetchAdmins(signal)).map((id) => BigInt(id));
-      signal?.throwIfAborted();
-      // The worker's conditional write: a slow refresh never overwrites a faster, later one.
-      await saveGroupAdmins(db, { chatId, adminIds, fetchedAt: now });
-      return adminIds;
-    };
-    const outcome = await deps.locks.withLock(
-      { kind: "group-admins", id: chatId },
-      ({ signal }) => fetchAndStore(signal),
-      { requestId: deps.requestId() },
+async function unbind(deps: CoreDeps, raw: Arg<"unbind">): Result<"unbind"> {
+  const parsed = parseWith(unbindSchema, raw);
+  if (!parsed.ok) return invalid(parsed.problems);
+  const { chatId, actor } = parsed.value;
+  const { count } = await deps.db.operatorGroup.deleteMany({ where: { chatId } });
+  if (count === 0) return NOT_FOUND;
+  deps.logger.info({ group: deps.mask(chatId), by: deps.mask(actor) }, "operator group unbound");
+  return { status: "ok" };
+}
+
+async function getGroup(deps: CoreDeps, chatId: Arg<"get">): Result<"get"> {
+  const id = telegramId.safeParse(chatId);
+  return id.success ? findGroup(deps.db, id.data) : null;
+}
+
+async function listGroups(deps: CoreDeps): Result<"list"> {
+  return (await deps.db.operatorGroup.findMany({ orderBy: { createdAt: "asc" } })).map(groupView);
+}
+
+async function updateSettings(
+  deps: CoreDeps,
+  raw: Arg<"updateSettings">,
+): Result<"updateSettings"> {
+  const parsed = parseWith(updateSchema, raw);
+  if (!parsed.ok) return invalid(parsed.problems);
+  const { chatId, patch, expectedVersion, actor } = parsed.value;
+  const current = await findGroup(deps.db, chatId);
+  if (!current) return NOT_FOUND;
+  const settings = { ...current.settings, ...patch };
+  const { count } = await deps.db.operatorGroup.updateMany({
+    where: { chatId, version: expectedVersion },
+    data: { settings, version: { increment: 1 } },
+  });
+  const group = (await findGroup(deps.db, chatId))!;
+  const result: UpdateSettingsResult =
+    count === 1 ? { status: "ok", group } : { status: "conflict", group };
+  deps.metrics.operations.inc({ op: "update_settings", outcome: result.status });
+  if (count === 1)
+    deps.logger.info(
+      { group: deps.mask(chatId), by: deps.mask(actor), version: group.version },
+      "group settings updated",
     );
-    if (outcome.status === "ok")
-      return { status: "ok", adminIds: outcome.value, source: "fetched" };
-    const refreshedAt = cached.adminsRefreshedAt;
-    if (refreshedAt === null)
-      return { status: "ok", adminIds: await fetchAndStore(), source: "fetched" };
-    const tooOld =
-      options.maxStaleMs !== undefined &&
-      now.getTime() - refreshedAt.getTime() >= options.maxStaleMs;
-    if (!tooOld) return { status: "ok", adminIds: cached.adminIds, source: "stale-cache" };
-    // A read from Telegram is harmless without the lock: at worst two instances ask at once.
-    try {
-      return { status: "ok", adminIds: await fetchAndStore(), source: "fetched" };
-    } catch (error) {
-      deps.logger.warn(
-        { group: deps.mask(chatId), refreshedAt, reason: (error as Error).message },
-        "admin list too old and Telegram did not answer; refusing to use it",
-      );
-      return { status: "stale", refreshedAt };
-    }
-  }
-
-  const service: GroupService = {
-    async bind(raw) {
-      const parsed = parseWith(bindSchema, raw);
-      if (!parsed.ok) return invalid(parsed.problems);
-      const { chatId, title, boundBy } = parsed.value;
-      const { count } = await db.operatorGroup.createMany({
-        data: [{ chatId, title, boundBy, settings: readSettings({}), adminIds: [] }],
-        skipDuplicates: true,
-      });
-      const row =
-        count === 1
-          ? await db.operatorGroup.findUniqueOrThrow({ where: { chatId } })
-          : await db.operatorGroup.update({ where: { chatId }, data: { title } });
-      deps.logger.info(
-        { group: deps.mask(chatId), by: deps.mask(boundBy), created: count === 1 },
-        "operator group bound",
-      );
-      return { status: "ok", group: groupView(row), created: count === 1 };
-    },
-
-    async unbind(raw) {
-      const parsed = parseWith(unbindSchema, raw);
-      if (!parsed.ok) return invalid(parsed.problems);
-      const { chatId, actor } = parsed.value;
-      const { count } = await db.operatorGroup.deleteMany({ where: { chatId } });
-      if (count === 0) return NOT_FOUND;
-      deps.logger.info(
-        { group: deps.mask(chatId), by: deps.mask(actor) },
-        "operator group unbound",
-      );
-      return { status: "ok" };
-    },
-
-    async get(chatId) {
-      const id = toId(chatId);
-      return id.success ? find(id.data) : null;
-    },
-
-    async list() {
-      return (await db.operatorGroup.findMany({ orderBy: { createdAt: "asc" } })).map(groupView);
-    },
-
-    async updateSettings(raw) {
-      const parsed = parseWith(updateSchema, raw);
-      if (!parsed.ok) return invalid(parsed.problems);
-      const { chatId, patch, expectedVersion, actor } = parsed.value;
-      const current = await find(chatId);
-      if (!current) return NOT_FOUND;
-      const settings = { ...current.settings, ...patch };
-      const { count } = await db.operatorGroup.updateMany({
-        where: { chatId, version: expectedVersion },
-        data: { settings, version: { increment: 1 } },
-      });
-      const group = (await find(chatId))!;
-      const result: UpdateSettingsResult =
-        count === 1 ? { status: "ok", group } : { status: "conflict", group };
-      deps.metrics.operations.inc({ op: "update_settings", outcome: result.status });
-      if (count === 1)
-        deps.logger.info(
-          { group: deps.mask(chatId), by: deps.mask(actor), version: group.version },
-          "group settings updated",
-        );
-      return result;
-    },
-
-    async refreshAdmins(group, fetchAdmins, options = {}) {
-      if (typeof group === "object") return refreshCached(group, fetchAdmins, options);
-      const id = toId(group);
-      const cached = id.success ? await find(id.data) : null;
-      return cached ? refreshCached(cached, fetchAdmins, options) : NOT_FOUND;
-    },
-
-    async isAdmin(group, userIdRaw, fetchAdmins, options) {
-      const userId = toId(userIdRaw);
-      if (!userId.success) return false;
-      const admins = await service.refreshAdmins(group, fetchAdmins, options);
-      return admins.status === "ok" && admins.adminIds.includes(userId.data);
-    },
-
-    async migrate(raw) {
-      const parsed = parseWith(migrateSchema, raw);
-      if (!parsed.ok) return invalid(parsed.problems);
-      const result = await migrateGroup(db, parsed.value);
-      if (result.moved || result.messages > 0)
-        deps.logger.info(
-          {
-            from: deps.mask(parsed.value.fromChatId),
-            to: deps.mask(parsed.value.toChatId),
-            ...result,
-          },
-          "operator group followed to its supergroup",
-        );
-      return { status: "ok", ...result };
-    },
-
-    async botRemoved(chatIdRaw) {
-      const chatId = toId(chatIdRaw);
-      if (!chatId.success) return invalid(["chatId: not a Telegram id"]);
-      const group = await find(chatId.data);
-      if (!group) return NOT_FOUND;
-      const deadLettered = await deadLetterGroupOutbox(db, {
-        chatId: chatId.data,
-        reason: "the bot was removed from the operator group",
-      });
-      deps.logger.warn(
-        { group: deps.mask(chatId.data), deadLettered },
-        "bot removed from an operator group; its pending messages are dead letters",
-      );
-      return { status: "ok", group, deadLettered };
-    },
-
-    async forgetAdmins(chatIdRaw) {
-      const chatId = toId(chatIdRaw);
-      if (!chatId.success) return;
-      await db.operatorGroup.updateMany({
-        where: { chatId: chatId.data },
-        data: { adminsRefreshedAt: null },
-      });
-    },
-  };
-  return service;
+  return result;
 }
