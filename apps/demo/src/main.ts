@@ -109,6 +109,8 @@ try {
     logDir,
     env: { LOG_LEVEL: "info", ...PHYSICAL_SHOP_ENV },
     botEnv: { RESERVATION_SECONDS: String(RESERVATION_SECONDS) },
+    // The fake's web client (at its root URL) lists every shopper's chat; --keep prints it.
+    kit: { controlApi: true },
     workerEnv: {
       EXPIRE_INTERVAL_MS: "1000",
       OUTBOX_INTERVAL_MS: "500",
@@ -317,6 +319,7 @@ try {
   out(formatDemoReport(figures));
   if (KEEP && !interrupted.signal.aborted) {
     out("\ndemo: --keep: the shop keeps running (metrics above are live); Ctrl-C stops it");
+    out(`demo: open ${shop.kit.apiRoot}/ in a browser: every shopper's chat, and room to join in`);
     await new Promise((resolve) => interrupted.signal.addEventListener("abort", resolve));
   }
   process.exitCode =

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
   token:    ${tg.token}
   bot:      @${tg.botInfo.username} (id ${tg.botInfo.id})
   control:  ${tg.apiRoot}/_kit   (POST /_kit/users, /_kit/users/:id/send|press|pay, GET /_kit/chats/:id, /_kit/calls)
+  client:   ${tg.apiRoot}/       (the web client: chat with the bot as simulated users)
 Ctrl-C stops it.`);
   let stopping = false;
   const stop = (signal: string): void => {
