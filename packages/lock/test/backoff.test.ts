@@ -3,10 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
-import { Registry } from "prom-client";
-import { createLockManager, type LockManager } from "../src/index.ts";
+import type { LockManager } from "../src/index.ts";
 import { backoff } from "../src/core/manager.ts";
-import { deafSubscriber, fastClient, HASH_KEY, KINDS, ready, withLayers } from "./support.ts";
+import { deafSubscriber, fastClient, layeredManager, ready } from "./support.ts";
 import { useOwnRedis } from "./use-shared-redis.ts";
 
 describe("backoff", () => {
@@ -41,16 +40,7 @@ describe("a contended wait whose wake-up message is lost", () => {
     const redis = fastClient(server.url);
     clients.push(redis);
     await ready(redis);
-    const locks = createLockManager(
-      withLayers({
-        redis,
-        subscriber,
-        namespace: "backoff",
-        hashKey: HASH_KEY,
-        kinds: KINDS,
-        registry: new Registry(),
-      }),
-    );
+    const locks = layeredManager(redis, "backoff", { subscriber });
     managers.push(locks);
     return locks;
   }

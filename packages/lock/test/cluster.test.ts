@@ -4,9 +4,8 @@
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cluster, Redis } from "ioredis";
-import { Registry } from "prom-client";
-import { createLockManager, type LockManager, type LockRedisClient } from "../src/index.ts";
-import { HASH_KEY, KINDS, quiet, sleep, withLayers } from "./support.ts";
+import type { LockManager, LockRedisClient } from "../src/index.ts";
+import { layeredManager, quiet, sleep } from "./support.ts";
 import { useOwnRedis } from "./use-shared-redis.ts";
 
 const keySlot = createRequire(import.meta.url)("cluster-key-slot") as (key: string) => number;
@@ -14,15 +13,7 @@ const keySlot = createRequire(import.meta.url)("cluster-key-slot") as (key: stri
 describe("hash slots", () => {
   it("puts a lock, its fence counter and its line in the same slot, for any id", async () => {
     const redis = new Redis({ lazyConnect: true }); // never connects: keyFor is pure
-    const locks = createLockManager(
-      withLayers({
-        redis,
-        namespace: "prod:shopbot",
-        hashKey: HASH_KEY,
-        kinds: KINDS,
-        registry: new Registry(),
-      }),
-    );
+    const locks = layeredManager(redis, "prod:shopbot");
     for (const resource of [
       { kind: "order", id: "ord_8f3a" },
       { kind: "order", id: 123 },
@@ -70,16 +61,7 @@ describe("on a one-node Redis Cluster", () => {
     subscribers = [new Redis(server.url), new Redis(server.url)];
     // A Cluster client's duplicate() takes other arguments: pass the subscriber in.
     managers = subscribers.map((subscriber) =>
-      createLockManager(
-        withLayers({
-          redis: cluster as unknown as LockRedisClient,
-          subscriber,
-          namespace: "cluster",
-          hashKey: HASH_KEY,
-          kinds: KINDS,
-          registry: new Registry(),
-        }),
-      ),
+      layeredManager(cluster as unknown as LockRedisClient, "cluster", { subscriber }),
     );
   });
   afterAll(async () => {

@@ -4,17 +4,15 @@
 import { describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Registry } from "prom-client";
-import { createLockManager, LOCK_METRICS, LockUnavailableError } from "../src/index.ts";
+import { LOCK_METRICS, LockUnavailableError } from "../src/index.ts";
 import {
   abortListeners,
   counting,
   fastClient,
-  HASH_KEY,
-  KINDS,
+  layeredManager,
   ready,
   recordingLogger,
   slowManager,
-  withLayers,
 } from "./support.ts";
 import { useSharedRedis } from "./use-shared-redis.ts";
 
@@ -27,15 +25,7 @@ describe("giving up", () => {
     const redis = fastClient(fx.test.url);
     await ready(redis);
     const { client, calls } = counting(redis);
-    const locks = createLockManager(
-      withLayers({
-        redis: client,
-        namespace: fx.test.namespace,
-        hashKey: HASH_KEY,
-        kinds: KINDS,
-        registry: new Registry(),
-      }),
-    );
+    const locks = layeredManager(client, fx.test.namespace);
     const result = await locks.acquire({ kind: "order", id: "busy-once" }, { waitMs: 0 });
     expect(result).toMatchObject({ ok: false, reason: "busy", key: holder.key });
     expect(calls).toEqual(["evalsha"]);
@@ -115,15 +105,7 @@ describe("giving up", () => {
     const redis = fastClient(fx.test.url);
     await ready(redis);
     const { client, calls } = counting(redis);
-    const locks = createLockManager(
-      withLayers({
-        redis: client,
-        namespace: fx.test.namespace,
-        hashKey: HASH_KEY,
-        kinds: KINDS,
-        registry: new Registry(),
-      }),
-    );
+    const locks = layeredManager(client, fx.test.namespace);
     const reason = new Error("shutting down");
     await expect(
       locks.acquire(

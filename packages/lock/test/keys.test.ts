@@ -3,9 +3,8 @@
 // written, every channel, and every log line is searched for the raw ids and secrets.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { Registry } from "prom-client";
-import { createLockManager, type LockKindConfig } from "../src/index.ts";
-import { fastClient, ready, recordingLogger, sleep, withLayers } from "./support.ts";
+import type { LockKindConfig, LockManager } from "../src/index.ts";
+import { fastClient, layeredManager, ready, recordingLogger, sleep } from "./support.ts";
 import { useOwnRedis } from "./use-shared-redis.ts";
 
 const TELEGRAM_USER_ID = 7350123456n;
@@ -62,17 +61,8 @@ it("writes no raw user id, phone number or token into keys, channels or logs", a
   const clients = [fastClient(server.url), fastClient(server.url)];
   await Promise.all(clients.map(ready));
   const [a, b] = clients.map((redis) =>
-    createLockManager(
-      withLayers({
-        redis,
-        namespace: "prod:shopbot",
-        hashKey: HASH_KEY,
-        kinds: KINDS,
-        registry: new Registry(),
-        logger,
-      }),
-    ),
-  ) as [ReturnType<typeof createLockManager>, ReturnType<typeof createLockManager>];
+    layeredManager(redis, "prod:shopbot", { hashKey: HASH_KEY, kinds: KINDS, logger }),
+  ) as [LockManager, LockManager];
 
   // A user's checkout, contended by a second instance; a phone number as a personal id; an order.
   const held = await a.acquire(
@@ -129,15 +119,7 @@ it("writes no raw user id, phone number or token into keys, channels or logs", a
 it("hashes the same person to the same key for a given hash key, and differently per kind and per hash key", () => {
   const redis = new Redis({ lazyConnect: true });
   const make = (hashKey: string) =>
-    createLockManager(
-      withLayers({
-        redis,
-        namespace: "prod:shopbot",
-        hashKey,
-        kinds: KINDS,
-        registry: new Registry(),
-      }),
-    );
+    layeredManager(redis, "prod:shopbot", { hashKey, kinds: KINDS });
   const locks = make(HASH_KEY);
   const checkout = locks.keyFor({ kind: "checkout", id: TELEGRAM_USER_ID });
   expect(locks.keyFor({ kind: "checkout", id: String(TELEGRAM_USER_ID) })).toBe(checkout);

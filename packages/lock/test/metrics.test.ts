@@ -3,8 +3,8 @@
 import { expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Registry } from "prom-client";
-import { createLockManager, LOCK_METRICS } from "../src/index.ts";
-import { fastClient, HASH_KEY, KINDS, withLayers } from "./support.ts";
+import { LOCK_METRICS } from "../src/index.ts";
+import { fastClient, layeredManager } from "./support.ts";
 import { useSharedRedis } from "./use-shared-redis.ts";
 
 const fx = useSharedRedis();
@@ -61,16 +61,10 @@ it("moves every lock metric, each labelled by kind", async () => {
   // unavailable: a manager whose Redis does not answer, on the same registry
   const down = fastClient("redis://127.0.0.1:1");
   down.on("error", () => {});
-  const offline = createLockManager(
-    withLayers({
-      redis: down,
-      namespace: fx.test.namespace,
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry,
-      breaker: { failureThreshold: 1, coolDownMs: 60_000 },
-    }),
-  );
+  const offline = layeredManager(down, fx.test.namespace, {
+    registry,
+    breaker: { failureThreshold: 1, coolDownMs: 60_000 },
+  });
   expect(await offline.withLock({ kind: "update", id: 1 }, async () => "db only")).toMatchObject({
     status: "ok",
     degraded: true,

@@ -5,10 +5,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Redis } from "ioredis";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Registry } from "prom-client";
-import { createLockManager, LockUnavailableError, type LockManager } from "../src/index.ts";
+import { LockUnavailableError, type LockManager } from "../src/index.ts";
 import { tryScript } from "../src/core/scripts.ts";
-import { fastClient, HASH_KEY, KINDS, ready, withLayers } from "./support.ts";
+import { fastClient, layeredManager, ready } from "./support.ts";
 import { useOwnRedis } from "./use-shared-redis.ts";
 
 const server = useOwnRedis(["--maxmemory-policy", "noeviction"]);
@@ -18,21 +17,33 @@ let locks: LockManager;
 beforeAll(async () => {
   redis = fastClient(server.url);
   await ready(redis);
-  locks = createLockManager(
-    withLayers({
-      redis,
-      namespace: "oom",
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-      breaker: { failureThreshold: 100, coolDownMs: 1000 }, // every call below reaches Redis
-    }),
-  );
+  locks = layeredManager(redis, "oom", {
+    breaker: { failureThreshold: 100, coolDownMs: 1000 }, // every call below reaches Redis
+  });
 });
 afterAll(async () => {
   await locks.close();
   redis.disconnect();
 });
+
+/**
+ * Holds "order:held" on `manager` with 300 ms leases while `during` runs, then half a second more,
+ * in which the watchdog renews every 100 ms; the outcome says whether the lease survived.
+ */
+async function holdWhile(manager: LockManager, during: () => Promise<void>) {
+  let key = "";
+  const outcome = await manager.withLock(
+    { kind: "order", id: "held" },
+    async ({ lease, signal }) => {
+      key = lease!.key;
+      await during();
+      await sleep(500);
+      return { aborted: signal.aborted, held: lease!.held };
+    },
+    { ttlMs: 300 },
+  );
+  return { outcome, key };
+}
 
 it("treats a full Redis as unavailable: each kind's outage policy applies, and a held lock can still be released", async () => {
   const held = await locks.acquire({ kind: "order", id: "held-before" });
@@ -71,25 +82,16 @@ it("treats a full Redis as unavailable: each kind's outage policy applies, and a
 it("an OOM on acquire leaves the breaker closed and never stops renewals or releases, which a full Redis still takes", async () => {
   const own = fastClient(server.url);
   await ready(own);
-  const options = { namespace: "oom-breaker", hashKey: HASH_KEY, kinds: KINDS };
-  const manager = createLockManager(withLayers({ ...options, redis: own })); // opens after 5 failures
+  const manager = layeredManager(own, "oom-breaker"); // its breaker opens after 5 failures
   try {
-    let key = "";
-    const outcome = await manager.withLock(
-      { kind: "order", id: "held" },
-      async ({ lease, signal }) => {
-        key = lease!.key;
-        await redis.config("SET", "maxmemory", "1mb"); // still full of the first test's data
-        for (let i = 0; i < 6; i++) {
-          const error = await manager.acquire({ kind: "order", id: `new-${i}` }).catch((e) => e);
-          expect((error as LockUnavailableError).reason).toBe("oom");
-        }
-        expect(manager.stats().breaker).toBe("closed"); // OOM is an answer, not an outage
-        await sleep(500); // the watchdog renews every 100 ms meanwhile
-        return { aborted: signal.aborted, held: lease!.held };
-      },
-      { ttlMs: 300 },
-    );
+    const { outcome, key } = await holdWhile(manager, async () => {
+      await redis.config("SET", "maxmemory", "1mb"); // still full of the first test's data
+      for (let i = 0; i < 6; i++) {
+        const error = await manager.acquire({ kind: "order", id: `new-${i}` }).catch((e) => e);
+        expect((error as LockUnavailableError).reason).toBe("oom");
+      }
+      expect(manager.stats().breaker).toBe("closed"); // OOM is an answer, not an outage
+    });
     expect(outcome).toMatchObject({ status: "ok", value: { aborted: false, held: true } });
     expect(await redis.exists(key)).toBe(0); // released, not left to its TTL
   } finally {
@@ -114,22 +116,13 @@ it("an open breaker refuses acquires only: a held lease keeps renewing and is re
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  const options = { namespace: "breaker-open", hashKey: HASH_KEY, kinds: KINDS };
-  const manager = createLockManager(withLayers({ ...options, redis: redisOf }));
+  const manager = layeredManager(redisOf, "breaker-open");
   try {
-    let key = "";
-    const outcome = await manager.withLock(
-      { kind: "order", id: "held" },
-      async ({ lease, signal }) => {
-        key = lease!.key;
-        failing = true;
-        for (let i = 0; i < 5; i++) await manager.acquire({ kind: "job", id: i }).catch(() => {});
-        expect(manager.stats().breaker).toBe("open");
-        await sleep(500); // the watchdog renews every 100 ms meanwhile
-        return { aborted: signal.aborted, held: lease!.held };
-      },
-      { ttlMs: 300 },
-    );
+    const { outcome, key } = await holdWhile(manager, async () => {
+      failing = true;
+      for (let i = 0; i < 5; i++) await manager.acquire({ kind: "job", id: i }).catch(() => {});
+      expect(manager.stats().breaker).toBe("open");
+    });
     expect(outcome).toMatchObject({ status: "ok", value: { aborted: false, held: true } });
     expect(await redis.exists(key)).toBe(0);
   } finally {

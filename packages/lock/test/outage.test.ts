@@ -5,13 +5,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
-import {
-  createLockManager,
-  LOCK_METRICS,
-  LockUnavailableError,
-  type LockManager,
-} from "../src/index.ts";
-import { counting, fastClient, HASH_KEY, KINDS, quiet, ready, withLayers } from "./support.ts";
+import { LOCK_METRICS, LockUnavailableError, type LockManager } from "../src/index.ts";
+import { counting, fastClient, layeredManager, quiet, ready } from "./support.ts";
 import { useOwnRedis } from "./use-shared-redis.ts";
 
 const server = useOwnRedis();
@@ -26,17 +21,11 @@ beforeAll(async () => {
   const counted = counting(redis);
   calls = counted.calls;
   registry = new Registry();
-  locks = createLockManager(
-    withLayers({
-      redis: counted.client,
-      namespace: "outage",
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry,
-      commandTimeoutMs: 200,
-      breaker: { failureThreshold: 3, coolDownMs: 300 },
-    }),
-  );
+  locks = layeredManager(counted.client, "outage", {
+    registry,
+    commandTimeoutMs: 200,
+    breaker: { failureThreshold: 3, coolDownMs: 300 },
+  });
 });
 afterAll(async () => {
   await locks.close();
@@ -137,16 +126,7 @@ it("gives back a lock acquired too late when the client's own command timeout fi
   // client gives up first and drops the reply, so only a give-back sent at once can undo the acquire.
   const client = fastClient(server.url, { commandTimeout: 150 });
   await ready(client);
-  const manager = createLockManager(
-    withLayers({
-      redis: client,
-      namespace: "outage-client-timeout",
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-      commandTimeoutMs: 400,
-    }),
-  );
+  const manager = layeredManager(client, "outage-client-timeout", { commandTimeoutMs: 400 });
   // Scripts loaded first: a NOSCRIPT round trip would not reach Redis before the pause.
   const warm = await manager.acquire({ kind: "order", id: "warm" });
   if (warm.ok) await warm.lease.release();
@@ -177,15 +157,7 @@ it("gives back a lock acquired too late when the client's own command timeout fi
 });
 
 it("a closed manager is no outage: withLock refuses whatever the kind's policy, and runs nothing", async () => {
-  const manager = createLockManager(
-    withLayers({
-      redis,
-      namespace: "outage", // beside `locks`, which holds the lock this one waits for
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-    }),
-  );
+  const manager = layeredManager(redis, "outage"); // beside `locks`, which holds the lock this one waits for
   const ran: string[] = [];
   const closedError = { name: "LockUnavailableError", reason: "closed" };
   // Waiting for a held lock when the manager closes: the waiter must not run its work lockless.
@@ -217,16 +189,7 @@ it("a closed manager is no outage: withLock refuses whatever the kind's policy, 
 it("bounds commands that a client would queue while offline", async () => {
   const queueing = quiet(new Redis(server.url, { retryStrategy: () => 50 })); // ioredis defaults: offline queue on
   await ready(queueing);
-  const manager = createLockManager(
-    withLayers({
-      redis: queueing,
-      namespace: "outage-q",
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-      commandTimeoutMs: 150,
-    }),
-  );
+  const manager = layeredManager(queueing, "outage-q", { commandTimeoutMs: 150 });
   await server.stop();
   try {
     const error = await unavailable(manager.acquire({ kind: "order", id: "q" }));
@@ -255,15 +218,7 @@ it("treats a client that throws a connection error instead of rejecting like one
         : value;
     },
   });
-  const manager = createLockManager(
-    withLayers({
-      redis: client,
-      namespace: "outage-throw",
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-    }),
-  );
+  const manager = layeredManager(client, "outage-throw");
   try {
     const held = await manager.acquire({ kind: "order", id: "t" });
     if (!held.ok) throw new Error("expected the lock");

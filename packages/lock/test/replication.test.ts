@@ -3,10 +3,9 @@
 // Real processes: a primary and one replica of its own.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { Registry } from "prom-client";
 import type { RedisServer } from "./redis.ts";
-import { createLockManager, LockUnavailableError } from "../src/index.ts";
-import { fastClient, HASH_KEY, KINDS, ownRedis, ready, sleep, withLayers } from "./support.ts";
+import { LockUnavailableError } from "../src/index.ts";
+import { fastClient, layeredManager, ownRedis, ready, sleep } from "./support.ts";
 
 let primary: RedisServer;
 let replica: RedisServer;
@@ -39,37 +38,27 @@ afterAll(async () => {
   await primary.dispose();
 });
 
+/** What the replica holds at `key`, read on a connection of its own. */
+async function onReplica(key: string): Promise<string | null> {
+  const client = new Redis(replica.url);
+  try {
+    return await client.get(key);
+  } finally {
+    client.disconnect();
+  }
+}
+
 it("holds the lock once a replica acknowledged it", async () => {
-  const locks = createLockManager(
-    withLayers({
-      redis,
-      namespace: "strict",
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-      replication: { replicas: 1, timeoutMs: 500 },
-    }),
-  );
+  const locks = layeredManager(redis, "strict", { replication: { replicas: 1, timeoutMs: 500 } });
   const result = await locks.acquire({ kind: "order", id: "replicated" }, { waitMs: 0 });
   if (!result.ok) throw new Error("must acquire");
-  const onReplica = new Redis(replica.url);
-  expect(await onReplica.get(result.lease.key)).toBe(result.lease.token);
-  onReplica.disconnect();
+  expect(await onReplica(result.lease.key)).toBe(result.lease.token);
   expect(await result.lease.release()).toBe("released");
   await locks.close();
 });
 
 it("gives the lock back and reports unavailable when too few replicas acknowledge in time", async () => {
-  const locks = createLockManager(
-    withLayers({
-      redis,
-      namespace: "strict",
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-      registry: new Registry(),
-      replication: { replicas: 2, timeoutMs: 100 },
-    }),
-  );
+  const locks = layeredManager(redis, "strict", { replication: { replicas: 2, timeoutMs: 100 } });
   const resource = { kind: "order", id: "under-replicated" };
   const error = await locks.acquire(resource, { waitMs: 0 }).then(
     () => undefined,
@@ -86,22 +75,10 @@ it("gives the lock back and reports unavailable when too few replicas acknowledg
 it("confirms a lock handed over by another client's release on a replica before the waiter gets it", async () => {
   const holderClient = fastClient(primary.url);
   await ready(holderClient);
-  const options = { namespace: "strict", hashKey: HASH_KEY, kinds: KINDS };
-  const holderLocks = createLockManager(
-    withLayers({
-      ...options,
-      redis: holderClient,
-      registry: new Registry(),
-    }),
-  );
-  const waiterLocks = createLockManager(
-    withLayers({
-      ...options,
-      redis,
-      registry: new Registry(),
-      replication: { replicas: 1, timeoutMs: 500 },
-    }),
-  );
+  const holderLocks = layeredManager(holderClient, "strict");
+  const waiterLocks = layeredManager(redis, "strict", {
+    replication: { replicas: 1, timeoutMs: 500 },
+  });
   const resource = { kind: "order", id: "handed-strict" };
   const held = await holderLocks.acquire(resource, { waitMs: 0 });
   if (!held.ok) throw new Error("must acquire");
@@ -110,9 +87,7 @@ it("confirms a lock handed over by another client's release on a replica before 
   expect(await held.lease.release()).toBe("released");
   const result = await waiting;
   if (!result.ok) throw new Error("must be handed the lock");
-  const onReplica = new Redis(replica.url);
-  expect(await onReplica.get(result.lease.key)).toBe(result.lease.token);
-  onReplica.disconnect();
+  expect(await onReplica(result.lease.key)).toBe(result.lease.token);
   expect(await result.lease.release()).toBe("released");
   await waiterLocks.close();
   await holderLocks.close();

@@ -54,6 +54,17 @@ export function withLayers(options: TestManagerOptions): LockManagerOptions {
   };
 }
 
+/** A manager with every layer on, the tests' hash key and kinds; `more` overrides any option. */
+export function layeredManager(
+  redis: LockManagerOptions["redis"],
+  namespace: string,
+  more: Partial<TestManagerOptions> = {},
+): LockManager {
+  return createLockManager(
+    withLayers({ redis, namespace, hashKey: HASH_KEY, kinds: KINDS, ...more }),
+  );
+}
+
 /** A logger that keeps every line, to assert on what was (and was not) logged. */
 export function recordingLogger(): LockLogger & {
   lines: { level: string; obj: object; msg?: string }[];
@@ -113,16 +124,7 @@ export async function sharedRedis(): Promise<SharedRedisFixture> {
       const redis = fastClient(test.url);
       clients.push(redis);
       await ready(redis);
-      const manager = createLockManager(
-        withLayers({
-          redis,
-          namespace: test.namespace,
-          hashKey: HASH_KEY,
-          kinds: KINDS,
-          registry: new Registry(),
-          ...overrides,
-        }),
-      );
+      const manager = layeredManager(redis, test.namespace, overrides);
       managers.push(manager);
       return manager;
     },
@@ -219,14 +221,7 @@ export async function wrappedManager(
 ) {
   const redis = fastClient(fx.test.url);
   await ready(redis);
-  const locks = createLockManager(
-    withLayers({
-      redis: wrap(redis),
-      namespace: fx.test.namespace,
-      hashKey: HASH_KEY,
-      kinds: KINDS,
-    }),
-  );
+  const locks = layeredManager(wrap(redis), fx.test.namespace);
   return {
     locks,
     async close() {
