@@ -2,38 +2,14 @@
 // per key, floored by the server clock so that a counter that expired or went back (a replica
 // promoted before it had the last writes) still yields a larger fence, and kept for the kind's
 // retention time after each acquisition.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestRedis, type TestRedis } from "./redis.ts";
+import { describe, expect, it } from "vitest";
 import { tryScript } from "../src/core/scripts.ts";
-import { acquireScript, releaseScript } from "../src/layers/fair-waiting.ts";
+import { acquireScript } from "../src/layers/fair-waiting.ts";
+import { useLockScripts } from "./script-keys.ts";
 
-let t: TestRedis;
-let n = 0;
-const INBOX = "inbox:";
-const keys = () => {
-  const lock = `{${t.namespace}:lock:script:${++n}}`;
-  return { lock, fence: `${lock}:fence`, queue: `${lock}:queue`, tickets: `${lock}:tickets` };
-};
-type K = ReturnType<typeof keys>;
-/** The acquire script of a waiter: `token` waits for `manager`, `waitLeft` ms more. */
-const acquire = (k: K, token: string, manager = "m", waitLeft = 10_000, ttl = 1500) =>
-  acquireScript.run(
-    t.redis,
-    [k.lock, k.fence, k.queue, k.tickets],
-    [token, ttl, 60_000, manager, waitLeft, 300_000],
-  ) as Promise<[number, number, number?]>;
-const release = (k: K, token: string) =>
-  releaseScript.run(t.redis, [k.lock, k.fence, k.queue, k.tickets], [token, INBOX, 60_000]);
-
-beforeAll(async () => {
-  t = await createTestRedis();
-});
-afterAll(() => t.cleanup());
+const { t, keys, acquire, release, tryTake } = useLockScripts();
 
 describe("fences", () => {
-  const tryTake = (k: K, token: string, ttl = 1500) =>
-    tryScript.run(t.redis, [k.lock, k.fence], [token, ttl, 60_000]) as Promise<[number, number]>;
-
   it("hands out strictly increasing fences, also after the counter expired", async () => {
     const k = keys();
     const fences: number[] = [];

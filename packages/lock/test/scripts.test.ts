@@ -1,33 +1,12 @@
 // The Lua scripts, run directly against Redis: what each returns and what it leaves behind.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { createTestRedis, type TestRedis } from "./redis.ts";
-import { extendScript, LuaScript, tryScript } from "../src/core/scripts.ts";
+import { extendScript, LuaScript } from "../src/core/scripts.ts";
 import { acquireScript, releaseScript } from "../src/layers/fair-waiting.ts";
 import { ownRedis } from "./support.ts";
+import { INBOX, useLockScripts } from "./script-keys.ts";
 
-let t: TestRedis;
-let n = 0;
-const INBOX = "inbox:";
-const keys = () => {
-  const lock = `{${t.namespace}:lock:script:${++n}}`;
-  return { lock, fence: `${lock}:fence`, queue: `${lock}:queue`, tickets: `${lock}:tickets` };
-};
-type K = ReturnType<typeof keys>;
-/** The acquire script of a waiter: `token` waits for `manager`, `waitLeft` ms more; a hand-off
- * gives it `claim` ms to confirm. */
-const acquire = (k: K, token: string, manager = "m", waitLeft = 10_000, ttl = 1500, claim = 500) =>
-  acquireScript.run(
-    t.redis,
-    [k.lock, k.fence, k.queue, k.tickets],
-    [token, ttl, 60_000, manager, waitLeft, 300_000, claim],
-  ) as Promise<[number, number, number?]>;
-const release = (k: K, token: string, leaving?: string) =>
-  releaseScript.run(
-    t.redis,
-    [k.lock, k.fence, k.queue, k.tickets],
-    leaving ? [token, INBOX, 60_000, leaving] : [token, INBOX, 60_000],
-  );
+const { t, keys, acquire, release, tryTake } = useLockScripts({ claimMs: 500 });
 
 /** Collects what is published on the given channels. */
 async function listen(...channels: string[]) {
@@ -45,11 +24,6 @@ async function listen(...channels: string[]) {
     close: () => listener.disconnect(),
   };
 }
-
-beforeAll(async () => {
-  t = await createTestRedis();
-});
-afterAll(() => t.cleanup());
 
 describe("acquire.lua", () => {
   it("sets the token with a millisecond expiry and returns a fence seeded from the server clock", async () => {
@@ -128,9 +102,6 @@ describe("acquire.lua", () => {
 });
 
 describe("try.lua", () => {
-  const tryTake = (k: K, token: string, ttl = 1500) =>
-    tryScript.run(t.redis, [k.lock, k.fence], [token, ttl, 60_000]) as Promise<[number, number]>;
-
   it("takes a free lock with a millisecond expiry and a fence, and queues nobody", async () => {
     const k = keys();
     const [status, fence] = await tryTake(k, "tok-a");

@@ -48,6 +48,27 @@ export function useSharedRedis(): FileRedis {
 }
 
 /**
+ * `open()` in beforeAll and `close` in afterAll; the fields of what it opened read through from
+ * that beforeAll on.
+ */
+export function useOpened<T extends object>(
+  open: () => Promise<T>,
+  close: (opened: T) => Promise<unknown>,
+): T {
+  let opened: T | undefined;
+  beforeAll(async () => {
+    opened = await open();
+  });
+  afterAll(() => opened && close(opened));
+  return new Proxy({} as T, {
+    get(_, field) {
+      if (!opened) throw new Error("a fixture opens in its beforeAll: use it in a hook or a test");
+      return Reflect.get(opened, field);
+    },
+  });
+}
+
+/**
  * A redis-server of the file's (or block's) own, for what the shared one must not suffer: started
  * in beforeAll, disposed in afterAll (after the hooks registered later have closed its clients).
  *
@@ -55,15 +76,8 @@ export function useSharedRedis(): FileRedis {
  * const server = useOwnRedis(["--maxmemory-policy", "noeviction"]);
  */
 export function useOwnRedis(args: string[] = []): Omit<RedisServer, "dispose"> {
-  let started: RedisServer | undefined;
-  beforeAll(async () => {
-    started = await ownRedis(args);
-  });
-  afterAll(() => started?.dispose());
-  return new Proxy({} as Omit<RedisServer, "dispose">, {
-    get(_, field) {
-      if (!started) throw new Error("the server starts in the fixture's beforeAll");
-      return Reflect.get(started, field);
-    },
-  });
+  return useOpened(
+    () => ownRedis(args),
+    (server) => server.dispose(),
+  );
 }

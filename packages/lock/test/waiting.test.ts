@@ -181,19 +181,27 @@ describe("waiters on one key", () => {
     if (result.ok) await result.lease.release();
   });
 
-  it("a hand-off to a waiter that aborted meanwhile passes on to the next manager in line", async () => {
-    const holder = await hold("abort-handoff");
+  /**
+   * `id` held, then two managers in line for it: the first with a signal to abort it and a long
+   * TTL (had the lock stayed with it once aborted, the second would time out first), the second.
+   */
+  async function twoInLine(id: string) {
+    const holder = await hold(id);
     const first = await fx.make();
     const second = await fx.make();
     const controller = new AbortController();
-    // A long TTL: had the lock stayed with the aborted waiter, the second would time out first.
     const aborted = first.acquire(
-      { kind: "order", id: "abort-handoff" },
+      { kind: "order", id },
       { waitMs: 10_000, ttlMs: 60_000, signal: controller.signal },
     );
     while ((await lineOf(holder.key)) < 1) await sleep(2);
-    const waiting = second.acquire({ kind: "order", id: "abort-handoff" }, { waitMs: 5000 });
+    const waiting = second.acquire({ kind: "order", id }, { waitMs: 5000 });
     while ((await lineOf(holder.key)) < 2) await sleep(2);
+    return { holder, first, controller, aborted, waiting };
+  }
+
+  it("a hand-off to a waiter that aborted meanwhile passes on to the next manager in line", async () => {
+    const { holder, first, controller, aborted, waiting } = await twoInLine("abort-handoff");
     // Release and abort at once: the release hands the lock to the first waiter, which is gone by
     // the time its manager reads the message (or steps out of line first): either way the second gets it.
     const released = holder.release();
@@ -210,17 +218,7 @@ describe("waiters on one key", () => {
   });
 
   it("a hand-off that arrives after its waiter aborted is passed on by the manager", async () => {
-    const holder = await hold("late-message");
-    const first = await fx.make();
-    const second = await fx.make();
-    const controller = new AbortController();
-    const aborted = first.acquire(
-      { kind: "order", id: "late-message" },
-      { waitMs: 10_000, ttlMs: 60_000, signal: controller.signal },
-    );
-    while ((await lineOf(holder.key)) < 1) await sleep(2);
-    const waiting = second.acquire({ kind: "order", id: "late-message" }, { waitMs: 5000 });
-    while ((await lineOf(holder.key)) < 2) await sleep(2);
+    const { holder, first, controller, aborted, waiting } = await twoInLine("late-message");
     // Put the first waiter back in line with its ticket after it left, as if its leaving had
     // raced the release: the lock goes to a token nobody waits for.
     const token = (await fx.test.redis.zrange(`${holder.key}:queue`, 0, 0))[0]!;
