@@ -57,6 +57,7 @@ describe("the web client", () => {
     await chat.openChat("Mia (en)", "Mia");
     const notice = await chat.message(`Your order ${id} has shipped.`);
     expect(await notice.innerText()).toContain("Tracking: DHL 00340434");
+    await page.getByRole("status").waitFor({ state: "hidden" });
     await chat.snap("journey-3-notice");
     expect(errors).toEqual([]);
   }, 180_000);
