@@ -127,4 +127,15 @@ describe("the chat view", () => {
     const panel = page.getByRole("complementary", { name: "Open the shop" });
     expect(await panel.locator("iframe").getAttribute("src")).toBe(appUrl);
   });
+
+  it("tells two users of one name apart by the end of their ids", async () => {
+    await page.getByRole("textbox", { name: "Name" }).fill("Ann");
+    await page.getByRole("button", { name: "Create user" }).click();
+    const chats = page.getByRole("navigation", { name: "Chats" });
+    await chats
+      .getByRole("button", { name: /^Ann \(en\) #\d{4}$/ })
+      .nth(1)
+      .waitFor();
+    expect(await chats.getByRole("button", { name: "Ann (en)", exact: true }).count()).toBe(0);
+  });
 });

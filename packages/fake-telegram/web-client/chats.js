@@ -18,13 +18,17 @@ function chatButton(label, selected, onclick) {
   );
 }
 
-function userItem(user, app) {
+function userItem(user, app, namesake) {
   const selected = app.selected?.kind === "user" && app.selected.id === user.id;
+  // Shoppers of a demo share names: the end of the id tells them apart.
   const language = user.languageCode ? ` (${user.languageCode})` : "";
+  const id = namesake ? ` #${String(user.id).slice(-4)}` : "";
   return el(
     "li",
     {},
-    chatButton(`${user.name}${language}`, selected, () => app.open({ kind: "user", id: user.id })),
+    chatButton(`${user.name}${language}${id}`, selected, () =>
+      app.open({ kind: "user", id: user.id }),
+    ),
   );
 }
 
@@ -51,7 +55,11 @@ function options(select, items, label) {
 
 /** Draws the lists and the admin form's choices from the fake's chat list. */
 export function renderChats(list, app) {
-  document.getElementById("users").replaceChildren(...list.users.map((u) => userItem(u, app)));
+  const names = list.users.map((u) => u.name);
+  const shared = (name) => names.indexOf(name) !== names.lastIndexOf(name);
+  document
+    .getElementById("users")
+    .replaceChildren(...list.users.map((u) => userItem(u, app, shared(u.name))));
   document.getElementById("groups").replaceChildren(...list.groups.map((g) => groupItem(g, app)));
   options(document.getElementById("admin-group"), list.groups, (g) => g.title);
   options(document.getElementById("admin-user"), list.users, (u) => u.name);

@@ -26,6 +26,11 @@ export function fullName(user: User): string {
   return [user.first_name, user.last_name].filter(Boolean).join(" ");
 }
 
+function nameOf(state: TelegramState, userId: number): string {
+  const user = state.users.get(userId)?.user;
+  return user ? fullName(user) : String(userId);
+}
+
 export function chatList(state: TelegramState): ChatList {
   const users = [...state.users.values()].map(({ user }) => ({
     id: user.id,
@@ -42,7 +47,7 @@ export function chatList(state: TelegramState): ChatList {
         .filter(([userId, status]) => userId !== state.bot.id && status !== "left")
         .map(([userId, status]) => ({
           userId,
-          name: fullName(state.users.get(userId)?.user ?? ({ first_name: String(userId) } as User)),
+          name: nameOf(state, userId),
           status,
         })),
     }));

@@ -1,7 +1,7 @@
 // The web client's files (packages/fake-telegram/web-client), served as they are: the page at the
 // fake's root URL and its script and style under /web-client/. No build step, no CDN.
 import { readFile } from "node:fs/promises";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 
 const CLIENT_DIR = new URL("../../web-client/", import.meta.url);
 
@@ -21,10 +21,7 @@ export function staticFilesRoute(app: FastifyInstance): void {
   );
 }
 
-async function sendFile(
-  reply: import("fastify").FastifyReply,
-  name: string,
-): Promise<import("fastify").FastifyReply> {
+async function sendFile(reply: FastifyReply, name: string): Promise<FastifyReply> {
   const match = FILE_NAME.exec(name);
   if (!match) return reply.code(404).send({ error: "no such file" });
   try {
