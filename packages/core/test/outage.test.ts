@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisServer, type RedisServer } from "@orderbot/testkit";
 import { LOCK_KINDS, type PlaceOrderResult } from "../src/index.ts";
 import { OPEN_ORDER_CAP_LOCK } from "../src/orders/reserve.ts";
-import { addProduct, paymentFor, placed, stockOf, unique, user } from "./support/fixtures.ts";
+import {
+  addProduct,
+  intent,
+  paymentFor,
+  placed,
+  stockOf,
+  unique,
+  user,
+} from "./support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { holdRowLocks, waitForLockWaiters } from "./support/row-locks.ts";
 import { type Instance, useShopHarness } from "./support/shop.ts";
@@ -38,12 +46,7 @@ describe("Redis stopped", () => {
 
   it("refuses what must be refused, writing nothing; records payments exactly once on database guarantees", async () => {
     const p = await addProduct(h.db, { stock: 10 });
-    const intentA = {
-      userId: user(1),
-      chatId: user(1),
-      items: [{ sku: p.sku, quantity: 2 }],
-      idempotencyKey: unique("intent"),
-    };
+    const intentA = intent(user(1), p.sku, 2, "intent");
     const placedA = await shop.shop.orders.placeOrder(intentA);
     if (placedA.status !== "ok") throw new Error("placeOrder failed");
     const a = placedA.order;
@@ -117,18 +120,17 @@ describe("Redis stopped", () => {
 
     // Admin lists while Redis is down: a list never fetched is fetched directly (no lock needed
     // for a read from Telegram); a stale one is used as it is.
-    await h.shop.groups.bind({ chatId: -1_003_000_000_001n, title: "Ops", boundBy: user(900) });
-    expect(
-      await shop.shop.groups.refreshAdmins(-1_003_000_000_001n, async () => [user(900)]),
-    ).toEqual({
+    const ops = -1_003_000_000_001n;
+    await h.shop.groups.bind({ chatId: ops, title: "Ops", boundBy: user(900) });
+    const refresh = (fromTelegram: bigint[]) =>
+      shop.shop.groups.refreshAdmins(ops, async () => fromTelegram);
+    expect(await refresh([user(900)])).toEqual({
       status: "ok",
       adminIds: [user(900)],
       source: "fetched",
     });
     h.clock.advance(11 * 60_000);
-    expect(
-      await shop.shop.groups.refreshAdmins(-1_003_000_000_001n, async () => [user(901)]),
-    ).toEqual({
+    expect(await refresh([user(901)])).toEqual({
       status: "ok",
       adminIds: [user(900)],
       source: "stale-cache",
@@ -199,13 +201,7 @@ describe("lease lost mid-transaction", () => {
     const result = await loseLeaseWhileParked(
       `SELECT 1 FROM (SELECT pg_advisory_xact_lock(${OPEN_ORDER_CAP_LOCK}::int, hashtext('${user(10)}'))) parked`,
       shop.locks.keyFor({ kind: "checkout", id: user(10) }),
-      () =>
-        shop.shop.orders.placeOrder({
-          userId: user(10),
-          chatId: user(10),
-          items: [{ sku: p.sku, quantity: 2 }],
-          idempotencyKey: unique("lost"),
-        }),
+      () => shop.shop.orders.placeOrder(intent(user(10), p.sku, 2, "lost")),
     );
     expect(result).toEqual({ status: "unavailable" });
     expect(await snapshot()).toEqual(before);

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LEGAL_TRANSITIONS, type OrderView } from "../src/index.ts";
-import { addProduct, unique, user } from "./support/fixtures.ts";
+import { addProduct, payable, unique, user } from "./support/fixtures.ts";
 import { assertInvariants, illegalTransitions, recordTransitions } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "./support/shop.ts";
 
@@ -129,12 +129,7 @@ async function apply(world: World, o: Op): Promise<string> {
     case "check": {
       const order = pick(world.orders, o.order);
       if (!order) return "skip";
-      const result = await shop.payments.checkPayable({
-        orderId: order.id,
-        userId: order.userId,
-        amount: order.totalMinor,
-        currency: order.currency,
-      });
+      const result = await shop.payments.checkPayable(payable(order));
       return result.status === "ok" ? "ok" : result.reason;
     }
     case "pay": {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addProduct, paymentFor, placed, stockOf, unique, user } from "../support/fixtures.ts";
+import { addProduct, loadCodes, paymentFor, placed, stockOf, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { useShopHarness } from "../support/shop.ts";
 
@@ -11,12 +11,7 @@ let customer = 0;
 /** A digital product with `codes` in its pool, and a paid order of `quantity` of it. */
 async function paidDigitalOrder(codes: string[], quantity: number) {
   const { sku } = await addProduct(h.db, { stock: 0 });
-  await h.shop.delivery.loadCodes({
-    sku,
-    text: codes.join("\n"),
-    batchId: unique("codes"),
-    actor: OPERATOR,
-  });
+  await loadCodes(h.shop, sku, codes, OPERATOR);
   const order = await placed(h.shop, user(++customer), [{ sku, quantity }]);
   const payment = paymentFor(order);
   expect(await h.shop.payments.confirmPayment(payment)).toMatchObject({ status: "ok" });

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { reserveOrder, type PlaceOrderResult } from "../../src/index.ts";
 import { placeOrderSchema } from "../../src/orders/place-order-input.ts";
-import { addProduct, stockOf, unique, user } from "../support/fixtures.ts";
+import { addProduct, intent, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "../support/shop.ts";
 
@@ -76,12 +76,7 @@ describe("flash sale: 500 concurrent placeOrder calls from 300 users, stock 100"
 describe("idempotency", () => {
   it("creates one order for one key sent 20 times at once, and every call returns it", async () => {
     const product = await addProduct(h.db, { stock: 50 });
-    const input = {
-      userId: user(1),
-      chatId: user(1),
-      items: [{ sku: product.sku, quantity: 2 }],
-      idempotencyKey: unique("double-tap"),
-    };
+    const input = intent(user(1), product.sku, 2, "double-tap");
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         instances[i % instances.length]!.shop.orders.placeOrder(input),
@@ -102,15 +97,18 @@ describe("without any Redis lock, PostgreSQL alone keeps the data correct", () =
   const schema = placeOrderSchema({ maxLines: 10, maxUnitsPerLine: 10 });
   const valid = (u: bigint, sku: string, key: string) =>
     schema.parse({ userId: u, chatId: u, items: [{ sku, quantity: 1 }], idempotencyKey: key });
+  /** `count` reserveOrder calls at once, spread over the instances, the i-th with `input(i)`. */
+  const reserveAtOnce = (count: number, input: (i: number) => ReturnType<typeof valid>) =>
+    Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        reserveOrder(instances[i % instances.length]!.shop.deps, input(i)),
+      ),
+    );
 
   it("20 concurrent replays of one key: one order (the unique key), all 20 get it", async () => {
     const product = await addProduct(h.db, { stock: 50 });
     const input = valid(user(2), product.sku, unique("lockless"));
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        reserveOrder(instances[i % instances.length]!.shop.deps, input),
-      ),
-    );
+    const results = await reserveAtOnce(20, () => input);
     expect(new Set(results.map((r) => (r.status === "ok" ? r.order.id : r.status))).size).toBe(1);
     expect(results.filter((r) => r.status === "ok" && !r.replayed)).toHaveLength(1);
     expect(await stockOf(h.db, product.sku)).toBe(49);
@@ -118,27 +116,15 @@ describe("without any Redis lock, PostgreSQL alone keeps the data correct", () =
 
   it("10 concurrent placements of one user: exactly the cap succeed (advisory lock + count)", async () => {
     const product = await addProduct(h.db, { stock: 50 });
-    const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        reserveOrder(
-          instances[i % instances.length]!.shop.deps,
-          valid(user(3), product.sku, unique("cap")),
-        ),
-      ),
-    );
+    const results = await reserveAtOnce(10, () => valid(user(3), product.sku, unique("cap")));
     expect(results.filter((r) => r.status === "ok")).toHaveLength(CAP);
     expect(results.filter((r) => r.status === "limit")).toHaveLength(10 - CAP);
   });
 
   it("300 concurrent placements for 100 units: exactly 100 (conditional decrement)", async () => {
     const product = await addProduct(h.db, { stock: 100 });
-    const results = await Promise.all(
-      Array.from({ length: 300 }, (_, i) =>
-        reserveOrder(
-          instances[i % instances.length]!.shop.deps,
-          valid(user(5000 + i), product.sku, unique("nolock")),
-        ),
-      ),
+    const results = await reserveAtOnce(300, (i) =>
+      valid(user(5000 + i), product.sku, unique("nolock")),
     );
     expect(results.filter((r) => r.status === "ok")).toHaveLength(100);
     expect(results.filter((r) => r.status !== "ok").every((r) => r.status === "out-of-stock")).toBe(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useShopHarness } from "../support/shop.ts";
-import { addProduct, stockOf, unique, user } from "../support/fixtures.ts";
+import { addProduct, intent, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { holdRowLocks, waitForLockWaiters } from "../support/row-locks.ts";
 import { PUBLIC_ID_PATTERN } from "../../src/index.ts";
@@ -247,14 +247,9 @@ describe("placeOrder", () => {
     expect(lease.ok).toBe(true);
     const before = await counts();
     const fast = await h.instance({ config: { replayWaitMs: 0 } });
-    expect(
-      await fast.shop.orders.placeOrder({
-        userId: user(10),
-        chatId: user(10),
-        items: [{ sku: p.sku, quantity: 1 }],
-        idempotencyKey: unique("k"),
-      }),
-    ).toEqual({ status: "busy" });
+    expect(await fast.shop.orders.placeOrder(intent(user(10), p.sku, 1, "k"))).toEqual({
+      status: "busy",
+    });
     // With a replay wait, it waits for the holder and, finding no order for its key, still says busy.
     const waiting = place(10, [{ sku: p.sku, quantity: 1 }]);
     if (lease.ok) setTimeout(() => void lease.lease.release(), 100).unref();
@@ -267,12 +262,7 @@ describe("placeOrder", () => {
     const tight = await h.instance({ poolMax: 1, config: { transactionMaxWaitMs: 10 } });
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        tight.shop.orders.placeOrder({
-          userId: user(20 + i),
-          chatId: user(20 + i),
-          items: [{ sku: p.sku, quantity: 1 }],
-          idempotencyKey: unique("shed"),
-        }),
+        tight.shop.orders.placeOrder(intent(user(20 + i), p.sku, 1, "shed")),
       ),
     );
     const busy = results.filter((r) => r.status === "busy").length;

@@ -5,19 +5,11 @@
 // and the unique key answers when the replay gets as far as the insert.
 import { describe, expect, it } from "vitest";
 import type { PlaceOrderInput } from "../../src/index.ts";
-import { addProduct, unique, user } from "../support/fixtures.ts";
+import { addProduct, intent, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { useShopHarness } from "../support/shop.ts";
 
 const h = useShopHarness({ config: { maxOpenOrders: 1 } });
-
-/** One user's intent to order `quantity` of `sku`. */
-const intent = (userId: bigint, sku: string, quantity: number, tag: string) => ({
-  userId,
-  chatId: userId,
-  items: [{ sku, quantity }],
-  idempotencyKey: unique(tag),
-});
 
 /** Places `input`, runs `between`, replays it: the replay gets the first order, and only it exists. */
 async function expectReplayAnswered(input: PlaceOrderInput, between?: () => Promise<unknown>) {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { placeOrderSchema } from "../../src/orders/place-order-input.ts";
 import { reserveOrder } from "../../src/orders/reserve.ts";
-import { addProduct, unique, user } from "../support/fixtures.ts";
+import { addProduct, intent, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 
 const h = useShopHarness();
@@ -13,12 +13,9 @@ const h = useShopHarness();
 describe("reserveOrder after its twin took the last units", () => {
   it("answers with the twin's order (replayed), not out-of-stock", async () => {
     const product = await addProduct(h.db, { stock: 2 });
-    const input = placeOrderSchema(h.shop.deps.config).parse({
-      userId: user(1),
-      chatId: user(1),
-      items: [{ sku: product.sku, quantity: 2 }],
-      idempotencyKey: unique("twin"),
-    });
+    const input = placeOrderSchema(h.shop.deps.config).parse(
+      intent(user(1), product.sku, 2, "twin"),
+    );
     const first = await reserveOrder(h.shop.deps, input);
     expect(first.status).toBe("ok");
     // The twin got past placeOrder's look-up before the first committed: it reserves directly.

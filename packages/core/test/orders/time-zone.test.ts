@@ -4,7 +4,7 @@
 // refuse every payment.
 import { beforeAll, describe, expect, it } from "vitest";
 import { utcTimestamp } from "../../src/database/sql-time.ts";
-import { addProduct, placed, user } from "../support/fixtures.ts";
+import { addProduct, payable, placed, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 
 const RESERVATION_MS = 15 * 60_000; // the configured default
@@ -34,13 +34,7 @@ describe("a database whose default time zone is not UTC", () => {
     expect(stored.expiresAt.getTime()).toBe(h.clock.now().getTime() + RESERVATION_MS);
     // created_at comes from the column default: the server's clock, read as UTC.
     expect(Math.abs(stored.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
-    const payable = await h.shop.payments.checkPayable({
-      orderId: order.id,
-      userId: order.userId,
-      amount: order.totalMinor,
-      currency: order.currency,
-    });
-    expect(payable).toMatchObject({ status: "ok" });
+    expect(await h.shop.payments.checkPayable(payable(order))).toMatchObject({ status: "ok" });
   });
 
   it("expires a reservation when it runs out, not hours early", async () => {

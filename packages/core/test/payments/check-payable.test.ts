@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { addProduct, placed, user } from "../support/fixtures.ts";
+import { addProduct, payable, placed, user } from "../support/fixtures.ts";
 import { holdRowLocks, waitForLockWaiters } from "../support/row-locks.ts";
 import { useShopHarness } from "../support/shop.ts";
 import { LOCK_KINDS } from "../../src/index.ts";
@@ -14,14 +14,7 @@ const GRACE = 5 * 60_000;
 const check = (
   order: { id: string; userId: bigint; totalMinor: number; currency: string },
   patch: object = {},
-) =>
-  h.shop.payments.checkPayable({
-    orderId: order.id,
-    userId: order.userId,
-    amount: order.totalMinor,
-    currency: order.currency,
-    ...patch,
-  });
+) => h.shop.payments.checkPayable({ ...payable(order), ...patch });
 
 describe("checkPayable (pre-checkout)", () => {
   it("moves RESERVED to PAYING and extends the hold by the payment grace", async () => {
@@ -144,13 +137,7 @@ describe("checkPayable (pre-checkout)", () => {
     const shortWait = await h.instance({
       kinds: { ...LOCK_KINDS, order: { ...LOCK_KINDS.order, waitMs: 100 } },
     });
-    const input = {
-      orderId: order.id,
-      userId: order.userId,
-      amount: order.totalMinor,
-      currency: order.currency,
-    };
-    expect(await shortWait.shop.payments.checkPayable(input)).toEqual({
+    expect(await shortWait.shop.payments.checkPayable(payable(order))).toEqual({
       status: "refused",
       reason: "busy",
     });

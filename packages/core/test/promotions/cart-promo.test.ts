@@ -111,27 +111,33 @@ describe("applyToCart", () => {
   });
 });
 
+/** `buyer` checks one unit of `productId` out with `code` applied: the order, which must be placed. */
+async function placeWithCode(productId: number, buyer: bigint, code: string, key: string) {
+  await h.shop.cart.setQuantity({ userId: buyer, productId, quantity: 1 });
+  await h.shop.promotions.applyToCart({ userId: buyer, code });
+  const placed = await h.shop.cart.checkout({
+    userId: buyer,
+    chatId: buyer,
+    revision: (await h.shop.cart.view(buyer)).revision,
+    idempotencyKey: key,
+  });
+  if (placed.status !== "ok") throw new Error(placed.status);
+  return placed.order;
+}
+
 describe("a late payment for an order whose use went back", () => {
   it("takes the use again when one is left", async () => {
     const p = await addProduct(h.db, { stock: 5, priceMinor: 20 });
     const created = await code({ code: "LATE1", totalUses: 1 });
     if (created.status !== "ok") throw new Error(created.status);
     const buyer = user(200);
-    await h.shop.cart.setQuantity({ userId: buyer, productId: p.id, quantity: 1 });
-    await h.shop.promotions.applyToCart({ userId: buyer, code: "LATE1" });
-    const placed = await h.shop.cart.checkout({
-      userId: buyer,
-      chatId: buyer,
-      revision: (await h.shop.cart.view(buyer)).revision,
-      idempotencyKey: "late1",
-    });
-    if (placed.status !== "ok") throw new Error(placed.status);
+    const order = await placeWithCode(p.id, buyer, "LATE1", "late1");
     h.clock.advance(RESERVATION + 1_000);
     await h.shop.orders.expireDue(h.clock.now());
     expect(
       (await h.db.promoCode.findUniqueOrThrow({ where: { code: "LATE1" } })).remainingUses,
     ).toBe(1);
-    const paid = await h.shop.payments.confirmPayment(paymentFor(placed.order));
+    const paid = await h.shop.payments.confirmPayment(paymentFor(order));
     expect(paid).toMatchObject({ status: "ok", rereserved: true });
     expect(
       (await h.db.promoCode.findUniqueOrThrow({ where: { code: "LATE1" } })).remainingUses,
@@ -139,8 +145,7 @@ describe("a late payment for an order whose use went back", () => {
     expect(
       await h.db.promoUse.findUniqueOrThrow({
         where: {
-          orderId: (await h.db.order.findUniqueOrThrow({ where: { publicId: placed.order.id } }))
-            .id,
+          orderId: (await h.db.order.findUniqueOrThrow({ where: { publicId: order.id } })).id,
         },
       }),
     ).toMatchObject({ returnedAt: null });
@@ -151,18 +156,7 @@ describe("a late payment for an order whose use went back", () => {
     const p = await addProduct(h.db, { stock: 5, priceMinor: 20 });
     await code({ code: "LATE2", totalUses: 1 });
     const [first, second] = [user(300), user(301)];
-    const place = async (buyer: bigint, key: string) => {
-      await h.shop.cart.setQuantity({ userId: buyer, productId: p.id, quantity: 1 });
-      await h.shop.promotions.applyToCart({ userId: buyer, code: "LATE2" });
-      const placed = await h.shop.cart.checkout({
-        userId: buyer,
-        chatId: buyer,
-        revision: (await h.shop.cart.view(buyer)).revision,
-        idempotencyKey: key,
-      });
-      if (placed.status !== "ok") throw new Error(placed.status);
-      return placed.order;
-    };
+    const place = (buyer: bigint, key: string) => placeWithCode(p.id, buyer, "LATE2", key);
     const late = await place(first, "late2-a");
     expect((await h.shop.orders.cancelOrder(late.id, first)).status).toBe("ok");
     await place(second, "late2-b");

@@ -4,11 +4,11 @@
 import { describe, expect, it } from "vitest";
 import { assertInvariants } from "@orderbot/testkit";
 import {
-  BERLIN_ADDRESS,
   addProduct,
+  BERLIN_ADDRESS,
+  loadCodes,
   paymentFor,
   placed,
-  unique,
   user,
 } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
@@ -28,12 +28,7 @@ const itemsOf = (orderId: string) =>
 describe("an operator's /kind between the pre-checkout and the payment", () => {
   it("leaves a digital order paid in Stars, without shipping", async () => {
     const { sku } = await addProduct(h.db, { stock: 0, priceMinor: 40 });
-    await h.shop.delivery.loadCodes({
-      sku,
-      text: "KIND-KEPT-CODE-0001\nKIND-KEPT-CODE-0002",
-      batchId: unique("codes"),
-      actor: OPERATOR,
-    });
+    await loadCodes(h.shop, sku, ["KIND-KEPT-CODE-0001", "KIND-KEPT-CODE-0002"], OPERATOR);
     const order = await placed(h.shop, user(1), [{ sku, quantity: 1 }]);
     const payment = paymentFor(order);
     expect(await h.shop.payments.checkPayable(payment)).toMatchObject({ status: "ok" });
@@ -76,12 +71,7 @@ describe("an operator's /kind between the pre-checkout and the payment", () => {
         actor: OPERATOR,
       }),
     ).toMatchObject({ status: "ok", kind: "DIGITAL" });
-    await h.shop.delivery.loadCodes({
-      sku: p.sku,
-      text: "NOW-DIGITAL-CODE-0001",
-      batchId: unique("codes"),
-      actor: OPERATOR,
-    });
+    await loadCodes(h.shop, p.sku, ["NOW-DIGITAL-CODE-0001"], OPERATOR);
 
     expect(
       await h.shop.payments.confirmPayment({

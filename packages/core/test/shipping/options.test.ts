@@ -46,40 +46,36 @@ describe("shipping options", () => {
 
 describe("shippingCharge", () => {
   const physical = { physical: true, goodsMinor: 2_000 };
+  /** The physical order, shipped by `shippingOptionId` to an address in `country_code`. */
+  const shippedBy = (shippingOptionId: string, country_code: string) => ({
+    ...physical,
+    shippingOptionId,
+    address: { country_code },
+  });
 
   it("is the goods plus the configured price of the option chosen, for an address it ships to", () => {
-    expect(
-      shippingCharge(OPTIONS, {
-        ...physical,
-        shippingOptionId: "courier",
-        address: { country_code: "AT" },
-      }),
-    ).toEqual({ ok: true, optionId: "courier", shippingMinor: 500, payableMinor: 2_500 });
-    expect(
-      shippingCharge(OPTIONS, {
-        ...physical,
-        shippingOptionId: "pickup",
-        address: { country_code: "de" },
-      }),
-    ).toMatchObject({ ok: true, payableMinor: 2_000 });
+    expect(shippingCharge(OPTIONS, shippedBy("courier", "AT"))).toEqual({
+      ok: true,
+      optionId: "courier",
+      shippingMinor: 500,
+      payableMinor: 2_500,
+    });
+    expect(shippingCharge(OPTIONS, shippedBy("pickup", "de"))).toMatchObject({
+      ok: true,
+      payableMinor: 2_000,
+    });
   });
 
   it("refuses a missing or unknown option, or one that does not ship to the address", () => {
     expect(shippingCharge(OPTIONS, physical)).toEqual({ ok: false, reason: "shipping-missing" });
-    expect(
-      shippingCharge(OPTIONS, {
-        ...physical,
-        shippingOptionId: "drone",
-        address: { country_code: "DE" },
-      }),
-    ).toEqual({ ok: false, reason: "shipping-unknown-option" });
-    expect(
-      shippingCharge(OPTIONS, {
-        ...physical,
-        shippingOptionId: "courier",
-        address: { country_code: "FR" },
-      }),
-    ).toEqual({ ok: false, reason: "shipping-not-to-address" });
+    expect(shippingCharge(OPTIONS, shippedBy("drone", "DE"))).toEqual({
+      ok: false,
+      reason: "shipping-unknown-option",
+    });
+    expect(shippingCharge(OPTIONS, shippedBy("courier", "FR"))).toEqual({
+      ok: false,
+      reason: "shipping-not-to-address",
+    });
     expect(shippingCharge(OPTIONS, { ...physical, shippingOptionId: "courier" })).toEqual({
       ok: false,
       reason: "shipping-not-to-address",

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "@orderbot/platform";
 import { resolveCoreConfig } from "../../src/config.ts";
 import { STOCK_HOLD_METRICS } from "../../src/stock/unpaid-holds.ts";
-import { addProduct, placed, unique, user } from "../support/fixtures.ts";
+import { addProduct, intent, payable, placed, user } from "../support/fixtures.ts";
 import { type Instance, useShopHarness } from "../support/shop.ts";
 
 let instances: Instance[];
@@ -27,12 +27,9 @@ describe("the per-product cap on units held unpaid", () => {
     const product = await addProduct(h.db, { stock: 20 });
     const results = await Promise.all(
       Array.from({ length: 24 }, (_, n) =>
-        instances[n % instances.length]!.shop.orders.placeOrder({
-          userId: user(1_000 + n),
-          chatId: user(1_000 + n),
-          items: [{ sku: product.sku, quantity: 2 }],
-          idempotencyKey: unique("hoard"),
-        }),
+        instances[n % instances.length]!.shop.orders.placeOrder(
+          intent(user(1_000 + n), product.sku, 2, "hoard"),
+        ),
       ),
     );
     const ok = results.filter((r) => r.status === "ok");
@@ -52,12 +49,7 @@ describe("the per-product cap on units held unpaid", () => {
     const product = await addProduct(h.db, { stock: 10 });
     await placed(h.shop, user(2_001), [{ sku: product.sku, quantity: 4 }]); // cap 5: 4 held
     expect(
-      await h.shop.orders.placeOrder({
-        userId: user(2_002),
-        chatId: user(2_002),
-        items: [{ sku: product.sku, quantity: 3 }],
-        idempotencyKey: unique("hoard"),
-      }),
+      await h.shop.orders.placeOrder(intent(user(2_002), product.sku, 3, "hoard")),
     ).toMatchObject({ status: "out-of-stock", short: [{ requested: 3, available: 1 }] });
     expect(await heldOf(product.id)).toBe(4);
     // A product with one unit can always be reserved by someone.
@@ -71,12 +63,7 @@ describe("the per-product cap on units held unpaid", () => {
     const share = await h.instance({ config: { maxUnpaidShare: 0.14 } });
     const product = await addProduct(h.db, { stock: 50 });
     expect(
-      await share.shop.orders.placeOrder({
-        userId: user(2_101),
-        chatId: user(2_101),
-        items: [{ sku: product.sku, quantity: 8 }],
-        idempotencyKey: unique("hoard"),
-      }),
+      await share.shop.orders.placeOrder(intent(user(2_101), product.sku, 8, "hoard")),
     ).toMatchObject({ status: "out-of-stock", short: [{ requested: 8, available: 7 }] });
     expect(await heldOf(product.id)).toBe(0);
   });
@@ -102,13 +89,7 @@ describe("the bound on pre-checkout extending a PAYING hold", () => {
   it("extends at most maxPayingExtensions times, then answers yes while the hold lasts and no after", async () => {
     const product = await addProduct(h.db, { stock: 100 });
     const order = await placed(h.shop, user(4_001), [{ sku: product.sku, quantity: 1 }]);
-    const check = () =>
-      h.shop.payments.checkPayable({
-        orderId: order.id,
-        userId: order.userId,
-        amount: order.totalMinor,
-        currency: order.currency,
-      });
+    const check = () => h.shop.payments.checkPayable(payable(order));
     const expiry = async () =>
       (await h.db.order.findUniqueOrThrow({ where: { publicId: order.id } })).expiresAt.getTime();
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { addProduct, placed, stockOf, unique, user } from "../support/fixtures.ts";
+import { addProduct, intent, placed, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "../support/shop.ts";
 
@@ -116,12 +116,7 @@ describe("adjustStock", () => {
       const shop = instances[i % instances.length]!.shop;
       if (i % 3 === 0) return shop.stock.adjustStock(p.sku, `=${30 + (i % 7)}`, OPERATOR);
       if (i % 3 === 1) return shop.stock.adjustStock(p.sku, i % 2 ? "+2" : "-2", OPERATOR);
-      return shop.orders.placeOrder({
-        userId: user(100 + i),
-        chatId: user(100 + i),
-        items: [{ sku: p.sku, quantity: 1 }],
-        idempotencyKey: unique("k"),
-      });
+      return shop.orders.placeOrder(intent(user(100 + i), p.sku, 1, "k"));
     });
     const results = await Promise.all(ops);
     for (const r of results)

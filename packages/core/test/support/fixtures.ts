@@ -49,6 +49,14 @@ export async function stockOf(db: Database, sku: string): Promise<number> {
   return (await db.product.findUniqueOrThrow({ where: { sku } })).stock;
 }
 
+/** One user's intent to order `quantity` of `sku`, under a key of its own. */
+export const intent = (userId: bigint, sku: string, quantity: number, tag: string) => ({
+  userId,
+  chatId: userId,
+  items: [{ sku, quantity }],
+  idempotencyKey: unique(tag),
+});
+
 /** Places an order that must succeed, and returns it. */
 export async function placed(
   shop: import("../../src/index.ts").Shop,
@@ -65,19 +73,29 @@ export async function placed(
   return result.order;
 }
 
+type PlacedOrder = { id: string; userId: bigint; totalMinor: number; currency: string };
+
+/** A pre-checkout query as Telegram sends it, for an order's full amount. */
+export const payable = (order: PlacedOrder) => ({
+  orderId: order.id,
+  userId: order.userId,
+  amount: order.totalMinor,
+  currency: order.currency,
+});
+
 /** A successful payment as Telegram reports it, for an order's full amount. */
-export function paymentFor(
-  order: { id: string; userId: bigint; totalMinor: number; currency: string },
-  chargeId = unique("charge"),
+export function paymentFor(order: PlacedOrder, chargeId = unique("charge")) {
+  return { ...payable(order), telegramChargeId: chargeId, providerChargeId: null };
+}
+
+/** Loads `codes` into a digital product's pool, as an operator's upload would. */
+export function loadCodes(
+  shop: import("../../src/index.ts").Shop,
+  sku: string,
+  codes: string[],
+  actor: bigint,
 ) {
-  return {
-    orderId: order.id,
-    userId: order.userId,
-    telegramChargeId: chargeId,
-    providerChargeId: null,
-    amount: order.totalMinor,
-    currency: order.currency,
-  };
+  return shop.delivery.loadCodes({ sku, text: codes.join("\n"), batchId: unique("codes"), actor });
 }
 
 /** A shipping address in Telegram's shape (a successful_payment's order_info), in a DE zone. */

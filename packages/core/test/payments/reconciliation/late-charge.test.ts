@@ -3,7 +3,15 @@
 // path, so the update, when it finally comes, changes nothing. A refund only when that path refunds.
 import { describe, expect, it } from "vitest";
 import type { LedgerTransaction } from "../../../src/index.ts";
-import { addProduct, paymentFor, placed, unique, user } from "../../support/fixtures.ts";
+import {
+  addProduct,
+  loadCodes,
+  payable,
+  paymentFor,
+  placed,
+  unique,
+  user,
+} from "../../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { useShopHarness } from "../../support/shop.ts";
 
@@ -40,19 +48,9 @@ function telegram(charges: { id: string; userId: bigint; amount: number; payload
 /** A digital order with a pool of codes, through pre-checkout: Telegram charges it next. */
 async function payingOrder(codes: string[]) {
   const { sku } = await addProduct(h.db, { stock: 0 });
-  await h.shop.delivery.loadCodes({
-    sku,
-    text: codes.join("\n"),
-    batchId: unique("b"),
-    actor: OPERATOR,
-  });
+  await loadCodes(h.shop, sku, codes, OPERATOR);
   const order = await placed(h.shop, user(++customer), [{ sku, quantity: 1 }]);
-  const check = await h.shop.payments.checkPayable({
-    orderId: order.id,
-    userId: order.userId,
-    amount: order.totalMinor,
-    currency: order.currency,
-  });
+  const check = await h.shop.payments.checkPayable(payable(order));
   expect(check.status).toBe("ok");
   return { sku, order };
 }
