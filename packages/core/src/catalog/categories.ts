@@ -78,112 +78,122 @@ function isUnique(error: unknown): boolean {
 }
 
 export function createCategoryAdmin(deps: CoreDeps): CategoryAdmin {
-  const { db } = deps;
-
-  function done(op: string, outcome: string) {
-    deps.metrics.operations.inc({ op, outcome: outcome.replace(/-/g, "_") });
-  }
-
   return {
-    async create(raw) {
-      const parsed = parseWith(createSchema, raw);
-      if (!parsed.ok) return invalid(parsed.problems);
-      const input = parsed.value;
-      let parentId: number | null = null;
-      if (input.parent) {
-        const parent = await findCategory(db, { slug: input.parent });
-        if (!parent) return { status: "not-found", what: "parent" };
-        if (parent.parentId !== null) return { status: "too-deep", parent: parent.slug };
-        parentId = parent.id;
-      }
-      try {
-        const [last] = await db.category.findMany({
-          where: { parentId },
-          orderBy: { position: "desc" },
-          take: 1,
-        });
-        await db.category.create({
-          data: {
-            slug: input.slug,
-            titleEn: input.titleEn,
-            titleZh: input.titleZh,
-            parentId,
-            level: parentId === null ? 0 : 1,
-            position: (last?.position ?? 0) + 1,
-          },
-        });
-      } catch (error) {
-        if (isUnique(error)) return { status: "exists", slug: input.slug };
-        // The parent became a subcategory, or went, since it was read: the foreign key refuses.
-        if (isForeignKeyViolation(error)) return { status: "not-found", what: "parent" };
-        throw error;
-      }
-      done("category_create", "ok");
-      return { status: "ok", category: (await findCategory(db, { slug: input.slug }))! };
-    },
+    create: (input) => createCategory(deps, input),
+    rename: (input) => renameCategory(deps, input),
+    remove: (slug) => removeCategory(deps, slug),
+    assign: (input) => assignProduct(deps, input),
+  };
+}
 
-    async rename(raw) {
-      const parsed = parseWith(renameSchema, raw);
-      if (!parsed.ok) return invalid(parsed.problems);
-      const { slug, titleEn, titleZh } = parsed.value;
-      const { count } = await db.category.updateMany({
-        where: { slug },
-        data: { titleEn, titleZh },
-      });
-      if (count === 0) return { status: "not-found", what: "category" };
-      done("category_rename", "ok");
-      return { status: "ok", category: (await findCategory(db, { slug }))! };
-    },
+function done(deps: CoreDeps, op: string, outcome: string) {
+  deps.metrics.operations.inc({ op, outcome: outcome.replace(/-/g, "_") });
+}
 
-    async remove(raw) {
-      const parsed = parseWith(categorySlugSchema, raw);
-      if (!parsed.ok) return invalid(parsed.problems);
-      const slug = parsed.value;
-      const category = await db.category.findUnique({ where: { slug } });
-      if (!category) return { status: "not-found", what: "category" };
-      const [products, subcategories] = await Promise.all([
-        db.product.count({ where: { categoryId: category.id } }),
-        db.category.count({ where: { parentId: category.id } }),
-      ]);
-      if (products > 0 || subcategories > 0)
-        return { status: "not-empty", products, subcategories };
-      try {
-        const { count } = await db.category.deleteMany({ where: { id: category.id } });
-        if (count === 0) return { status: "not-found", what: "category" };
-      } catch (error) {
-        // A product or a subcategory was added since the count: the foreign keys refuse.
-        if (!isForeignKeyViolation(error)) throw error;
-        return { status: "not-empty", products: 1, subcategories: 0 };
-      }
-      done("category_remove", "ok");
-      return { status: "ok", slug };
-    },
+async function createCategory(
+  deps: CoreDeps,
+  raw: CreateCategoryInput,
+): Promise<CategoryChangeResult> {
+  const parsed = parseWith(createSchema, raw);
+  if (!parsed.ok) return invalid(parsed.problems);
+  const input = parsed.value;
+  let parentId: number | null = null;
+  if (input.parent) {
+    const parent = await findCategory(deps.db, { slug: input.parent });
+    if (!parent) return { status: "not-found", what: "parent" };
+    if (parent.parentId !== null) return { status: "too-deep", parent: parent.slug };
+    parentId = parent.id;
+  }
+  try {
+    const [last] = await deps.db.category.findMany({
+      where: { parentId },
+      orderBy: { position: "desc" },
+      take: 1,
+    });
+    await deps.db.category.create({
+      data: {
+        slug: input.slug,
+        titleEn: input.titleEn,
+        titleZh: input.titleZh,
+        parentId,
+        level: parentId === null ? 0 : 1,
+        position: (last?.position ?? 0) + 1,
+      },
+    });
+  } catch (error) {
+    if (isUnique(error)) return { status: "exists", slug: input.slug };
+    // The parent became a subcategory, or went, since it was read: the foreign key refuses.
+    if (isForeignKeyViolation(error)) return { status: "not-found", what: "parent" };
+    throw error;
+  }
+  done(deps, "category_create", "ok");
+  return { status: "ok", category: (await findCategory(deps.db, { slug: input.slug }))! };
+}
 
-    async assign(raw) {
-      const parsed = parseWith(assignSchema, raw);
-      if (!parsed.ok) return invalid(parsed.problems);
-      const { sku, slug } = parsed.value;
-      const product = await db.product.findFirst({
-        where: { sku: { equals: sku, mode: "insensitive" } },
-      });
-      if (!product) return { status: "not-found", what: "product" };
-      const category = slug === null ? null : await findCategory(db, { slug });
-      if (slug !== null && !category) return { status: "not-found", what: "category" };
-      const categoryId = category?.id ?? null;
-      if (product.categoryId === categoryId)
-        return { status: "unchanged", sku: product.sku, category };
-      try {
-        await db.product.update({ where: { id: product.id }, data: { categoryId } });
-      } catch (error) {
-        if (isForeignKeyViolation(error)) return { status: "not-found", what: "category" };
-        throw error;
-      }
-      done("category_assign", "ok");
-      return {
-        status: "ok",
-        sku: product.sku,
-        category: category && (await findCategory(db, { id: category.id })),
-      };
-    },
+async function renameCategory(
+  deps: CoreDeps,
+  raw: RenameCategoryInput,
+): Promise<CategoryChangeResult> {
+  const parsed = parseWith(renameSchema, raw);
+  if (!parsed.ok) return invalid(parsed.problems);
+  const { slug, titleEn, titleZh } = parsed.value;
+  const { count } = await deps.db.category.updateMany({
+    where: { slug },
+    data: { titleEn, titleZh },
+  });
+  if (count === 0) return { status: "not-found", what: "category" };
+  done(deps, "category_rename", "ok");
+  return { status: "ok", category: (await findCategory(deps.db, { slug }))! };
+}
+
+async function removeCategory(deps: CoreDeps, raw: string): Promise<RemoveCategoryResult> {
+  const parsed = parseWith(categorySlugSchema, raw);
+  if (!parsed.ok) return invalid(parsed.problems);
+  const slug = parsed.value;
+  const category = await deps.db.category.findUnique({ where: { slug } });
+  if (!category) return { status: "not-found", what: "category" };
+  const [products, subcategories] = await Promise.all([
+    deps.db.product.count({ where: { categoryId: category.id } }),
+    deps.db.category.count({ where: { parentId: category.id } }),
+  ]);
+  if (products > 0 || subcategories > 0) return { status: "not-empty", products, subcategories };
+  try {
+    const { count } = await deps.db.category.deleteMany({ where: { id: category.id } });
+    if (count === 0) return { status: "not-found", what: "category" };
+  } catch (error) {
+    // A product or a subcategory was added since the count: the foreign keys refuse.
+    if (!isForeignKeyViolation(error)) throw error;
+    return { status: "not-empty", products: 1, subcategories: 0 };
+  }
+  done(deps, "category_remove", "ok");
+  return { status: "ok", slug };
+}
+
+async function assignProduct(
+  deps: CoreDeps,
+  raw: { sku: string; slug: string | null },
+): Promise<AssignProductResult> {
+  const parsed = parseWith(assignSchema, raw);
+  if (!parsed.ok) return invalid(parsed.problems);
+  const { sku, slug } = parsed.value;
+  const product = await deps.db.product.findFirst({
+    where: { sku: { equals: sku, mode: "insensitive" } },
+  });
+  if (!product) return { status: "not-found", what: "product" };
+  const category = slug === null ? null : await findCategory(deps.db, { slug });
+  if (slug !== null && !category) return { status: "not-found", what: "category" };
+  const categoryId = category?.id ?? null;
+  if (product.categoryId === categoryId) return { status: "unchanged", sku: product.sku, category };
+  try {
+    await deps.db.product.update({ where: { id: product.id }, data: { categoryId } });
+  } catch (error) {
+    if (isForeignKeyViolation(error)) return { status: "not-found", what: "category" };
+    throw error;
+  }
+  done(deps, "category_assign", "ok");
+  return {
+    status: "ok",
+    sku: product.sku,
+    category: category && (await findCategory(deps.db, { id: category.id })),
   };
 }

@@ -28,83 +28,92 @@ export interface OrderMessageIds {
   invoiceDeletable: boolean;
 }
 
-export function createOrderMessages(deps: Pick<CoreDeps, "db" | "clock">) {
+/** The order's card and invoice message ids, as the bot records them. */
+export interface OrderMessages {
+  /** The message now showing the order (in the order's own chat only). */
+  setCard(orderId: string, chatId: bigint | number, messageId: number): Promise<void>;
+  /**
+   * Claims the right to send the order's invoice, in one conditional UPDATE: of two taps at once,
+   * one claims and the other finds it claimed. `press` names the tap (its callback query id):
+   * the same press delivered again, after the bot died between the claim and the send, claims
+   * it again instead of leaving the order without an invoice for the claim window.
+   */
+  claimInvoice(orderId: string, press: string): Promise<InvoiceClaim>;
+  /** The invoice went out as `messageId`. */
+  invoiceSent(orderId: string, messageId: number): Promise<void>;
+  /** Sending failed: the next Pay may try again at once. */
+  releaseInvoice(orderId: string): Promise<void>;
+  of(orderId: string): Promise<OrderMessageIds | null>;
+}
+
+type Deps = Pick<CoreDeps, "db" | "clock">;
+
+export function createOrderMessages(deps: Deps): OrderMessages {
   const { db } = deps;
   return {
-    /** The message now showing the order (in the order's own chat only). */
-    async setCard(orderId: string, chatId: bigint | number, messageId: number): Promise<void> {
+    async setCard(orderId, chatId, messageId) {
       await db.order.updateMany({
         where: { publicId: orderId, chatId: BigInt(chatId) },
         data: { cardMessageId: messageId },
       });
     },
-
-    /**
-     * Claims the right to send the order's invoice, in one conditional UPDATE: of two taps at once,
-     * one claims and the other finds it claimed. `press` names the tap (its callback query id):
-     * the same press delivered again, after the bot died between the claim and the send, claims
-     * it again instead of leaving the order without an invoice for the claim window.
-     */
-    async claimInvoice(orderId: string, press: string): Promise<InvoiceClaim> {
-      const now = deps.clock.now();
-      const before = await db.order.findUnique({
-        where: { publicId: orderId },
-        select: { invoiceMessageId: true, invoiceSentAt: true },
-      });
-      if (!before) return { status: "not-found" };
-      const { count } = await db.order.updateMany({
-        where: {
-          publicId: orderId,
-          OR: [
-            { invoiceSentAt: null },
-            { invoiceSentAt: { lt: new Date(now.getTime() - INVOICE_CLAIM_MS) } },
-            { invoiceClaimedBy: press, invoiceMessageId: null },
-          ],
-        },
-        data: { invoiceSentAt: now, invoiceMessageId: null, invoiceClaimedBy: press },
-      });
-      if (count === 0) return { status: "already-sent", messageId: before.invoiceMessageId };
-      const deletable =
-        before.invoiceSentAt !== null &&
-        now.getTime() - before.invoiceSentAt.getTime() < DELETABLE_FOR_MS;
-      return { status: "send", replaces: deletable ? before.invoiceMessageId : null };
-    },
-
-    /** The invoice went out as `messageId`. */
-    async invoiceSent(orderId: string, messageId: number): Promise<void> {
+    claimInvoice: (orderId, press) => claimInvoice(deps, orderId, press),
+    async invoiceSent(orderId, messageId) {
       await db.order.updateMany({
         where: { publicId: orderId },
         data: { invoiceMessageId: messageId },
       });
     },
-
-    /** Sending failed: the next Pay may try again at once. */
-    async releaseInvoice(orderId: string): Promise<void> {
+    async releaseInvoice(orderId) {
       await db.order.updateMany({
         where: { publicId: orderId, invoiceMessageId: null },
         data: { invoiceSentAt: null },
       });
     },
-
-    async of(orderId: string): Promise<OrderMessageIds | null> {
-      const row = await db.order.findUnique({
-        where: { publicId: orderId },
-        select: { chatId: true, cardMessageId: true, invoiceMessageId: true, invoiceSentAt: true },
-      });
-      if (!row) return null;
-      return {
-        chatId: row.chatId,
-        cardMessageId: row.cardMessageId,
-        invoiceMessageId: row.invoiceMessageId,
-        invoiceDeletable:
-          row.invoiceSentAt !== null &&
-          deps.clock.now().getTime() - row.invoiceSentAt.getTime() < DELETABLE_FOR_MS,
-      };
-    },
+    of: (orderId) => messageIdsOf(deps, orderId),
   };
 }
 
-export type OrderMessages = ReturnType<typeof createOrderMessages>;
+async function claimInvoice(deps: Deps, orderId: string, press: string): Promise<InvoiceClaim> {
+  const now = deps.clock.now();
+  const before = await deps.db.order.findUnique({
+    where: { publicId: orderId },
+    select: { invoiceMessageId: true, invoiceSentAt: true },
+  });
+  if (!before) return { status: "not-found" };
+  const { count } = await deps.db.order.updateMany({
+    where: {
+      publicId: orderId,
+      OR: [
+        { invoiceSentAt: null },
+        { invoiceSentAt: { lt: new Date(now.getTime() - INVOICE_CLAIM_MS) } },
+        { invoiceClaimedBy: press, invoiceMessageId: null },
+      ],
+    },
+    data: { invoiceSentAt: now, invoiceMessageId: null, invoiceClaimedBy: press },
+  });
+  if (count === 0) return { status: "already-sent", messageId: before.invoiceMessageId };
+  const deletable =
+    before.invoiceSentAt !== null &&
+    now.getTime() - before.invoiceSentAt.getTime() < DELETABLE_FOR_MS;
+  return { status: "send", replaces: deletable ? before.invoiceMessageId : null };
+}
+
+async function messageIdsOf(deps: Deps, orderId: string): Promise<OrderMessageIds | null> {
+  const row = await deps.db.order.findUnique({
+    where: { publicId: orderId },
+    select: { chatId: true, cardMessageId: true, invoiceMessageId: true, invoiceSentAt: true },
+  });
+  if (!row) return null;
+  return {
+    chatId: row.chatId,
+    cardMessageId: row.cardMessageId,
+    invoiceMessageId: row.invoiceMessageId,
+    invoiceDeletable:
+      row.invoiceSentAt !== null &&
+      deps.clock.now().getTime() - row.invoiceSentAt.getTime() < DELETABLE_FOR_MS,
+  };
+}
 
 /**
  * States the worker shows on the card (the bot edits it itself for paid and cancelled, where the

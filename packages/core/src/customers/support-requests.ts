@@ -85,126 +85,160 @@ const answerSchema = z.object({
   text: z.string().trim().min(1).max(MAX_SUPPORT_TEXT),
 });
 
-export function createSupportRequests(deps: CoreDeps) {
-  return {
-    /**
-     * Records the request and, in the same transaction, queues its alert to every operator group
-     * (or OPERATOR_GROUP_ID before one is bound) with the customer's latest orders.
-     */
-    async open(raw: OpenSupportRequestInput): Promise<OpenSupportRequestResult> {
-      const parsed = parseWith(inputSchema, raw);
-      if (!parsed.ok) return invalid(parsed.problems);
-      const input = parsed.value;
-      const earlier = () =>
-        input.sourceMessageId === undefined
-          ? null
-          : deps.db.supportRequest.findUnique({
-              where: {
-                chatId_sourceMessageId: {
-                  chatId: BigInt(input.chatId),
-                  sourceMessageId: input.sourceMessageId,
-                },
-              },
-              select: { id: true },
-            });
-      const before = await earlier();
-      if (before) return { status: "ok", requestId: before.id, alerted: 0, replayed: true };
-      const recent = await deps.db.order.findMany({
-        where: { userId: input.userId },
-        orderBy: { createdAt: "desc" },
-        take: RECENT_ORDERS,
-        select: { publicId: true, status: true, totalMinor: true, currency: true },
-      });
-      const orders = recent
-        .map((o) => `${o.publicId} ${o.status} ${formatMoney(o.totalMinor, o.currency)}`)
-        .join("\n");
-      const customer = input.customer.username
-        ? `${input.customer.name} (@${input.customer.username})`
-        : input.customer.name;
-      const open = () =>
-        runTransaction(
-          deps.db,
-          async (tx) => {
-            const open = await lockOpenRequests(tx, input.userId, deps.clock.now());
-            if (open >= MAX_OPEN_SUPPORT_REQUESTS)
-              return { status: "too-many" as const, max: MAX_OPEN_SUPPORT_REQUESTS };
-            const row = await tx.supportRequest.create({
-              data: {
-                userId: input.userId,
-                chatId: input.chatId,
-                topic: input.topic,
-                text: input.text,
-                sourceMessageId: input.sourceMessageId ?? null,
-              },
-            });
-            const alerted = await enqueueOperatorAlert(
-              tx,
-              deps,
-              supportRequestKey(row.id),
-              "operator-support-request",
-              { requestId: row.id, topic: input.topic, customer, text: input.text, orders },
-            );
-            return { status: "ok" as const, requestId: row.id, alerted };
-          },
-          {
-            timeoutMs: deps.config.transactionTimeoutMs,
-            maxWaitMs: deps.config.transactionMaxWaitMs,
-          },
-        );
-      let result: Awaited<ReturnType<typeof open>>;
-      try {
-        result = await open();
-      } catch (error) {
-        // Two presses at once for one message: the unique index let one in; this is the other.
-        const raced = violatedUniqueIndex(error) || violatedUniqueIndex((error as Error).cause);
-        const first = raced ? await earlier() : null;
-        if (!first) throw error;
-        return { status: "ok", requestId: first.id, alerted: 0, replayed: true };
-      }
-      if (result.status === "too-many") {
-        deps.logger.info(
-          { user: deps.mask(input.userId) },
-          "support request refused: too many open",
-        );
-        return result;
-      }
-      // The request id only: the customer's name and words stay out of the logs.
-      deps.logger.info(
-        { request: result.requestId, topic: input.topic, user: deps.mask(input.userId) },
-        "support request opened",
-      );
-      return result;
-    },
+export interface SupportRequests {
+  /**
+   * Records the request and, in the same transaction, queues its alert to every operator group
+   * (or OPERATOR_GROUP_ID before one is bound) with the customer's latest orders.
+   */
+  open(raw: OpenSupportRequestInput): Promise<OpenSupportRequestResult>;
+  /**
+   * An operator's answer (a reply to the request's alert in their group), queued to the
+   * customer's chat. Keyed by the operator's message: Telegram re-delivering it queues nothing new.
+   */
+  answer(raw: AnswerSupportRequestInput): Promise<AnswerSupportRequestResult>;
+}
 
-    /**
-     * An operator's answer (a reply to the request's alert in their group), queued to the
-     * customer's chat. Keyed by the operator's message: Telegram re-delivering it queues nothing new.
-     */
-    async answer(raw: AnswerSupportRequestInput): Promise<AnswerSupportRequestResult> {
-      const parsed = parseWith(answerSchema, raw);
-      if (!parsed.ok) return invalid(parsed.problems);
-      const input = parsed.value;
-      const request = await deps.db.supportRequest.findUnique({ where: { id: input.requestId } });
-      if (!request) return NOT_FOUND;
-      await deps.db.supportRequest.updateMany({
-        where: { id: request.id, answeredAt: null },
-        data: { answeredAt: deps.clock.now() },
-      });
-      const queued = await enqueueOutbox(deps.db, [
-        {
-          dedupeKey: `support-answer:${input.groupChatId}:${input.messageId}`,
-          chatId: request.chatId,
-          method: "notify",
-          payload: {
-            template: "support-answer",
-            params: { requestId: request.id, text: input.text },
-          },
-        },
-      ]);
-      deps.logger.info({ request: request.id, queued: queued === 1 }, "support request answered");
-      return { status: "ok", queued: queued === 1 };
-    },
+export function createSupportRequests(deps: CoreDeps): SupportRequests {
+  return {
+    open: (raw) => openRequest(deps, raw),
+    answer: (raw) => answerRequest(deps, raw),
   };
 }
 
-export type SupportRequests = ReturnType<typeof createSupportRequests>;
+type Input = z.output<typeof inputSchema>;
+
+async function openRequest(
+  deps: CoreDeps,
+  raw: OpenSupportRequestInput,
+): Promise<OpenSupportRequestResult> {
+  const parsed = parseWith(inputSchema, raw);
+  if (!parsed.ok) return invalid(parsed.problems);
+  const input = parsed.value;
+  const before = await earlierRequest(deps, input);
+  if (before) return { status: "ok", requestId: before.id, alerted: 0, replayed: true };
+  const alert = await alertParams(deps, input);
+  let result: Recorded;
+  try {
+    result = await recordRequest(deps, input, alert);
+  } catch (error) {
+    // Two presses at once for one message: the unique index let one in; this is the other.
+    const raced = violatedUniqueIndex(error) || violatedUniqueIndex((error as Error).cause);
+    const first = raced ? await earlierRequest(deps, input) : null;
+    if (!first) throw error;
+    return { status: "ok", requestId: first.id, alerted: 0, replayed: true };
+  }
+  if (result.status === "too-many") {
+    deps.logger.info({ user: deps.mask(input.userId) }, "support request refused: too many open");
+    return result;
+  }
+  // The request id only: the customer's name and words stay out of the logs.
+  deps.logger.info(
+    { request: result.requestId, topic: input.topic, user: deps.mask(input.userId) },
+    "support request opened",
+  );
+  return result;
+}
+
+/** The request already opened for this message of the customer's, if any. */
+async function earlierRequest(deps: CoreDeps, input: Input): Promise<{ id: number } | null> {
+  if (input.sourceMessageId === undefined) return null;
+  return deps.db.supportRequest.findUnique({
+    where: {
+      chatId_sourceMessageId: {
+        chatId: BigInt(input.chatId),
+        sourceMessageId: input.sourceMessageId,
+      },
+    },
+    select: { id: true },
+  });
+}
+
+/** Who asks, as operators see them, and their latest orders, one line each. */
+async function alertParams(
+  deps: CoreDeps,
+  input: Input,
+): Promise<{ customer: string; orders: string }> {
+  const recent = await deps.db.order.findMany({
+    where: { userId: input.userId },
+    orderBy: { createdAt: "desc" },
+    take: RECENT_ORDERS,
+    select: { publicId: true, status: true, totalMinor: true, currency: true },
+  });
+  const orders = recent
+    .map((o) => `${o.publicId} ${o.status} ${formatMoney(o.totalMinor, o.currency)}`)
+    .join("\n");
+  const customer = input.customer.username
+    ? `${input.customer.name} (@${input.customer.username})`
+    : input.customer.name;
+  return { customer, orders };
+}
+
+type Recorded = Exclude<OpenSupportRequestResult, Invalid>;
+
+/** The request and its alert, in one transaction, unless the customer has too many open. */
+function recordRequest(
+  deps: CoreDeps,
+  input: Input,
+  alert: { customer: string; orders: string },
+): Promise<Recorded> {
+  return runTransaction(
+    deps.db,
+    async (tx): Promise<Recorded> => {
+      const open = await lockOpenRequests(tx, input.userId, deps.clock.now());
+      if (open >= MAX_OPEN_SUPPORT_REQUESTS)
+        return { status: "too-many", max: MAX_OPEN_SUPPORT_REQUESTS };
+      const row = await tx.supportRequest.create({
+        data: {
+          userId: input.userId,
+          chatId: input.chatId,
+          topic: input.topic,
+          text: input.text,
+          sourceMessageId: input.sourceMessageId ?? null,
+        },
+      });
+      const alerted = await enqueueOperatorAlert(
+        tx,
+        deps,
+        supportRequestKey(row.id),
+        "operator-support-request",
+        {
+          requestId: row.id,
+          topic: input.topic,
+          customer: alert.customer,
+          text: input.text,
+          orders: alert.orders,
+        },
+      );
+      return { status: "ok", requestId: row.id, alerted };
+    },
+    { timeoutMs: deps.config.transactionTimeoutMs, maxWaitMs: deps.config.transactionMaxWaitMs },
+  );
+}
+
+async function answerRequest(
+  deps: CoreDeps,
+  raw: AnswerSupportRequestInput,
+): Promise<AnswerSupportRequestResult> {
+  const parsed = parseWith(answerSchema, raw);
+  if (!parsed.ok) return invalid(parsed.problems);
+  const input = parsed.value;
+  const request = await deps.db.supportRequest.findUnique({ where: { id: input.requestId } });
+  if (!request) return NOT_FOUND;
+  await deps.db.supportRequest.updateMany({
+    where: { id: request.id, answeredAt: null },
+    data: { answeredAt: deps.clock.now() },
+  });
+  const queued = await enqueueOutbox(deps.db, [
+    {
+      dedupeKey: `support-answer:${input.groupChatId}:${input.messageId}`,
+      chatId: request.chatId,
+      method: "notify",
+      payload: {
+        template: "support-answer",
+        params: { requestId: request.id, text: input.text },
+      },
+    },
+  ]);
+  deps.logger.info({ request: request.id, queued: queued === 1 }, "support request answered");
+  return { status: "ok", queued: queued === 1 };
+}

@@ -1,3 +1,4 @@
+import type { Tx } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { lockedTransaction } from "../database/locked-transaction.ts";
@@ -55,66 +56,76 @@ const inputSchema = z.object({
  * pool is skipped by the unique key on (product, secret): loading a list twice adds it once.
  */
 export function createLoadCodes(deps: CoreDeps) {
-  return async function loadCodes(raw: LoadCodesInput): Promise<LoadCodesResult> {
-    const parsed = parseWith(inputSchema, raw);
-    if (!parsed.ok) return invalid(parsed.problems);
-    const input = parsed.value;
-    const lines = parseCodeLines(input.text, raw.format ?? "lines");
-    if (!lines.ok) return { status: "refused", lines };
-    const product = await deps.db.product.findUnique({
-      where: { sku: input.sku },
-      select: { id: true, sku: true, kind: true },
-    });
-    if (!product) return NOT_FOUND;
-    if (product.kind !== "DIGITAL") return { status: "not-digital", sku: product.sku };
-    const actor = `op:${deps.mask(input.actor)}`;
-    const result: LoadCodesResult = await lockedTransaction(
-      deps,
-      { kind: "stock-batch", id: input.batchId },
-      async (tx): Promise<LoadCodesResult> => {
-        const total = lines.codes.length;
-        if (!(await claimStockBatch(tx, input.batchId, actor, 1))) {
-          const applied = await appliedStockBatch(tx, input.batchId);
-          return {
-            status: "ok",
-            replayed: true,
-            sku: product.sku,
-            added: applied.units,
-            known: total - applied.units,
-            repeated: lines.repeated,
-          };
-        }
-        const { count } = await tx.digitalItem.createMany({
-          data: lines.codes.map((secret) => ({
-            productId: product.id,
-            secret,
-            batchId: input.batchId,
-          })),
-          skipDuplicates: true,
-        });
-        if (count > 0)
-          await addBatchStock(tx, input.batchId, actor, [
-            { productId: product.id, quantity: count },
-          ]);
-        return {
-          status: "ok",
-          replayed: false,
-          sku: product.sku,
-          added: count,
-          known: total - count,
-          repeated: lines.repeated,
-        };
-      },
+  return (raw: LoadCodesInput): Promise<LoadCodesResult> => loadCodes(deps, raw);
+}
+
+type Input = z.output<typeof inputSchema>;
+
+async function loadCodes(deps: CoreDeps, raw: LoadCodesInput): Promise<LoadCodesResult> {
+  const parsed = parseWith(inputSchema, raw);
+  if (!parsed.ok) return invalid(parsed.problems);
+  const input = parsed.value;
+  const lines = parseCodeLines(input.text, raw.format ?? "lines");
+  if (!lines.ok) return { status: "refused", lines };
+  const product = await deps.db.product.findUnique({
+    where: { sku: input.sku },
+    select: { id: true, sku: true, kind: true },
+  });
+  if (!product) return NOT_FOUND;
+  if (product.kind !== "DIGITAL") return { status: "not-digital", sku: product.sku };
+  const result: LoadCodesResult = await lockedTransaction(
+    deps,
+    { kind: "stock-batch", id: input.batchId },
+    (tx) => loadBatch(tx, `op:${deps.mask(input.actor)}`, input, product, lines),
+  );
+  deps.metrics.operations.inc({
+    op: "load_codes",
+    outcome: result.status === "ok" && result.replayed ? "replayed" : result.status,
+  });
+  if (result.status === "ok" && !result.replayed)
+    deps.logger.info(
+      { operator: deps.mask(input.actor), batch: input.batchId, added: result.added },
+      "digital codes loaded",
     );
-    deps.metrics.operations.inc({
-      op: "load_codes",
-      outcome: result.status === "ok" && result.replayed ? "replayed" : result.status,
-    });
-    if (result.status === "ok" && !result.replayed)
-      deps.logger.info(
-        { operator: deps.mask(input.actor), batch: input.batchId, added: result.added },
-        "digital codes loaded",
-      );
-    return result;
+  return result;
+}
+
+/** The batch claimed, its new codes in the pool and as many units of stock; or its replay. */
+async function loadBatch(
+  tx: Tx,
+  actor: string,
+  input: Input,
+  product: { id: number; sku: string },
+  lines: Extract<CodeLines, { ok: true }>,
+): Promise<LoadCodesResult> {
+  const total = lines.codes.length;
+  if (!(await claimStockBatch(tx, input.batchId, actor, 1))) {
+    const applied = await appliedStockBatch(tx, input.batchId);
+    return {
+      status: "ok",
+      replayed: true,
+      sku: product.sku,
+      added: applied.units,
+      known: total - applied.units,
+      repeated: lines.repeated,
+    };
+  }
+  const { count } = await tx.digitalItem.createMany({
+    data: lines.codes.map((secret) => ({
+      productId: product.id,
+      secret,
+      batchId: input.batchId,
+    })),
+    skipDuplicates: true,
+  });
+  if (count > 0)
+    await addBatchStock(tx, input.batchId, actor, [{ productId: product.id, quantity: count }]);
+  return {
+    status: "ok",
+    replayed: false,
+    sku: product.sku,
+    added: count,
+    known: total - count,
+    repeated: lines.repeated,
   };
 }

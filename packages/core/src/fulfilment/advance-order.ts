@@ -79,76 +79,78 @@ const rank = (status: OrderStatus): number =>
  * pressing at once, or one pressing twice, make one move; the other is told who made it and when.
  */
 export function createAdvanceOrder(deps: CoreDeps) {
-  return async function advanceOrder(input: AdvanceOrderInput): Promise<AdvanceOrderResult> {
-    const parsed = parseWith(inputSchema, {
-      ...input,
-      actorName: input.actorName ?? null,
-      note: input.note ?? null,
-    });
-    if (!parsed.ok) return invalid(parsed.problems);
-    const value = parsed.value;
-    const result: AdvanceOrderResult = await lockedTransaction(
-      deps,
-      { kind: "order", id: value.orderId },
-      (tx) => advance(tx, { ...value, actor: `op:${deps.mask(value.actor)}` }),
-      { lockless: "refuse" },
-    );
-    deps.metrics.operations.inc({ op: "fulfil", outcome: result.status });
-    if (result.status === "ok")
-      deps.logger.info(
-        { operator: deps.mask(value.actor), order: value.orderId, to: value.to },
-        "order moved on by an operator",
-      );
-    return result;
-  };
+  return (input: AdvanceOrderInput): Promise<AdvanceOrderResult> => advanceOrder(deps, input);
+}
 
-  async function advance(
-    tx: Tx,
-    input: {
-      orderId: string;
-      to: FulfilmentStep;
-      actor: string;
-      actorName: string | null;
-      note: string | null;
-    },
-  ): Promise<AdvanceOrderResult> {
-    const [order] = await tx.$queryRaw<
-      { id: number; status: OrderStatus; version: number; chatId: bigint }[]
-    >`
-      SELECT id, status::text AS status, version, chat_id AS "chatId"
-        FROM orders WHERE public_id = ${input.orderId} FOR UPDATE`;
-    if (!order) return NOT_FOUND;
-    if (rank(order.status) >= rank(input.to)) {
-      const last = await tx.orderTimelineEntry.findFirst({
-        where: { orderId: order.id, event: "move", toStatus: order.status },
-        orderBy: { id: "desc" },
-      });
-      return { status: "already", current: order.status, entry: last && timelineEntryView(last) };
-    }
-    if (!isLegalTransition(order.status, input.to))
-      return { status: "conflict", current: order.status };
-    const moved = await transition(tx, order.id, [order.status], input.to, {
-      version: order.version,
-      actor: input.actor,
-      actorName: input.actorName,
-      note: input.note,
-      now: deps.clock.now(),
-    });
-    // The row is locked: only a bug (an update outside the lock's transaction) loses here.
-    if (!moved) throw new Error(`order ${input.orderId} changed under its row lock`);
-    await queueStatusNotice(
-      tx,
-      { publicId: input.orderId, chatId: order.chatId },
-      input.to,
-      input.note,
+/** A move as the timeline records it: the operator masked. */
+interface Move {
+  orderId: string;
+  to: FulfilmentStep;
+  actor: string;
+  actorName: string | null;
+  note: string | null;
+}
+
+async function advanceOrder(deps: CoreDeps, input: AdvanceOrderInput): Promise<AdvanceOrderResult> {
+  const parsed = parseWith(inputSchema, {
+    ...input,
+    actorName: input.actorName ?? null,
+    note: input.note ?? null,
+  });
+  if (!parsed.ok) return invalid(parsed.problems);
+  const value = parsed.value;
+  const result: AdvanceOrderResult = await lockedTransaction(
+    deps,
+    { kind: "order", id: value.orderId },
+    (tx) => advance(deps, tx, { ...value, actor: `op:${deps.mask(value.actor)}` }),
+    { lockless: "refuse" },
+  );
+  deps.metrics.operations.inc({ op: "fulfil", outcome: result.status });
+  if (result.status === "ok")
+    deps.logger.info(
+      { operator: deps.mask(value.actor), order: value.orderId, to: value.to },
+      "order moved on by an operator",
     );
-    const entry = await tx.orderTimelineEntry.findFirstOrThrow({
-      where: { orderId: order.id, event: "move", toStatus: input.to },
+  return result;
+}
+
+async function advance(deps: CoreDeps, tx: Tx, input: Move): Promise<AdvanceOrderResult> {
+  const [order] = await tx.$queryRaw<
+    { id: number; status: OrderStatus; version: number; chatId: bigint }[]
+  >`
+    SELECT id, status::text AS status, version, chat_id AS "chatId"
+      FROM orders WHERE public_id = ${input.orderId} FOR UPDATE`;
+  if (!order) return NOT_FOUND;
+  if (rank(order.status) >= rank(input.to)) {
+    const last = await tx.orderTimelineEntry.findFirst({
+      where: { orderId: order.id, event: "move", toStatus: order.status },
+      orderBy: { id: "desc" },
     });
-    return {
-      status: "ok",
-      order: (await findOrderByPublicId(tx, input.orderId))!,
-      entry: timelineEntryView(entry),
-    };
+    return { status: "already", current: order.status, entry: last && timelineEntryView(last) };
   }
+  if (!isLegalTransition(order.status, input.to))
+    return { status: "conflict", current: order.status };
+  const moved = await transition(tx, order.id, [order.status], input.to, {
+    version: order.version,
+    actor: input.actor,
+    actorName: input.actorName,
+    note: input.note,
+    now: deps.clock.now(),
+  });
+  // The row is locked: only a bug (an update outside the lock's transaction) loses here.
+  if (!moved) throw new Error(`order ${input.orderId} changed under its row lock`);
+  await queueStatusNotice(
+    tx,
+    { publicId: input.orderId, chatId: order.chatId },
+    input.to,
+    input.note,
+  );
+  const entry = await tx.orderTimelineEntry.findFirstOrThrow({
+    where: { orderId: order.id, event: "move", toStatus: input.to },
+  });
+  return {
+    status: "ok",
+    order: (await findOrderByPublicId(tx, input.orderId))!,
+    entry: timelineEntryView(entry),
+  };
 }

@@ -49,131 +49,152 @@ const SET_ATTEMPTS = 3;
  * computed from it), retried a few times against concurrent orders. No lock is needed.
  */
 export function createAdjustStock(deps: CoreDeps) {
-  return async function adjustStock(
+  return (
     sku: string,
     change: string,
     actor: bigint | number | string,
     options: { requestId?: string } = {},
-  ): Promise<AdjustStockResult> {
-    const parsed = parseWith(inputSchema, { sku, change, actor, ...options });
-    if (!parsed.ok) return invalid(parsed.problems);
-    const result = await adjust(parsed.value);
-    deps.metrics.operations.inc({ op: "adjust_stock", outcome: result.status });
-    if (result.status === "ok")
-      deps.logger.info(
-        { operator: deps.mask(parsed.value.actor), sku, delta: result.delta },
-        "stock adjusted",
-      );
-    return result;
-  };
+  ): Promise<AdjustStockResult> => adjustStock(deps, sku, change, actor, options);
+}
 
-  /** What this request id did before (its ledger row carries the id as batch id), if anything. */
-  async function replay(
-    productId: number,
-    requestId: string | undefined,
-  ): Promise<AdjustStockResult | null> {
-    if (requestId === undefined) return null;
-    const row = await deps.db.stockMovement.findUnique({
-      where: { batchId_productId: { batchId: requestId, productId } },
+type Input = z.output<typeof inputSchema>;
+type Change = Input["change"];
+
+async function adjustStock(
+  deps: CoreDeps,
+  sku: string,
+  change: string,
+  actor: bigint | number | string,
+  options: { requestId?: string },
+): Promise<AdjustStockResult> {
+  const parsed = parseWith(inputSchema, { sku, change, actor, ...options });
+  if (!parsed.ok) return invalid(parsed.problems);
+  const result = await adjust(deps, parsed.value);
+  deps.metrics.operations.inc({ op: "adjust_stock", outcome: result.status });
+  if (result.status === "ok")
+    deps.logger.info(
+      { operator: deps.mask(parsed.value.actor), sku, delta: result.delta },
+      "stock adjusted",
+    );
+  return result;
+}
+
+/** What this request id did before (its ledger row carries the id as batch id), if anything. */
+async function replay(
+  deps: CoreDeps,
+  productId: number,
+  requestId: string | undefined,
+): Promise<AdjustStockResult | null> {
+  if (requestId === undefined) return null;
+  const row = await deps.db.stockMovement.findUnique({
+    where: { batchId_productId: { batchId: requestId, productId } },
+  });
+  if (!row) return null;
+  const product = await deps.db.product.findUniqueOrThrow({ where: { id: productId } });
+  return { status: "ok", product: productView(product), delta: row.delta, replayed: true };
+}
+
+/**
+ * Nothing to change ("=N" with the stock at N): a request with an id is still recorded, as a zero
+ * row, so that its re-delivery replays this answer instead of setting the stock again later.
+ */
+async function unchanged(
+  deps: CoreDeps,
+  product: ProductModel,
+  actor: string,
+  requestId: string | undefined,
+): Promise<AdjustStockResult> {
+  const result = { status: "ok", product: productView(product), delta: 0 } as const;
+  if (requestId === undefined) return result;
+  try {
+    await deps.db.stockMovement.create({
+      data: { productId: product.id, delta: 0, reason: "ADJUST", actor, batchId: requestId },
     });
-    if (!row) return null;
-    const product = await deps.db.product.findUniqueOrThrow({ where: { id: productId } });
-    return { status: "ok", product: productView(product), delta: row.delta, replayed: true };
+    return result;
+  } catch (error) {
+    return replayOnDuplicate(deps, error, product.id, requestId); // a concurrent run recorded it first
   }
+}
 
-  /**
-   * Nothing to change ("=N" with the stock at N): a request with an id is still recorded, as a zero
-   * row, so that its re-delivery replays this answer instead of setting the stock again later.
-   */
-  async function unchanged(
-    product: ProductModel,
-    actor: string,
-    requestId: string | undefined,
-  ): Promise<AdjustStockResult> {
-    const result = { status: "ok", product: productView(product), delta: 0 } as const;
-    if (requestId === undefined) return result;
-    try {
-      await deps.db.stockMovement.create({
-        data: { productId: product.id, delta: 0, reason: "ADJUST", actor, batchId: requestId },
-      });
-      return result;
-    } catch (error) {
-      return replayOnDuplicate(error, product.id, requestId); // a concurrent run recorded it first
-    }
-  }
+/** A concurrent run of the same request wrote its row first (unique batch id): its answer; else rethrows. */
+async function replayOnDuplicate(
+  deps: CoreDeps,
+  error: unknown,
+  productId: number,
+  requestId: string | undefined,
+): Promise<AdjustStockResult> {
+  const earlier =
+    violatedUniqueIndex(error) === undefined ? null : await replay(deps, productId, requestId);
+  if (earlier) return earlier;
+  throw error;
+}
 
-  /** A concurrent run of the same request wrote its row first (unique batch id): its answer; else rethrows. */
-  async function replayOnDuplicate(
-    error: unknown,
-    productId: number,
-    requestId: string | undefined,
-  ): Promise<AdjustStockResult> {
-    const earlier =
-      violatedUniqueIndex(error) === undefined ? null : await replay(productId, requestId);
+async function adjust(deps: CoreDeps, input: Input): Promise<AdjustStockResult> {
+  const { sku, change, requestId } = input;
+  const who = `op:${deps.mask(input.actor)}`;
+  for (let attempt = 1; attempt <= SET_ATTEMPTS; attempt++) {
+    const product = await deps.db.product.findUnique({ where: { sku } });
+    if (!product) return NOT_FOUND;
+    // Telegram re-delivers a command whose first run failed after the change committed (its
+    // reply hit an error, say): the change must not be made twice.
+    const earlier = await replay(deps, product.id, requestId);
     if (earlier) return earlier;
-    throw error;
-  }
-
-  async function adjust({
-    sku,
-    change,
-    actor,
-    requestId,
-  }: z.output<typeof inputSchema>): Promise<AdjustStockResult> {
-    const who = `op:${deps.mask(actor)}`;
-    for (let attempt = 1; attempt <= SET_ATTEMPTS; attempt++) {
-      const product = await deps.db.product.findUnique({ where: { sku } });
-      if (!product) return NOT_FOUND;
-      // Telegram re-delivers a command whose first run failed after the change committed (its
-      // reply hit an error, say): the change must not be made twice.
-      const earlier = await replay(product.id, requestId);
-      if (earlier) return earlier;
-      const delta =
-        change.op === "+" ? change.n : change.op === "-" ? -change.n : change.n - product.stock;
-      if (delta === 0) return unchanged(product, who, requestId);
-      const updated = await runTransaction(
-        deps.db,
-        async (tx) => {
-          const where =
-            change.op === "="
-              ? { id: product.id, version: product.version }
-              : change.op === "-"
-                ? { id: product.id, stock: { gte: change.n } }
-                : { id: product.id };
-          const rows = await tx.product.updateManyAndReturn({
-            where,
-            data: { stock: { increment: delta }, version: { increment: 1 } },
-          });
-          if (rows.length === 0) return null;
-          // The batch id is unique per product: a concurrent run of the same request fails here.
-          await tx.stockMovement.create({
-            data: {
-              productId: product.id,
-              delta,
-              reason: "ADJUST",
-              actor: who,
-              batchId: requestId ?? null,
-            },
-          });
-          return rows[0]!;
-        },
-        {
-          timeoutMs: deps.config.transactionTimeoutMs,
-          maxWaitMs: deps.config.transactionMaxWaitMs,
-        },
-      ).catch((error: unknown) => replayOnDuplicate(error, product.id, requestId));
-      if (updated && "status" in updated) return updated;
-      if (updated) return { status: "ok", product: productView(updated), delta };
-      deps.metrics.stockConflicts.inc({ op: "adjust_stock" });
-      if (change.op === "-") {
-        const current = await deps.db.product.findUnique({
-          where: { id: product.id },
-          select: { stock: true },
-        });
-        if ((current?.stock ?? 0) < change.n)
-          return { status: "insufficient", available: current?.stock ?? 0 };
-      }
+    const delta =
+      change.op === "+" ? change.n : change.op === "-" ? -change.n : change.n - product.stock;
+    if (delta === 0) return unchanged(deps, product, who, requestId);
+    const updated = await applyChange(deps, product, change, delta, who, requestId).catch(
+      (error: unknown) => replayOnDuplicate(deps, error, product.id, requestId),
+    );
+    if (updated && "status" in updated) return updated;
+    if (updated) return { status: "ok", product: productView(updated), delta };
+    deps.metrics.stockConflicts.inc({ op: "adjust_stock" });
+    if (change.op === "-") {
+      const current = await deps.db.product.findUnique({
+        where: { id: product.id },
+        select: { stock: true },
+      });
+      if ((current?.stock ?? 0) < change.n)
+        return { status: "insufficient", available: current?.stock ?? 0 };
     }
-    return { status: "conflict" };
   }
+  return { status: "conflict" };
+}
+
+/** The conditional update and its ADJUST ledger row; null when the condition no longer holds. */
+function applyChange(
+  deps: CoreDeps,
+  product: ProductModel,
+  change: Change,
+  delta: number,
+  who: string,
+  requestId: string | undefined,
+): Promise<ProductModel | null> {
+  return runTransaction(
+    deps.db,
+    async (tx) => {
+      const where =
+        change.op === "="
+          ? { id: product.id, version: product.version }
+          : change.op === "-"
+            ? { id: product.id, stock: { gte: change.n } }
+            : { id: product.id };
+      const rows = await tx.product.updateManyAndReturn({
+        where,
+        data: { stock: { increment: delta }, version: { increment: 1 } },
+      });
+      if (rows.length === 0) return null;
+      // The batch id is unique per product: a concurrent run of the same request fails here.
+      await tx.stockMovement.create({
+        data: {
+          productId: product.id,
+          delta,
+          reason: "ADJUST",
+          actor: who,
+          batchId: requestId ?? null,
+        },
+      });
+      return rows[0]!;
+    },
+    { timeoutMs: deps.config.transactionTimeoutMs, maxWaitMs: deps.config.transactionMaxWaitMs },
+  );
 }
