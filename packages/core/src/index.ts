@@ -258,16 +258,13 @@ export {
   markOutboxSent,
   rescheduleOutbox,
   markOutboxDead,
-  outboxStats,
-  outboxHas,
-  recentSends,
   type ClaimedMessage,
   type ClaimOptions,
   type ClaimRef,
   type RescheduleOptions,
   type DeadOptions,
-  type OutboxStats,
 } from "./outbox/claims.ts";
+export { outboxStats, outboxHas, recentSends, type OutboxStats } from "./outbox/backlog.ts";
 // Retention: sent messages are deleted after a while, dead letters kept (see retention.ts).
 export { pruneSentOutbox } from "./outbox/retention.ts";
 export {
