@@ -2,7 +2,7 @@
 // for the same samples, so dashboards and alert rules cannot tell them apart.
 import { describe, expect, it } from "vitest";
 import { Counter, Histogram, Registry } from "prom-client";
-import { LockCounter, LockHistogram } from "../src/layers/metrics.ts";
+import { LockCounter, LockHistogram } from "../src/layers/hand-made-metrics.ts";
 
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.01, 0.1, 1];
 const VALUES = [0, 0.0001, 0.0005, 0.0007, 0.001, 0.002, 0.05, 0.1, 0.99, 1, 7.5, 42];
