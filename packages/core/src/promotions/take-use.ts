@@ -13,6 +13,7 @@ import { utcTimestamp } from "../database/sql-time.ts";
  *    read: no free slot, or a slot taken meanwhile, inserts nothing and the use is refused.
  *
  * Either refusal leaves the transaction to roll back (the caller throws), so nothing is reserved.
+ * SQL: prisma/migrations/20261204010000_promo_codes (promo_codes_uses_check, promo_uses_held_slot_key).
  */
 export async function takePromoUse(
   tx: Tx,
