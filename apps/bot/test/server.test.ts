@@ -2,7 +2,6 @@
 // lock), with a trivial handler in place of the bot: what gets to the handler, what is recorded,
 // and what Telegram is answered.
 import { PassThrough } from "node:stream";
-import type { Update } from "grammy/types";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDatabase, createProcessedUpdates } from "@orderbot/db";
 import { createLockManager, type LockManager } from "@orderbot/lock";
@@ -18,6 +17,7 @@ import {
 import { createBotMetrics } from "../src/metrics.ts";
 import { createServer, WEBHOOK_PATH } from "../src/server.ts";
 import { createUpdatePipeline } from "../src/updates/pipeline.ts";
+import { privateText } from "./support/updates.ts";
 
 const SECRET = "test-webhook-secret_0123456789abcdef";
 const BOT_ID = 4242n;
@@ -31,17 +31,7 @@ let gate: { hold: Promise<void>; entered: () => void } | null;
 let failNext: boolean;
 let server: ReturnType<typeof createServer>;
 
-const message = (updateId: number): Update =>
-  ({
-    update_id: updateId,
-    message: {
-      message_id: 1,
-      date: 0,
-      chat: { id: 5, type: "private", first_name: "A" },
-      from: { id: 5, is_bot: false, first_name: "A" },
-      text: "hi",
-    },
-  }) as Update;
+const message = (updateId: number) => privateText(updateId, "hi");
 
 function post(
   body: unknown,

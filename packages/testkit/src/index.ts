@@ -9,6 +9,11 @@ export { useTestDatabase } from "./fixtures/test-database.ts";
 export { useTestRedis } from "./fixtures/test-redis.ts";
 export { shopLockManager, type ShopLocksOptions } from "./fixtures/shop-locks.ts";
 export {
+  useRecordedLocks,
+  type LockLogLine,
+  type RecordedLocks,
+} from "./fixtures/recorded-locks.ts";
+export {
   createTestRedis,
   startRedisServer,
   freePort,

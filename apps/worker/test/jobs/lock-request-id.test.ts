@@ -2,25 +2,15 @@
 // for the job (here `group-admins`, through the worker's async context). The warnings an operator
 // reads after an incident (a release that found the lock gone, a lease lost mid-run) carry it.
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
-import { createLockManager, type LockLogger, type LockManager } from "@orderbot/lock";
-import { createMetricsRegistry, Redis, silentLogger, waitForRedis } from "@orderbot/platform";
-import { useTestDatabase, useTestRedis } from "@orderbot/testkit";
+import { describe, expect, it } from "vitest";
+import { createShop, LOCK_KINDS } from "@orderbot/core";
+import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
+import { useRecordedLocks, useTestDatabase } from "@orderbot/testkit";
 import type { Job, JobContext } from "../../src/jobs/job.ts";
 import { currentJobRun } from "../../src/jobs/run-scope.ts";
 import { createJobRunner } from "../../src/jobs/runner.ts";
 import { createWorkerMetrics } from "../../src/metrics.ts";
 import { HASH_KEY } from "../support/locks.ts";
-
-type Line = { level: string; obj: Record<string, unknown>; msg?: string };
-const lines: Line[] = [];
-const recording: LockLogger = Object.fromEntries(
-  (["debug", "info", "warn", "error"] as const).map((level) => [
-    level,
-    (obj: object, msg?: string) => void lines.push({ level, obj: obj as Line["obj"], msg }),
-  ]),
-) as unknown as LockLogger;
 
 // Short leases, so that a lost lease shows within a renewal (ttl/3).
 const KINDS = {
@@ -30,32 +20,8 @@ const KINDS = {
 };
 
 const testDb = useTestDatabase({ poolMax: 5 });
-const t = useTestRedis();
-let redis: Redis;
-let locks: LockManager;
-let shop: Shop;
-
-beforeAll(async () => {
-  redis = new Redis(t.url, { maxRetriesPerRequest: 0 });
-  await waitForRedis(redis);
-  locks = createLockManager({
-    redis,
-    namespace: t.namespace,
-    kinds: KINDS,
-    hashKey: HASH_KEY,
-    logger: recording,
-  });
-  shop = createShop({
-    db: testDb.db,
-    locks,
-    requestId: currentJobRun,
-    config: { maskKey: HASH_KEY },
-  });
-});
-afterAll(async () => {
-  await locks?.close();
-  redis?.disconnect();
-});
+const fx = useRecordedLocks({ kinds: KINDS, hashKey: HASH_KEY });
+const config = { maskKey: HASH_KEY }; // the shop hashes personal ids with the locks' key
 
 /** Runs `run` once as the job `name`, under the runner, and returns the run's id. */
 async function runOnce(name: string, run: (ctx: JobContext) => Promise<void>): Promise<string> {
@@ -69,7 +35,7 @@ async function runOnce(name: string, run: (ctx: JobContext) => Promise<void>): P
     },
   };
   const runner = createJobRunner({
-    locks,
+    locks: fx.locks,
     jobs: [job],
     logger: silentLogger,
     metrics: createWorkerMetrics(createMetricsRegistry()),
@@ -80,7 +46,7 @@ async function runOnce(name: string, run: (ctx: JobContext) => Promise<void>): P
 }
 
 const warnings = (message: RegExp) =>
-  lines.filter((line) => line.level === "warn" && message.test(line.msg ?? ""));
+  fx.lines.filter((line) => line.level === "warn" && message.test(line.msg ?? ""));
 
 const aborted = (signal: AbortSignal) =>
   new Promise<void>((resolve) =>
@@ -90,7 +56,7 @@ const aborted = (signal: AbortSignal) =>
 describe("lock warnings name the job run", () => {
   it("a release that finds the job lock gone logs the run id", async () => {
     const runId = await runOnce("drops-its-lock", async () => {
-      await redis.del(locks.keyFor({ kind: "job", id: "drops-its-lock" }));
+      await fx.redis.del(fx.locks.keyFor({ kind: "job", id: "drops-its-lock" }));
     });
     expect(runId).toMatch(/^job:drops-its-lock:[0-9a-f]{8}$/);
     const [line] = warnings(/no longer ours/).filter((l) => l.obj.kind === "job");
@@ -99,7 +65,7 @@ describe("lock warnings name the job run", () => {
 
   it("a job lease lost mid-run logs the run id", async () => {
     const runId = await runOnce("loses-its-lease", async (ctx) => {
-      await redis.del(locks.keyFor({ kind: "job", id: "loses-its-lease" }));
+      await fx.redis.del(fx.locks.keyFor({ kind: "job", id: "loses-its-lease" }));
       await aborted(ctx.leaseSignal); // the watchdog's next renewal finds the lock gone
     });
     const lost = warnings(/lease lost/).filter((l) => l.obj.kind === "job");
@@ -107,6 +73,7 @@ describe("lock warnings name the job run", () => {
   });
 
   it("a lock core takes for the job (group-admins) logs the same run id", async () => {
+    const shop = createShop({ db: testDb.db, locks: fx.locks, requestId: currentJobRun, config });
     const chatId = -100_777_001n;
     await testDb.db.operatorGroup.create({
       data: { chatId, title: "Ops", adminIds: [], boundBy: 1n },
@@ -114,7 +81,7 @@ describe("lock warnings name the job run", () => {
     const runId = await runOnce("refreshes-admins", async () => {
       await shop.groups
         .refreshAdmins(chatId, async (signal) => {
-          await redis.del(locks.keyFor({ kind: "group-admins", id: chatId }));
+          await fx.redis.del(fx.locks.keyFor({ kind: "group-admins", id: chatId }));
           if (signal) await Promise.race([aborted(signal), sleep(2_000)]);
           return [1];
         })
