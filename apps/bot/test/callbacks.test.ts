@@ -2,6 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CALLBACK_DATA_MAX_BYTES, callbacks } from "../src/callbacks/index.ts";
 
+/** A product card's place: the product, its quantity, and the catalog page it was opened from. */
+const card = (productId: number, qty: number, categoryId: number, page: number) => ({
+  productId,
+  qty,
+  categoryId,
+  page,
+});
+
 describe("callback data codecs", () => {
   it("round-trips every kind of button", () => {
     expect(callbacks.catalogPage.decode(callbacks.catalogPage.encode({ page: 3 }))).toEqual({
@@ -10,25 +18,10 @@ describe("callback data codecs", () => {
     expect(callbacks.product.encode({ productId: 7, qty: 2, categoryId: 0, page: 1 })).toBe(
       "p:7:2:0:1",
     );
-    expect(callbacks.product.decode("p:7:2:4:1")).toEqual({
-      productId: 7,
-      qty: 2,
-      categoryId: 4,
-      page: 1,
-    });
-    expect(callbacks.order.decode("o:12:5:0:2")).toEqual({
-      productId: 12,
-      qty: 5,
-      categoryId: 0,
-      page: 2,
-    });
+    expect(callbacks.product.decode("p:7:2:4:1")).toEqual(card(7, 2, 4, 1));
+    expect(callbacks.order.decode("o:12:5:0:2")).toEqual(card(12, 5, 0, 2));
     expect(callbacks.category.decode("k:3:2")).toEqual({ categoryId: 3, page: 2 });
-    expect(callbacks.cartAdd.decode("a:7:3:0:1")).toEqual({
-      productId: 7,
-      qty: 3,
-      categoryId: 0,
-      page: 1,
-    });
+    expect(callbacks.cartAdd.decode("a:7:3:0:1")).toEqual(card(7, 3, 0, 1));
     expect(callbacks.cartSet.decode("q:7:0")).toEqual({ productId: 7, quantity: 0 });
     expect(callbacks.checkout.decode("b:12")).toEqual({ revision: 12 });
     expect(callbacks.cartEmpty.decode("e:12")).toEqual({ revision: 12 });

@@ -6,6 +6,7 @@ import { startRedisServer, type RedisServer } from "@orderbot/testkit";
 import { callbacks } from "../src/callbacks/index.ts";
 import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
+import { openPandaMug } from "./support/customer.ts";
 
 describe("with the shared Redis", () => {
   let h: BotHarness;
@@ -39,10 +40,7 @@ describe("with the shared Redis", () => {
 
   it("answers Order with 'still processing' while the user's previous checkout is running", async () => {
     const user = h.kit.createUser({ languageCode: "en" });
-    await user.send("Panda mug");
-    await user.waitForMessage(/^Found 1 for/);
-    await user.press("Panda mug");
-    await user.waitForMessage("Quantity: 1,", { edits: true });
+    await openPandaMug(user);
     // Another checkout of this user holds the lock (another device, say).
     const held = await h.locks.acquire(
       { kind: "checkout", id: BigInt(user.id) },
@@ -130,10 +128,7 @@ describe("with Redis down", () => {
 
   it("an order is refused as temporarily unavailable, with nothing reserved", async () => {
     const user = h.kit.createUser({ languageCode: "en" });
-    await user.send("Panda mug");
-    await user.waitForMessage(/^Found 1 for/);
-    await user.press("Panda mug");
-    await user.waitForMessage("Quantity: 1,", { edits: true });
+    await openPandaMug(user);
     const stock = (await h.db.product.findUniqueOrThrow({ where: { sku: "MUG-PANDA" } })).stock;
 
     await server.stop();

@@ -36,6 +36,14 @@ async function fillCart(buyer: SimulatedUser, sku: string, qty: number) {
   return buyer.waitForMessage(/Your cart/);
 }
 
+type CodeInput = Parameters<BotHarness["shop"]["promotions"]["create"]>[0];
+
+/** The bot's answer to the buyer's `/promo <typed>`: the message that names the code. */
+async function promo(buyer: SimulatedUser, typed: string): Promise<string | undefined> {
+  await buyer.send(`/promo ${typed}`);
+  return (await buyer.waitForMessage(new RegExp(typed.toUpperCase()))).text;
+}
+
 describe("operators' /promo", () => {
   it("creates, lists and turns off codes, and refuses bad input with the usage, changing nothing", async () => {
     expect(await say("/promo")).toBe(
@@ -138,35 +146,19 @@ describe("a customer's promo code", () => {
     expect((await buyer.waitForMessage()).text).toBe(
       "Your cart is empty: add something first, then apply the code.",
     );
+    const fiveUses = (code: Omit<CodeInput, "totalUses" | "actor">) =>
+      h.shop.promotions.create({ ...code, totalUses: 5, actor: OWNER_ID });
     await fillCart(buyer, "MUG-PANDA", 1);
-    await buyer.send("/promo NOSUCH");
-    expect((await buyer.waitForMessage(/NOSUCH/)).text).toBe(
+    expect(await promo(buyer, "NOSUCH")).toBe(
       "Code NOSUCH cannot be used: there is no such code. Nothing was reserved.",
     );
-    await h.shop.promotions.create({
-      code: "GONE",
-      kind: "PERCENT",
-      value: 5,
-      currency: null,
-      totalUses: 5,
-      actor: OWNER_ID,
-    });
+    await fiveUses({ code: "GONE", kind: "PERCENT", value: 5, currency: null });
     await h.shop.promotions.disable("GONE");
-    await buyer.send("/promo gone");
-    expect((await buyer.waitForMessage(/GONE/)).text).toBe(
+    expect(await promo(buyer, "gone")).toBe(
       "Code GONE cannot be used: it is no longer valid. Nothing was reserved.",
     );
-    await h.shop.promotions.create({
-      code: "BIG",
-      kind: "FIXED",
-      value: 10,
-      currency: "XTR",
-      minTotalMinor: 100,
-      totalUses: 5,
-      actor: OWNER_ID,
-    });
-    await buyer.send("/promo big");
-    expect((await buyer.waitForMessage(/BIG/)).text).toBe(
+    await fiveUses({ code: "BIG", kind: "FIXED", value: 10, currency: "XTR", minTotalMinor: 100 });
+    expect(await promo(buyer, "big")).toBe(
       "Code BIG cannot be used: it needs a cart of at least 100 ⭐. Nothing was reserved.",
     );
     const revision = (await h.shop.cart.view(buyer.id)).revision;

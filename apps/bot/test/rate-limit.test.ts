@@ -27,16 +27,14 @@ function send(limiter: RateLimiter): Promise<boolean> {
   return limiter.admits(text(nextId++));
 }
 
+/** A limiter on the test Redis that sees every update as user 42's. */
+const user42Limiter = (options: Omit<Parameters<typeof createRateLimiter>[0], "redis" | "mask">) =>
+  createRateLimiter({ redis: t.redis, mask: () => "user-42", ...options });
+
 describe("rate limit", () => {
   it("counts each update once, however often it is delivered, and expires with its window", async () => {
     const prefix = `${t.namespace}:ratelimit:`;
-    const limiter = createRateLimiter({
-      redis: t.redis,
-      prefix,
-      mask: () => "user-42",
-      limit: 2,
-      windowMs: 300,
-    });
+    const limiter = user42Limiter({ prefix, limit: 2, windowMs: 300 });
     const first = text(nextId++);
     // Telegram re-sends an update after a 5xx, and the poller retries one while PostgreSQL is
     // down: the same update, let through each time, and counted once.
@@ -69,10 +67,8 @@ describe("rate limit", () => {
     });
     const registry = createMetricsRegistry();
     const metrics = createBotMetrics(registry);
-    const middleware = createRateLimiter({
-      redis: t.redis,
+    const middleware = user42Limiter({
       prefix,
-      mask: () => "user-42",
       limit: 1,
       windowMs: 10_000,
       failedOpen: metrics.rateLimitFailOpen,

@@ -48,6 +48,10 @@ describe("/refunds", () => {
     expect((await listing()).text).toBe("No refunds owed: every charge is delivered or refunded.");
   });
 
+  /** The refund call queued for "refused-charge", the one Telegram refuses. */
+  const refusedRefund = () =>
+    h.db.outboxMessage.findUniqueOrThrow({ where: { dedupeKey: "refund:refused-charge" } });
+
   it("lists refunds owed with their state, retries a refused Stars refund and marks one refunded with a note", async () => {
     await orphan("refused-charge", 40, "XTR");
     await orphan("usd-charge", 900, "USD");
@@ -73,13 +77,7 @@ describe("/refunds", () => {
 
     const refused = await member.press("↻ Retry 1", { in: group, messageId: shown.message_id });
     expect((await refused.answered()).text).toBe("Only this group's administrators can do that.");
-    expect(
-      (
-        await h.db.outboxMessage.findUniqueOrThrow({
-          where: { dedupeKey: "refund:refused-charge" },
-        })
-      ).status,
-    ).toBe("DEAD");
+    expect((await refusedRefund()).status).toBe("DEAD");
 
     // A plain admin (no "Add new admins" right) is refused, and the refund stays as it was.
     const plain = await admin.press("↻ Retry 1", { in: group, messageId: shown.message_id });
@@ -87,21 +85,17 @@ describe("/refunds", () => {
       text: 'Refunds need an owner, or an admin with the "Add new admins" right. Nothing was changed.',
       showAlert: true,
     });
-    expect(
-      (
-        await h.db.outboxMessage.findUniqueOrThrow({
-          where: { dedupeKey: "refund:refused-charge" },
-        })
-      ).status,
-    ).toBe("DEAD");
+    expect((await refusedRefund()).status).toBe("DEAD");
     const plainMark = await admin.press("✓ Refunded 2", { in: group, messageId: shown.message_id });
     expect((await plainMark.answered()).text).toMatch(/^Refunds need an owner/);
 
     const retried = await owner.press("↻ Retry 1", { in: group, messageId: shown.message_id });
     expect((await retried.answered()).text).toBe("The refund is sent to Telegram again.");
-    expect(
-      await h.db.outboxMessage.findUniqueOrThrow({ where: { dedupeKey: "refund:refused-charge" } }),
-    ).toMatchObject({ status: "PENDING", attempts: 0, lastError: null });
+    expect(await refusedRefund()).toMatchObject({
+      status: "PENDING",
+      attempts: 0,
+      lastError: null,
+    });
     const again = await owner.press("↻ Retry 1", { in: group, messageId: shown.message_id });
     expect((await again.answered()).text).toBe("This refund is already on its way to Telegram.");
 

@@ -2,6 +2,7 @@
 // Telegram does not tell a bot its users' zones.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBotHarness, type BotHarness } from "./support/harness.ts";
+import { openPandaMug } from "./support/customer.ts";
 
 let h: BotHarness;
 beforeAll(async () => {
@@ -12,10 +13,7 @@ afterAll(() => h?.close());
 describe("a shop in Asia/Shanghai", () => {
   it("says until when an order is held in its own zone, on the card Order turns into", async () => {
     const user = h.kit.createUser({ languageCode: "en" });
-    await user.send("Panda mug");
-    await user.waitForMessage(/^Found 1 for/);
-    await user.press("Panda mug");
-    await user.waitForMessage("Quantity: 1,", { edits: true });
+    await openPandaMug(user);
     await user.press(/^Order 1 for/);
     const card = await user.waitForMessage(/Held for you/, { edits: true });
     const order = await h.db.order.findFirstOrThrow({ where: { userId: BigInt(user.id) } });
