@@ -1,0 +1,153 @@
+// Settling one delivery attempt by a conditional update on its claim: sent, retried later, or dead
+// (with its alert to the operators). A settlement whose claim passed to another relay is dropped.
+import type { Logger } from "@orderbot/platform";
+import {
+  completeStarRefund,
+  markOutboxDead,
+  markOutboxSent,
+  rescheduleOutbox,
+  type ClaimedMessage,
+  type OutboxMessageInput,
+} from "@orderbot/core";
+import type { ApiCall } from "./api-call.ts";
+import type { Relay, RelaySummary } from "./relay.ts";
+import { decide, policyFor, type Decision, type SendResult } from "./retry.ts";
+
+/** Users who blocked the bot (403) are not the operators' business; they are counted, not reported. */
+const FORBIDDEN = 403;
+
+export async function settle(
+  relay: Relay,
+  message: ClaimedMessage,
+  call: ApiCall | null,
+  result: SendResult,
+  summary: RelaySummary,
+): Promise<void> {
+  const { deps } = relay;
+  const policy = policyFor(message.method, deps.policy);
+  const decision = decide(result, message.attempts, policy, relay.random);
+  const log = deps.logger.child({ outboxId: message.id, method: message.method });
+  const kept =
+    decision.action === "sent"
+      ? await settleSent(relay, message, call, summary)
+      : decision.action === "retry"
+        ? await settleRetry(relay, message, result, decision, summary, log)
+        : await settleDead(relay, message, result, decision.error, summary, log);
+  if (!kept) {
+    summary.claimLost++;
+    deps.metrics.outboxClaimLost.inc();
+    log.warn("outbox claim had passed to another relay; its settlement was dropped");
+  }
+}
+
+async function settleSent(
+  relay: Relay,
+  message: ClaimedMessage,
+  call: ApiCall | null,
+  summary: RelaySummary,
+): Promise<boolean> {
+  const { db, metrics } = relay.deps;
+  let kept: boolean;
+  if (call?.method === "refundStarPayment") {
+    const chargeId = String(call.payload.telegram_payment_charge_id);
+    const outcome = await completeStarRefund(db, message, chargeId);
+    kept = outcome !== "claim-lost";
+    if (outcome === "refunded") metrics.refundsCompleted.inc();
+  } else {
+    kept = await markOutboxSent(db, message);
+  }
+  if (kept) {
+    summary.sent++;
+    metrics.outboxSent.inc({ method: message.method });
+  }
+  return kept;
+}
+
+async function settleRetry(
+  relay: Relay,
+  message: ClaimedMessage,
+  result: SendResult,
+  decision: Extract<Decision, { action: "retry" }>,
+  summary: RelaySummary,
+  log: Logger,
+): Promise<boolean> {
+  const { db, pacer, metrics } = relay.deps;
+  if (result.kind === "rate-limited")
+    pacer.blockUntil(message.chatId, relay.now() + decision.delayMs);
+  const kept = await rescheduleOutbox(db, {
+    id: message.id,
+    claim: message.claim,
+    delayMs: decision.delayMs,
+    counts: decision.counts,
+    error: decision.error,
+  });
+  if (!kept) return false;
+  summary.retried++;
+  metrics.outboxRetries.inc({
+    reason: result.kind === "rate-limited" ? "rate_limited" : result.kind,
+  });
+  if (result.kind === "unauthorized")
+    log.error(
+      { error: decision.error },
+      "Telegram refused the bot token: outbox messages wait until BOT_TOKEN is fixed",
+    );
+  else
+    log.debug(
+      { attempts: message.attempts, delayMs: decision.delayMs, error: decision.error },
+      "outbox message will be retried",
+    );
+  return true;
+}
+
+async function settleDead(
+  relay: Relay,
+  message: ClaimedMessage,
+  result: SendResult,
+  error: string,
+  summary: RelaySummary,
+  log: Logger,
+): Promise<boolean> {
+  const kept = await markOutboxDead(relay.deps.db, {
+    id: message.id,
+    claim: message.claim,
+    error,
+    alerts: await deadLetterAlerts(relay, message, result, error),
+  });
+  if (!kept) return false;
+  summary.dead++;
+  relay.deps.metrics.outboxDead.inc({ method: message.method });
+  log.warn({ attempts: message.attempts, error }, "outbox message is dead (dead-letter state)");
+  return true;
+}
+
+/**
+ * The dead letter's alert, one per operator chat. The claim is part of the key: a refund an
+ * operator sent again (from /refunds) that Telegram refuses again is reported again.
+ */
+async function deadLetterAlerts(
+  relay: Relay,
+  message: ClaimedMessage,
+  result: SendResult,
+  error: string,
+): Promise<OutboxMessageInput[]> {
+  if (message.dedupeKey.startsWith("alert:")) return []; // no alert about an alert
+  if (result.kind === "permanent" && result.code === FORBIDDEN) return [];
+  const chats = await relay.deps.operatorChats();
+  // A message to an operator chat that failed for good would fail the same way as its alert.
+  if (chats.includes(message.chatId)) return [];
+  return chats.map((chatId) => ({
+    dedupeKey: `alert:dead:${message.id}:${message.claim.replace(/\D/g, "")}:${chatId}`,
+    chatId,
+    method: "notify" as const,
+    payload: {
+      template: "operator-dead-letter" as const,
+      params: {
+        id: message.id,
+        method: message.method,
+        dedupeKey: message.dedupeKey,
+        attempts: message.attempts,
+        error,
+      },
+    },
+  }));
+}
