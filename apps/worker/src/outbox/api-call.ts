@@ -69,58 +69,8 @@ export function toApiCall(message: ClaimedMessage, defaultLocale: Locale): ApiCa
   const payload = message.payload;
   if (!isRecord(payload))
     throw new InvalidOutboxMessageError(message.id, "payload is not an object");
-  if (message.method === "notify") {
-    const template = payload.template;
-    const params = isRecord(payload.params) ? (payload.params as Params) : {};
-    const locale =
-      payload.locale === "zh" || payload.locale === "en" ? payload.locale : defaultLocale;
-    if (typeof template !== "string")
-      throw new InvalidOutboxMessageError(message.id, "notify without a template");
-    try {
-      const keyboard = buttonsOf(payload.buttons, locale);
-      // An order's card (customers/order-messages.ts): edited in place, with only its way back.
-      if (isRecord(payload.edit) && typeof payload.edit.message_id === "number")
-        return {
-          method: "editMessageText",
-          payload: {
-            chat_id: chatIdValue(message.chatId),
-            message_id: payload.edit.message_id,
-            text: renderTemplate(template, params, locale),
-            reply_markup: { inline_keyboard: keyboard ? [keyboard] : [] },
-          },
-        };
-      return {
-        method: "sendMessage",
-        payload: {
-          chat_id: chatIdValue(message.chatId),
-          text: renderTemplate(template, params, locale),
-          ...(keyboard ? { reply_markup: { inline_keyboard: [keyboard] } } : {}),
-        },
-      };
-    } catch (error) {
-      if (error instanceof UnknownTemplateError)
-        throw new InvalidOutboxMessageError(message.id, error.message, { cause: error });
-      throw error;
-    }
-  }
-  if (message.method === "refundStarPayment") {
-    if (
-      typeof payload.telegram_payment_charge_id !== "string" ||
-      typeof payload.user_id !== "number"
-    ) {
-      throw new InvalidOutboxMessageError(
-        message.id,
-        "refundStarPayment needs user_id and telegram_payment_charge_id",
-      );
-    }
-    return {
-      method: "refundStarPayment",
-      payload: {
-        user_id: payload.user_id,
-        telegram_payment_charge_id: payload.telegram_payment_charge_id,
-      },
-    };
-  }
+  if (message.method === "notify") return notifyCall(message, payload, defaultLocale);
+  if (message.method === "refundStarPayment") return refundCall(message, payload);
   if (CHAT_METHODS.has(message.method)) {
     return {
       method: message.method,
@@ -131,4 +81,63 @@ export function toApiCall(message: ClaimedMessage, defaultLocale: Locale): ApiCa
     message.id,
     `method ${message.method} is not one the relay sends`,
   );
+}
+
+/** A `notify` row rendered: a new message, or an order's card edited in place. */
+function notifyCall(
+  message: ClaimedMessage,
+  payload: Record<string, unknown>,
+  defaultLocale: Locale,
+): ApiCall {
+  const template = payload.template;
+  const params = isRecord(payload.params) ? (payload.params as Params) : {};
+  const locale =
+    payload.locale === "zh" || payload.locale === "en" ? payload.locale : defaultLocale;
+  if (typeof template !== "string")
+    throw new InvalidOutboxMessageError(message.id, "notify without a template");
+  try {
+    const keyboard = buttonsOf(payload.buttons, locale);
+    // An order's card (customers/order-messages.ts): edited in place, with only its way back.
+    if (isRecord(payload.edit) && typeof payload.edit.message_id === "number")
+      return {
+        method: "editMessageText",
+        payload: {
+          chat_id: chatIdValue(message.chatId),
+          message_id: payload.edit.message_id,
+          text: renderTemplate(template, params, locale),
+          reply_markup: { inline_keyboard: keyboard ? [keyboard] : [] },
+        },
+      };
+    return {
+      method: "sendMessage",
+      payload: {
+        chat_id: chatIdValue(message.chatId),
+        text: renderTemplate(template, params, locale),
+        ...(keyboard ? { reply_markup: { inline_keyboard: [keyboard] } } : {}),
+      },
+    };
+  } catch (error) {
+    if (error instanceof UnknownTemplateError)
+      throw new InvalidOutboxMessageError(message.id, error.message, { cause: error });
+    throw error;
+  }
+}
+
+function refundCall(message: ClaimedMessage, payload: Record<string, unknown>): ApiCall {
+  if (
+    typeof payload.telegram_payment_charge_id !== "string" ||
+    typeof payload.user_id !== "number"
+  ) {
+    throw new InvalidOutboxMessageError(
+      message.id,
+      "refundStarPayment needs user_id and telegram_payment_charge_id",
+    );
+  }
+  return {
+    method: "refundStarPayment",
+    payload: {
+      user_id: payload.user_id,
+      telegram_payment_charge_id: payload.telegram_payment_charge_id,
+    },
+  };
 }

@@ -75,102 +75,121 @@ interface ChatState {
 /** How often to look again while a call the next slot depends on is still in flight (ms). */
 const RECHECK_MS = 25;
 
-export function createPacer(limits: PacingLimits): Pacer {
-  const chats = new Map<bigint, ChatState>();
+/** What the pacer remembers, and its limits with the margin added. */
+interface PacerState {
+  limits: PacingLimits;
+  chats: Map<bigint, ChatState>;
   /** Every call, in the order they left. */
-  const global: Call[] = [];
-  const chatInterval = limits.chatIntervalMs + limits.marginMs;
-  const groupWindow = limits.groupWindowMs + limits.marginMs;
-  const globalWindow = 1000 + limits.marginMs;
-  const globalLimit = Math.max(1, Math.floor(limits.globalPerSecond));
+  global: Call[];
+  chatInterval: number;
+  groupWindow: number;
+  globalWindow: number;
+  globalLimit: number;
+}
 
-  /** The earliest time a call may leave `after` the given earlier call was answered. */
-  const after = (call: Call | undefined, gapMs: number, now: number): number => {
-    if (!call) return now;
-    if (call.answeredAt !== null) return Math.max(now, call.answeredAt + gapMs);
-    return Math.max(now + RECHECK_MS, call.sentAt + gapMs);
+export function createPacer(limits: PacingLimits): Pacer {
+  const p: PacerState = {
+    limits,
+    chats: new Map(),
+    global: [],
+    chatInterval: limits.chatIntervalMs + limits.marginMs,
+    groupWindow: limits.groupWindowMs + limits.marginMs,
+    globalWindow: 1000 + limits.marginMs,
+    globalLimit: Math.max(1, Math.floor(limits.globalPerSecond)),
   };
-
-  const chatSlot = (chatId: bigint, now: number): number => {
-    const s = chats.get(chatId);
-    if (!s) return now;
-    let t = Math.max(now, s.blockedUntil);
-    t = Math.max(t, after(s.calls.at(-1), chatInterval, t));
-    if (isGroupChat(chatId))
-      t = Math.max(t, after(s.calls.at(-limits.groupPerWindow), groupWindow, t));
-    return t;
-  };
-
   return {
     nextSlot(chatId, now) {
-      const t = chatSlot(chatId, now);
-      return Math.max(t, after(global.at(-globalLimit), globalWindow, t));
+      const t = chatSlot(p, chatId, now);
+      return Math.max(t, after(p.global.at(-p.globalLimit), p.globalWindow, t));
     },
-    book(chatId, at) {
-      let s = chats.get(chatId);
-      if (!s) {
-        s = { calls: [], blockedUntil: 0 };
-        chats.set(chatId, s);
-      }
-      const call: Call = { chatId, sentAt: at, answeredAt: null };
-      // In time order: a bot's group reply is learnt after the relay's later sends.
-      let j = s.calls.length;
-      while (j > 0 && s.calls[j - 1]!.sentAt > at) j--;
-      s.calls.splice(j, 0, call);
-      let i = global.length;
-      while (i > 0 && global[i - 1]!.sentAt > at) i--;
-      global.splice(i, 0, call);
-    },
+    book: (chatId, at) => book(p, chatId, at),
     answered(chatId, bookedAt, at) {
-      const call = chats
+      const call = p.chats
         .get(chatId)
         ?.calls.findLast((c) => c.sentAt === bookedAt && c.answeredAt === null);
       if (call) call.answeredAt = Math.max(at, bookedAt);
     },
     blockUntil(chatId, until) {
-      let s = chats.get(chatId);
-      if (!s) {
-        s = { calls: [], blockedUntil: 0 };
-        chats.set(chatId, s);
-      }
+      const s = chatState(p, chatId);
       s.blockedUntil = Math.max(s.blockedUntil, until);
     },
-    knows(chatId) {
-      return chats.has(chatId);
-    },
+    knows: (chatId) => p.chats.has(chatId),
     busyChats(now, horizon) {
       const busy: bigint[] = [];
-      for (const chatId of chats.keys()) if (chatSlot(chatId, now) > horizon) busy.push(chatId);
+      for (const chatId of p.chats.keys())
+        if (chatSlot(p, chatId, now) > horizon) busy.push(chatId);
       return busy;
     },
     forgetCalls() {
-      global.length = 0;
-      for (const [chatId, s] of chats) {
+      p.global.length = 0;
+      for (const [chatId, s] of p.chats) {
         s.calls = [];
-        if (s.blockedUntil === 0) chats.delete(chatId);
+        if (s.blockedUntil === 0) p.chats.delete(chatId);
       }
     },
-    prune(now) {
-      const done = (call: Call, keepMs: number) =>
-        call.answeredAt !== null && call.answeredAt + keepMs <= now;
-      // Only the last `globalLimit` calls can hold the next one back, and only until their window passed.
-      while (
-        global.length > 0 &&
-        (global.length > globalLimit || done(global[0]!, globalWindow)) &&
-        global[0]!.answeredAt !== null
-      )
-        global.shift();
-      for (const [chatId, s] of chats) {
-        const keep = isGroupChat(chatId) ? groupWindow : chatInterval;
-        const limit = isGroupChat(chatId) ? limits.groupPerWindow : 1;
-        while (
-          s.calls.length > 0 &&
-          (s.calls.length > limit || done(s.calls[0]!, keep)) &&
-          s.calls[0]!.answeredAt !== null
-        )
-          s.calls.shift();
-        if (s.calls.length === 0 && s.blockedUntil <= now) chats.delete(chatId);
-      }
-    },
+    prune: (now) => prune(p, now),
   };
+}
+
+/** The earliest time a call may leave `after` the given earlier call was answered. */
+function after(call: Call | undefined, gapMs: number, now: number): number {
+  if (!call) return now;
+  if (call.answeredAt !== null) return Math.max(now, call.answeredAt + gapMs);
+  return Math.max(now + RECHECK_MS, call.sentAt + gapMs);
+}
+
+/** The chat's own next slot: its block, its interval and, for a group, its window. */
+function chatSlot(p: PacerState, chatId: bigint, now: number): number {
+  const s = p.chats.get(chatId);
+  if (!s) return now;
+  let t = Math.max(now, s.blockedUntil);
+  t = Math.max(t, after(s.calls.at(-1), p.chatInterval, t));
+  if (isGroupChat(chatId))
+    t = Math.max(t, after(s.calls.at(-p.limits.groupPerWindow), p.groupWindow, t));
+  return t;
+}
+
+function chatState(p: PacerState, chatId: bigint): ChatState {
+  let s = p.chats.get(chatId);
+  if (!s) {
+    s = { calls: [], blockedUntil: 0 };
+    p.chats.set(chatId, s);
+  }
+  return s;
+}
+
+function book(p: PacerState, chatId: bigint, at: number): void {
+  const s = chatState(p, chatId);
+  const call: Call = { chatId, sentAt: at, answeredAt: null };
+  // In time order: a bot's group reply is learnt after the relay's later sends.
+  let j = s.calls.length;
+  while (j > 0 && s.calls[j - 1]!.sentAt > at) j--;
+  s.calls.splice(j, 0, call);
+  let i = p.global.length;
+  while (i > 0 && p.global[i - 1]!.sentAt > at) i--;
+  p.global.splice(i, 0, call);
+}
+
+function prune(p: PacerState, now: number): void {
+  const { global, globalLimit } = p;
+  const done = (call: Call, keepMs: number) =>
+    call.answeredAt !== null && call.answeredAt + keepMs <= now;
+  // Only the last `globalLimit` calls can hold the next one back, and only until their window passed.
+  while (
+    global.length > 0 &&
+    (global.length > globalLimit || done(global[0]!, p.globalWindow)) &&
+    global[0]!.answeredAt !== null
+  )
+    global.shift();
+  for (const [chatId, s] of p.chats) {
+    const keep = isGroupChat(chatId) ? p.groupWindow : p.chatInterval;
+    const limit = isGroupChat(chatId) ? p.limits.groupPerWindow : 1;
+    while (
+      s.calls.length > 0 &&
+      (s.calls.length > limit || done(s.calls[0]!, keep)) &&
+      s.calls[0]!.answeredAt !== null
+    )
+      s.calls.shift();
+    if (s.calls.length === 0 && s.blockedUntil <= now) p.chats.delete(chatId);
+  }
 }
