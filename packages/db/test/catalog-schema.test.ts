@@ -2,11 +2,10 @@
 // catalog and the cart must never hold, whoever writes it.
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@orderbot/testkit";
+import { teaProduct, unique } from "./support/rows.ts";
 
 const { db } = useTestDatabase();
 
-let seq = 0;
-const unique = (prefix: string) => `${prefix}-${++seq}`;
 const USER = 7_123_456_789n;
 
 const category = (data: { slug?: string; parentId?: number; level?: number } = {}) =>
@@ -20,18 +19,7 @@ const category = (data: { slug?: string; parentId?: number; level?: number } = {
     },
   });
 
-const product = (categoryId: number | null = null) =>
-  db.product.create({
-    data: {
-      sku: unique("SKU"),
-      titleEn: "Tea",
-      titleZh: "茶",
-      priceMinor: 10,
-      currency: "XTR",
-      stock: 5,
-      categoryId,
-    },
-  });
+const product = (categoryId: number | null = null) => teaProduct(db, { categoryId });
 
 describe("categories", () => {
   it("nest one level: a subcategory of a subcategory is refused", async () => {

@@ -3,25 +3,15 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { migrate, MigrationError, PRISMA_MIGRATE_LOCK_ID } from "@orderbot/db";
-import { PROJECT_ROOT, serviceUrls, withDatabase } from "@orderbot/testkit";
+import { PROJECT_ROOT } from "@orderbot/testkit";
+import { useEmptyDatabases } from "./support/empty-databases.ts";
 
 // These tests need an empty database (not the migrated template), and a copy of the migrations
 // they can edit.
-const admin = new pg.Client({
-  connectionString: withDatabase(serviceUrls().databaseUrl, "postgres"),
-});
-const created: string[] = [];
+const emptyDatabase = useEmptyDatabases("mig");
 let dir: string;
-
-async function emptyDatabase(): Promise<string> {
-  if (created.length === 0) await admin.connect();
-  const name = `orderbot_test_${process.env.ORDERBOT_TEST_RUN ?? process.pid}_mig${created.length}_${Date.now() % 100000}`;
-  await admin.query(`CREATE DATABASE "${name}"`);
-  created.push(name);
-  return withDatabase(serviceUrls().databaseUrl, name);
-}
 
 async function rowsOf(url: string) {
   const client = new pg.Client({ connectionString: url });
@@ -41,10 +31,6 @@ beforeEach(async () => {
   await cp(path.join(PROJECT_ROOT, "prisma/migrations"), dir, { recursive: true });
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
-afterAll(async () => {
-  for (const name of created) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  if (created.length > 0) await admin.end();
-});
 
 describe("migration runner", () => {
   it("applies every migration to an empty database, and a second run is a no-op", async () => {

@@ -2,25 +2,13 @@ import { describe, expect, it } from "vitest";
 import { Prisma, runTransaction, sqlStateOf } from "@orderbot/db";
 import { useTestDatabase } from "@orderbot/testkit";
 import { rejection } from "./support/rejection.ts";
+import { teaProduct, unique } from "./support/rows.ts";
 
 const { db } = useTestDatabase();
 
-let seq = 0;
-const unique = (prefix: string) => `${prefix}-${++seq}`;
 const TELEGRAM_USER = 7_123_456_789n; // above 2^32: Telegram ids need BigInt
 
-async function product(stock = 5) {
-  return db.product.create({
-    data: {
-      sku: unique("SKU"),
-      titleEn: "Tea",
-      titleZh: "茶",
-      priceMinor: 10,
-      currency: "XTR",
-      stock,
-    },
-  });
-}
+const product = (stock = 5) => teaProduct(db, { stock });
 
 async function order(overrides: Partial<Prisma.OrderUncheckedCreateInput> = {}) {
   return db.order.create({
