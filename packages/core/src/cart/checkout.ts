@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import type { PlaceOrderInput } from "../orders/place-order-input.ts";
-import { findOrderByKey, storedIdempotencyKey } from "../orders/queries.ts";
+import { findOrderByKey } from "../orders/idempotency-key.ts";
 import type { PlaceOrderResult } from "../orders/reserve.ts";
 import { invalid } from "../results.ts";
 import { parseWith, telegramId } from "../validation.ts";
@@ -46,10 +46,7 @@ export function createCheckout(
     const parsed = parseWith(schema, raw);
     if (!parsed.ok) return invalid(parsed.problems);
     const input = parsed.value;
-    const replay = await findOrderByKey(
-      deps.db,
-      storedIdempotencyKey(input.userId, input.idempotencyKey),
-    );
+    const replay = await findOrderByKey(deps.db, input);
     if (replay) return { status: "ok", order: replay, replayed: true };
 
     const cart = await readCart(deps.db, input.userId);

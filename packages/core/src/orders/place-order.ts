@@ -6,7 +6,7 @@ import {
   type PlaceOrderInput,
   type ValidPlaceOrder,
 } from "./place-order-input.ts";
-import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
+import { findOrderByKey } from "./idempotency-key.ts";
 import { replayOf, reserveOrder, type PlaceOrderResult } from "./reserve.ts";
 
 /**
@@ -46,10 +46,9 @@ export function createPlaceOrder(
    */
   async function awaitTwin(input: ValidPlaceOrder): Promise<PlaceOrderResult> {
     if (deps.config.replayWaitMs === 0) return BUSY;
-    const key = storedIdempotencyKey(input.userId, input.idempotencyKey);
     const outcome = await deps.locks.withLock(
       { kind: "checkout", id: input.userId },
-      () => findOrderByKey(deps.db, key),
+      () => findOrderByKey(deps.db, input),
       { waitMs: deps.config.replayWaitMs, requestId: deps.requestId() },
     );
     if (outcome.status === "ok" && outcome.value)

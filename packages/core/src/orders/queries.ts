@@ -9,25 +9,6 @@ export async function findOrderByPublicId(
   return order ? orderView(order) : null;
 }
 
-export async function findOrderByKey(
-  db: Database | Tx,
-  storedKey: string,
-): Promise<OrderView | null> {
-  const order = await db.order.findUnique({
-    where: { idempotencyKey: storedKey },
-    include: ORDER_INCLUDE,
-  });
-  return order ? orderView(order) : null;
-}
-
-/**
- * Idempotency keys are scoped to their user: two users whose intents happen to produce the same
- * key (the same message id in two private chats) never share an order.
- */
-export function storedIdempotencyKey(userId: bigint, key: string): string {
-  return `${userId}:${key}`;
-}
-
 export async function listOrders(
   db: Database,
   filter: { userId?: bigint; status?: OrderStatus; limit: number },

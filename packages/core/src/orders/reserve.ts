@@ -11,7 +11,7 @@ import { utcTimestamp } from "../database/sql-time.ts";
 import type { OrderView } from "../views.ts";
 import type { InvoiceAmountRefusal } from "../payments/invoice-limits.ts";
 import type { ValidPlaceOrder } from "./place-order-input.ts";
-import { findOrderByKey, storedIdempotencyKey } from "./queries.ts";
+import { findOrderByKey, isKeyTaken, storedIdempotencyKey } from "./idempotency-key.ts";
 import { shortfallOf, type ShortLine } from "./shortfall.ts";
 import { priceOrder, type PricedLine, type PricedOrder } from "./price-order.ts";
 import type { PromoRefusal } from "../promotions/terms.ts";
@@ -181,13 +181,12 @@ async function answerFailure(
     );
     return BUSY;
   }
-  const index = violatedUniqueIndex(error);
-  if (index === UNIQUE.orderIdempotencyKey) {
+  if (isKeyTaken(error)) {
     // A concurrent replay of the same intent committed first: its order is ours.
     const replay = await replayOf(deps, input);
     if (replay) return replay;
   }
-  if (index === UNIQUE.orderPublicId && attempt < ATTEMPTS) return "retry";
+  if (violatedUniqueIndex(error) === UNIQUE.orderPublicId && attempt < ATTEMPTS) return "retry";
   throw error;
 }
 
@@ -196,10 +195,7 @@ export async function replayOf(
   deps: CoreDeps,
   input: Pick<ValidPlaceOrder, "userId" | "idempotencyKey">,
 ): Promise<PlaceOrderResult | null> {
-  const order = await findOrderByKey(
-    deps.db,
-    storedIdempotencyKey(input.userId, input.idempotencyKey),
-  );
+  const order = await findOrderByKey(deps.db, input);
   return order ? { status: "ok", order, replayed: true } : null;
 }
 
