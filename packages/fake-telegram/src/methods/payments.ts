@@ -72,7 +72,8 @@ export function parsePrices(value: unknown): LabeledPrice[] {
   return prices;
 }
 
-export const sendInvoice: MethodHandler = (ctx, args) => {
+/** An invoice's own terms (texts, prices, currency, token), checked before its chat is looked up. */
+function readTerms(args: Args) {
   const title = args.required("title");
   const description = args.required("description");
   const payload = args.required("payload");
@@ -99,6 +100,12 @@ export const sendInvoice: MethodHandler = (ctx, args) => {
   } else if (providerToken === "") {
     throw badRequest("PAYMENT_PROVIDER_INVALID");
   }
+  return { title, description, payload, currency, providerToken, totalAmount, startParameter };
+}
+
+export const sendInvoice: MethodHandler = (ctx, args) => {
+  const { title, description, payload, currency, providerToken, totalAmount, startParameter } =
+    readTerms(args);
   const markup = readReplyMarkup(args);
   const chat = resolveChat(ctx, args);
   assertCanWrite(ctx, chat);
