@@ -5,6 +5,7 @@ import { checkInvoiceAmount, type InvoiceAmountRefusal } from "../payments/invoi
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, skuSchema, telegramId } from "../validation.ts";
 import { productView, type ProductView } from "../views.ts";
+import { writePriceIfUnchanged } from "./versioned-update.ts";
 
 export type SetPriceResult =
   | { status: "ok"; product: ProductView; previousMinor: number }
@@ -54,16 +55,14 @@ export function createSetPrice(deps: CoreDeps) {
     const updated = await runTransaction(
       deps.db,
       async (tx) => {
-        const [row] = await tx.product.updateManyAndReturn({
-          // Conditional on the price read (and the version the operator saw, if given): a concurrent
-          // price change wins and this one reports a conflict. Orders bump the version too, so
-          // without an expected version the price alone decides.
-          where: {
-            id: product.id,
-            priceMinor: product.priceMinor,
-            ...(expectedVersion === undefined ? {} : { version: expectedVersion }),
-          },
-          data: { priceMinor, version: { increment: 1 } },
+        // Conditional on the price read (and the version the operator saw, if given): a concurrent
+        // price change wins and this one reports a conflict. Orders bump the version too, so
+        // without an expected version the price alone decides.
+        const row = await writePriceIfUnchanged(tx, {
+          productId: product.id,
+          seenPriceMinor: product.priceMinor,
+          ...(expectedVersion === undefined ? {} : { expectedVersion }),
+          priceMinor,
         });
         if (!row) return null;
         await tx.priceChange.create({
