@@ -19,24 +19,38 @@ async function inTransaction(db: Database, app: string): Promise<boolean> {
   return (rows[0]?.n ?? 0) > 0;
 }
 
+type Scenario = Awaited<ReturnType<typeof fixture>>;
+
+/** A worker process named `app` (its database connections too), stopped after the test. */
+async function start({ url, services }: Scenario, app: string) {
+  const worker = await spawnWorker(app, { ...services, databaseUrl: withAppName(url, app) }, env);
+  running.push(worker);
+  return worker;
+}
+
+/**
+ * Starts worker `app`, makes every order due, and returns once the worker is inside a batch
+ * transaction with earlier batches committed.
+ */
+async function inBatch(scenario: Scenario, app: string) {
+  const worker = await start(scenario, app);
+  await makeDue(scenario.db);
+  await waitUntil(
+    `${app} inside a batch, with earlier batches committed`,
+    async () =>
+      (await checkExpiry(scenario.db)).expired > 0 && (await inTransaction(scenario.db, app)),
+    60_000,
+    5,
+  );
+  return worker;
+}
+
 describe("a worker that dies mid-batch", () => {
   it("is killed -9 inside a batch transaction; a new worker finishes the work and releases nothing twice", async () => {
-    const { db, url, services } = await fixture();
-    const first = await spawnWorker(
-      "crash-1",
-      { ...services, databaseUrl: withAppName(url, "crash-1") },
-      env,
-    );
-    running.push(first);
-    await makeDue(db);
-
+    const scenario = await fixture();
+    const { db } = scenario;
     // Kill it while it holds a batch open (some batches already committed), as a crash would land.
-    await waitUntil(
-      "the worker inside a batch, with earlier batches committed",
-      async () => (await checkExpiry(db)).expired > 0 && (await inTransaction(db, "crash-1")),
-      60_000,
-      5,
-    );
+    const first = await inBatch(scenario, "crash-1");
     await first.app.kill();
     const atCrash = await checkExpiry(db);
     expect(atCrash.expired).toBeGreaterThan(0);
@@ -50,9 +64,7 @@ describe("a worker that dies mid-batch", () => {
     expect((await checkExpiry(db)).releasedTwice).toBe(0);
     expect((await checkExpiry(db)).ledgerMismatch).toBe(0);
 
-    running.push(
-      await spawnWorker("crash-2", { ...services, databaseUrl: withAppName(url, "crash-2") }, env),
-    );
+    await start(scenario, "crash-2");
     expect(await allExpired(db, ORDERS)).toMatchObject(releasedOnce(ORDERS));
     const by = await releasesBy(db);
     expect(by["crash-1"]).toBe(atCrash.expired);
@@ -60,20 +72,9 @@ describe("a worker that dies mid-batch", () => {
   }, 240_000);
 
   it("stops gracefully on SIGTERM: the batch under way commits, the job lock is released, exit code 0", async () => {
-    const { db, url, services, t } = await fixture();
-    const worker = await spawnWorker(
-      "graceful",
-      { ...services, databaseUrl: withAppName(url, "graceful") },
-      env,
-    );
-    running.push(worker);
-    await makeDue(db);
-    await waitUntil(
-      "the worker inside a batch",
-      async () => (await checkExpiry(db)).expired > 0 && (await inTransaction(db, "graceful")),
-      60_000,
-      5,
-    );
+    const scenario = await fixture();
+    const { db, services, t } = scenario;
+    const worker = await inBatch(scenario, "graceful");
     expect(await worker.app.stop()).toBe(0);
 
     const check = await checkExpiry(db);

@@ -5,7 +5,7 @@ import type { FakeTelegram } from "@orderbot/fake-telegram";
 import { saveGroupAdmins } from "@orderbot/core";
 import { reportDay } from "../../src/jobs/daily-report.ts";
 import { startedUser } from "../support/kit.ts";
-import { createOrder, createPayment, createProduct } from "../support/seed.ts";
+import { createOrder, createPayment, createProduct, refundOwed } from "../support/seed.ts";
 import { waitUntil, type InProcessWorker } from "../support/worker.ts";
 import { useWorkerShop } from "../support/shop.ts";
 
@@ -117,17 +117,7 @@ describe("daily-report", () => {
 
 describe("refunds", () => {
   it("queues the refund call of a Stars payment that has none, once", async () => {
-    const product = await createProduct(db, 5);
-    const order = await createOrder(db, {
-      productId: product.id,
-      userId: 6001n,
-      status: "EXPIRED",
-    });
-    const payment = await createPayment(db, {
-      orderId: order.id,
-      userId: 6001n,
-      status: "REFUND_PENDING",
-    });
+    const payment = await refundOwed(db, 6001n);
     await both("refunds");
     await both("refunds");
     const calls = await db.outboxMessage.findMany({

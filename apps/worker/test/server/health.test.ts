@@ -9,7 +9,7 @@ import {
 } from "@orderbot/testkit";
 import { WORKER_METRICS } from "../../src/metrics.ts";
 import { scrapeValue } from "../support/metrics.ts";
-import { createOrder, createPayment, createProduct } from "../support/seed.ts";
+import { refundOwed } from "../support/seed.ts";
 import { startWorker, waitUntil, type InProcessWorker } from "../support/worker.ts";
 
 let testDb: TestDatabase;
@@ -77,13 +77,7 @@ describe("health server", () => {
   });
 
   it("exports every metric the alert rules use, the backlog gauges read fresh from the database", async () => {
-    const product = await createProduct(db, 5);
-    const order = await createOrder(db, { productId: product.id, userId: 42n, status: "EXPIRED" });
-    const payment = await createPayment(db, {
-      orderId: order.id,
-      userId: 42n,
-      status: "REFUND_PENDING",
-    });
+    const payment = await refundOwed(db, 42n);
     await db.payment.update({
       where: { id: payment.id },
       data: { createdAt: new Date(Date.now() - 300_000) },

@@ -10,7 +10,7 @@ import {
   outboxStats,
   rescheduleOutbox,
 } from "@orderbot/core";
-import { createOrder, createPayment, createProduct, notify } from "../support/seed.ts";
+import { notify, refundOwed } from "../support/seed.ts";
 
 const { db } = useTestDatabase({ poolMax: 12 });
 
@@ -71,30 +71,18 @@ describe("outbox store", () => {
   });
 
   it("puts a message back for later, counting the attempt or not", async () => {
+    const retryLater = (
+      claimed: { id: number; claim: string },
+      retry: { delayMs: number; counts: boolean; error: string },
+    ) => rescheduleOutbox(db, { id: claimed.id, claim: claimed.claim, ...retry });
     await clearOutbox();
     await enqueueOutbox(db, [notify(9n, "retry")]);
     const [m] = await claimDueOutbox(db, { limit: 1, claimMs: 60_000 });
-    expect(
-      await rescheduleOutbox(db, {
-        id: m!.id,
-        claim: m!.claim,
-        delayMs: 0,
-        counts: false,
-        error: "429: slow down",
-      }),
-    ).toBe(true);
+    expect(await retryLater(m!, { delayMs: 0, counts: false, error: "429: slow down" })).toBe(true);
     let row = await db.outboxMessage.findUniqueOrThrow({ where: { id: m!.id } });
     expect([row.attempts, row.lastError, row.status]).toEqual([0, "429: slow down", "PENDING"]);
     const [again] = await claimDueOutbox(db, { limit: 1, claimMs: 60_000 });
-    expect(
-      await rescheduleOutbox(db, {
-        id: again!.id,
-        claim: again!.claim,
-        delayMs: 60_000,
-        counts: true,
-        error: "500",
-      }),
-    ).toBe(true);
+    expect(await retryLater(again!, { delayMs: 60_000, counts: true, error: "500" })).toBe(true);
     row = await db.outboxMessage.findUniqueOrThrow({ where: { id: m!.id } });
     expect(row.attempts).toBe(1);
     expect(row.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
@@ -158,13 +146,7 @@ describe("outbox store", () => {
 
   it("settles a Stars refund call: message SENT and payment REFUNDED together, once", async () => {
     await clearOutbox();
-    const product = await createProduct(db, 5);
-    const order = await createOrder(db, { productId: product.id, userId: 77n, status: "EXPIRED" });
-    const payment = await createPayment(db, {
-      orderId: order.id,
-      userId: 77n,
-      status: "REFUND_PENDING",
-    });
+    const payment = await refundOwed(db, 77n);
     await enqueueOutbox(db, [
       {
         dedupeKey: `refund:${payment.telegramChargeId}`,

@@ -80,6 +80,13 @@ export async function createPayment(
   });
 }
 
+/** A payment owed back: the order expired before it came, so its refund is pending. */
+export async function refundOwed(db: Database, userId: bigint) {
+  const product = await createProduct(db, 5);
+  const order = await createOrder(db, { productId: product.id, userId, status: "EXPIRED" });
+  return createPayment(db, { orderId: order.id, userId, status: "REFUND_PENDING" });
+}
+
 export const notify = (
   chatId: bigint,
   key: string,
