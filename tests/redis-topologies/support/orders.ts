@@ -3,7 +3,7 @@
 // `UPDATE orders SET status = :to, version = version + 1 WHERE id = :id AND status = 'RESERVED'
 // AND version = :v`; its row count decides who won, whatever the locks said.
 import { randomBytes } from "node:crypto";
-import { runTransaction, type Database } from "@orderbot/db";
+import { runTransaction, type Database, type Tx } from "@orderbot/db";
 
 const QUANTITY = 2;
 const INITIAL_STOCK = 10;
@@ -53,14 +53,30 @@ export async function createReservedOrder(db: Database): Promise<ReservedOrder> 
 
 export type Outcome = "won" | "lost";
 
-/** The payment confirmation: RESERVED -> PAID and the payment recorded, or nothing. */
-export function payOrder(db: Database, order: ReservedOrder, chargeId: string): Promise<Outcome> {
+/**
+ * One transaction: the order moves from RESERVED (at the version read) to `status` and `effects`
+ * run, or, when another transition got there first, nothing is written.
+ */
+function leaveReserved(
+  db: Database,
+  order: ReservedOrder,
+  status: "PAID" | "CANCELLED",
+  effects: (tx: Tx) => Promise<unknown>,
+): Promise<Outcome> {
   return runTransaction(db, async (tx) => {
     const { count } = await tx.order.updateMany({
       where: { id: order.orderId, status: "RESERVED", version: order.version },
-      data: { status: "PAID", version: { increment: 1 } },
+      data: { status, version: { increment: 1 } },
     });
     if (count === 0) return "lost";
+    await effects(tx);
+    return "won";
+  });
+}
+
+/** The payment confirmation: RESERVED -> PAID and the payment recorded, or nothing. */
+export function payOrder(db: Database, order: ReservedOrder, chargeId: string): Promise<Outcome> {
+  return leaveReserved(db, order, "PAID", async (tx) => {
     await tx.payment.create({
       data: {
         orderId: order.orderId,
@@ -71,18 +87,12 @@ export function payOrder(db: Database, order: ReservedOrder, chargeId: string): 
         status: "CAPTURED",
       },
     });
-    return "won";
   });
 }
 
 /** The cancellation: RESERVED -> CANCELLED and the stock given back once, or nothing. */
 export function cancelOrder(db: Database, order: ReservedOrder): Promise<Outcome> {
-  return runTransaction(db, async (tx) => {
-    const { count } = await tx.order.updateMany({
-      where: { id: order.orderId, status: "RESERVED", version: order.version },
-      data: { status: "CANCELLED", version: { increment: 1 } },
-    });
-    if (count === 0) return "lost";
+  return leaveReserved(db, order, "CANCELLED", async (tx) => {
     await tx.product.update({
       where: { id: order.productId },
       data: { stock: { increment: QUANTITY } },
@@ -95,7 +105,6 @@ export function cancelOrder(db: Database, order: ReservedOrder): Promise<Outcome
         reason: "RELEASE",
       },
     });
-    return "won";
   });
 }
 
