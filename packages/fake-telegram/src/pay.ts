@@ -1,21 +1,23 @@
 // A user paying an invoice, step by step as Telegram runs it: for a flexible provider invoice a
 // shipping_query and the bot's options first (shipping-step.ts), then pre_checkout_query, the bot's
-// answer within the deadline, then the successful_payment message with a unique charge id.
+// answer within the deadline (pre-checkout-step.ts), then the successful_payment message with a
+// unique charge id.
 import { FakeTelegramError } from "./errors.ts";
 import type { KitContext } from "./methods/context.ts";
 import { recordCharge, STARS, uniqueChargeId } from "./stars-ledger.ts";
 import type { ChatRecord, ChargeRecord, StoredMessage } from "./state.ts";
 import type { TgMessage, User } from "./types.ts";
-import { postUpdate, postUserMessage } from "./updates.ts";
+import { postUserMessage } from "./updates.ts";
 import { actionOf, type UserAction } from "./actions.ts";
-import { waitForState } from "./waits.ts";
-import type { OrderInfo } from "@grammyjs/types";
+import type { LabeledPrice, OrderInfo, ShippingOption } from "@grammyjs/types";
+import { askPreCheckout, type FormDetails } from "./pre-checkout-step.ts";
 import {
   askShipping,
   type BuyerDetails,
   defaultBuyer,
   needsShippingQuery,
   orderInfoFor,
+  type ShippingStep,
 } from "./shipping-step.ts";
 
 export interface PayOptions {
@@ -84,95 +86,54 @@ export async function payInvoice(
       `invoice message ${stored.message.message_id} is already paid (${invoice.paidChargeId})`,
     );
   }
-  const { state } = ctx;
   const timeoutMs = options.timeoutMs ?? ctx.settings.preCheckoutTimeoutMs;
   const buyer = { ...defaultBuyer(user), ...options.buyer };
   const orderInfo = orderInfoFor(invoice.asks, user, buyer);
-  let shipped: Shipped = {};
-  let shippingOptionId: string | undefined;
-  let shippingAmount = 0;
+  let shipping: Extract<ShippingStep, { status: "answered" }> | undefined;
   if (needsShippingQuery(invoice.asks)) {
-    state.markUserAction(chat.chat.id);
+    ctx.state.markUserAction(chat.chat.id);
     const step = await askShipping(ctx, user, invoice.payload, buyer.shippingAddress, timeoutMs);
-    shipped = { shippingQuery: step.shippingQuery, shippingQueryId: step.shippingQueryId };
-    if (step.status === "timeout")
-      return {
-        shippingQuery: step.shippingQuery,
-        shippingQueryId: step.shippingQueryId,
-        status: "shipping-timeout",
-      };
-    if (step.status === "declined")
-      return {
-        shippingQuery: step.shippingQuery,
-        shippingQueryId: step.shippingQueryId,
-        status: "shipping-declined",
-        errorMessage: step.errorMessage,
-      };
-    const chosen = options.shippingOptionId
-      ? step.options.find((o) => o.id === options.shippingOptionId)
-      : step.options[0];
-    if (!chosen)
-      throw new FakeTelegramError(
-        `the bot offered no shipping option "${options.shippingOptionId}" (offered: ${step.options.map((o) => o.id).join(", ")})`,
-      );
-    shippingOptionId = chosen.id;
-    shippingAmount = chosen.prices.reduce((sum, p) => sum + p.amount, 0);
+    if (step.status !== "answered") return stoppedAtShipping(step);
+    shipping = step;
   }
-  const totalAmount = invoice.totalAmount + shippingAmount;
-  const id = state.allocateQueryId();
-  state.preCheckoutQueries.set(id, {
-    id,
-    from: user,
-    chatId: chat.chat.id,
-    messageId: stored.message.message_id,
-    createdAt: Date.now(),
-    expired: false,
-  });
-  state.markUserAction(chat.chat.id);
-  const queued = postUpdate(
-    ctx,
-    {
-      pre_checkout_query: {
-        id,
-        from: user,
-        currency: invoice.currency,
-        total_amount: totalAmount,
-        invoice_payload: invoice.payload,
-        ...(shippingOptionId !== undefined ? { shipping_option_id: shippingOptionId } : {}),
-        ...(orderInfo ? { order_info: structuredClone(orderInfo) } : {}),
-      },
-    },
-    user.id,
-  );
+  const chosen = shipping && chooseOption(shipping.options, options.shippingOptionId);
+  const form: FormDetails = {
+    totalAmount: invoice.totalAmount + (chosen ? sumOf(chosen.prices) : 0),
+    shippingOptionId: chosen?.id,
+    orderInfo,
+  };
+  const check = await askPreCheckout(ctx, user, chat, stored, form, timeoutMs);
   const attempted: Attempted & Shipped = {
-    ...shipped,
-    preCheckout: actionOf(queued),
-    preCheckoutQueryId: id,
+    ...(shipping
+      ? { shippingQuery: shipping.shippingQuery, shippingQueryId: shipping.shippingQueryId }
+      : {}),
+    preCheckout: check.preCheckout,
+    preCheckoutQueryId: check.preCheckoutQueryId,
   };
-  const answer = await waitForState(
-    ctx.state,
-    () => state.preCheckoutQueries.get(id)?.answer ?? undefined,
-    timeoutMs,
-    () => {
-      state.preCheckoutQueries.get(id)!.expired = true;
-      return { ok: false, at: Date.now(), timedOut: true };
-    },
-  );
-  if ("timedOut" in answer) return { ...attempted, status: "timeout" };
-  if (!answer.ok)
-    return { ...attempted, status: "declined", errorMessage: answer.errorMessage ?? "" };
-  return {
-    ...attempted,
-    ...recordPayment(ctx, user, chat, stored, { totalAmount, shippingOptionId, orderInfo }),
-  };
+  if (check.status === "timeout") return { ...attempted, status: "timeout" };
+  if (check.status === "declined")
+    return { ...attempted, status: "declined", errorMessage: check.errorMessage };
+  return { ...attempted, ...recordPayment(ctx, user, chat, stored, form) };
 }
 
-interface FormDetails {
-  /** The invoice's prices plus the chosen shipping option's. */
-  totalAmount: number;
-  shippingOptionId: string | undefined;
-  orderInfo: OrderInfo | undefined;
+/** The bot refused the address or never answered: the form stops before any pre_checkout_query. */
+function stoppedAtShipping(step: Exclude<ShippingStep, { status: "answered" }>): PaymentResult {
+  const sent = { shippingQuery: step.shippingQuery, shippingQueryId: step.shippingQueryId };
+  if (step.status === "timeout") return { ...sent, status: "shipping-timeout" };
+  return { ...sent, status: "shipping-declined", errorMessage: step.errorMessage };
 }
+
+/** The shipping option the buyer picks: the one asked for by id, or else the first offered. */
+function chooseOption(offered: ShippingOption[], wanted: string | undefined): ShippingOption {
+  const chosen = wanted ? offered.find((o) => o.id === wanted) : offered[0];
+  if (!chosen)
+    throw new FakeTelegramError(
+      `the bot offered no shipping option "${wanted}" (offered: ${offered.map((o) => o.id).join(", ")})`,
+    );
+  return chosen;
+}
+
+const sumOf = (prices: LabeledPrice[]): number => prices.reduce((sum, p) => sum + p.amount, 0);
 
 function recordPayment(
   ctx: KitContext,
