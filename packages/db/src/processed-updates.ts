@@ -4,7 +4,8 @@ import type { Database } from "./client.ts";
  * The record of Telegram updates fully handled, per bot. Telegram re-delivers an update whose
  * webhook request failed; a re-delivery of a recorded update is skipped. This is the database
  * half of update dedupe; the Redis `update` lock only keeps two replicas from running the same
- * update at the same moment.
+ * update at the same moment. SQL: the table's primary key (bot_id, update_id), in
+ * prisma/migrations/20261129000000_init.
  */
 export interface ProcessedUpdates {
   has(botId: bigint, updateId: number): Promise<boolean>;

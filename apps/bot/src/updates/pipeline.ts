@@ -45,8 +45,9 @@ export function updateType(update: Update): string {
  * at-least-once delivery: claim the update in Redis so two replicas never run it at once, skip it
  * if it is recorded already, run it, record it. If Redis is down the claim is skipped (the
  * `update` kind's policy is proceed-db-only): the record and idempotent handlers still make a
- * re-delivery harmless. The record is read once, under the claim: a check before it as well would
- * spare a re-delivery (rare) one lock round trip and cost every update one more statement.
+ * re-delivery harmless. The record (packages/db/src/processed-updates.ts) is read once, under
+ * the claim: a check before it as well would spare a re-delivery (rare) one lock round trip and
+ * cost every update one more statement.
  */
 export function createUpdatePipeline(deps: UpdatePipelineDeps) {
   const { botId, processed, locks, handle, metrics } = deps;
