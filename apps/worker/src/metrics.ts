@@ -41,6 +41,14 @@ export interface WorkerMetrics {
  */
 export function createWorkerMetrics(registry: Registry): WorkerMetrics {
   const registers = [registry];
+  // In this order on the registry: the jobs', the deliveries', then the backlog gauges.
+  return { ...jobMetrics(registers), ...deliveryMetrics(registers), ...backlogGauges(registers) };
+}
+
+type Registers = Registry[];
+
+/** Job ticks, their duration and lost leases, and what the expiry job expired. */
+function jobMetrics(registers: Registers) {
   return {
     jobRuns: new Counter({
       name: WORKER_METRICS.jobRuns,
@@ -72,6 +80,12 @@ export function createWorkerMetrics(registry: Registry): WorkerMetrics {
       buckets: [0, 1, 10, 100, 1000, 10_000, 100_000],
       registers,
     }),
+  };
+}
+
+/** Outbox deliveries by how they were settled, and Stars refunds completed. */
+function deliveryMetrics(registers: Registers) {
+  return {
     outboxSent: new Counter({
       name: WORKER_METRICS.outboxSent,
       help: "Outbox messages delivered and marked sent",
@@ -100,6 +114,12 @@ export function createWorkerMetrics(registry: Registry): WorkerMetrics {
       help: "Stars payments refunded (REFUND_PENDING -> REFUNDED)",
       registers,
     }),
+  };
+}
+
+/** Filled at scrape time from the database (createBacklogCollector). */
+function backlogGauges(registers: Registers) {
+  return {
     outboxPending: new Gauge({
       name: WORKER_METRICS.outboxPending,
       help: "Outbox messages waiting to be sent",

@@ -17,7 +17,7 @@ import { reconcileStarsJob } from "./jobs/reconcile-stars.ts";
 import { refundsJob } from "./jobs/refunds.ts";
 import { createJobRunner, type JobRunner, type TickOutcome } from "./jobs/runner.ts";
 import { createWorkerMetrics, type WorkerMetrics } from "./metrics.ts";
-import { operatorChats } from "./operators/chats.ts";
+import { operatorChats, type OperatorChats } from "./operators/chats.ts";
 import { grammyCaller, type CallApi } from "./outbox/api-call.ts";
 import { createPacer, TELEGRAM_LIMITS } from "./outbox/pacer.ts";
 import { createOutboxRelay, type OutboxRelay } from "./outbox/relay.ts";
@@ -79,95 +79,9 @@ export interface Worker {
 export function createWorker(deps: WorkerDeps): Worker {
   const { config, db, locks, logger, registry } = deps;
   const metrics = createWorkerMetrics(registry);
-  const operatorGroup = config.OPERATOR_GROUP_ID ?? null;
-  const chats = operatorChats(db, operatorGroup);
-
-  const relay = createOutboxRelay({
-    db,
-    callApi: deps.callApi ?? grammyCaller(deps.api),
-    pacer: createPacer({
-      ...TELEGRAM_LIMITS,
-      groupWindowMs: config.GROUP_RATE_WINDOW_MS,
-      globalPerSecond: config.OUTBOX_GLOBAL_PER_SECOND,
-      marginMs: config.OUTBOX_PACING_MARGIN_MS,
-    }),
-    policy: {
-      maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
-      baseMs: config.OUTBOX_RETRY_BASE_MS,
-      maxMs: config.OUTBOX_RETRY_MAX_MS,
-    },
-    options: {
-      batchSize: config.OUTBOX_BATCH_SIZE,
-      claimMs: config.OUTBOX_CLAIM_MS,
-      horizonMs: config.OUTBOX_HORIZON_MS,
-      locale: config.NOTIFY_LOCALE,
-    },
-    operatorChats: chats,
-    metrics,
-    logger: logger.child({ component: "outbox" }),
-  });
-
-  const jobs: Job[] = [
-    expireReservationsJob({
-      expireDue: deps.expireDue,
-      metrics,
-      intervalMs: config.EXPIRE_INTERVAL_MS,
-      batchSize: config.EXPIRE_BATCH_SIZE,
-      mode: config.EXPIRE_MODE,
-    }),
-    outboxRelayJob({ relay, intervalMs: config.OUTBOX_INTERVAL_MS }),
-    refundsJob({ db, operatorChats: chats, intervalMs: config.REFUND_INTERVAL_MS }),
-    adminRefreshJob({
-      groups: deps.groups,
-      // The lease's signal; grammY takes it after `other`, typed as its AbortController shim's.
-      getAdministrators: (chatId, signal) =>
-        deps.api.getChatAdministrators(
-          chatId,
-          undefined,
-          signal as Parameters<Api["getChatAdministrators"]>[2],
-        ),
-      intervalMs: config.ADMIN_REFRESH_INTERVAL_MS,
-      staleMs: config.ADMIN_STALE_MS,
-    }),
-    dailyReportJob({
-      db,
-      locks,
-      operatorChats: chats,
-      intervalMs: config.REPORT_INTERVAL_MS,
-      hour: config.REPORT_HOUR,
-      timeZone: config.SHOP_TIME_ZONE,
-      lowStockThreshold: config.LOW_STOCK_THRESHOLD,
-    }),
-    pruneProcessedUpdatesJob({
-      processed: createProcessedUpdates(db),
-      intervalMs: config.PRUNE_INTERVAL_MS,
-    }),
-    pruneOutboxJob({
-      db,
-      keepMs: config.OUTBOX_RETENTION_MS,
-      intervalMs: config.PRUNE_INTERVAL_MS,
-    }),
-  ];
-  if (deps.ledger) {
-    jobs.push(
-      reconcileStarsJob({
-        ledger: deps.ledger,
-        botId: BigInt(deps.api.token.split(":")[0]!),
-        getStarTransactions: async (offset, limit, signal) =>
-          // grammY types its signal as a polyfill's; the platform's AbortSignal is what it uses.
-          (
-            await deps.api.getStarTransactions(
-              { offset, limit },
-              signal as Parameters<Api["getStarTransactions"]>[1],
-            )
-          ).transactions,
-        operatorChats: chats,
-        intervalMs: config.RECONCILE_INTERVAL_MS,
-        graceMs: config.RECONCILE_GRACE_MS,
-      }),
-    );
-  }
-
+  const chats = operatorChats(db, config.OPERATOR_GROUP_ID ?? null);
+  const relay = outboxRelay(deps, metrics, chats);
+  const jobs = workerJobs(deps, metrics, chats, relay);
   const runner = createJobRunner({
     locks,
     jobs,
@@ -203,4 +117,104 @@ export function createWorker(deps: WorkerDeps): Worker {
       if (listening) await server.close();
     },
   };
+}
+
+/** The outbox relay with Telegram's limits and the configured retries and batches. */
+function outboxRelay(deps: WorkerDeps, metrics: WorkerMetrics, chats: OperatorChats): OutboxRelay {
+  const { config } = deps;
+  return createOutboxRelay({
+    db: deps.db,
+    callApi: deps.callApi ?? grammyCaller(deps.api),
+    pacer: createPacer({
+      ...TELEGRAM_LIMITS,
+      groupWindowMs: config.GROUP_RATE_WINDOW_MS,
+      globalPerSecond: config.OUTBOX_GLOBAL_PER_SECOND,
+      marginMs: config.OUTBOX_PACING_MARGIN_MS,
+    }),
+    policy: {
+      maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+      baseMs: config.OUTBOX_RETRY_BASE_MS,
+      maxMs: config.OUTBOX_RETRY_MAX_MS,
+    },
+    options: {
+      batchSize: config.OUTBOX_BATCH_SIZE,
+      claimMs: config.OUTBOX_CLAIM_MS,
+      horizonMs: config.OUTBOX_HORIZON_MS,
+      locale: config.NOTIFY_LOCALE,
+    },
+    operatorChats: chats,
+    metrics,
+    logger: deps.logger.child({ component: "outbox" }),
+  });
+}
+
+/** Every job the worker schedules; reconcile-stars only with a ledger to compare. */
+function workerJobs(
+  deps: WorkerDeps,
+  metrics: WorkerMetrics,
+  chats: OperatorChats,
+  relay: OutboxRelay,
+): Job[] {
+  const { config, db } = deps;
+  const jobs: Job[] = [
+    expireReservationsJob({
+      expireDue: deps.expireDue,
+      metrics,
+      intervalMs: config.EXPIRE_INTERVAL_MS,
+      batchSize: config.EXPIRE_BATCH_SIZE,
+      mode: config.EXPIRE_MODE,
+    }),
+    outboxRelayJob({ relay, intervalMs: config.OUTBOX_INTERVAL_MS }),
+    refundsJob({ db, operatorChats: chats, intervalMs: config.REFUND_INTERVAL_MS }),
+    adminRefreshJob({
+      groups: deps.groups,
+      // The lease's signal; grammY takes it after `other`, typed as its AbortController shim's.
+      getAdministrators: (chatId, signal) =>
+        deps.api.getChatAdministrators(
+          chatId,
+          undefined,
+          signal as Parameters<Api["getChatAdministrators"]>[2],
+        ),
+      intervalMs: config.ADMIN_REFRESH_INTERVAL_MS,
+      staleMs: config.ADMIN_STALE_MS,
+    }),
+    dailyReportJob({
+      db,
+      locks: deps.locks,
+      operatorChats: chats,
+      intervalMs: config.REPORT_INTERVAL_MS,
+      hour: config.REPORT_HOUR,
+      timeZone: config.SHOP_TIME_ZONE,
+      lowStockThreshold: config.LOW_STOCK_THRESHOLD,
+    }),
+    pruneProcessedUpdatesJob({
+      processed: createProcessedUpdates(db),
+      intervalMs: config.PRUNE_INTERVAL_MS,
+    }),
+    pruneOutboxJob({
+      db,
+      keepMs: config.OUTBOX_RETENTION_MS,
+      intervalMs: config.PRUNE_INTERVAL_MS,
+    }),
+  ];
+  if (deps.ledger) jobs.push(reconcileJob(deps, deps.ledger, chats));
+  return jobs;
+}
+
+function reconcileJob(deps: WorkerDeps, ledger: StarReconciliation, chats: OperatorChats): Job {
+  return reconcileStarsJob({
+    ledger,
+    botId: BigInt(deps.api.token.split(":")[0]!),
+    getStarTransactions: async (offset, limit, signal) =>
+      // grammY types its signal as a polyfill's; the platform's AbortSignal is what it uses.
+      (
+        await deps.api.getStarTransactions(
+          { offset, limit },
+          signal as Parameters<Api["getStarTransactions"]>[1],
+        )
+      ).transactions,
+    operatorChats: chats,
+    intervalMs: deps.config.RECONCILE_INTERVAL_MS,
+    graceMs: deps.config.RECONCILE_GRACE_MS,
+  });
 }
