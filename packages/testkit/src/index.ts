@@ -105,6 +105,7 @@ export {
   type Lease,
 } from "./harness/lock-audit.ts";
 export { settle, type SettleOptions, type SettleResult } from "./harness/settle.ts";
+export { barrier } from "./harness/barrier.ts";
 export {
   parseMetrics,
   scrapeAll,

@@ -4,7 +4,7 @@
 // race is certain) send the same messages several times: the check is not vacuous.
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "@orderbot/db";
-import { useTestDatabase } from "@orderbot/testkit";
+import { barrier, useTestDatabase } from "@orderbot/testkit";
 import { claimDueOutbox, enqueueOutbox, markOutboxSent } from "../../src/index.ts";
 
 const testDb = useTestDatabase();
@@ -16,17 +16,6 @@ afterAll(() => Promise.all(relays.map((db) => db.$disconnect())));
 function relayClients(): Database[] {
   while (relays.length < RELAYS) relays.push(createDatabase({ url: testDb.url, poolMax: 2 }));
   return relays;
-}
-
-/** Resolves once `n` callers wait on it: every relay has read before any writes. */
-function barrier(n: number): () => Promise<void> {
-  let open!: () => void;
-  const all = new Promise<void>((resolve) => (open = resolve));
-  let waiting = 0;
-  return () => {
-    if (++waiting === n) open();
-    return all;
-  };
 }
 
 async function queue(tag: string, count: number): Promise<void> {

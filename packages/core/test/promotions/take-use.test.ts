@@ -4,7 +4,7 @@
 // the code has: the check is not vacuous.
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, runTransaction, type Database } from "@orderbot/db";
-import { useTestDatabase } from "@orderbot/testkit";
+import { barrier, useTestDatabase } from "@orderbot/testkit";
 import { takePromoUse } from "../../src/promotions/take-use.ts";
 
 const testDb = useTestDatabase();
@@ -17,17 +17,6 @@ afterAll(() => Promise.all(clients.map((db) => db.$disconnect())));
 function client(i: number): Database {
   while (clients.length <= i) clients.push(createDatabase({ url: testDb.url, poolMax: 1 }));
   return clients[i]!;
-}
-
-/** Resolves once `n` callers wait on it: every racer has read before any writes. */
-function barrier(n: number): () => Promise<void> {
-  let open!: () => void;
-  const all = new Promise<void>((resolve) => (open = resolve));
-  let waiting = 0;
-  return () => {
-    if (++waiting === n) open();
-    return all;
-  };
 }
 
 async function newCode(code: string, perCustomer = 1) {

@@ -4,7 +4,7 @@
 // so the race is certain) lets every writer think it won: the check is not vacuous.
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, runTransaction, type Database } from "@orderbot/db";
-import { useTestDatabase } from "@orderbot/testkit";
+import { barrier, useTestDatabase } from "@orderbot/testkit";
 import { writePriceIfUnchanged } from "../../src/stock/versioned-update.ts";
 
 const testDb = useTestDatabase();
@@ -15,17 +15,6 @@ afterAll(() => Promise.all(clients.map((db) => db.$disconnect())));
 function writers(): Database[] {
   while (clients.length < WRITERS) clients.push(createDatabase({ url: testDb.url, poolMax: 1 }));
   return clients;
-}
-
-/** Resolves once `n` callers wait on it: every writer has read before any writes. */
-function barrier(n: number): () => Promise<void> {
-  let open!: () => void;
-  const all = new Promise<void>((resolve) => (open = resolve));
-  let waiting = 0;
-  return () => {
-    if (++waiting === n) open();
-    return all;
-  };
 }
 
 async function product(sku: string) {
