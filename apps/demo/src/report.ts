@@ -60,6 +60,26 @@ const row = (label: string, value: number | string, note = "") =>
 
 /** The demo's final report, as the README shows it. */
 export function formatDemoReport(f: DemoFigures): string {
+  const lines = [
+    `orderbot demo: ${f.users} users over ${f.seconds} s, ${f.bots} bots + ${f.workers} worker, ${f.unitsOnSale} units on sale across ${f.products} products`,
+    "",
+    ...orderLines(f),
+    "",
+    ...goodsLines(f),
+    "",
+    ...lockLines(f),
+    "",
+    "where to look next",
+    `  metrics  ${f.metricsUrls.map((m) => `${m.name} ${m.url}`).join(", ")}`,
+    "           (served while the shop runs: npm run demo -- --keep leaves it up after the report)",
+    `  logs     ${f.logFiles.join(", ")}`,
+    "  more     npm run chaos -- --quick (the same shop under faults), docs/testing.md, docs/locking.md",
+  ];
+  return lines.join("\n");
+}
+
+/** Orders by final status, what was not placed and why, restocks and fulfilment. */
+function orderLines(f: DemoFigures): string[] {
   const o = (status: string) => f.orders[status] ?? 0;
   const placed = Object.values(f.orders).reduce((a, b) => a + b, 0);
   const refused = f.sale.placed;
@@ -74,14 +94,7 @@ export function formatDemoReport(f: DemoFigures): string {
   const restocked = f.restocks.filter(
     (c) => c.after !== undefined && c.before !== undefined && c.change.startsWith("+"),
   );
-  const failed = f.invariants.filter((i) => !i.ok);
-  const kinds = Object.entries(f.locks.byKind)
-    .filter(([, k]) => k.attempts > 0)
-    .map(([kind, k]) => `${kind} ${n(k.acquired)}/${n(k.attempts)}`)
-    .join(" · ");
-  const lines = [
-    `orderbot demo: ${f.users} users over ${f.seconds} s, ${f.bots} bots + ${f.workers} worker, ${f.unitsOnSale} units on sale across ${f.products} products`,
-    "",
+  return [
     `orders by final status (${placed} placed by ${f.sale.done} users)`,
     row("delivered", o("DELIVERED"), "paid, shipped by the operator, then delivered"),
     ...(o("SHIPPED") ? [row("shipped", o("SHIPPED"), "paid and on its way")] : []),
@@ -103,7 +116,13 @@ export function formatDemoReport(f: DemoFigures): string {
     ...(cut.length ? [`  flows cut short: ${cut.join(", ")}`] : []),
     `  operator restocks: ${restocked.length} (+${restocked.reduce((sum, c) => sum + (c.after! - c.before!), 0)} units) from the operator group`,
     `  paid → shipped: ${paidToShipped(f.paidToShippedMs)}; the operator sent ${f.fulfilments.filter((c) => c.step === "ship").length} /ship and ${f.fulfilments.filter((c) => c.step === "deliver").length} /deliver`,
-    "",
+  ];
+}
+
+/** Overselling, the promo, digital and physical goods, and the invariants. */
+function goodsLines(f: DemoFigures): string[] {
+  const failed = f.invariants.filter((i) => !i.ok);
+  return [
     `oversold: ${f.oversold}`,
     ...(f.promo
       ? [
@@ -127,16 +146,17 @@ export function formatDemoReport(f: DemoFigures): string {
     failed.length === 0
       ? `invariants: OK (${f.invariants.length} checked)`
       : `invariants: ${failed.length} VIOLATED\n${failed.map((i) => `  FAIL ${i.name}: ${i.examples.join("; ")}`).join("\n")}`,
-    "",
+  ];
+}
+
+function lockLines(f: DemoFigures): string[] {
+  const kinds = Object.entries(f.locks.byKind)
+    .filter(([, k]) => k.attempts > 0)
+    .map(([kind, k]) => `${kind} ${n(k.acquired)}/${n(k.attempts)}`)
+    .join(" · ");
+  return [
     `locks: ${n(f.locks.attempts)} acquisitions, ${(f.locks.successRate * 100).toFixed(1)}% acquired ` +
       `(${n(f.locks.outcomes.busy ?? 0)} busy), p99 wait ${f.locks.p99WaitMs} ms, leases lost ${f.locks.leasesLost}`,
     `  by kind (acquired/attempts): ${kinds}`,
-    "",
-    "where to look next",
-    `  metrics  ${f.metricsUrls.map((m) => `${m.name} ${m.url}`).join(", ")}`,
-    "           (served while the shop runs: npm run demo -- --keep leaves it up after the report)",
-    `  logs     ${f.logFiles.join(", ")}`,
-    "  more     npm run chaos -- --quick (the same shop under faults), docs/testing.md, docs/locking.md",
   ];
-  return lines.join("\n");
 }
