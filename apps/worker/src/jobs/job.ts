@@ -43,3 +43,9 @@ export interface Job {
   /** Runs one pass. Returns a small summary for the log and metrics, e.g. { expired: 120 }. */
   run(ctx: JobContext): Promise<Record<string, number> | void>;
 }
+
+/** The wait before a job's next run: its interval, jittered by up to ±jitter of it. */
+export function jitteredInterval(job: Job): number {
+  const jitter = job.jitter ?? 0.2;
+  return job.intervalMs * (1 - jitter + Math.random() * 2 * jitter);
+}

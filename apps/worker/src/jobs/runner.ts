@@ -1,10 +1,9 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { LOCK_KINDS } from "@orderbot/core";
-import { TransactionAbortedError } from "@orderbot/db";
-import { LeaseLostError, type LockManager } from "@orderbot/lock";
+import type { LockManager } from "@orderbot/lock";
 import type { Logger } from "@orderbot/platform";
-import type { Job, JobContext } from "./job.ts";
-import { LeaseDeadlinePassedError, leaseGuardedSignal } from "./lease-signal.ts";
+import { jitteredInterval, type Job } from "./job.ts";
+import { runAsLeader } from "./leadership.ts";
+import { runBody, type TickOutcome } from "./run-body.ts";
 import { inJobRun, newRunId } from "./run-scope.ts";
 import type { WorkerMetrics } from "../metrics.ts";
 
@@ -22,27 +21,7 @@ export interface JobRunnerDeps {
   leadershipMs?: number;
 }
 
-export type TickOutcome = "ran" | "not-leader" | "paused" | "failed" | "lease-lost" | "stopped";
-
-type HeldLease = { fence: number; expiresAt: number; abortsAt: number; acquiredAt: number };
-
-/** An error that only says the run was cut short by its lease or the shutdown. */
-function isStop(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (
-      e instanceof LeaseLostError ||
-      e instanceof LeaseDeadlinePassedError ||
-      e instanceof TransactionAbortedError
-    )
-      return true;
-  }
-  return false;
-}
-
-const jittered = (job: Job): number => {
-  const jitter = job.jitter ?? 0.2;
-  return job.intervalMs * (1 - jitter + Math.random() * 2 * jitter);
-};
+export type { TickOutcome } from "./run-body.ts";
 
 /**
  * Runs each job on an interval with jitter. An exclusive job runs under
@@ -98,15 +77,6 @@ interface Runner {
   leadershipMs: number;
 }
 
-/** One tick of a job: its log, its lease (null: not exclusive) and the lease's signal. */
-interface Run {
-  job: Job;
-  runId: string;
-  log: Logger;
-  lease: HeldLease | null;
-  leaseSignal: AbortSignal;
-}
-
 function schedule(runner: Runner, job: Job): void {
   if (runner.shutdown.signal.aborted) return;
   const timer = setTimeout(() => {
@@ -117,13 +87,13 @@ function schedule(runner: Runner, job: Job): void {
       runner.running.delete(run);
       schedule(runner, job);
     });
-  }, jittered(job));
+  }, jitteredInterval(job));
   timer.unref();
   runner.timers.add(timer);
 }
 
 async function tick(runner: Runner, job: Job, once = false): Promise<TickOutcome> {
-  const { locks, logger, metrics, lockTtlMs: ttlMs } = runner.deps;
+  const { logger, metrics } = runner.deps;
   const runId = newRunId(job.name);
   const log = logger.child({ job: job.name, runId });
   const run = { job, runId, log };
@@ -135,19 +105,7 @@ async function tick(runner: Runner, job: Job, once = false): Promise<TickOutcome
         runBody(runner, { ...run, lease: null, leaseSignal }, true),
       );
     } else {
-      const outcome = await inJobRun(runId, () =>
-        locks.withLock(
-          { kind: "job", id: job.name },
-          ({ lease, signal }) => lead(runner, { ...run, lease, leaseSignal: signal }, once),
-          { requestId: runId, ...(ttlMs ? { ttlMs } : {}) },
-        ),
-      );
-      result =
-        outcome.status === "ok"
-          ? outcome.value
-          : outcome.status === "busy"
-            ? "not-leader"
-            : "paused";
+      result = await inJobRun(runId, () => runAsLeader(runner, run, once));
     }
   } catch (error) {
     log.error({ err: error }, "job failed");
@@ -159,69 +117,6 @@ async function tick(runner: Runner, job: Job, once = false): Promise<TickOutcome
   }
   metrics.jobRuns.inc({ job: job.name, outcome: result.replace("-", "_") });
   return result;
-}
-
-/** Runs as the leader: once, or (keepLeadership) every interval while the lease holds. */
-async function lead(runner: Runner, run: Run, once: boolean): Promise<TickOutcome> {
-  const { job, lease, leaseSignal } = run;
-  let outcome = await runBody(runner, run, true);
-  const stepDownAt = lease ? lease.acquiredAt + runner.leadershipMs : Infinity;
-  while (job.keepLeadership && !once && outcome === "ran" && Date.now() < stepDownAt) {
-    runner.deps.metrics.jobRuns.inc({ job: job.name, outcome: "ran" });
-    const stop = leaseGuardedSignal([leaseSignal, runner.shutdown.signal], null);
-    try {
-      await sleep(jittered(job), undefined, { signal: stop.signal, ref: false });
-    } catch {
-      return leaseSignal.aborted ? "lease-lost" : "stopped";
-    } finally {
-      stop.dispose();
-    }
-    outcome = await runBody(runner, run, false);
-  }
-  return outcome;
-}
-
-/** One run of the job's body. Throws what the job threw, unless it only reports the stop. */
-async function runBody(runner: Runner, run: Run, firstRun: boolean): Promise<TickOutcome> {
-  const { job, log, lease, runId } = run;
-  const { shutdown } = runner;
-  const guardedLease = leaseGuardedSignal([run.leaseSignal], lease);
-  const guardedStop = leaseGuardedSignal([guardedLease.signal, shutdown.signal], lease);
-  const ctx: JobContext = {
-    leaseSignal: guardedLease.signal,
-    signal: guardedStop.signal,
-    fence: lease?.fence ?? null,
-    firstRun,
-    runId,
-    logger: log,
-  };
-  const end = runner.deps.metrics.jobSeconds.startTimer({ job: job.name });
-  const started = Date.now();
-  log.debug({ fence: ctx.fence }, "job run started");
-  let outcome: TickOutcome = "ran";
-  let summary: Record<string, number> | void = undefined;
-  try {
-    summary = await job.run(ctx);
-  } catch (error) {
-    outcome = "failed";
-    // Once the lease is gone, whatever the cut-short work threw (a rolled-back transaction, a
-    // connection the database closed while the process was paused) is that loss's doing.
-    if (!ctx.leaseSignal.aborted && !(isStop(error) && ctx.signal.aborted)) throw error;
-    log.debug({ err: error }, "job run cut short");
-  } finally {
-    if (ctx.leaseSignal.aborted) outcome = "lease-lost";
-    else if (shutdown.signal.aborted && outcome !== "failed") outcome = "stopped";
-    end();
-    guardedStop.dispose();
-    guardedLease.dispose();
-    log.debug(
-      { fence: ctx.fence, outcome, ms: Date.now() - started, ...summary },
-      "job run finished",
-    );
-  }
-  if (summary && Object.values(summary).some((n) => n > 0))
-    log.info({ fence: ctx.fence, ...summary }, "job ran");
-  return outcome;
 }
 
 export class UnknownJobError extends Error {
