@@ -150,6 +150,18 @@ export default tseslint.config(
   { files: ["packages/core/**/*.ts"], rules: restrict(...CORE_TRANSPORT) },
   { files: ["packages/lock/src/**/*.ts"], rules: restrict(...LOCK_ALONE) },
   {
+    // Product code: functions a reader can hold. Tests, benchmarks and the test kit may be longer.
+    files: [
+      "apps/*/src/**/*.ts",
+      "packages/*/src/**/*.ts",
+      "packages/fake-telegram/web-client/**/*.js",
+    ],
+    ignores: ["packages/testkit/**"],
+    rules: {
+      "max-lines-per-function": ["error", { max: 60, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     // The one exception: each workspace's vitest.config.ts extends the root's shared test settings
     // (tooling, as tsconfig.json extends tsconfig.base.json), not another workspace's code.
     files: ["**/vitest.config.ts"],
