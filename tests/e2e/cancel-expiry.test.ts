@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { callbacks } from "@orderbot/bot";
 import { useShop } from "./support/shop.ts";
-import { openCard, pressOrder, stockOf } from "./support/users.ts";
+import { openCard, orderToInvoice, pressOrder, stockOf } from "./support/users.ts";
 
 const shop = useShop({ replicas: 2 });
 
@@ -48,10 +48,7 @@ describe("cancel and expiry", () => {
 
   it("a pre-checkout on an expired order is declined, inside Telegram's deadline", async () => {
     const user = shop.kit.createUser({ languageCode: "en" });
-    await openCard(user, "Yixing clay teapot");
-    const id = await pressOrder(user);
-    await user.press(/^Pay/);
-    await user.waitForMessage((m) => m.invoice !== undefined);
+    const id = await orderToInvoice(user, "Yixing clay teapot");
     await shop.db.order.update({
       where: { publicId: id },
       data: { expiresAt: new Date(Date.now() - 60_000) },

@@ -3,7 +3,7 @@
 // when Telegram re-delivers the successful_payment (maybe to the other replica).
 import { describe, expect, it } from "vitest";
 import { useShop } from "./support/shop.ts";
-import { allDelivered, openCard, payWithLostReply, pressOrder } from "./support/users.ts";
+import { allDelivered, orderToInvoice, payWithLostReply } from "./support/users.ts";
 
 const shop = useShop({ replicas: 2 });
 
@@ -32,10 +32,7 @@ describe("digital delivery", () => {
     ).toMatchObject({ status: "ok", added: 2 });
 
     const user = shop.kit.createUser({ languageCode: "en" });
-    await openCard(user, TITLE);
-    const id = await pressOrder(user);
-    await user.press(/^Pay/);
-    await user.waitForMessage((m) => m.invoice !== undefined);
+    const id = await orderToInvoice(user, TITLE);
     await allDelivered(shop.kit);
     // The bot's 200 to the successful_payment is lost: Telegram sends it again.
     const payment = await payWithLostReply(shop.kit, user);

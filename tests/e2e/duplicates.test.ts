@@ -3,7 +3,14 @@
 import { describe, expect, it } from "vitest";
 import type { SimulatedUser } from "@orderbot/fake-telegram";
 import { useShop } from "./support/shop.ts";
-import { allDelivered, openCard, payWithLostReply, pressOrder, stockOf } from "./support/users.ts";
+import {
+  allDelivered,
+  openCard,
+  orderToInvoice,
+  payWithLostReply,
+  pressOrder,
+  stockOf,
+} from "./support/users.ts";
 
 const shop = useShop({ replicas: 2 });
 
@@ -37,10 +44,7 @@ describe("duplicates", () => {
 
   it("a payment re-delivered by Telegram is recorded once and confirmed once", async () => {
     const user = shop.kit.createUser({ languageCode: "en" });
-    await openCard(user, "Silk hand fan");
-    const id = await pressOrder(user);
-    await user.press(/^Pay/);
-    await user.waitForMessage((m) => m.invoice !== undefined);
+    const id = await orderToInvoice(user, "Silk hand fan");
     await allDelivered(shop.kit);
     // The successful payment (not the pre-checkout query before it) is delivered twice.
     const payment = await payWithLostReply(shop.kit, user);

@@ -28,6 +28,15 @@ export async function pressOrder(user: SimulatedUser): Promise<string> {
   return id!;
 }
 
+/** Orders one `title` from its card and presses Pay: the invoice is on screen. The order's id. */
+export async function orderToInvoice(user: SimulatedUser, title: string): Promise<string> {
+  await openCard(user, title);
+  const id = await pressOrder(user);
+  await user.press(/^Pay/);
+  await user.waitForMessage((m) => m.invoice !== undefined);
+  return id;
+}
+
 /** A product's stock as the database holds it. */
 export async function stockOf(db: Database, sku: string): Promise<number> {
   return (await db.product.findUniqueOrThrow({ where: { sku } })).stock;
