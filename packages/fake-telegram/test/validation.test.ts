@@ -17,46 +17,29 @@ useTelegramWithAnn({}, (opened) => ({ tg, ann } = opened));
 const keyboard = (callback_data: string): unknown => ({
   inline_keyboard: [[{ text: "Go", callback_data }]],
 });
+/** Ann is sent `text` with one button carrying `callback_data`. */
+const sendWithButton = (callback_data: string, text = "x") =>
+  rawCall(tg, "sendMessage", { chat_id: ann.chatId, text, reply_markup: keyboard(callback_data) });
 const stars = (extra: Record<string, unknown> = {}) => starsInvoice(ann, extra);
 
 describe("callback_data is 1-64 bytes", () => {
   it("rejects 65 bytes with BUTTON_DATA_INVALID and accepts 64", async () => {
-    const tooLong = await rawCall(tg, "sendMessage", {
-      chat_id: ann.chatId,
-      text: "x",
-      reply_markup: keyboard("a".repeat(65)),
-    });
+    const tooLong = await sendWithButton("a".repeat(65));
     expect(failure(tooLong)).toBe(`400 400 ${TelegramErrors.BUTTON_DATA_INVALID}`);
     expect(tooLong.body.description).toBe("Bad Request: BUTTON_DATA_INVALID");
-    const fits = await rawCall(tg, "sendMessage", {
-      chat_id: ann.chatId,
-      text: "x",
-      reply_markup: keyboard("a".repeat(64)),
-    });
+    const fits = await sendWithButton("a".repeat(64));
     expect(fits.body.ok).toBe(true);
   });
 
   it("counts bytes, not characters", async () => {
-    const bytes66 = await rawCall(tg, "sendMessage", {
-      chat_id: ann.chatId,
-      text: "x",
-      reply_markup: keyboard("é".repeat(33)),
-    });
+    const bytes66 = await sendWithButton("é".repeat(33));
     expect(bytes66.body.description).toBe(TelegramErrors.BUTTON_DATA_INVALID);
-    const bytes64 = await rawCall(tg, "sendMessage", {
-      chat_id: ann.chatId,
-      text: "x",
-      reply_markup: keyboard("é".repeat(32)),
-    });
+    const bytes64 = await sendWithButton("é".repeat(32));
     expect(bytes64.body.ok).toBe(true);
   });
 
   it("treats empty callback_data as a button with no action", async () => {
-    const empty = await rawCall(tg, "sendMessage", {
-      chat_id: ann.chatId,
-      text: "x",
-      reply_markup: keyboard(""),
-    });
+    const empty = await sendWithButton("");
     expect(failure(empty)).toBe(`400 400 ${TelegramErrors.TEXT_BUTTONS_UNALLOWED}`);
   });
 
@@ -127,11 +110,7 @@ describe("text length", () => {
 
 describe("one answer per callback query, while it is fresh", () => {
   it("answers once; a second answer, an unknown id or a late answer is 'query is too old'", async () => {
-    await rawCall(tg, "sendMessage", {
-      chat_id: ann.chatId,
-      text: "Pick",
-      reply_markup: keyboard("pick"),
-    });
+    await sendWithButton("pick", "Pick");
     const first = await ann.pressData("pick");
     const ok = await rawCall(tg, "answerCallbackQuery", {
       callback_query_id: first.callbackQueryId,
@@ -171,11 +150,7 @@ describe("one answer per callback query, while it is fresh", () => {
   });
 
   it("limits the answer text to 200 characters", async () => {
-    await rawCall(tg, "sendMessage", {
-      chat_id: ann.chatId,
-      text: "Pick",
-      reply_markup: keyboard("pick"),
-    });
+    await sendWithButton("pick", "Pick");
     const press = await ann.pressData("pick");
     const long = await rawCall(tg, "answerCallbackQuery", {
       callback_query_id: press.callbackQueryId,
