@@ -9,7 +9,7 @@ import { LOCK_KINDS } from "@orderbot/core";
 import { createDatabase, createProcessedUpdates, type Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
 import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
-import { shopLockManager, useTestDatabase, useTestRedis } from "@orderbot/testkit";
+import { barrier, shopLockManager, useTestDatabase, useTestRedis } from "@orderbot/testkit";
 import { createBotMetrics } from "../../src/metrics.ts";
 import { createUpdatePipeline, type UpdateOutcome } from "../../src/updates/pipeline.ts";
 import { createRateLimiter } from "../../src/updates/rate-limit.ts";
@@ -27,17 +27,6 @@ afterAll(async () => {
     await db.$disconnect();
   }
 });
-
-/** Resolves once `n` callers wait on it. */
-function barrier(n: number): () => Promise<void> {
-  let open!: () => void;
-  const all = new Promise<void>((resolve) => (open = resolve));
-  let waiting = 0;
-  return () => {
-    if (++waiting === n) open();
-    return all;
-  };
-}
 
 function replica(handle: (update: Update) => Promise<void>) {
   const db = createDatabase({ url: testDb.url, poolMax: 2 });
