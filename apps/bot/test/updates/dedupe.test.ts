@@ -66,7 +66,9 @@ describe("one update delivered to four replicas at once", () => {
     // The handler holds on until the other deliveries have answered (bounded, should it never be).
     const handle = async (update: Update) => {
       runs.push(update.update_id);
-      await Promise.race([others, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+      let cap: NodeJS.Timeout | undefined;
+      await Promise.race([others, new Promise((resolve) => (cap = setTimeout(resolve, 2_000)))]);
+      clearTimeout(cap);
     };
     const replicas = Array.from({ length: REPLICAS }, () => replica(handle));
     const deliver = () =>
