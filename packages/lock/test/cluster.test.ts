@@ -46,8 +46,8 @@ describe("on a one-node Redis Cluster", () => {
     "127.0.0.1",
   ]);
   let cluster: Cluster;
-  let subscribers: Redis[];
-  let managers: LockManager[];
+  let subscribers: Redis[] = [];
+  let managers: LockManager[] = [];
 
   beforeAll(async () => {
     const admin = new Redis(server.url);
@@ -67,7 +67,7 @@ describe("on a one-node Redis Cluster", () => {
   afterAll(async () => {
     for (const manager of managers) await manager.close();
     for (const subscriber of subscribers) subscriber.disconnect();
-    cluster.disconnect();
+    cluster?.disconnect();
   });
 
   it("computes the same slot as the server, and runs acquire, extend, wait, hand-off and release", async () => {

@@ -61,15 +61,22 @@ export async function freePort(): Promise<number> {
   throw new Error("no free port between 20000 and 32000");
 }
 
-/** Starts a redis-server (from PATH) with `args`, on a free port, without persistence. */
+/**
+ * Starts a redis-server (from PATH) with `args`, on a free port, without persistence. A cluster
+ * node gets a free bus port too: its default, the port plus 10,000, lies in the kernel's
+ * ephemeral range, where an outgoing connection may hold it, and the server then exits.
+ */
 export async function startRedisServer(args: string[] = []): Promise<RedisServer> {
   const port = await freePort();
+  if (args.includes("--cluster-enabled") && !args.includes("--cluster-port"))
+    args = [...args, "--cluster-port", String(await freePort())];
   const dir = await mkdtemp(path.join(os.tmpdir(), "lock-redis-"));
   let child: ChildProcess | undefined;
   const running = () => child !== undefined && child.exitCode === null && !child.signalCode;
   const until = async (up: boolean) => {
     for (let i = 0; i < 200; i++) {
       if ((await answers(port)) === up) return;
+      if (up && !running()) throw new Error(`redis-server on port ${port} exited at start`);
       await sleep(25);
     }
     throw new Error(`redis-server on port ${port} did not ${up ? "start" : "stop"}`);
