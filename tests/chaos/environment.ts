@@ -136,7 +136,12 @@ export async function startChaosEnvironment(
       onEvent: say,
       // A request the kit gives up on after 5 s is re-delivered (to another bot, most likely).
       kit: { webhook: { timeoutMs: 5_000, retryBaseMs: 200, retryMaxMs: 2_000, maxAttempts: 60 } },
-      env: { LOG_LEVEL: "warn", DATABASE_POOL_MAX: "8", DATABASE_CONNECT_TIMEOUT_MS: "3000" },
+      env: {
+        LOG_LEVEL: "warn",
+        DATABASE_POOL_MAX: "8",
+        DATABASE_CONNECT_TIMEOUT_MS: "3000",
+        PAYMENT_GRACE_MS: "5000",
+      },
       botEnv: {
         RESERVATION_SECONDS: String(sizes.reservationSeconds),
         RATE_LIMIT_PER_WINDOW: "60",
@@ -146,7 +151,6 @@ export async function startChaosEnvironment(
         OUTBOX_INTERVAL_MS: "200",
         REFUND_INTERVAL_MS: "500",
         JOB_LOCK_TTL_MS: "3000",
-        PAYMENT_GRACE_MS: "5000",
         OUTBOX_RETRY_BASE_MS: "200",
         OUTBOX_RETRY_MAX_MS: "2000",
         OUTBOX_HORIZON_MS: "1000",

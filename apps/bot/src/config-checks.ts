@@ -1,7 +1,7 @@
-// The bot's settings that depend on each other, and SHIPPING_OPTIONS' JSON: config.ts's schema
-// runs these after each variable is valid on its own.
+// The bot's settings that depend on each other: config.ts's schema runs these after each variable
+// is valid on its own.
 import { z } from "zod";
-import { INVOICE_LIMITS, shippingOptionsSchema } from "@orderbot/core";
+import { INVOICE_LIMITS } from "@orderbot/core";
 
 /** The variables the cross-field checks compare. */
 export const CROSS_CHECKED = new Set([
@@ -84,23 +84,4 @@ export function checkCrossFields(c: CrossFields, ctx: z.RefinementCtx): void {
       message: `must be ${invoice.minMinor}-${invoice.maxMinor}: what one XTR invoice may ask, in minor units`,
     });
   }
-}
-
-/** SHIPPING_OPTIONS' JSON, checked against core's schema; one issue per problem. */
-export function parseShippingOptions(text: string, ctx: z.RefinementCtx) {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    ctx.addIssue({ code: "custom", message: "must be JSON: a list of shipping options" });
-    return z.NEVER;
-  }
-  const parsed = shippingOptionsSchema.safeParse(json);
-  if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues)
-    ctx.addIssue({
-      code: "custom",
-      message: `${issue.path.length ? `[${issue.path.join(".")}] ` : ""}${issue.message}`,
-    });
-  return z.NEVER;
 }

@@ -2,6 +2,7 @@
 // passed down explicitly. Invalid configuration stops the process with one line per problem.
 import path from "node:path";
 import { z } from "zod";
+import { shopSettingsShape } from "@orderbot/core";
 import {
   DEVELOPMENT_ONLY_SETTINGS,
   loadEnvFiles,
@@ -12,7 +13,7 @@ import {
   telegramIds,
   withLockNamespace,
 } from "@orderbot/platform";
-import { CROSS_CHECKED, checkCrossFields, parseShippingOptions } from "./config-checks.ts";
+import { CROSS_CHECKED, checkCrossFields } from "./config-checks.ts";
 
 /** "true"/"false" (also 1/0, yes/no) as a boolean; the default is written as the env would. */
 const flag = (fallback: "true" | "false") =>
@@ -26,6 +27,7 @@ export const botConfigSchema = z
   .object({
     ...sharedConfigShape,
     ...redisTopologyShape,
+    ...shopSettingsShape,
     BOT_TOKEN: z
       .string({ error: "is required: the bot's token from @BotFather" })
       .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)")
@@ -79,12 +81,6 @@ export const botConfigSchema = z
       .min(1024)
       .default(1_048_576)
       .describe("Largest webhook body accepted (bytes, 413 above); Telegram's are far smaller."),
-    OPERATOR_GROUP_ID: z
-      .string()
-      .regex(/^-\d+$/, "must be a group chat id (negative number)")
-      .transform(BigInt)
-      .optional()
-      .describe("The operator group's chat id: the only group /bind accepts; alerts go there."),
     OWNER_IDS: telegramIds.describe(
       "Telegram user ids (comma-separated) allowed to /bind the operator group.",
     ),
@@ -110,64 +106,6 @@ export const botConfigSchema = z
     INVOICE_NEED_NAME: flag("true").describe("A physical order's invoice asks for the name."),
     INVOICE_NEED_PHONE: flag("true").describe("... and the phone number."),
     INVOICE_NEED_EMAIL: flag("false").describe("... and the e-mail address."),
-    SHIPPING_OPTIONS: z
-      .string()
-      .default("[]")
-      .transform(parseShippingOptions)
-      .describe(
-        'Physical goods\' shipping options, JSON: [{"id","title","price","countries"}]; price in minor units, countries ISO codes or "*".',
-      ),
-    RESERVATION_MINUTES: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(24 * 60)
-      .default(15)
-      .describe("How long an order holds its stock before the worker expires it (minutes)."),
-    RESERVATION_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(24 * 3600)
-      .optional()
-      .describe("The same in seconds, replacing RESERVATION_MINUTES when set (demos, chaos runs)."),
-    ORDER_MAX_LINES: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(50)
-      .default(10)
-      .describe("Different products (lines) in one order or cart."),
-    ORDER_MAX_UNITS_PER_LINE: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(99)
-      .default(10)
-      .describe("Units of one product per order (two digits: the card's quantity buttons)."),
-    ORDER_MAX_TOTAL: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe(
-        "Largest order total in minor units, within one Stars invoice's range; unset: that range.",
-      ),
-    ORDER_MAX_UNPAID_SHARE: z.coerce
-      .number()
-      .gt(0)
-      .max(1)
-      .default(0.5)
-      .describe(
-        "Against hoarding: the share of a product's unsold units unpaid orders may hold; 1: no cap.",
-      ),
-    ORDER_MAX_PAYING_EXTENSIONS: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(100)
-      .default(3)
-      .describe("How many times pre-checkout may extend a PAYING order's hold."),
     RATE_LIMIT_PER_WINDOW: z.coerce
       .number()
       .int()

@@ -1,7 +1,7 @@
 // The bot process: configuration, connections, the app, signals. Everything else is importable
 // (see app.ts); this file only wires it to the environment and shuts it down gracefully.
 import closeWithGrace from "close-with-grace";
-import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
+import { createShop, LOCK_KINDS, shopConfigOf } from "@orderbot/core";
 import { createDatabase } from "@orderbot/db";
 import {
   ConfigError,
@@ -48,32 +48,6 @@ function createProcessLogger(config: BotConfig): Logger {
   });
 }
 
-/** The shop's services, with the order rules the configuration sets. */
-function shopFor(
-  config: BotConfig,
-  connections: Pick<Parameters<typeof createShop>[0], "db" | "locks" | "logger" | "registry">,
-): Shop {
-  return createShop({
-    ...connections,
-    requestId: updateRequestId,
-    config: {
-      maskKey: config.LOCK_HASH_KEY,
-      reservationTtlMs: (config.RESERVATION_SECONDS ?? config.RESERVATION_MINUTES * 60) * 1000,
-      maxLines: config.ORDER_MAX_LINES,
-      maxUnitsPerLine: config.ORDER_MAX_UNITS_PER_LINE,
-      maxUnpaidShare: config.ORDER_MAX_UNPAID_SHARE,
-      maxPayingExtensions: config.ORDER_MAX_PAYING_EXTENSIONS,
-      shippingOptions: config.SHIPPING_OPTIONS,
-      ...(config.ORDER_MAX_TOTAL === undefined
-        ? {}
-        : { maxOrderTotalMinor: config.ORDER_MAX_TOTAL }),
-      ...(config.OPERATOR_GROUP_ID === undefined
-        ? {}
-        : { fallbackOperatorChatId: config.OPERATOR_GROUP_ID }),
-    },
-  });
-}
-
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createProcessLogger(config);
@@ -96,7 +70,14 @@ async function main(): Promise<void> {
     await connections.close();
     await db.$disconnect();
   };
-  const shop = shopFor(config, { db, locks, logger, registry });
+  const shop = createShop({
+    db,
+    locks,
+    logger,
+    registry,
+    requestId: updateRequestId,
+    config: shopConfigOf(config),
+  });
   const app = createBotApp({ config, logger, db, redis, locks, shop, registry });
 
   closeWithGrace(

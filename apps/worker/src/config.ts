@@ -3,6 +3,7 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { shopSettingsShape } from "@orderbot/core";
 import {
   DEVELOPMENT_ONLY_SETTINGS,
   loadEnvFiles,
@@ -20,6 +21,7 @@ export const workerConfigSchema = z
   .object({
     ...sharedConfigShape,
     ...redisTopologyShape,
+    ...shopSettingsShape,
     BOT_TOKEN: z
       .string()
       .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, "must look like 123456:ABC-DEF... (from @BotFather)")
@@ -29,14 +31,6 @@ export const workerConfigSchema = z
       .optional()
       .describe(
         "Another Bot API server (a local one, or @orderbot/fake-telegram); unset: Telegram's.",
-      ),
-    OPERATOR_GROUP_ID: z
-      .string()
-      .regex(/^-\d+$/, "must be a group chat id (negative number)")
-      .transform(BigInt)
-      .optional()
-      .describe(
-        "Where dead letters and refunds to do by hand are reported, besides every bound group.",
       ),
     HOST: z
       .string()
@@ -110,11 +104,6 @@ export const workerConfigSchema = z
       .max(10_000)
       .default(500)
       .describe("Orders released per expiry transaction."),
-    PAYMENT_GRACE_MS: ms(1000)
-      .default(5 * 60_000)
-      .describe(
-        "A PAYING order expires this long after its expiry (ms); the bot has no such setting: pre-checkout holds for core's 300000.",
-      ),
     OUTBOX_BATCH_SIZE: z.coerce
       .number()
       .int()

@@ -2,7 +2,7 @@
 // shutdown. Everything else is importable (createWorker) and runs in tests without a process.
 import closeWithGrace from "close-with-grace";
 import { Api } from "grammy";
-import { createShop, LOCK_KINDS } from "@orderbot/core";
+import { createShop, LOCK_KINDS, shopConfigOf } from "@orderbot/core";
 import { createDatabase } from "@orderbot/db";
 import {
   ConfigError,
@@ -63,13 +63,7 @@ const shop = createShop({
   db,
   locks,
   requestId: currentJobRun,
-  config: {
-    maskKey: config.LOCK_HASH_KEY,
-    paymentGraceMs: config.PAYMENT_GRACE_MS,
-    ...(config.OPERATOR_GROUP_ID !== undefined
-      ? { fallbackOperatorChatId: config.OPERATOR_GROUP_ID }
-      : {}),
-  },
+  config: shopConfigOf(config),
   logger,
   registry,
 });

@@ -34,6 +34,7 @@ export {
   type CoreConfig,
   type CoreConfigInput,
 } from "./config.ts";
+export { shopConfigOf, shopSettingsShape, type ShopSettings } from "./shop-settings.ts";
 export { buildDeps, systemClock, type Clock, type CoreDeps, type CoreDepsInput } from "./deps.ts";
 export { CORE_METRICS, createCoreMetrics, type CoreMetrics } from "./metrics.ts";
 export type { Busy, Unavailable, Invalid, NotFound, NotYours } from "./results.ts";

@@ -9,7 +9,7 @@
 // record (has: never; mark: nothing), the `update` lock (the task runs lockless) and the rate limit
 // (every update admitted). What it gains over the real bot is what that machinery costs.
 import { createBotApp, parseBotConfig, WEBHOOK_PATH } from "@orderbot/bot";
-import { createShop, LOCK_KINDS } from "@orderbot/core";
+import { createShop, LOCK_KINDS, shopConfigOf } from "@orderbot/core";
 import { createDatabase, type Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
 import { createMetricsRegistry, createRedis, silentLogger, waitForRedis } from "@orderbot/platform";
@@ -60,10 +60,7 @@ const shop = createShop({
   db,
   locks,
   registry,
-  config: {
-    maskKey: config.LOCK_HASH_KEY,
-    reservationTtlMs: config.RESERVATION_MINUTES * 60_000,
-  },
+  config: shopConfigOf(config),
 });
 const withoutSafety = process.env.BENCH_WITHOUT_SAFETY === "1";
 const app = createBotApp({

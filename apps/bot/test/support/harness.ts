@@ -1,6 +1,6 @@
 // The whole bot in this process, as main.ts builds it, against real PostgreSQL and Redis and the
 // test kit's fake Telegram: for tests that drive features through simulated users.
-import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
+import { createShop, LOCK_KINDS, type Shop, shopConfigOf } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
 import { createMetricsRegistry, silentLogger, type Redis } from "@orderbot/platform";
@@ -91,10 +91,7 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     locks,
     registry,
     requestId: updateRequestId,
-    config: {
-      maskKey: config.LOCK_HASH_KEY,
-      reservationTtlMs: config.RESERVATION_MINUTES * 60_000,
-    },
+    config: shopConfigOf(config),
   });
   const app = createBotApp({
     config,

@@ -1,5 +1,5 @@
 import { Api } from "grammy";
-import { createShop } from "@orderbot/core";
+import { createShop, shopConfigOf } from "@orderbot/core";
 import type { Database } from "@orderbot/db";
 import type { LockKindConfig } from "@orderbot/lock";
 import {
@@ -12,7 +12,7 @@ import { workerEnv, type WorkerServices } from "@orderbot/testkit";
 import { parseWorkerConfig, type WorkerConfig } from "../../src/config.ts";
 import { currentJobRun } from "../../src/jobs/run-scope.ts";
 import { createWorker, type Worker } from "../../src/worker.ts";
-import { buildLocks, HASH_KEY } from "./locks.ts";
+import { buildLocks } from "./locks.ts";
 
 export interface InProcessWorker {
   worker: Worker;
@@ -41,7 +41,7 @@ export async function startWorker(
     db,
     locks,
     requestId: currentJobRun,
-    config: { maskKey: HASH_KEY, paymentGraceMs: config.PAYMENT_GRACE_MS },
+    config: shopConfigOf(config),
     logger,
     registry,
   });
