@@ -45,7 +45,6 @@ async function tellCheckout(
       await alert(ctx, ctx.t("cart-empty"));
       return showCart(ctx, deps);
     case "changed":
-    case "cart-changed":
       await alert(ctx, ctx.t("cart-changed"));
       return showCart(ctx, deps);
     case "out-of-stock":

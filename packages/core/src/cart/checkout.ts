@@ -17,8 +17,9 @@ export interface CheckoutInput {
   idempotencyKey: string;
 }
 
+/** One answer per reason: a cart that changed under the placement is "changed" too, with the cart. */
 export type CheckoutResult =
-  | PlaceOrderResult
+  | Exclude<PlaceOrderResult, { status: "cart-changed" }>
   | { status: "empty" }
   /** The cart changed since the button was drawn: here it is now, nothing reserved. */
   | { status: "changed"; cart: CartView }
