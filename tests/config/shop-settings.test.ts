@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parseBotConfig } from "@orderbot/bot";
 import { resolveCoreConfig, shopConfigOf } from "@orderbot/core";
-import { ConfigError } from "@orderbot/platform";
+import { configProblems } from "@orderbot/testkit";
 import { parseWorkerConfig } from "@orderbot/worker";
 
 const CONNECTIONS = {
@@ -30,16 +30,6 @@ const processes = {
   bot: (env: Record<string, string>) => shopConfigOf(parseBotConfig(env)),
   worker: (env: Record<string, string>) => shopConfigOf(parseWorkerConfig(env)),
 };
-
-function refusal(parse: () => unknown): string[] {
-  try {
-    parse();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe("the shop's settings", () => {
   it("give the bot and the worker the same rules, the payment grace included", () => {
@@ -72,9 +62,9 @@ describe("the shop's settings", () => {
 
   it("are refused by either process when out of range, by name", () => {
     for (const parse of [parseBotConfig, parseWorkerConfig]) {
-      const found = refusal(() => parse({ ...CONNECTIONS, PAYMENT_GRACE_MS: "10" }));
+      const found = configProblems(() => parse({ ...CONNECTIONS, PAYMENT_GRACE_MS: "10" }));
       expect(found).toEqual([expect.stringMatching(/^PAYMENT_GRACE_MS: /)]);
-      const shipping = refusal(() => parse({ ...CONNECTIONS, SHIPPING_OPTIONS: "[{" }));
+      const shipping = configProblems(() => parse({ ...CONNECTIONS, SHIPPING_OPTIONS: "[{" }));
       expect(shipping).toEqual([expect.stringMatching(/^SHIPPING_OPTIONS: must be JSON/)]);
     }
   });

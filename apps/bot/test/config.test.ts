@@ -3,8 +3,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "@orderbot/platform";
+import { configProblems } from "@orderbot/testkit";
 import { parseBotConfig } from "../src/config.ts";
+
+const botProblems = (env: Record<string, string>) => configProblems(() => parseBotConfig(env));
 
 const VALID = {
   BOT_TOKEN: "123456789:AAtest-token-value_0123456789",
@@ -12,16 +14,6 @@ const VALID = {
   REDIS_URL: "redis://127.0.0.1:6379",
   LOCK_HASH_KEY: "a-hash-key-of-16+-chars",
 };
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    parseBotConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe("bot configuration", () => {
   it("fills in the documented defaults", () => {
@@ -52,7 +44,7 @@ describe("bot configuration", () => {
       POLL_RETRY_BASE_MS: 200,
       POLL_RETRY_MAX_MS: 1_000,
     });
-    expect(problems({ ...VALID, POLL_RETRY_MAX_ATTEMPTS: "0" })).toHaveLength(1);
+    expect(botProblems({ ...VALID, POLL_RETRY_MAX_ATTEMPTS: "0" })).toHaveLength(1);
   });
 
   it("reads the shop's terms with \\n as line breaks, and refuses terms longer than one message", () => {
@@ -66,7 +58,7 @@ describe("bot configuration", () => {
       SHOP_TERMS: "No returns.\nRefunds in Stars.",
       SHOP_SUPPORT_CONTACT: "@shop_help",
     });
-    expect(problems({ ...VALID, SHOP_TERMS: "x".repeat(3501) })).toEqual([
+    expect(botProblems({ ...VALID, SHOP_TERMS: "x".repeat(3501) })).toEqual([
       expect.stringMatching(/^SHOP_TERMS: /),
     ]);
   });
@@ -76,7 +68,7 @@ describe("bot configuration", () => {
     expect(parseBotConfig({ ...VALID, SHOP_TIME_ZONE: "Asia/Shanghai" }).SHOP_TIME_ZONE).toBe(
       "Asia/Shanghai",
     );
-    expect(problems({ ...VALID, SHOP_TIME_ZONE: "Beijing" })).toEqual([
+    expect(botProblems({ ...VALID, SHOP_TIME_ZONE: "Beijing" })).toEqual([
       expect.stringMatching(/^SHOP_TIME_ZONE: must be an IANA time zone name/),
     ]);
   });
@@ -92,7 +84,7 @@ describe("bot configuration", () => {
   });
 
   it("lists every problem at once, one per line, naming the variable", () => {
-    const found = problems({
+    const found = botProblems({
       ...VALID,
       BOT_TOKEN: "not-a-token",
       BOT_MODE: "webhook",
@@ -115,7 +107,7 @@ describe("bot configuration", () => {
 
   it("says what a missing token is", () => {
     const { BOT_TOKEN: _omitted, ...rest } = VALID;
-    expect(problems(rest)).toEqual(["BOT_TOKEN: is required: the bot's token from @BotFather"]);
+    expect(botProblems(rest)).toEqual(["BOT_TOKEN: is required: the bot's token from @BotFather"]);
   });
 
   it("sells digital goods for Stars and physical goods through a provider, with shipping options", () => {
@@ -125,7 +117,7 @@ describe("bot configuration", () => {
       PROVIDER_CURRENCY: "USD",
       SHIPPING_OPTIONS: shipping,
     };
-    expect(problems({ ...VALID, ...provider })).toEqual([]);
+    expect(botProblems({ ...VALID, ...provider })).toEqual([]);
     expect(parseBotConfig({ ...VALID, ...provider })).toMatchObject({
       SHIPPING_OPTIONS: [{ id: "post", title: "Post", price: 900, countries: ["DE", "AT"] }],
       INVOICE_NEED_NAME: true,
@@ -134,33 +126,33 @@ describe("bot configuration", () => {
     });
     expect(parseBotConfig(VALID)).toMatchObject({ PROVIDER_TOKEN: "", SHIPPING_OPTIONS: [] });
     expect(
-      problems({ ...VALID, PROVIDER_TOKEN: "provider:token", SHIPPING_OPTIONS: shipping }),
+      botProblems({ ...VALID, PROVIDER_TOKEN: "provider:token", SHIPPING_OPTIONS: shipping }),
     ).toEqual([
       "PROVIDER_CURRENCY: is required with PROVIDER_TOKEN: the currency physical goods are priced in",
     ]);
-    expect(problems({ ...VALID, PROVIDER_CURRENCY: "USD" })).toEqual([
+    expect(botProblems({ ...VALID, PROVIDER_CURRENCY: "USD" })).toEqual([
       "PROVIDER_TOKEN: is required with PROVIDER_CURRENCY=USD (the token @BotFather gives for the provider)",
     ]);
-    expect(problems({ ...VALID, ...provider, SHIPPING_OPTIONS: "[]" })).toEqual([
+    expect(botProblems({ ...VALID, ...provider, SHIPPING_OPTIONS: "[]" })).toEqual([
       "SHIPPING_OPTIONS: must list at least one option when physical goods are sold (PROVIDER_TOKEN)",
     ]);
-    expect(problems({ ...VALID, ...provider, SHIPPING_OPTIONS: "{oops" })).toEqual([
+    expect(botProblems({ ...VALID, ...provider, SHIPPING_OPTIONS: "{oops" })).toEqual([
       "SHIPPING_OPTIONS: must be JSON: a list of shipping options",
     ]);
-    expect(problems({ ...VALID, ...provider, INVOICE_NEED_PHONE: "maybe" })).toEqual([
+    expect(botProblems({ ...VALID, ...provider, INVOICE_NEED_PHONE: "maybe" })).toEqual([
       "INVOICE_NEED_PHONE: must be true or false",
     ]);
   });
 
   it("tells an old env file with PAYMENT_CURRENCY=USD what to set instead", () => {
     expect(
-      problems({ ...VALID, PAYMENT_CURRENCY: "USD", PROVIDER_TOKEN: "provider:token" }),
+      botProblems({ ...VALID, PAYMENT_CURRENCY: "USD", PROVIDER_TOKEN: "provider:token" }),
     ).toEqual([
       "PAYMENT_CURRENCY: is replaced: digital goods are sold for Stars (XTR), physical goods through the provider; set PROVIDER_CURRENCY=USD (with PROVIDER_TOKEN and SHIPPING_OPTIONS) and remove PAYMENT_CURRENCY",
       "PROVIDER_CURRENCY: is required with PROVIDER_TOKEN: the currency physical goods are priced in",
       "SHIPPING_OPTIONS: must list at least one option when physical goods are sold (PROVIDER_TOKEN)",
     ]);
-    expect(problems({ ...VALID, PAYMENT_CURRENCY: "XTR" })).toEqual([]);
+    expect(botProblems({ ...VALID, PAYMENT_CURRENCY: "XTR" })).toEqual([]);
   });
 
   it("reads the checkout limits, and refuses an order total one invoice could not ask", () => {
@@ -172,29 +164,29 @@ describe("bot configuration", () => {
     expect(
       parseBotConfig({ ...VALID, ORDER_MAX_LINES: "3", ORDER_MAX_TOTAL: "500" }),
     ).toMatchObject({ ORDER_MAX_LINES: 3, ORDER_MAX_TOTAL: 500 });
-    expect(problems({ ...VALID, ORDER_MAX_TOTAL: "10001" })).toEqual([
+    expect(botProblems({ ...VALID, ORDER_MAX_TOTAL: "10001" })).toEqual([
       "ORDER_MAX_TOTAL: must be 1-10000: what one XTR invoice may ask, in minor units",
     ]);
     expect(
-      problems({ ...VALID, ORDER_MAX_LINES: "0", ORDER_MAX_UNITS_PER_LINE: "100" }).map(
+      botProblems({ ...VALID, ORDER_MAX_LINES: "0", ORDER_MAX_UNITS_PER_LINE: "100" }).map(
         (p) => p.split(":")[0],
       ),
     ).toEqual(["ORDER_MAX_LINES", "ORDER_MAX_UNITS_PER_LINE"]);
   });
 
   it("refuses a webhook secret Telegram would refuse", () => {
-    expect(problems({ ...VALID, WEBHOOK_SECRET: "has spaces".padEnd(40, "x") })).toHaveLength(1);
-    expect(problems({ ...VALID, WEBHOOK_SECRET: "x".repeat(257) })).toHaveLength(1);
+    expect(botProblems({ ...VALID, WEBHOOK_SECRET: "has spaces".padEnd(40, "x") })).toHaveLength(1);
+    expect(botProblems({ ...VALID, WEBHOOK_SECRET: "x".repeat(257) })).toHaveLength(1);
   });
 
   it("refuses a webhook secret shorter than 32 characters, saying so", () => {
     for (const secret of ["x", "a".repeat(31)]) {
-      expect(problems({ ...VALID, WEBHOOK_SECRET: secret })).toEqual([
+      expect(botProblems({ ...VALID, WEBHOOK_SECRET: secret })).toEqual([
         "WEBHOOK_SECRET: must be 32-256 characters of A-Z a-z 0-9 _ - (generate one with: openssl rand -hex 32)",
       ]);
     }
-    expect(problems({ ...VALID, WEBHOOK_SECRET: "A-z_0".repeat(6) + "9x" })).toEqual([]);
-    expect(problems({ ...VALID, WEBHOOK_SECRET: "x".repeat(256) })).toEqual([]);
+    expect(botProblems({ ...VALID, WEBHOOK_SECRET: "A-z_0".repeat(6) + "9x" })).toEqual([]);
+    expect(botProblems({ ...VALID, WEBHOOK_SECRET: "x".repeat(256) })).toEqual([]);
   });
 });
 
@@ -241,15 +233,8 @@ const EXAMPLE = parseEnv(
   readFileSync(path.resolve(import.meta.dirname, "../../../.env.example"), "utf8"),
 ) as Record<string, string>;
 
-function productionProblems(env: Record<string, string>, defaulted: string[] = []): string[] {
-  try {
-    parseBotConfig({ ...EXAMPLE, ...env }, new Set(defaulted));
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const productionProblems = (env: Record<string, string>, defaulted: string[] = []) =>
+  configProblems(() => parseBotConfig({ ...EXAMPLE, ...env }, new Set(defaulted)));
 
 describe("production on development defaults", () => {
   const chosen = { ...VALID, LOCK_NAMESPACE: "prod:orderbot", BOT_MODE: "polling" };

@@ -3,8 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "@orderbot/platform";
-import { spawnApp } from "@orderbot/testkit";
+import { configProblems, spawnApp } from "@orderbot/testkit";
 import { parseWorkerConfig } from "../src/config.ts";
 
 const minimal = {
@@ -14,15 +13,8 @@ const minimal = {
   BOT_TOKEN: "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ",
 };
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    parseWorkerConfig({ ...minimal, ...env });
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const workerProblems = (env: Record<string, string>) =>
+  configProblems(() => parseWorkerConfig({ ...minimal, ...env }));
 
 describe("worker config", () => {
   it("fills in defaults that follow Telegram's limits", () => {
@@ -41,7 +33,7 @@ describe("worker config", () => {
   });
 
   it("lists every problem, one line each", () => {
-    const found = problems({
+    const found = workerProblems({
       BOT_TOKEN: "nope",
       OPERATOR_GROUP_ID: "12345",
       EXPIRE_MODE: "everyone",
@@ -56,7 +48,7 @@ describe("worker config", () => {
 
   it("refuses an outbox claim shorter than the wait for a slot plus the call", () => {
     expect(
-      problems({
+      workerProblems({
         OUTBOX_CLAIM_MS: "5000",
         OUTBOX_HORIZON_MS: "5000",
         OUTBOX_SEND_TIMEOUT_MS: "10000",
@@ -64,16 +56,16 @@ describe("worker config", () => {
     ).toEqual([
       "OUTBOX_CLAIM_MS: must be at least OUTBOX_HORIZON_MS + OUTBOX_SEND_TIMEOUT_MS + 1000 (16000)",
     ]);
-    expect(problems({ OUTBOX_RETRY_BASE_MS: "10000", OUTBOX_RETRY_MAX_MS: "5000" })).toEqual([
+    expect(workerProblems({ OUTBOX_RETRY_BASE_MS: "10000", OUTBOX_RETRY_MAX_MS: "5000" })).toEqual([
       "OUTBOX_RETRY_BASE_MS: must not exceed OUTBOX_RETRY_MAX_MS",
     ]);
   });
 
   it("names REPORT_HOUR when given the old REPORT_HOUR_UTC, whose hour was UTC's", () => {
-    expect(problems({ REPORT_HOUR_UTC: "6" })).toEqual([
+    expect(workerProblems({ REPORT_HOUR_UTC: "6" })).toEqual([
       "REPORT_HOUR_UTC: renamed to REPORT_HOUR, an hour in SHOP_TIME_ZONE",
     ]);
-    expect(problems({ REPORT_HOUR: "6", SHOP_TIME_ZONE: "Asia/Shanghai" })).toEqual([]);
+    expect(workerProblems({ REPORT_HOUR: "6", SHOP_TIME_ZONE: "Asia/Shanghai" })).toEqual([]);
   });
 });
 
@@ -101,15 +93,8 @@ describe("the worker in production on development defaults", () => {
 
   it("refuses .env.example's hash key and each development-only setting it defaulted, by name", () => {
     const production = { ...example, ...minimal, NODE_ENV: "production" };
-    const refused = (env: Record<string, string>, defaulted: string[]) => {
-      try {
-        parseWorkerConfig(env, new Set(defaulted));
-      } catch (error) {
-        if (error instanceof ConfigError) return error.problems.map((p) => p.split(":")[0]);
-        throw error;
-      }
-      return [];
-    };
+    const refused = (env: Record<string, string>, defaulted: string[]) =>
+      configProblems(() => parseWorkerConfig(env, new Set(defaulted))).map((p) => p.split(":")[0]);
     expect(
       refused({ ...production, LOCK_HASH_KEY: example.LOCK_HASH_KEY! }, [
         "REDIS_URL",

@@ -2,7 +2,7 @@
 // Sentinel and Cluster clients are exercised against real topologies in tests/redis-topologies.
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { serviceUrls } from "@orderbot/testkit";
+import { configProblems, serviceUrls } from "@orderbot/testkit";
 import {
   ConfigError,
   createRedisFromConfig,
@@ -17,16 +17,6 @@ import {
 const schema = z.object({ REDIS_URL: z.string(), ...redisTopologyShape });
 const parse = (env: Record<string, string>) =>
   parseConfig(schema, { REDIS_URL: "redis://127.0.0.1:6379", ...env });
-
-function problemsOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
-}
 
 describe("redisTopology", () => {
   it("is a single server when only REDIS_URL is set (empty topology variables count as unset)", () => {
@@ -82,7 +72,7 @@ describe("redisTopology", () => {
   });
 
   it("lists every contradiction at once", () => {
-    const problems = problemsOf(() =>
+    const problems = configProblems(() =>
       redisTopology(
         parse({
           REDIS_URL: "redis://x:6379/3",
@@ -96,17 +86,19 @@ describe("redisTopology", () => {
       "REDIS_SENTINEL_MASTER: is required with REDIS_SENTINELS",
       "REDIS_URL: Redis Cluster has only database 0; remove the database number",
     ]);
-    expect(problemsOf(() => redisTopology(parse({ REDIS_SENTINEL_MASTER: "orderbot" })))).toEqual([
-      "REDIS_SENTINELS: is required with REDIS_SENTINEL_MASTER",
-    ]);
+    expect(
+      configProblems(() => redisTopology(parse({ REDIS_SENTINEL_MASTER: "orderbot" }))),
+    ).toEqual(["REDIS_SENTINELS: is required with REDIS_SENTINEL_MASTER"]);
   });
 
   it("rejects malformed node lists when the configuration is parsed", () => {
-    expect(problemsOf(() => parse({ REDIS_CLUSTER_NODES: "10.0.0.1:7000,10.0.0.2" }))).toEqual([
+    expect(configProblems(() => parse({ REDIS_CLUSTER_NODES: "10.0.0.1:7000,10.0.0.2" }))).toEqual([
       "REDIS_CLUSTER_NODES.1: must be a comma-separated list of host:port",
     ]);
     expect(
-      problemsOf(() => redisTopology({ REDIS_URL: "redis://x", REDIS_CLUSTER_NODES: ["n:99999"] })),
+      configProblems(() =>
+        redisTopology({ REDIS_URL: "redis://x", REDIS_CLUSTER_NODES: ["n:99999"] }),
+      ),
     ).toEqual(["n:99999: must be host:port"]);
   });
 });

@@ -5,6 +5,7 @@ export {
   reserveTestDatabase,
   type TestDatabase,
 } from "./services/database.ts";
+export { configProblems } from "./fixtures/config-problems.ts";
 export { useTestDatabase } from "./fixtures/test-database.ts";
 export { useTestRedis } from "./fixtures/test-redis.ts";
 export { shopLockManager, type ShopLocksOptions } from "./fixtures/shop-locks.ts";
