@@ -6,7 +6,7 @@ import { refusalText } from "../format/promo.ts";
 import type { CartFeatureDeps } from "./cart.ts";
 import { showCart } from "./cart-screen.ts";
 import { orderIntentKey } from "./order.ts";
-import { tellPlacementRefusal } from "./placement-refusals.ts";
+import { isPlacementRefusal, tellPlacementRefusal } from "./placement-refusals.ts";
 import { alert, alertOrDefer, showInPlace } from "./support.ts";
 
 /** Checkout on the cart: the whole cart becomes one order (core's cart.checkout: all lines or none). */
@@ -28,7 +28,7 @@ async function tellCheckout(
   deps: CartFeatureDeps,
   result: CheckoutResult,
 ): Promise<void> {
-  if (await tellPlacementRefusal(ctx, result, "checkout")) return;
+  if (isPlacementRefusal(result)) return tellPlacementRefusal(ctx, result, "checkout");
   switch (result.status) {
     case "ok": {
       await ctx.answerCallbackQuery();
@@ -70,6 +70,8 @@ async function tellCheckout(
         }),
       );
       return;
+    default:
+      result satisfies never;
   }
 }
 

@@ -13,7 +13,7 @@ import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";
 import { productCard } from "./product.ts";
 import { showProductCard } from "./product-card.ts";
-import { tellPlacementRefusal } from "./placement-refusals.ts";
+import { isPlacementRefusal, tellPlacementRefusal } from "./placement-refusals.ts";
 import { alert, showInPlace } from "./support.ts";
 
 export interface OrderFeatureDeps {
@@ -68,7 +68,7 @@ async function tellOutcome(
   product: ProductView,
   pressed: Pressed,
 ): Promise<void> {
-  if (await tellPlacementRefusal(ctx, result, "order")) return;
+  if (isPlacementRefusal(result)) return tellPlacementRefusal(ctx, result, "order");
   switch (result.status) {
     case "ok": {
       const { order } = result;
@@ -97,6 +97,14 @@ async function tellOutcome(
       return;
     case "out-of-stock":
       return tellOutOfStock(ctx, deps, result.short, product, pressed);
+    case "cart-changed":
+    case "promo-refused":
+      // Only a cart's checkout carries a cart revision or a promo code: a bug if seen here.
+      ctx.logger.error({ status: result.status }, "a product's Order got a cart's answer");
+      await alert(ctx, ctx.t("order-invalid"));
+      return;
+    default:
+      result satisfies never;
   }
 }
 
