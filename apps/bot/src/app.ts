@@ -2,12 +2,10 @@ import type { I18n } from "@grammyjs/i18n";
 import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { createParkedUpdates, createProcessedUpdates, type Database } from "@orderbot/db";
-import {
-  createLanguagePreferences,
-  createLowStockAlerts,
-  createReports,
-  type Shop,
-} from "@orderbot/core";
+import { type Shop } from "@orderbot/core";
+import { createLanguagePreferences } from "@orderbot/core/customers";
+import { createReports } from "@orderbot/core/reports";
+import { createLowStockAlerts } from "@orderbot/core/stock";
 import type { LockManager } from "@orderbot/lock";
 import { maskId, type Logger, type RedisClient, type Registry } from "@orderbot/platform";
 import type { BotContext } from "./bot/context.ts";

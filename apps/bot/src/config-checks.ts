@@ -1,7 +1,7 @@
 // The bot's settings that depend on each other: config.ts's schema runs these after each variable
 // is valid on its own.
 import { z } from "zod";
-import { INVOICE_LIMITS } from "@orderbot/core";
+import { INVOICE_LIMITS } from "@orderbot/core/payments";
 
 /** The variables the cross-field checks compare. */
 export const CROSS_CHECKED = new Set([

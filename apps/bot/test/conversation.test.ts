@@ -2,7 +2,7 @@
 // typing, a way to reach the shop): in-process bot, real HTTP, PostgreSQL and Redis, fake Telegram.
 import { describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
-import { CARD_WAY_BACK } from "@orderbot/core";
+import { CARD_WAY_BACK } from "@orderbot/core/customers";
 import { callbacks } from "../src/callbacks/index.ts";
 import type { BotHarness } from "./support/harness.ts";
 import { useOperatorGroup } from "./support/operators.ts";

@@ -2,7 +2,7 @@
 // tracking note by reply, /process /ship /deliver typed, a second press told who moved it and
 // when, refunds after shipping that need a reason, and the customer's card with its history.
 import { describe, expect, it } from "vitest";
-import { fulfilmentButtons, FULFILMENT_STEPS, statusNoticeKey } from "@orderbot/core";
+import { fulfilmentButtons, FULFILMENT_STEPS, statusNoticeKey } from "@orderbot/core/fulfilment";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { callbacks } from "../src/callbacks/index.ts";
 import type { BotHarness } from "./support/harness.ts";

@@ -1,12 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  FINDING_KINDS,
-  FULFILMENT_STEPS,
-  type NotificationTemplate,
-  type RefundReason,
-} from "@orderbot/core";
+import { FULFILMENT_STEPS } from "@orderbot/core/fulfilment";
+import { type NotificationTemplate } from "@orderbot/core/outbox";
+import { FINDING_KINDS, type RefundReason } from "@orderbot/core/payments";
 import { OrderStatus } from "@orderbot/db";
 import { createI18n, LOCALES_DIR } from "../src/bot/i18n.ts";
 import { SETTING_KEYS } from "../src/callbacks/index.ts";

@@ -1,7 +1,7 @@
 // Orders beyond the happy path: double taps, cancelling, stale and crafted buttons, stock running
 // out, and payments that must not go through. In-process bot, real HTTP, PostgreSQL and Redis.
 import { describe, expect, it } from "vitest";
-import { paymentNoticeKey } from "@orderbot/core";
+import { paymentNoticeKey } from "@orderbot/core/payments";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { callbacks } from "../src/callbacks/index.ts";
 import type { BotHarness } from "./support/harness.ts";

@@ -1,6 +1,7 @@
 import type { Database } from "@orderbot/db";
 import type { Logger } from "@orderbot/platform";
-import { oldestRefundPendingAgeSeconds, openFindingCount, outboxStats } from "@orderbot/core";
+import { outboxStats } from "@orderbot/core/outbox";
+import { oldestRefundPendingAgeSeconds, openFindingCount } from "@orderbot/core/payments";
 import type { WorkerMetrics } from "./metrics.ts";
 
 /**

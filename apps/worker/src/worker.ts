@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Api } from "grammy";
-import type { GroupService, StarReconciliation } from "@orderbot/core";
+import type { GroupService } from "@orderbot/core/groups";
+import type { StarReconciliation } from "@orderbot/core/payments";
 import { createProcessedUpdates, type Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
 import type { Logger, Redis, Registry } from "@orderbot/platform";

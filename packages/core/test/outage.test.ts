@@ -2,7 +2,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisServer, type RedisServer } from "@orderbot/testkit";
-import { LOCK_KINDS, type PlaceOrderResult } from "../src/index.ts";
+import { LOCK_KINDS } from "../src/index.ts";
+import { type PlaceOrderResult } from "../src/orders/index.ts";
 import { OPEN_ORDER_CAP_LOCK } from "../src/orders/reserve.ts";
 import {
   addProduct,

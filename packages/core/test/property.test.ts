@@ -2,7 +2,8 @@
 // afterwards every invariant of the shop must hold, whatever the interleaving.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { LEGAL_TRANSITIONS, type OrderView } from "../src/index.ts";
+import { type OrderView } from "../src/index.ts";
+import { LEGAL_TRANSITIONS } from "../src/orders/index.ts";
 import { addProduct, payable, unique, user } from "./support/fixtures.ts";
 import { assertInvariants, illegalTransitions, recordTransitions } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "./support/shop.ts";

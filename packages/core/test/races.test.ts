@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "./support/fixtures.ts";
-import { LEGAL_TRANSITIONS } from "../src/index.ts";
+import { LEGAL_TRANSITIONS } from "../src/orders/index.ts";
 import { assertInvariants, illegalTransitions, recordTransitions } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "./support/shop.ts";
 

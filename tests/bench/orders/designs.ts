@@ -6,13 +6,8 @@ import { createDatabase, type Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
 import { shopLockManager } from "@orderbot/testkit";
 import { createRedis, Registry, waitForRedis, type Redis } from "@orderbot/platform";
-import {
-  createShop,
-  LOCK_KINDS,
-  reserveOrder,
-  type PlaceOrderResult,
-  type Shop,
-} from "@orderbot/core";
+import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
+import { reserveOrder, type PlaceOrderResult } from "@orderbot/core/orders";
 import { countRedisCommands } from "../profile/counters.ts";
 import { floorReserve, floorReserveThroughPrisma } from "./floor.ts";
 

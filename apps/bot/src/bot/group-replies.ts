@@ -1,6 +1,6 @@
 import type { Transformer } from "grammy";
 import type { Message } from "grammy/types";
-import { confirmGroupReply, queueGroupReply, reserveGroupReply } from "@orderbot/core";
+import { confirmGroupReply, queueGroupReply, reserveGroupReply } from "@orderbot/core/outbox";
 import type { Database } from "@orderbot/db";
 import type { Logger } from "@orderbot/platform";
 import { nextCallKey } from "../updates/scope.ts";

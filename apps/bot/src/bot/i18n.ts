@@ -1,6 +1,6 @@
 import { I18n } from "@grammyjs/i18n";
 import type { MiddlewareFn } from "grammy";
-import type { LanguagePreferences } from "@orderbot/core";
+import type { LanguagePreferences } from "@orderbot/core/customers";
 import { LOCALES_DIR } from "@orderbot/locales";
 import { isLocale, localeFromLanguageCode, type Locale } from "../format/translate.ts";
 import type { BotContext } from "./context.ts";

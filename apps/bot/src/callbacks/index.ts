@@ -1,10 +1,7 @@
 // Every button the bot sends, in one place: what its data carries and how that is validated.
 // Prefixes are one letter because Telegram allows 64 bytes of callback data.
-import {
-  FULFILMENT_CALLBACK_PREFIX,
-  FULFILMENT_STEPS,
-  SHOW_PHONE_CALLBACK_PREFIX,
-} from "@orderbot/core";
+import { FULFILMENT_CALLBACK_PREFIX, FULFILMENT_STEPS } from "@orderbot/core/fulfilment";
+import { SHOW_PHONE_CALLBACK_PREFIX } from "@orderbot/core/shipping";
 import { LOCALES } from "../format/translate.ts";
 import {
   chatIdField,

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
 import { cutText } from "@orderbot/platform";
-import { MAX_SUPPORT_TEXT, type SupportRequests } from "@orderbot/core";
+import { MAX_SUPPORT_TEXT, type SupportRequests } from "@orderbot/core/customers";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { customerName } from "../format/customer-name.ts";

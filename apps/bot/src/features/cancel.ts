@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { CancelOrderResult, OrderService } from "@orderbot/core";
+import type { CancelOrderResult, OrderService } from "@orderbot/core/orders";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";

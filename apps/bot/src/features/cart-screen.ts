@@ -1,5 +1,6 @@
 import { cutText } from "@orderbot/platform";
-import { formatMoney, type CartService, type CartView } from "@orderbot/core";
+import { formatMoney } from "@orderbot/core";
+import { type CartService, type CartView } from "@orderbot/core/cart";
 import type { BotContext } from "../bot/context.ts";
 import { cartKeyboard } from "../keyboards/cart.ts";
 import { cartPromoLines } from "../format/promo.ts";

@@ -1,5 +1,8 @@
 import { Composer } from "grammy";
-import type { CartService, CatalogService, LowStockAlerts, OrderMessages } from "@orderbot/core";
+import type { CartService } from "@orderbot/core/cart";
+import type { CatalogService } from "@orderbot/core/catalog";
+import type { OrderMessages } from "@orderbot/core/customers";
+import type { LowStockAlerts } from "@orderbot/core/stock";
 import type { BotContext, PrivateButtonContext, PrivateCommandContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { cartScreen, showCart } from "./cart-screen.ts";

@@ -1,4 +1,5 @@
-import { formatMoney, type CheckoutResult } from "@orderbot/core";
+import { formatMoney } from "@orderbot/core";
+import { type CheckoutResult } from "@orderbot/core/cart";
 import type { BotContext, PrivateButtonContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";

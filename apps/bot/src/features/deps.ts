@@ -1,10 +1,8 @@
-import type {
-  LanguagePreferences,
-  LowStockAlerts,
-  Reports,
-  ShippingOption,
-  Shop,
-} from "@orderbot/core";
+import type { Shop } from "@orderbot/core";
+import type { LanguagePreferences } from "@orderbot/core/customers";
+import type { Reports } from "@orderbot/core/reports";
+import type { ShippingOption } from "@orderbot/core/shipping";
+import type { LowStockAlerts } from "@orderbot/core/stock";
 import type { InvoiceAsks, ProviderSettings } from "./shipping.ts";
 
 /** The services and settings the features are built from; each feature takes the part it uses. */

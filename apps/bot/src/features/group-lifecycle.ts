@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { GroupService } from "@orderbot/core";
+import type { GroupService } from "@orderbot/core/groups";
 import type { BotContext } from "../bot/context.ts";
 import { isLocale } from "../format/translate.ts";
 

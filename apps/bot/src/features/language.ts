@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { LanguagePreferences } from "@orderbot/core";
+import type { LanguagePreferences } from "@orderbot/core/customers";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { languageKeyboard } from "../keyboards/language.ts";

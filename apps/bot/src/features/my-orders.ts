@@ -1,11 +1,8 @@
 import { Composer, InlineKeyboard } from "grammy";
-import {
-  DELIVERY_TEXT_LIMIT,
-  formatMoney,
-  type DeliveryService,
-  type OrderMessages,
-  type OrderService,
-} from "@orderbot/core";
+import { formatMoney } from "@orderbot/core";
+import { type OrderMessages } from "@orderbot/core/customers";
+import { DELIVERY_TEXT_LIMIT, type DeliveryService } from "@orderbot/core/delivery";
+import { type OrderService } from "@orderbot/core/orders";
 import type { BotContext, PrivateButtonContext, PrivateContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";

@@ -1,13 +1,9 @@
 import { Composer } from "grammy";
-import {
-  formatMoney,
-  type CatalogService,
-  type LowStockAlerts,
-  type OrderMessages,
-  type OrderService,
-  type PlaceOrderResult,
-  type ProductView,
-} from "@orderbot/core";
+import { formatMoney, type ProductView } from "@orderbot/core";
+import { type CatalogService } from "@orderbot/core/catalog";
+import { type OrderMessages } from "@orderbot/core/customers";
+import { type OrderService, type PlaceOrderResult } from "@orderbot/core/orders";
+import { type LowStockAlerts } from "@orderbot/core/stock";
 import type { BotContext, PrivateButtonContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";

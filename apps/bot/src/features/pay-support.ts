@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import { MAX_SUPPORT_TEXT, type SupportRequests } from "@orderbot/core";
+import { MAX_SUPPORT_TEXT, type SupportRequests } from "@orderbot/core/customers";
 import type { BotContext } from "../bot/context.ts";
 import { customerName } from "../format/customer-name.ts";
 

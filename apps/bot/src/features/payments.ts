@@ -1,14 +1,10 @@
 import { Composer, GrammyError, type Filter } from "grammy";
-import type {
-  CheckPayableResult,
-  OrderMessages,
-  OrderService,
-  OrderView,
-  OutboxService,
-  PaymentService,
-  PayRefusal,
-} from "@orderbot/core";
-import { paymentNoticeKey } from "@orderbot/core";
+import type { OrderView } from "@orderbot/core";
+import type { OrderMessages } from "@orderbot/core/customers";
+import type { OrderService } from "@orderbot/core/orders";
+import type { OutboxService } from "@orderbot/core/outbox";
+import type { CheckPayableResult, PaymentService, PayRefusal } from "@orderbot/core/payments";
+import { paymentNoticeKey } from "@orderbot/core/payments";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";

@@ -1,4 +1,4 @@
-import type { PlaceOrderResult } from "@orderbot/core";
+import type { PlaceOrderResult } from "@orderbot/core/orders";
 import type { BotContext } from "../bot/context.ts";
 import { alert } from "./support.ts";
 

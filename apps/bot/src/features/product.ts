@@ -1,10 +1,7 @@
 import { Composer } from "grammy";
-import {
-  formatMoney,
-  type CartService,
-  type CatalogService,
-  type ProductView,
-} from "@orderbot/core";
+import { formatMoney, type ProductView } from "@orderbot/core";
+import { type CartService } from "@orderbot/core/cart";
+import { type CatalogService } from "@orderbot/core/catalog";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { productKeyboard } from "../keyboards/product.ts";

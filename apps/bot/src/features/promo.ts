@@ -1,5 +1,7 @@
 import { Composer } from "grammy";
-import { formatMoney, type CartService, type PromotionService } from "@orderbot/core";
+import { formatMoney } from "@orderbot/core";
+import { type CartService } from "@orderbot/core/cart";
+import { type PromotionService } from "@orderbot/core/promotions";
 import type {
   BotContext,
   PrivateButtonContext,

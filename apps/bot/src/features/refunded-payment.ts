@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { PaymentService } from "@orderbot/core";
+import type { PaymentService } from "@orderbot/core/payments";
 import type { BotContext } from "../bot/context.ts";
 
 /**

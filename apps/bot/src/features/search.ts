@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { CatalogService } from "@orderbot/core";
+import type { CatalogService } from "@orderbot/core/catalog";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { listingKeyboard } from "../keyboards/catalog.ts";

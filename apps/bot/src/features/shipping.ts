@@ -3,8 +3,10 @@
 // country, from configuration alone (no database, no lock), so it is quick. No option: refused
 // with a message that says nothing was charged. Also what a physical order's invoice asks for.
 import { Composer } from "grammy";
-import type { OrderView, ShippingOption } from "@orderbot/core";
-import { formatMoney, optionsFor } from "@orderbot/core";
+import type { OrderView } from "@orderbot/core";
+import type { ShippingOption } from "@orderbot/core/shipping";
+import { formatMoney } from "@orderbot/core";
+import { optionsFor } from "@orderbot/core/shipping";
 import type { BotContext } from "../bot/context.ts";
 
 /** The payment provider physical goods are sold through; null: they are shown, not sold. */

@@ -1,5 +1,6 @@
 import { Composer } from "grammy";
-import type { OrderMessages, OrderService } from "@orderbot/core";
+import type { OrderMessages } from "@orderbot/core/customers";
+import type { OrderService } from "@orderbot/core/orders";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";

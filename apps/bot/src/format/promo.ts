@@ -1,10 +1,6 @@
-import {
-  formatMoney,
-  type CartView,
-  type OrderPromoView,
-  type OrderView,
-  type PromoRefusal,
-} from "@orderbot/core";
+import { formatMoney, type OrderPromoView, type OrderView } from "@orderbot/core";
+import { type CartView } from "@orderbot/core/cart";
+import { type PromoRefusal } from "@orderbot/core/promotions";
 import { cutText } from "@orderbot/platform";
 import type { Translate } from "./translate.ts";
 

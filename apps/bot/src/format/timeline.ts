@@ -1,4 +1,5 @@
-import type { OrderView, TimelineEntryView } from "@orderbot/core";
+import type { OrderView } from "@orderbot/core";
+import type { TimelineEntryView } from "@orderbot/core/fulfilment";
 import { formatClock, formatDay } from "./time.ts";
 import type { Locale, Translate } from "./translate.ts";
 

@@ -1,5 +1,5 @@
 import { InlineKeyboard } from "grammy";
-import type { CartView } from "@orderbot/core";
+import type { CartView } from "@orderbot/core/cart";
 import { cutText } from "@orderbot/platform";
 import { callbacks } from "../callbacks/index.ts";
 import type { Locale, Translate } from "../format/translate.ts";

@@ -1,5 +1,5 @@
 import type { InlineKeyboard } from "grammy";
-import type { CartView } from "@orderbot/core";
+import type { CartView } from "@orderbot/core/cart";
 import { promoCallbacks } from "../callbacks/promo.ts";
 import type { Translate } from "../format/translate.ts";
 

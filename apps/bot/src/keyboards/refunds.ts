@@ -1,5 +1,5 @@
 import { InlineKeyboard } from "grammy";
-import type { OwedRefund } from "@orderbot/core";
+import type { OwedRefund } from "@orderbot/core/payments";
 import { callbacks } from "../callbacks/index.ts";
 import type { Translate } from "../format/translate.ts";
 

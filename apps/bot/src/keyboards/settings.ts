@@ -1,5 +1,5 @@
 import { InlineKeyboard } from "grammy";
-import type { GroupSettings } from "@orderbot/core";
+import type { GroupSettings } from "@orderbot/core/groups";
 import { callbacks } from "../callbacks/index.ts";
 import type { Translate } from "../format/translate.ts";
 

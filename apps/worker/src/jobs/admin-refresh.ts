@@ -1,4 +1,4 @@
-import { humanAdminIds, type ChatAdministrator, type GroupService } from "@orderbot/core";
+import { humanAdminIds, type ChatAdministrator, type GroupService } from "@orderbot/core/groups";
 import type { Job } from "./job.ts";
 
 /** The one Bot API call this job makes; `signal` is the `group-admins` lease's. */

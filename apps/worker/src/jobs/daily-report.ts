@@ -1,13 +1,8 @@
 import type { Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
-import {
-  buildDailyReport,
-  dayIn,
-  enqueueOutbox,
-  formatMoney,
-  outboxHas,
-  type DailyReport,
-} from "@orderbot/core";
+import { formatMoney } from "@orderbot/core";
+import { enqueueOutbox, outboxHas } from "@orderbot/core/outbox";
+import { buildDailyReport, dayIn, type DailyReport } from "@orderbot/core/reports";
 import type { OperatorChats } from "../operators/chats.ts";
 import type { Job } from "./job.ts";
 

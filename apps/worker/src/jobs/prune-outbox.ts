@@ -1,4 +1,4 @@
-import { pruneSentOutbox } from "@orderbot/core";
+import { pruneSentOutbox } from "@orderbot/core/outbox";
 import type { Database } from "@orderbot/db";
 import type { Job } from "./job.ts";
 

@@ -1,4 +1,4 @@
-import type { FetchLedgerPage, StarReconciliation } from "@orderbot/core";
+import type { FetchLedgerPage, StarReconciliation } from "@orderbot/core/payments";
 import type { OperatorChats } from "../operators/chats.ts";
 import type { Job } from "./job.ts";
 

@@ -1,12 +1,11 @@
 import type { Database } from "@orderbot/db";
+import { enqueueOutbox, type OutboxMessageInput } from "@orderbot/core/outbox";
 import {
-  enqueueOutbox,
   manualRefundsNotAlerted,
   refundAlertKey,
   starRefundKey,
   starRefundsWithoutCall,
-  type OutboxMessageInput,
-} from "@orderbot/core";
+} from "@orderbot/core/payments";
 import type { OperatorChats } from "../operators/chats.ts";
 import type { Job } from "./job.ts";
 

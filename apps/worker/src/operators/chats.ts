@@ -1,5 +1,5 @@
 import type { Database } from "@orderbot/db";
-import { listOperatorGroups } from "@orderbot/core";
+import { listOperatorGroups } from "@orderbot/core/groups";
 
 /** Where operator alerts and reports go: every bound operator group, plus OPERATOR_GROUP_ID. */
 export type OperatorChats = () => Promise<bigint[]>;

@@ -1,5 +1,5 @@
 import type { Api } from "grammy";
-import type { ClaimedMessage } from "@orderbot/core";
+import type { ClaimedMessage } from "@orderbot/core/outbox";
 import { renderTemplate, UnknownTemplateError, type Locale, type Params } from "./templates.ts";
 
 /** The one Bot API call a relay makes per message. */

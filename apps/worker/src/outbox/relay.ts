@@ -7,7 +7,7 @@ import {
   recentSends,
   rescheduleOutbox,
   type ClaimedMessage,
-} from "@orderbot/core";
+} from "@orderbot/core/outbox";
 import type { WorkerMetrics } from "../metrics.ts";
 import type { OperatorChats } from "../operators/chats.ts";
 import { toApiCall, type ApiCall, type CallApi } from "./api-call.ts";

@@ -2,13 +2,13 @@
 // (with its alert to the operators). A settlement whose claim passed to another relay is dropped.
 import type { Logger } from "@orderbot/platform";
 import {
-  completeStarRefund,
   markOutboxDead,
   markOutboxSent,
   rescheduleOutbox,
   type ClaimedMessage,
   type OutboxMessageInput,
-} from "@orderbot/core";
+} from "@orderbot/core/outbox";
+import { completeStarRefund } from "@orderbot/core/payments";
 import type { ApiCall } from "./api-call.ts";
 import type { Relay, RelaySummary } from "./relay.ts";
 import { decide, policyFor, type Decision, type SendResult } from "./retry.ts";

@@ -2,7 +2,7 @@
 // under the group-admins lock, one daily report per group and day, refunds queued or alerted once.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { FakeTelegram } from "@orderbot/fake-telegram";
-import { saveGroupAdmins } from "@orderbot/core";
+import { saveGroupAdmins } from "@orderbot/core/groups";
 import { reportDay } from "../../src/jobs/daily-report.ts";
 import { startedUser } from "../support/kit.ts";
 import { createOrder, createPayment, createProduct, refundOwed } from "../support/seed.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CARD_WAY_BACK, type ClaimedMessage, type NotificationTemplate } from "@orderbot/core";
+import { CARD_WAY_BACK } from "@orderbot/core/customers";
+import { type ClaimedMessage, type NotificationTemplate } from "@orderbot/core/outbox";
 import { InvalidOutboxMessageError, toApiCall } from "../../src/outbox/api-call.ts";
 
 // The zh labels of the way back (btn-my-orders, btn-menu-catalog), as the bot's own cards show it.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fulfilmentButtons, type ClaimedMessage } from "@orderbot/core";
+import { fulfilmentButtons } from "@orderbot/core/fulfilment";
+import { type ClaimedMessage } from "@orderbot/core/outbox";
 import { InvalidOutboxMessageError, toApiCall } from "../../src/outbox/api-call.ts";
 
 const row = (payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({

@@ -2,7 +2,8 @@
 // customer's open questions are capped, and a paid-order alert queued after a flood of questions
 // is the group's next message. Real PostgreSQL, Redis and worker; the kit's Telegram.
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_OPEN_SUPPORT_REQUESTS, type Shop } from "@orderbot/core";
+import { type Shop } from "@orderbot/core";
+import { MAX_OPEN_SUPPORT_REQUESTS } from "@orderbot/core/customers";
 import { confirmCharge, payOnTelegram, reserveFor, startedUser } from "../support/kit.ts";
 import { createProduct } from "../support/seed.ts";
 import { useWorkerShop } from "../support/shop.ts";

@@ -4,7 +4,8 @@
 // workers run the job at once, then again: each finding is recorded once and alerted once per
 // operator chat, the orphan charges are refunded exactly once, and history is read once.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createShop, type LedgerTransaction } from "@orderbot/core";
+import { createShop } from "@orderbot/core";
+import { type LedgerTransaction } from "@orderbot/core/payments";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { payOnTelegram, startedUser } from "../support/kit.ts";
 import { HASH_KEY } from "../support/locks.ts";

@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@orderbot/testkit";
 import {
   claimDueOutbox,
-  completeStarRefund,
   enqueueOutbox,
   markOutboxDead,
   markOutboxSent,
   outboxStats,
   rescheduleOutbox,
-} from "@orderbot/core";
+} from "@orderbot/core/outbox";
+import { completeStarRefund } from "@orderbot/core/payments";
 import { notify, refundOwed } from "../support/seed.ts";
 
 const { db } = useTestDatabase({ poolMax: 12 });

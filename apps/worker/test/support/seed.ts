@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "@orderbot/db";
-import type { NotificationTemplate, OutboxMessageInput } from "@orderbot/core";
+import type { NotificationTemplate, OutboxMessageInput } from "@orderbot/core/outbox";
 
 let seq = 0;
 const uid = () => `${process.pid}-${++seq}-${randomBytes(3).toString("hex")}`;

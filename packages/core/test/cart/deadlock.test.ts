@@ -4,7 +4,7 @@
 // checkouts ever wait on each other in a cycle: PostgreSQL reports no deadlock at all, not merely
 // none that reached a customer after runTransaction's retries.
 import { describe, expect, it } from "vitest";
-import type { CartView, CheckoutResult } from "../../src/index.ts";
+import type { CartView, CheckoutResult } from "../../src/cart/index.ts";
 import { addProduct, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "../support/shop.ts";

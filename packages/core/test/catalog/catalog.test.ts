@@ -1,6 +1,6 @@
 import { DEMO_CATALOG, seedCatalog } from "@orderbot/db";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SEARCH_QUERY_MAX_BYTES, searchWords } from "../../src/index.ts";
+import { SEARCH_QUERY_MAX_BYTES, searchWords } from "../../src/catalog/index.ts";
 import { useShopHarness } from "../support/shop.ts";
 
 const h = useShopHarness();

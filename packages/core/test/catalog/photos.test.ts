@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedCatalog } from "@orderbot/db";
-import { parseProductPhoto } from "../../src/index.ts";
+import { parseProductPhoto } from "../../src/catalog/index.ts";
 import { useShopHarness } from "../support/shop.ts";
 
 const h = useShopHarness();

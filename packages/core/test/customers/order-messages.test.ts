@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CARD_WAY_BACK, DELETABLE_FOR_MS, INVOICE_CLAIM_MS } from "../../src/index.ts";
+import { CARD_WAY_BACK, DELETABLE_FOR_MS, INVOICE_CLAIM_MS } from "../../src/customers/index.ts";
 import { addProduct, placed, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 

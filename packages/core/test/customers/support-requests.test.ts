@@ -1,7 +1,7 @@
 // "Ask the shop": a support request is recorded with one alert per operator group, carrying the
 // customer and their latest orders; bad input records nothing.
 import { describe, expect, it } from "vitest";
-import { supportRequestKey } from "../../src/index.ts";
+import { supportRequestKey } from "../../src/customers/index.ts";
 import { addProduct, placed, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_CODE_LENGTH, MAX_CODES_PER_BATCH } from "../../src/index.ts";
+import { MAX_CODE_LENGTH, MAX_CODES_PER_BATCH } from "../../src/delivery/index.ts";
 import { addProduct, stockOf, unique } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { useShopHarness } from "../support/shop.ts";

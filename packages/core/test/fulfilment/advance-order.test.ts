@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { fulfilmentButtons, statusNoticeKey, type OrderView } from "../../src/index.ts";
+import { type OrderView } from "../../src/index.ts";
+import { fulfilmentButtons, statusNoticeKey } from "../../src/fulfilment/index.ts";
 import { queueStatusNotice } from "../../src/fulfilment/status-notice.ts";
 import { addProduct, paymentFor, placed, stockOf, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";

@@ -1,7 +1,7 @@
 // Real concurrent clients: several shop instances (each its own PostgreSQL pool, Redis connection
 // and lock manager, like separate bot replicas) hammering one database and one Redis.
 import { beforeAll, describe, expect, it } from "vitest";
-import { reserveOrder, type PlaceOrderResult } from "../../src/index.ts";
+import { reserveOrder, type PlaceOrderResult } from "../../src/orders/index.ts";
 import { placeOrderSchema } from "../../src/orders/place-order-input.ts";
 import { addProduct, intent, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";

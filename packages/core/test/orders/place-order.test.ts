@@ -3,7 +3,7 @@ import { useShopHarness } from "../support/shop.ts";
 import { addProduct, intent, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { holdRowLocks, waitForLockWaiters } from "../support/row-locks.ts";
-import { PUBLIC_ID_PATTERN } from "../../src/index.ts";
+import { PUBLIC_ID_PATTERN } from "../../src/orders/index.ts";
 
 const h = useShopHarness();
 

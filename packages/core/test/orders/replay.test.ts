@@ -4,7 +4,7 @@
 // placeOrder does not look the key up for every order; reserveOrder looks it up on a refusal,
 // and the unique key answers when the replay gets as far as the insert.
 import { describe, expect, it } from "vitest";
-import type { PlaceOrderInput } from "../../src/index.ts";
+import type { PlaceOrderInput } from "../../src/orders/index.ts";
 import { addProduct, intent, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { useShopHarness } from "../support/shop.ts";

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "@orderbot/db";
 import { barrier, useTestDatabase } from "@orderbot/testkit";
-import { claimDueOutbox, enqueueOutbox, markOutboxSent } from "../../src/index.ts";
+import { claimDueOutbox, enqueueOutbox, markOutboxSent } from "../../src/outbox/index.ts";
 
 const testDb = useTestDatabase();
 const RELAYS = 6;

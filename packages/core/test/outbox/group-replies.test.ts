@@ -6,7 +6,7 @@ import {
   confirmGroupReply,
   recentGroupReplies,
   reserveGroupReply,
-} from "../../src/index.ts";
+} from "../../src/outbox/index.ts";
 import { unique } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runTransaction } from "@orderbot/db";
-import { claimDueOutbox, enqueueOperatorAlert, enqueueOutbox } from "../../src/index.ts";
+import { claimDueOutbox, enqueueOperatorAlert, enqueueOutbox } from "../../src/outbox/index.ts";
 import { unique, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 

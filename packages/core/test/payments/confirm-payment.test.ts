@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "../../src/index.ts";
+import { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "../../src/payments/index.ts";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { useShopHarness } from "../support/shop.ts";

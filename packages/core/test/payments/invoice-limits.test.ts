@@ -1,7 +1,7 @@
 // What one invoice may ask: the table the shop refuses prices and order totals against, and the
 // services that use it (a refusal changes nothing).
 import { describe, expect, it } from "vitest";
-import { checkInvoiceAmount } from "../../src/index.ts";
+import { checkInvoiceAmount } from "../../src/payments/index.ts";
 import { addProduct, stockOf, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 

@@ -6,7 +6,7 @@ import {
   manualRefundsNotAlerted,
   oldestRefundPendingAgeSeconds,
   starRefundsWithoutCall,
-} from "../../src/index.ts";
+} from "../../src/payments/index.ts";
 import { addProduct, paymentFor, placed, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { useShopHarness } from "../support/shop.ts";

@@ -5,12 +5,9 @@
 // carry it, whatever the interleaving; expired and cancelled reservations give their use back
 // once, even when the expiry and the cancel race, and the uses given back can be taken again.
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  reserveOrder,
-  type CheckoutResult,
-  type PlaceOrderResult,
-  type Shop,
-} from "../../src/index.ts";
+import { type Shop } from "../../src/index.ts";
+import { type CheckoutResult } from "../../src/cart/index.ts";
+import { reserveOrder, type PlaceOrderResult } from "../../src/orders/index.ts";
 import { addProduct, paymentFor, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "../support/shop.ts";

@@ -1,6 +1,11 @@
 // The discount arithmetic and the rules a code is checked by, without a database.
 import { describe, expect, it } from "vitest";
-import { discountFor, normaliseCode, priceWithCode, type PromoTerms } from "../../src/index.ts";
+import {
+  discountFor,
+  normaliseCode,
+  priceWithCode,
+  type PromoTerms,
+} from "../../src/promotions/index.ts";
 
 const NOW = new Date("2026-12-01T12:00:00Z");
 const terms = (over: Partial<PromoTerms> = {}): PromoTerms => ({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedCatalog } from "@orderbot/db";
 import { createTestDatabase, type TestDatabase } from "@orderbot/testkit";
-import { createReports } from "../../src/index.ts";
+import { createReports } from "../../src/reports/index.ts";
 import { buildDailyReport, dayIn, reportQueries } from "../../src/reports/daily-report.ts";
 
 let testDb: TestDatabase;

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { resolveCoreConfig } from "../../src/index.ts";
 import {
   maskAddress,
   maskEmail,
   maskName,
   maskPhone,
   optionsFor,
-  resolveCoreConfig,
   shippingCharge,
   shippingOptionsSchema,
-} from "../../src/index.ts";
+} from "../../src/shipping/index.ts";
 import { ConfigError } from "@orderbot/platform";
 
 const OPTIONS = shippingOptionsSchema.parse([

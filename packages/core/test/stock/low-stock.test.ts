@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedCatalog } from "@orderbot/db";
-import { createLowStockAlerts } from "../../src/index.ts";
+import { createLowStockAlerts } from "../../src/stock/index.ts";
 import { useShopHarness } from "../support/shop.ts";
 
 const clock = { now: () => new Date("2026-03-01T10:00:00Z") };

@@ -1,5 +1,5 @@
 import { Composer, InlineKeyboard } from "grammy";
-import type { GroupService } from "@orderbot/core";
+import type { GroupService } from "@orderbot/core/groups";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { respond } from "./guard.ts";

@@ -1,5 +1,5 @@
 import { Composer, type CommandContext } from "grammy";
-import type { CatalogService, CategoryAdmin, CategoryView } from "@orderbot/core";
+import type { CatalogService, CategoryAdmin, CategoryView } from "@orderbot/core/catalog";
 import type { BotContext } from "../../bot/context.ts";
 import { respond } from "./guard.ts";
 

@@ -1,7 +1,7 @@
 // Reading a /codes file without trusting it: its size is capped while it arrives (Telegram's
 // file_size may be missing) and its codes are counted line by line, so a file past either limit
 // is refused as soon as that is known, before the rest is read or anything is split.
-import { codeOfLine, MAX_CODES_PER_BATCH } from "@orderbot/core";
+import { codeOfLine, MAX_CODES_PER_BATCH } from "@orderbot/core/delivery";
 
 /** Bots may download files of up to 20 MB (the Bot API's getFile). */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;

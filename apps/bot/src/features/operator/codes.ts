@@ -1,11 +1,11 @@
 import { Composer } from "grammy";
+import { type CatalogService } from "@orderbot/core/catalog";
 import {
   MAX_CODE_LENGTH,
   MAX_CODES_PER_BATCH,
-  type CatalogService,
   type DeliveryService,
   type LoadCodesResult,
-} from "@orderbot/core";
+} from "@orderbot/core/delivery";
 import type { BotContext } from "../../bot/context.ts";
 import { MAX_FILE_BYTES, readCodesFile, type CodesFile } from "./codes-file.ts";
 import { actorOf, respond } from "./guard.ts";

@@ -11,9 +11,8 @@ import {
   type AdvanceOrderResult,
   type FulfilmentService,
   type FulfilmentStep,
-  type OrderService,
-  type OrderStatus,
-} from "@orderbot/core";
+} from "@orderbot/core/fulfilment";
+import { type OrderService, type OrderStatus } from "@orderbot/core/orders";
 import { cutText } from "@orderbot/platform";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";

@@ -1,5 +1,5 @@
 import type { Api, MiddlewareFn } from "grammy";
-import { humanAdminIds, type GroupService } from "@orderbot/core";
+import { humanAdminIds, type GroupService } from "@orderbot/core/groups";
 import type { BotContext } from "../../bot/context.ts";
 import { isLocale } from "../../format/translate.ts";
 

@@ -1,5 +1,8 @@
 import { Composer } from "grammy";
-import type { LowStockAlerts, Reports, ShippingOption, Shop } from "@orderbot/core";
+import type { Shop } from "@orderbot/core";
+import type { Reports } from "@orderbot/core/reports";
+import type { ShippingOption } from "@orderbot/core/shipping";
+import type { LowStockAlerts } from "@orderbot/core/stock";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { bindFeature } from "./bind.ts";

@@ -1,11 +1,11 @@
 import type { InlineKeyboard } from "grammy";
+import { formatMoney } from "@orderbot/core";
 import {
-  formatMoney,
   type LedgerFinding,
   type LedgerFindingsSection,
   type MoneySection,
   type OwedRefund,
-} from "@orderbot/core";
+} from "@orderbot/core/payments";
 import type { BotContext } from "../../bot/context.ts";
 import { ledgerFindingsKeyboard } from "../../keyboards/ledger-findings.ts";
 import { refundsKeyboard } from "../../keyboards/refunds.ts";

@@ -1,11 +1,7 @@
 import { Composer, InlineKeyboard, type CallbackQueryContext } from "grammy";
-import {
-  formatMoney,
-  ORDER_STATUSES,
-  type OrderService,
-  type OrderView,
-  type PaymentService,
-} from "@orderbot/core";
+import { formatMoney, type OrderView } from "@orderbot/core";
+import { ORDER_STATUSES, type OrderService } from "@orderbot/core/orders";
+import { type PaymentService } from "@orderbot/core/payments";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { formatDate, formatTime, itemLines, maskedCustomer } from "../../format/order.ts";
@@ -14,7 +10,7 @@ import { nextStepKeyboard } from "./fulfilment.ts";
 import { actorOf, respond } from "./guard.ts";
 import { requireRight } from "./rights.ts";
 import { shippingBlock, withShowPhone } from "./shipping.ts";
-import type { ShippingOption } from "@orderbot/core";
+import type { ShippingOption } from "@orderbot/core/shipping";
 
 const SHOWN = 20;
 

@@ -1,5 +1,5 @@
 import { Composer, GrammyError } from "grammy";
-import { parseProductPhoto, type CatalogService, type ProductPhotos } from "@orderbot/core";
+import { parseProductPhoto, type CatalogService, type ProductPhotos } from "@orderbot/core/catalog";
 import type { BotContext } from "../../bot/context.ts";
 import { actorOf, respond } from "./guard.ts";
 

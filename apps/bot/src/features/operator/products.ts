@@ -1,5 +1,6 @@
 import { Composer } from "grammy";
-import { formatMoney, type CatalogService } from "@orderbot/core";
+import { formatMoney } from "@orderbot/core";
+import { type CatalogService } from "@orderbot/core/catalog";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { productsKeyboard } from "../../keyboards/products.ts";

@@ -1,5 +1,6 @@
 import { Composer, type CommandContext } from "grammy";
-import { formatMoney, type PromoCodeView, type PromotionService } from "@orderbot/core";
+import { formatMoney } from "@orderbot/core";
+import { type PromoCodeView, type PromotionService } from "@orderbot/core/promotions";
 import type { BotContext } from "../../bot/context.ts";
 import { formatDate } from "../../format/order.ts";
 import { promoTerms } from "../../format/promo.ts";

@@ -1,4 +1,5 @@
-import { parseMoney, type CreatePromoCodeInput } from "@orderbot/core";
+import { parseMoney } from "@orderbot/core";
+import { type CreatePromoCodeInput } from "@orderbot/core/promotions";
 
 /** A parsed `/promo add`, ready for core (which validates it again), or what was wrong. */
 export type PromoAddCommand =

@@ -7,7 +7,7 @@ import {
   type PaymentRef,
   type PaymentService,
   type RetryRefundResult,
-} from "@orderbot/core";
+} from "@orderbot/core/payments";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { actorOf, respond } from "./guard.ts";

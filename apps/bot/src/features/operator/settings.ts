@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { GroupService, GroupSettingsPatch, GroupView } from "@orderbot/core";
+import type { GroupService, GroupSettingsPatch, GroupView } from "@orderbot/core/groups";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks, type SettingKey } from "../../callbacks/index.ts";
 import { settingsKeyboard } from "../../keyboards/settings.ts";

@@ -3,14 +3,9 @@
 // them in full to the admin who presses it, in a dialog nobody else sees, recorded with who and when.
 import type { InlineKeyboard } from "grammy";
 import { Composer, type CallbackQueryContext } from "grammy";
-import {
-  formatMoney,
-  parseMoney,
-  type CatalogService,
-  type OrderView,
-  type ShippingOption,
-  type ShippingService,
-} from "@orderbot/core";
+import { formatMoney, parseMoney, type OrderView } from "@orderbot/core";
+import { type CatalogService } from "@orderbot/core/catalog";
+import { type ShippingOption, type ShippingService } from "@orderbot/core/shipping";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { optionLabel } from "../shipping.ts";

@@ -1,4 +1,4 @@
-import type { CatalogService } from "@orderbot/core";
+import type { CatalogService } from "@orderbot/core/catalog";
 import type { BotContext } from "../../bot/context.ts";
 import { respond } from "./guard.ts";
 

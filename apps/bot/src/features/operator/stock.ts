@@ -1,12 +1,7 @@
 import { Composer } from "grammy";
-import {
-  formatMoney,
-  parseMoney,
-  type CatalogService,
-  type LowStockAlerts,
-  type SetPriceResult,
-  type StockService,
-} from "@orderbot/core";
+import { formatMoney, parseMoney } from "@orderbot/core";
+import { type CatalogService } from "@orderbot/core/catalog";
+import { type LowStockAlerts, type SetPriceResult, type StockService } from "@orderbot/core/stock";
 import type { BotContext } from "../../bot/context.ts";
 import { actorOf, respond } from "./guard.ts";
 import { requireRight } from "./rights.ts";

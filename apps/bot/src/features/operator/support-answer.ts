@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { SupportRequests } from "@orderbot/core";
+import type { SupportRequests } from "@orderbot/core/customers";
 import type { BotContext } from "../../bot/context.ts";
 import { respond } from "./guard.ts";
 

@@ -2,7 +2,7 @@
 // the reconciler records it against the order its payload names, through the successful_payment
 // path, so the update, when it finally comes, changes nothing. A refund only when that path refunds.
 import { describe, expect, it } from "vitest";
-import type { LedgerTransaction } from "../../../src/index.ts";
+import type { LedgerTransaction } from "../../../src/payments/index.ts";
 import {
   addProduct,
   loadCodes,

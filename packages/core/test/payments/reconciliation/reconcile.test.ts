@@ -2,7 +2,7 @@
 // paging from the stored position, a position only one reader can advance, a lease lost mid-page,
 // and the grace and coverage rules that keep payments and refunds in flight from being findings.
 import { describe, expect, it } from "vitest";
-import type { LedgerTransaction } from "../../../src/index.ts";
+import type { LedgerTransaction } from "../../../src/payments/index.ts";
 import { readLedger } from "../../../src/payments/reconciliation/ledger.ts";
 import { useShopHarness } from "../../support/shop.ts";
 

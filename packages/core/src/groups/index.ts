@@ -1,0 +1,12 @@
+// @orderbot/core/groups: operator groups: binding, settings, admins.
+export {
+  createGroupService,
+  type GroupService,
+  type GroupView,
+  type UpdateSettingsResult,
+  type RefreshAdminsResult,
+  type FetchAdmins,
+} from "./service.ts";
+export { humanAdminIds, type ChatAdministrator } from "./admins.ts";
+export { saveGroupAdmins, listOperatorGroups, type OperatorGroupRef } from "./queries.ts";
+export { groupSettingsSchema, type GroupSettings, type GroupSettingsPatch } from "./settings.ts";
