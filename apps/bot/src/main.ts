@@ -1,16 +1,14 @@
 // The bot process: configuration, connections, the app, signals. Everything else is importable
 // (see app.ts); this file only wires it to the environment and shuts it down gracefully.
 import closeWithGrace from "close-with-grace";
-import { createShop, LOCK_KINDS, shopConfigOf } from "@orderbot/core";
-import { createDatabase } from "@orderbot/db";
 import {
   ConfigError,
-  connectRedis,
   createLogger,
   createMetricsRegistry,
   waitForRedis,
   type Logger,
 } from "@orderbot/platform";
+import { createRuntime } from "@orderbot/runtime";
 import { createBotApp } from "./app.ts";
 import { loadBotConfig, type BotConfig } from "./config.ts";
 import { loggableError, scrubSecrets } from "./log-safety.ts";
@@ -53,32 +51,14 @@ async function main(): Promise<void> {
   const logger = createProcessLogger(config);
   const registry = createMetricsRegistry({ defaultMetrics: true });
 
-  const db = createDatabase({
-    url: config.DATABASE_URL,
-    poolMax: config.DATABASE_POOL_MAX,
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-  });
-  const connections = connectRedis(config, {
+  const runtime = createRuntime(config, {
     name: "bot",
     logger,
     registry,
-    kinds: LOCK_KINDS,
-  });
-  const { redis, locks } = connections;
-  // The lock manager and Redis first, then the database pool.
-  const close = async () => {
-    await connections.close();
-    await db.$disconnect();
-  };
-  const shop = createShop({
-    db,
-    locks,
-    logger,
-    registry,
     requestId: updateRequestId,
-    config: shopConfigOf(config),
   });
-  const app = createBotApp({ config, logger, db, redis, locks, shop, registry });
+  const { db, redis, locks, shop } = runtime;
+  const app = createBotApp({ config, logger, registry, db, redis, locks, shop });
 
   closeWithGrace(
     {
@@ -91,7 +71,7 @@ async function main(): Promise<void> {
       if (err) logger.error({ err: loggableError(err) }, "stopping after an unexpected error");
       else logger.info({ signal }, "stopping: finishing the updates in flight");
       await app.close();
-      await close();
+      await runtime.close();
       logger.info("stopped");
     },
   );

@@ -1,7 +1,6 @@
 // What users are told when the shop cannot serve them: busy, Redis unavailable, rate-limited; and
 // the command menus published at start.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedis, waitForRedis } from "@orderbot/platform";
 import { startRedisServer, type RedisServer } from "@orderbot/testkit";
 import { callbacks } from "../src/callbacks/index.ts";
 import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
@@ -116,10 +115,10 @@ describe("with Redis down", () => {
   let h: BotHarness;
   beforeAll(async () => {
     server = await startRedisServer();
-    const redis = createRedis({ url: server.url, commandTimeoutMs: 200 });
-    redis.on("error", () => undefined); // the outage is the point of this test
-    await waitForRedis(redis);
-    h = await startBotHarness({ redis });
+    h = await startBotHarness({
+      redisUrl: server.url,
+      env: { REDIS_COMMAND_TIMEOUT_MS: "200" },
+    });
   });
   afterAll(async () => {
     await h?.close();

@@ -37,10 +37,11 @@ beforeAll(async () => {
   });
   redis = createRedis({ url: server.url, commandTimeoutMs: 500 });
   await waitForRedis(redis);
-  h = await startBotHarness({ redis });
+  h = await startBotHarness({ redisUrl: server.url });
 });
 afterAll(async () => {
   await h?.close();
+  redis?.disconnect();
   await server?.dispose();
 });
 

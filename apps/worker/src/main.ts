@@ -2,17 +2,9 @@
 // shutdown. Everything else is importable (createWorker) and runs in tests without a process.
 import closeWithGrace from "close-with-grace";
 import { Api } from "grammy";
-import { createShop, LOCK_KINDS, shopConfigOf } from "@orderbot/core";
-import { createDatabase } from "@orderbot/db";
-import {
-  ConfigError,
-  connectRedis,
-  createLogger,
-  createMetricsRegistry,
-  waitForRedis,
-} from "@orderbot/platform";
+import { ConfigError, createLogger, createMetricsRegistry, waitForRedis } from "@orderbot/platform";
+import { createRuntime } from "@orderbot/runtime";
 import { loadWorkerConfig, type WorkerConfig } from "./config.ts";
-import { withSessionSettings } from "./db-url.ts";
 import { currentJobRun } from "./jobs/run-scope.ts";
 import { createWorker } from "./worker.ts";
 
@@ -36,37 +28,17 @@ const logger = createLogger({
 });
 const registry = createMetricsRegistry({ defaultMetrics: true });
 
-const databaseUrl = withSessionSettings(
-  config.DATABASE_URL,
-  config.DATABASE_IDLE_TX_TIMEOUT_MS > 0
-    ? { idle_in_transaction_session_timeout: config.DATABASE_IDLE_TX_TIMEOUT_MS }
-    : {},
-);
-const db = createDatabase({
-  url: databaseUrl,
-  poolMax: config.DATABASE_POOL_MAX,
-  connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-});
-const connections = connectRedis(config, {
+const runtime = createRuntime(config, {
   name: `worker:${config.WORKER_ID}`,
   logger,
   registry,
-  kinds: LOCK_KINDS,
-});
-const { redis, locks } = connections;
-// The lock manager and Redis first, then the database pool.
-const close = async () => {
-  await connections.close();
-  await db.$disconnect();
-};
-const shop = createShop({
-  db,
-  locks,
   requestId: currentJobRun,
-  config: shopConfigOf(config),
-  logger,
-  registry,
+  sessionSettings:
+    config.DATABASE_IDLE_TX_TIMEOUT_MS > 0
+      ? { idle_in_transaction_session_timeout: config.DATABASE_IDLE_TX_TIMEOUT_MS }
+      : {},
 });
+const { db, redis, locks, shop } = runtime;
 const api = new Api(config.BOT_TOKEN, {
   ...(config.TELEGRAM_API_ROOT ? { apiRoot: config.TELEGRAM_API_ROOT } : {}),
   timeoutSeconds: Math.ceil(config.OUTBOX_SEND_TIMEOUT_MS / 1000),
@@ -93,7 +65,7 @@ closeWithGrace(
     if (err) logger.error({ err }, "worker stopping after an error");
     else logger.info({ signal }, "worker stopping: finishing the current batches");
     await worker.stop();
-    await close();
+    await runtime.close();
     logger.info("worker stopped");
   },
 );
@@ -112,6 +84,6 @@ try {
   );
 } catch (error) {
   logger.fatal({ err: error }, "worker failed to start");
-  await close().catch(() => undefined);
+  await runtime.close().catch(() => undefined);
   process.exit(1);
 }

@@ -1,8 +1,8 @@
 // A process's Redis connections and the lock manager over them, built the same way by the bot and
 // the worker. It lives here, beside the Redis client factory, rather than in core (the business
 // rules open no connections) or in each app (two copies of the Cluster adapter below). The
-// database pool is not opened here: @orderbot/db depends on this package, so each app's main opens
-// it with createDatabase, and passes core's LOCK_KINDS in as `kinds`.
+// database pool is not opened here: @orderbot/db depends on this package, so createRuntime
+// (@orderbot/runtime) opens it with createDatabase, and passes core's LOCK_KINDS in as `kinds`.
 import {
   circuitBreaker,
   createLockManager,

@@ -9,11 +9,11 @@
 // record (has: never; mark: nothing), the `update` lock (the task runs lockless) and the rate limit
 // (every update admitted). What it gains over the real bot is what that machinery costs.
 import { createBotApp, parseBotConfig, WEBHOOK_PATH } from "@orderbot/bot";
-import { createShop, LOCK_KINDS, shopConfigOf } from "@orderbot/core";
-import { createDatabase, type Database } from "@orderbot/db";
+import type { Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
-import { createMetricsRegistry, createRedis, silentLogger, waitForRedis } from "@orderbot/platform";
-import { freePort, shopLockManager } from "@orderbot/testkit";
+import { createMetricsRegistry, Redis, silentLogger, waitForRedis } from "@orderbot/platform";
+import { createRuntime } from "@orderbot/runtime";
+import { freePort } from "@orderbot/testkit";
 import { countRedisCommands, countSqlStatements } from "../profile/counters.ts";
 import { serveBot } from "./bot-child.ts";
 
@@ -39,29 +39,14 @@ const config = parseBotConfig({
   LOCK_NAMESPACE: "bench:webhook",
   LOCK_HASH_KEY: "bench-hash-key-0123456789",
   RATE_LIMIT_PER_WINDOW: "1000000",
+  REDIS_COMMAND_TIMEOUT_MS: "2000",
 });
-const db = createDatabase({
-  url: config.DATABASE_URL,
-  poolMax: config.DATABASE_POOL_MAX,
-  connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-});
-const redis = createRedis({ url: config.REDIS_URL, commandTimeoutMs: 2_000 });
-await waitForRedis(redis);
-countRedisCommands(redis);
 const registry = createMetricsRegistry();
-const locks = shopLockManager({
-  redis,
-  namespace: config.LOCK_NAMESPACE,
-  kinds: LOCK_KINDS,
-  hashKey: config.LOCK_HASH_KEY,
-  registry,
-});
-const shop = createShop({
-  db,
-  locks,
-  registry,
-  config: shopConfigOf(config),
-});
+const runtime = createRuntime(config, { name: "bench", logger: silentLogger, registry });
+const { db, redis, locks, shop } = runtime;
+await waitForRedis(redis);
+if (!(redis instanceof Redis)) throw new Error("the bench runs on one Redis node");
+countRedisCommands(redis);
 const withoutSafety = process.env.BENCH_WITHOUT_SAFETY === "1";
 const app = createBotApp({
   config,
@@ -80,9 +65,7 @@ await app.start();
 
 serveBot(async () => {
   await app.close();
-  await locks.close();
-  redis.disconnect();
-  await db.$disconnect();
+  await runtime.close();
 });
 
 /**

@@ -1,15 +1,15 @@
 // The whole bot in this process, as main.ts builds it, against real PostgreSQL and Redis and the
 // test kit's fake Telegram: for tests that drive features through simulated users.
-import { createShop, LOCK_KINDS, type Shop, shopConfigOf } from "@orderbot/core";
+import type { Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
-import { createMetricsRegistry, silentLogger, type Redis } from "@orderbot/platform";
+import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
+import { createRuntime } from "@orderbot/runtime";
 import { updateRequestId } from "../../src/updates/scope.ts";
 import {
   createTestDatabase,
   createTestRedis,
   freePort,
-  shopLockManager,
   type TestDatabase,
   type TestRedis,
   type WorkerServices,
@@ -38,8 +38,8 @@ export interface BotHarness {
 export interface HarnessOptions {
   mode?: "webhook" | "polling";
   env?: Record<string, string>;
-  /** A Redis of the test's own (to stop it) instead of a namespace on the shared one. */
-  redis?: Redis;
+  /** A Redis server of the test's own (to stop or fill it) instead of a namespace on the shared one. */
+  redisUrl?: string;
   /** Variables to treat as defaulted from `.env.example` (not chosen), as `loadEnvFiles` reports. */
   defaulted?: string[];
   /** Whether to call `app.start()` (default true); false leaves it to the test. */
@@ -68,7 +68,7 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       PORT: String(port),
       DATABASE_URL: testDb.url,
-      REDIS_URL: testRedis.url,
+      REDIS_URL: options.redisUrl ?? testRedis.url,
       LOCK_NAMESPACE: testRedis.namespace,
       LOCK_HASH_KEY: "harness-hash-key-0123456789",
       OWNER_IDS: String(OWNER_ID),
@@ -77,26 +77,19 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     },
     new Set(options.defaulted),
   );
-  const redis = options.redis ?? testRedis.redis;
   const registry = createMetricsRegistry();
-  const locks = shopLockManager({
-    redis,
-    namespace: config.LOCK_NAMESPACE,
-    kinds: LOCK_KINDS,
-    hashKey: config.LOCK_HASH_KEY,
-    registry,
-  });
-  const shop = createShop({
-    db: testDb.db,
-    locks,
+  // As main.ts builds it: connections of its own and the shop over them.
+  const runtime = createRuntime(config, {
+    name: "bot",
+    logger: silentLogger,
     registry,
     requestId: updateRequestId,
-    config: shopConfigOf(config),
   });
+  const { redis, locks, shop } = runtime;
   const app = createBotApp({
     config,
     logger: silentLogger,
-    db: testDb.db,
+    db: runtime.db,
     redis,
     locks,
     shop,
@@ -134,7 +127,7 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     async close() {
       await app.close();
       await kit.close();
-      await locks.close();
+      await runtime.close();
       await testRedis.cleanup();
       await testDb.drop();
     },

@@ -1,0 +1,2 @@
+export { createRuntime, type Runtime, type RuntimeConfig, type RuntimeOptions } from "./runtime.ts";
+export { withSessionSettings } from "./db-url.ts";
