@@ -6,7 +6,8 @@ import { useShop } from "./support/shop.ts";
 import { stockOf } from "./support/users.ts";
 import { addFromCatalog, buyCartOfThree } from "./support/journey.ts";
 
-const shop = useShop({ replicas: 2 });
+// Rivals below hold every umbrella left in unpaid orders: no cap on unpaid holds here.
+const shop = useShop({ replicas: 2, env: { ORDER_MAX_UNPAID_SHARE: "1" } });
 
 describe("a customer's cart, over two bot replicas", () => {
   it("category → product → a cart of 3 products → checkout → pay: one paid order of 3 lines", async () => {

@@ -1,7 +1,7 @@
 // The composition root: one call builds a process's connections and the shop over them, the same
-// way in the bot's and the worker's mains, the bot's test harness and the webhook benchmark. Every
-// setting comes from the process's validated config, parsed once: the connections from platform's
-// shared settings, the shop's rules from core's (shop-settings.ts).
+// way in the bot's and the worker's mains, the bot's test harness, the e2e suite's in-process
+// worker and the webhook benchmark. Every setting comes from the process's validated config, parsed
+// once: the connections from platform's shared settings, the shop's rules from core's.
 import { createShop, LOCK_KINDS, shopConfigOf, type Shop, type ShopSettings } from "@orderbot/core";
 import { createDatabase, type Database } from "@orderbot/db";
 import {

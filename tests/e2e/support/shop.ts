@@ -5,15 +5,14 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
 import { Api } from "grammy";
-import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
+import type { Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
-import type { LockManager } from "@orderbot/lock";
 import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
+import { createRuntime } from "@orderbot/runtime";
 import {
   createTestDatabase,
   createTestRedis,
   freePort,
-  shopLockManager,
   spawnApp,
   startRoundRobinProxy,
   type AppProcess,
@@ -36,7 +35,7 @@ export interface ShopOptions {
   mode?: "webhook" | "polling";
   /** Bot processes behind the proxy (webhook mode); default 2. */
   replicas?: number;
-  /** Extra environment for the bot processes. */
+  /** Extra environment for the bot processes and the worker in this process. */
   env?: Record<string, string>;
   kit?: FakeTelegramOptions;
 }
@@ -112,28 +111,25 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
   await Promise.all(bots.map((bot, i) => bot.waitReady(`http://127.0.0.1:${ports[i]}/healthz`)));
   await Promise.all(bots.map((bot) => waitForLine(bot, '"msg":"bot started"')));
 
+  // The worker in this process, built as its main builds it (createRuntime).
   const registry = createMetricsRegistry();
-  const locks: LockManager = shopLockManager({
-    redis: testRedis.redis,
-    namespace: testRedis.namespace,
-    kinds: LOCK_KINDS,
-    hashKey,
-    registry,
+  const workerConfig = parseWorkerConfig({
+    NODE_ENV: "test",
+    DATABASE_URL: testDb.url,
+    REDIS_URL: testRedis.url,
+    LOCK_NAMESPACE: testRedis.namespace,
+    LOCK_HASH_KEY: hashKey,
+    BOT_TOKEN: kit.token,
+    TELEGRAM_API_ROOT: kit.apiRoot,
+    ...options.env,
   });
-  const shop = createShop({ db: testDb.db, locks, registry, config: { maskKey: hashKey } });
+  const runtime = createRuntime(workerConfig, { name: "worker", logger: silentLogger, registry });
+  const { shop } = runtime;
   const worker: Worker = createWorker({
-    config: parseWorkerConfig({
-      NODE_ENV: "test",
-      DATABASE_URL: testDb.url,
-      REDIS_URL: testRedis.url,
-      LOCK_NAMESPACE: testRedis.namespace,
-      LOCK_HASH_KEY: hashKey,
-      BOT_TOKEN: kit.token,
-      TELEGRAM_API_ROOT: kit.apiRoot,
-    }),
-    db: testDb.db,
-    redis: testRedis.redis,
-    locks,
+    config: workerConfig,
+    db: runtime.db,
+    redis: runtime.redis,
+    locks: runtime.locks,
     expireDue: shop.orders.expireDue,
     groups: shop.groups,
     api: new Api(kit.token, { apiRoot: kit.apiRoot }),
@@ -166,7 +162,7 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
       await proxy?.close();
       await kit.close();
       await worker.stop();
-      await locks.close();
+      await runtime.close();
       await testRedis.cleanup();
       await testDb.drop();
       expectCleanLogs(
