@@ -1,2 +1,1 @@
 export { createRuntime, type Runtime, type RuntimeConfig, type RuntimeOptions } from "./runtime.ts";
-export { withSessionSettings } from "./db-url.ts";

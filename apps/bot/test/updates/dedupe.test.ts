@@ -8,11 +8,9 @@ import type { Update } from "grammy/types";
 import { LOCK_KINDS } from "@orderbot/core";
 import { createDatabase, createProcessedUpdates, type Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
-import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
 import { barrier, shopLockManager, useTestDatabase, useTestRedis } from "@orderbot/testkit";
-import { createBotMetrics } from "../../src/metrics.ts";
-import { createUpdatePipeline, type UpdateOutcome } from "../../src/updates/pipeline.ts";
-import { createRateLimiter } from "../../src/updates/rate-limit.ts";
+import type { UpdateOutcome } from "../../src/updates/pipeline.ts";
+import { testPipeline } from "../support/pipeline.ts";
 import { privateText } from "../support/updates.ts";
 
 const BOT_ID = 4343n;
@@ -38,21 +36,14 @@ function replica(handle: (update: Update) => Promise<void>) {
     hashKey: "dedupe-test-0123456789",
   });
   opened.push({ db, redis, locks });
-  const pipeline = createUpdatePipeline({
+  const pipeline = testPipeline({
     botId: BOT_ID,
-    processed: createProcessedUpdates(db),
+    db,
     locks,
-    rateLimiter: createRateLimiter({
-      redis,
-      prefix: `${t.namespace}:rate`,
-      mask: String,
-      limit: 1_000,
-      windowMs: 60_000,
-    }),
-    refuse: async () => {},
+    redis,
+    namespace: t.namespace,
+    limit: 1_000,
     handle,
-    metrics: createBotMetrics(createMetricsRegistry()),
-    logger: silentLogger,
   });
   return { db, pipeline };
 }

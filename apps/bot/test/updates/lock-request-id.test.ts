@@ -4,13 +4,9 @@
 import { describe, expect, it } from "vitest";
 import type { Update } from "grammy/types";
 import { createShop, LOCK_KINDS } from "@orderbot/core";
-import { createProcessedUpdates } from "@orderbot/db";
-import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
 import { useRecordedLocks, useTestDatabase } from "@orderbot/testkit";
-import { createBotMetrics } from "../../src/metrics.ts";
-import { createUpdatePipeline } from "../../src/updates/pipeline.ts";
-import { createRateLimiter } from "../../src/updates/rate-limit.ts";
 import { updateRequestId } from "../../src/updates/scope.ts";
+import { testPipeline } from "../support/pipeline.ts";
 import { privateText } from "../support/updates.ts";
 
 const HASH_KEY = "lock-request-id-test-0123456789";
@@ -21,21 +17,14 @@ const fx = useRecordedLocks({ kinds: LOCK_KINDS, hashKey: HASH_KEY });
 const config = { maskKey: HASH_KEY }; // the shop hashes personal ids with the locks' key
 
 function pipeline(handle: (update: Update) => Promise<void>) {
-  return createUpdatePipeline({
+  return testPipeline({
     botId: BOT_ID,
-    processed: createProcessedUpdates(testDb.db),
+    db: testDb.db,
     locks: fx.locks,
-    rateLimiter: createRateLimiter({
-      redis: fx.redis,
-      prefix: `${fx.namespace}:rate`,
-      mask: String,
-      limit: 100,
-      windowMs: 60_000,
-    }),
-    refuse: async () => {},
+    redis: fx.redis,
+    namespace: fx.namespace,
+    limit: 100,
     handle,
-    metrics: createBotMetrics(createMetricsRegistry()),
-    logger: silentLogger,
   });
 }
 
