@@ -5,7 +5,6 @@ import { createParkedUpdates, createProcessedUpdates, type Database } from "@ord
 import { type Shop } from "@orderbot/core";
 import { createLanguagePreferences } from "@orderbot/core/customers";
 import { createReports } from "@orderbot/core/reports";
-import { createLowStockAlerts } from "@orderbot/core/stock";
 import type { LockManager } from "@orderbot/lock";
 import { maskId, type Logger, type RedisClient, type Registry } from "@orderbot/platform";
 import type { BotContext } from "./bot/context.ts";
@@ -141,7 +140,6 @@ function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotCo
       mask,
       logger,
     }),
-    lowStock: createLowStockAlerts({ shop, clock }),
     reports: createReports({ db: deps.db, clock, timeZone: config.SHOP_TIME_ZONE }),
     payments: {
       provider:

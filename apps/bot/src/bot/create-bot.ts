@@ -67,7 +67,6 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
       currency: "XTR",
       shippingOptions: deps.shippingOptions,
       providerCurrency: deps.payments.provider?.currency ?? null,
-      lowStock: deps.lowStock,
       reports: deps.reports,
       ...deps.operators,
     }),
@@ -90,14 +89,12 @@ function shoppingFeatures(deps: FeatureDeps): Composer<BotContext>[] {
     cartFeature({
       catalog: shop.catalog,
       cart: shop.cart,
-      lowStock: deps.lowStock,
       maxUnitsPerLine: deps.maxUnitsPerLine,
       orderMessages: shop.orderMessages,
     }),
     orderFeature({
       catalog: shop.catalog,
       orders: shop.orders,
-      lowStock: deps.lowStock,
       maxUnitsPerLine: deps.maxUnitsPerLine,
       orderMessages: shop.orderMessages,
     }),

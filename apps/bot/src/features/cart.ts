@@ -2,7 +2,6 @@ import { Composer } from "grammy";
 import type { CartService } from "@orderbot/core/cart";
 import type { CatalogService } from "@orderbot/core/catalog";
 import type { OrderMessages } from "@orderbot/core/customers";
-import type { LowStockAlerts } from "@orderbot/core/stock";
 import type { BotContext, PrivateButtonContext, PrivateCommandContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { cartScreen, showCart } from "./cart-screen.ts";
@@ -14,7 +13,6 @@ import { alert } from "./support.ts";
 export interface CartFeatureDeps {
   catalog: CatalogService;
   cart: CartService;
-  lowStock: LowStockAlerts;
   maxUnitsPerLine: number;
   /** Records the message the order now shows in: its card, kept true when the order changes. */
   orderMessages?: Pick<OrderMessages, "setCard">;

@@ -33,8 +33,6 @@ async function tellCheckout(
   switch (result.status) {
     case "ok": {
       await ctx.answerCallbackQuery();
-      // Before the reply, so that a re-delivery after a failed reply still finds them queued.
-      await deps.lowStock.afterSale(result.order.items.map((item) => item.sku));
       const card = orderCard(ctx, result.order);
       // The message now showing the order (a new one when it replaced a photo card).
       const shown = await showInPlace(ctx, card.text, card.keyboard);

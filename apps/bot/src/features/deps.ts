@@ -2,7 +2,6 @@ import type { Shop } from "@orderbot/core";
 import type { LanguagePreferences } from "@orderbot/core/customers";
 import type { Reports } from "@orderbot/core/reports";
 import type { ShippingOption } from "@orderbot/core/shipping";
-import type { LowStockAlerts } from "@orderbot/core/stock";
 import type { InvoiceAsks, ProviderSettings } from "./shipping.ts";
 
 /** The services and settings the features are built from; each feature takes the part it uses. */
@@ -29,7 +28,6 @@ export interface FeatureDeps {
   /** SHOP_TIME_ZONE: absolute times are shown in it, with its name (UTC when unset). */
   shopTimeZone?: string;
   languages: LanguagePreferences;
-  lowStock: LowStockAlerts;
   reports: Reports;
   /** Digital goods are paid in Stars; physical goods through `provider` (null: not sold). */
   payments: {

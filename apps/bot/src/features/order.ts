@@ -3,7 +3,6 @@ import { formatMoney, type ProductView } from "@orderbot/core";
 import { type CatalogService } from "@orderbot/core/catalog";
 import { type OrderMessages } from "@orderbot/core/customers";
 import { type OrderService, type PlaceOrderResult } from "@orderbot/core/orders";
-import { type LowStockAlerts } from "@orderbot/core/stock";
 import type { BotContext, PrivateButtonContext } from "../bot/context.ts";
 import { callbacks } from "../callbacks/index.ts";
 import { orderCard } from "../format/order-card.ts";
@@ -15,7 +14,6 @@ import { alert, showInPlace } from "./support.ts";
 export interface OrderFeatureDeps {
   catalog: CatalogService;
   orders: OrderService;
-  lowStock: LowStockAlerts;
   maxUnitsPerLine: number;
   orderMessages?: Pick<OrderMessages, "setCard">;
 }
@@ -69,9 +67,6 @@ async function tellOutcome(
     case "ok": {
       const { order } = result;
       await ctx.answerCallbackQuery();
-      // Before the reply, so that a re-delivery after a failed reply still finds them queued;
-      // their dedupe key makes running this again for a replay queue nothing new.
-      await deps.lowStock.afterSale(order.items.map((item) => item.sku));
       // In the shop's time zone, as every card: "held until 20:58 (Asia/Shanghai)".
       const card = orderCard(ctx, order);
       const shown = await showInPlace(ctx, card.text, card.keyboard);

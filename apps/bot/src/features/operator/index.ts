@@ -2,7 +2,6 @@ import { Composer } from "grammy";
 import type { Shop } from "@orderbot/core";
 import type { Reports } from "@orderbot/core/reports";
 import type { ShippingOption } from "@orderbot/core/shipping";
-import type { LowStockAlerts } from "@orderbot/core/stock";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "../../callbacks/index.ts";
 import { bindFeature } from "./bind.ts";
@@ -64,7 +63,6 @@ export interface OperatorFeatureDeps {
   providerCurrency: string | null;
   /** The shop's payment currency: a promo code's fixed amount is in it unless it names one. */
   currency: string;
-  lowStock: LowStockAlerts;
   reports: Reports;
   ownerIds: readonly bigint[];
   groupId: bigint | undefined;
@@ -120,7 +118,6 @@ function operatorActions(deps: OperatorFeatureDeps): Composer<BotContext>[] {
     stockFeature({
       catalog: shop.catalog,
       stock: shop.stock,
-      lowStock: deps.lowStock,
       ownerIds: deps.ownerIds,
     }),
     codesFeature({ catalog: shop.catalog, delivery: shop.delivery }),

@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
 import { formatMoney, parseMoney } from "@orderbot/core";
 import { type CatalogService } from "@orderbot/core/catalog";
-import { type LowStockAlerts, type SetPriceResult, type StockService } from "@orderbot/core/stock";
+import { type SetPriceResult, type StockService } from "@orderbot/core/stock";
 import type { BotContext } from "../../bot/context.ts";
 import { actorOf, respond } from "./guard.ts";
 import { requireRight } from "./rights.ts";
@@ -10,7 +10,6 @@ import { knownSku } from "./sku.ts";
 export interface StockFeatureDeps {
   catalog: CatalogService;
   stock: StockService;
-  lowStock: LowStockAlerts;
   /** With admins holding the rights table's right for `price` (rights.ts). */
   ownerIds: readonly bigint[];
 }
@@ -39,8 +38,6 @@ async function stockCommand(ctx: BotContext, deps: StockFeatureDeps): Promise<vo
   switch (result.status) {
     case "ok": {
       const after = result.product.stock;
-      // Alerts first: if the reply fails, the re-delivered command still finds them queued.
-      if (result.delta < 0) await deps.lowStock.afterSale([result.product.sku]);
       // A re-delivered command changed nothing now, and the stock has moved since its first run:
       // "before" would be a guess (orders may have taken units meanwhile), so say what it did.
       await respond(
