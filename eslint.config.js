@@ -38,9 +38,9 @@ const CORE_TRANSPORT = [
     message: "Core knows nothing of HTTP: Fastify belongs to the apps.",
   },
   {
-    group: ["@orderbot/locales", "@orderbot/locales/*"],
+    group: ["@orderbot/conversation", "@orderbot/conversation/*", "@fluent/*"],
     message:
-      "Core holds no text a person reads: texts and languages belong to the apps that render them.",
+      "Core knows the shop, not the chat: texts, languages, buttons and message ids belong to @orderbot/conversation.",
   },
 ];
 

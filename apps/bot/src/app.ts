@@ -3,7 +3,7 @@ import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { createParkedUpdates, createProcessedUpdates, type Database } from "@orderbot/db";
 import { type Shop } from "@orderbot/core";
-import { createLanguagePreferences } from "@orderbot/core/customers";
+import { createLanguagePreferences } from "@orderbot/conversation";
 import { createReports } from "@orderbot/core/reports";
 import type { LockManager } from "@orderbot/lock";
 import { maskId, type Logger, type RedisClient, type Registry } from "@orderbot/platform";

@@ -4,7 +4,7 @@ export { createBotApp, type BotApp, type BotAppDeps } from "./app.ts";
 export { botConfigSchema, parseBotConfig, loadBotConfig, type BotConfig } from "./config.ts";
 export { createBot, type CreateBotDeps } from "./bot/create-bot.ts";
 export type { BotContext } from "./bot/context.ts";
-export { callbacks } from "./callbacks/index.ts";
+export { callbacks } from "@orderbot/conversation";
 export { createServer, WEBHOOK_PATH, type BotServer, type ServerDeps } from "./server.ts";
 export {
   createUpdatePipeline,

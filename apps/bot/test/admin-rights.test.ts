@@ -4,7 +4,7 @@
 // and Redis, the kit's Telegram.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
-import { callbacks } from "../src/callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { ADMIN_RIGHTS, type RightedAction } from "../src/features/operator/rights.ts";
 import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
 

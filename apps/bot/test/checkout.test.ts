@@ -3,7 +3,7 @@
 // invoice cannot ask, and /paysupport and /terms. In-process bot, real HTTP, PostgreSQL and Redis.
 import { describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
-import { callbacks } from "../src/callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import type { BotHarness } from "./support/harness.ts";
 import { useOperatorGroup } from "./support/operators.ts";
 

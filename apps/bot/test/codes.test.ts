@@ -2,7 +2,7 @@
 // message or a .txt/.csv file (read with getFile and a download), once per command message.
 import { describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
-import { callbacks } from "../src/callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import type { BotHarness } from "./support/harness.ts";
 import { useOperatorGroup } from "./support/operators.ts";
 
@@ -156,7 +156,7 @@ describe("/codes", () => {
       where: { dedupeKey: { contains: `paid:${order.id}` } },
     });
     const alertParams = (alert.payload as { params: Record<string, string> }).params;
-    expect(alertParams.itemsEn).toContain("🔑 2: ••••0001, ••••0002");
+    expect(alertParams.codeTails).toBe("••••0001, ••••0002");
     expect(JSON.stringify(alert.payload)).not.toContain("SEE-");
     const bob = kit.createUser({ firstName: "Bob", languageCode: "en" });
     await bob.send("/start");

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { MAX_SUPPORT_TEXT } from "@orderbot/core/customers";
-import { callbacks } from "../src/callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { MAX_CUSTOMER_NAME } from "../src/format/customer-name.ts";
 import { MAX_INVOICE_DESCRIPTION } from "../src/format/promo.ts";
 import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";

@@ -3,7 +3,7 @@
 // In-process bot, real HTTP, PostgreSQL and Redis, the kit's Telegram.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { UserAction } from "@orderbot/fake-telegram";
-import { callbacks } from "../src/callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { startBotHarness, type BotHarness } from "./support/harness.ts";
 
 const LIMIT = 10;

@@ -2,9 +2,9 @@
 // tracking note by reply, /process /ship /deliver typed, a second press told who moved it and
 // when, refunds after shipping that need a reason, and the customer's card with its history.
 import { describe, expect, it } from "vitest";
-import { fulfilmentButtons, FULFILMENT_STEPS, statusNoticeKey } from "@orderbot/core/fulfilment";
+import { FULFILMENT_STEPS, statusNoticeKey } from "@orderbot/core/fulfilment";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
-import { callbacks } from "../src/callbacks/index.ts";
+import { callbacks, fulfilmentButtons } from "@orderbot/conversation";
 import type { BotHarness } from "./support/harness.ts";
 import { useOperatorGroup } from "./support/operators.ts";
 
@@ -156,7 +156,7 @@ describe("fulfilment from the operator group", () => {
 });
 
 describe("the paid alert's buttons", () => {
-  it("carry data the bot's fulfil codec reads back, for every step (core builds them for the worker)", () => {
+  it("carry data the bot's fulfil codec reads back, for every step (the worker's paid alert carries them)", () => {
     const steps = ["PAID", "PROCESSING", "SHIPPED"] as const;
     const buttons = steps.flatMap((s) => fulfilmentButtons("AB23CD45", s));
     expect(buttons.map((b) => b.step).sort()).toEqual([...FULFILMENT_STEPS, "SHIPPED"].sort());

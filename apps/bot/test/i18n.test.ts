@@ -6,7 +6,7 @@ import { type NotificationTemplate } from "@orderbot/core/outbox";
 import { FINDING_KINDS, type RefundReason } from "@orderbot/core/payments";
 import { OrderStatus } from "@orderbot/db";
 import { createI18n, LOCALES_DIR } from "../src/bot/i18n.ts";
-import { SETTING_KEYS } from "../src/callbacks/index.ts";
+import { SETTING_KEYS } from "@orderbot/conversation";
 import { FULFILMENT_COMMANDS } from "../src/features/operator/fulfilment.ts";
 import { localeFromLanguageCode, LOCALES } from "../src/format/translate.ts";
 
@@ -142,9 +142,9 @@ describe("translations", () => {
       "pool-short": true,
       duplicate: true,
     };
-    const worker = path.resolve(import.meta.dirname, "../../worker/src/outbox");
-    const literal = readdirSync(worker)
-      .map((file) => readFileSync(path.join(worker, file), "utf8"))
+    const notices = path.resolve(import.meta.dirname, "../../../packages/conversation/src/notices");
+    const literal = readdirSync(notices)
+      .map((file) => readFileSync(path.join(notices, file), "utf8"))
       .flatMap((source) => [...source.matchAll(/\b(?:format|word)\(locale, "([a-z][\w-]*)"/g)])
       .map((m) => m[1]!);
     expect(literal.length).toBeGreaterThan(0);

@@ -2,7 +2,7 @@
 // the command menus published at start.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisServer, type RedisServer } from "@orderbot/testkit";
-import { callbacks } from "../src/callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
 import { openPandaMug } from "./support/customer.ts";

@@ -7,7 +7,7 @@ import type {
   SimulatedUser,
   TgMessage,
 } from "@orderbot/fake-telegram";
-import { callbacks } from "../src/callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
 
 let h: BotHarness;

@@ -3,7 +3,7 @@
 // discount, checks out and pays the discounted invoice. In-process bot, real PostgreSQL and Redis.
 import { describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
-import { callbacks } from "../src/callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { OWNER_ID, type BotHarness } from "./support/harness.ts";
 import { useOperatorGroup } from "./support/operators.ts";
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedis, waitForRedis, type Redis } from "@orderbot/platform";
 import { startRedisServer, type RedisServer } from "@orderbot/testkit";
-import { callbacks } from "../src/callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { startBotHarness, type BotHarness } from "./support/harness.ts";
 
 let server: RedisServer;

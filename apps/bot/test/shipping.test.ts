@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PHYSICAL_DEMO_CATALOG, seedCatalog } from "@orderbot/db";
 import type { SimulatedUser } from "@orderbot/fake-telegram";
-import { callbacks } from "../src/callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { startBotHarness, type BotHarness } from "./support/harness.ts";
 
 let h: BotHarness;

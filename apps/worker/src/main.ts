@@ -49,6 +49,7 @@ const worker = createWorker({
   redis,
   locks,
   expireDue: shop.orders.expireDue,
+  readOrder: shop.orders.get,
   groups: shop.groups,
   ledger: shop.ledger,
   api,

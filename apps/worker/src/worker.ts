@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Api } from "grammy";
+import type { OrderView } from "@orderbot/core";
 import type { GroupService } from "@orderbot/core/groups";
 import type { StarReconciliation } from "@orderbot/core/payments";
 import { createProcessedUpdates, type Database } from "@orderbot/db";
@@ -38,6 +39,8 @@ export interface WorkerDeps {
   locks: LockManager;
   /** core's `orders.expireDue`. */
   expireDue: ExpireDue;
+  /** core's `orders.get`: the relay reads a paid order's items and shipping for its alert. */
+  readOrder: (publicId: string) => Promise<OrderView | null>;
   /** core's `shop.groups`: the admin-refresh job refreshes each group's admin list through it. */
   groups: Pick<GroupService, "list" | "refreshAdmins">;
   /**
@@ -72,7 +75,7 @@ export interface Worker {
  * environment, the connections and the signals; tests and the demo build workers in-process.
  *
  * @example
- * const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, groups: shop.groups, api, logger, registry });
+ * const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, readOrder: shop.orders.get, groups: shop.groups, api, logger, registry });
  * await worker.start({ listen: true });
  * // ...
  * await worker.stop();
@@ -125,6 +128,7 @@ function outboxRelay(deps: WorkerDeps, metrics: WorkerMetrics, chats: OperatorCh
   const { config } = deps;
   return createOutboxRelay({
     db: deps.db,
+    readOrder: deps.readOrder,
     callApi: deps.callApi ?? grammyCaller(deps.api),
     pacer: createPacer({
       ...TELEGRAM_LIMITS,
@@ -142,6 +146,7 @@ function outboxRelay(deps: WorkerDeps, metrics: WorkerMetrics, chats: OperatorCh
       claimMs: config.OUTBOX_CLAIM_MS,
       horizonMs: config.OUTBOX_HORIZON_MS,
       locale: config.NOTIFY_LOCALE,
+      shippingOptions: config.SHIPPING_OPTIONS,
     },
     operatorChats: chats,
     metrics,

@@ -1,33 +1,16 @@
 // Migration 20261203010000_fulfilment on a database that already has orders: FULFILLED rows
 // become DELIVERED with one timeline entry each, and nothing else moves.
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrate } from "@orderbot/db";
 import { PROJECT_ROOT } from "@orderbot/testkit";
 import { useEmptyDatabases } from "./support/empty-databases.ts";
+import { useMigrationsBefore } from "./support/migrations-before.ts";
 
 const MIGRATION = "20261203010000_fulfilment";
 const emptyDatabase = useEmptyDatabases("ful");
-const dirs: string[] = [];
-
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-
-/** The project's migrations, only those before `name` (the database as it was before). */
-async function migrationsBefore(name: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "orderbot-fulfilment-"));
-  dirs.push(dir);
-  const source = path.join(PROJECT_ROOT, "prisma/migrations");
-  for (const entry of await readdir(source, { withFileTypes: true })) {
-    if (entry.isDirectory() && entry.name >= name) continue;
-    await cp(path.join(source, entry.name), path.join(dir, entry.name), { recursive: true });
-  }
-  return dir;
-}
+const migrationsBefore = useMigrationsBefore();
 
 describe(`migration ${MIGRATION}`, () => {
   it("renames FULFILLED to DELIVERED, gives each such order its timeline entry, and leaves the rest", async () => {

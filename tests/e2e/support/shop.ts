@@ -131,6 +131,7 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
     redis: runtime.redis,
     locks: runtime.locks,
     expireDue: shop.orders.expireDue,
+    readOrder: shop.orders.get,
     groups: shop.groups,
     api: new Api(kit.token, { apiRoot: kit.apiRoot }),
     logger: silentLogger,

@@ -1,14 +1,13 @@
 import { I18n } from "@grammyjs/i18n";
 import type { MiddlewareFn } from "grammy";
-import type { LanguagePreferences } from "@orderbot/core/customers";
-import { LOCALES_DIR } from "@orderbot/locales";
+import { LOCALES_DIR, type LanguagePreferences } from "@orderbot/conversation";
 import { isLocale, localeFromLanguageCode, type Locale } from "../format/translate.ts";
 import type { BotContext } from "./context.ts";
 
 export { LOCALES_DIR };
 
 /**
- * Translations from @orderbot/locales (one folder per language). The language is the one stored
+ * Translations from @orderbot/conversation (one folder per language). The language is the one stored
  * with the customer (picked with /language, or recorded at their first message), else the one
  * Telegram reports for them (zh for any Chinese variant), else English.
  */

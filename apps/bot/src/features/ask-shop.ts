@@ -2,7 +2,7 @@ import { Composer } from "grammy";
 import { cutText } from "@orderbot/platform";
 import { MAX_SUPPORT_TEXT, type SupportRequests } from "@orderbot/core/customers";
 import type { BotContext } from "../bot/context.ts";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { customerName } from "../format/customer-name.ts";
 import { mainMenuKeyboard } from "../keyboards/menu.ts";
 import { LOCALES } from "../format/translate.ts";

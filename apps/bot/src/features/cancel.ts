@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
 import type { CancelOrderResult, OrderService } from "@orderbot/core/orders";
 import type { BotContext } from "../bot/context.ts";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { orderCard } from "../format/order-card.ts";
 import { alert, showInPlace } from "./support.ts";
 

@@ -3,7 +3,7 @@ import { formatMoney, type ProductView } from "@orderbot/core";
 import { type CartService } from "@orderbot/core/cart";
 import { type CatalogService } from "@orderbot/core/catalog";
 import type { BotContext, PrivateButtonContext, PrivateCommandContext } from "../bot/context.ts";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { categoriesKeyboard, listingKeyboard } from "../keyboards/catalog.ts";
 import { showInPlace } from "./support.ts";
 

@@ -1,5 +1,5 @@
 import type { Shop } from "@orderbot/core";
-import type { LanguagePreferences } from "@orderbot/core/customers";
+import type { LanguagePreferences } from "@orderbot/conversation";
 import type { Reports } from "@orderbot/core/reports";
 import type { ShippingOption } from "@orderbot/core/shipping";
 import type { InvoiceAsks, ProviderSettings } from "./shipping.ts";

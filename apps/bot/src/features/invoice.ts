@@ -1,7 +1,7 @@
 import { GrammyError } from "grammy";
 import type { OrderView } from "@orderbot/core";
 import type { BotContext, PrivateButtonContext } from "../bot/context.ts";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { orderCard } from "../format/order-card.ts";
 import { itemLines } from "../format/order.ts";
 import { invoiceDescription, invoiceTitle } from "../format/promo.ts";

@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
-import type { LanguagePreferences } from "@orderbot/core/customers";
+import type { LanguagePreferences } from "@orderbot/conversation";
 import type { BotContext } from "../bot/context.ts";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { languageKeyboard } from "../keyboards/language.ts";
 
 /** /language: pick English or 中文; the choice is remembered per user. */

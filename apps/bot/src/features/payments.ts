@@ -6,7 +6,7 @@ import type { OutboxService } from "@orderbot/core/outbox";
 import type { CheckPayableResult, PaymentService, PayRefusal } from "@orderbot/core/payments";
 import { paymentNoticeKey } from "@orderbot/core/payments";
 import type { BotContext } from "../bot/context.ts";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { orderCard } from "../format/order-card.ts";
 import { customerName } from "../format/customer-name.ts";
 import { loggableError } from "../log-safety.ts";
@@ -113,7 +113,6 @@ async function recordPayment(ctx: PaymentContext, deps: PaymentsFeatureDeps): Pr
     currency: payment.currency,
     shippingOptionId: payment.shipping_option_id,
     orderInfo: payment.order_info,
-    locale: ctx.locale,
     customer: {
       name: customerName(ctx.from),
       username: ctx.from.username,

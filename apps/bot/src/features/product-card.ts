@@ -1,7 +1,7 @@
 import type { InlineKeyboard } from "grammy";
 import type { ProductView } from "@orderbot/core";
 import type { BotContext } from "../bot/context.ts";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { showScreen } from "./screen.ts";
 
 /**

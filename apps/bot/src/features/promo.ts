@@ -8,7 +8,7 @@ import type {
   PrivateCommandContext,
   PrivateContext,
 } from "../bot/context.ts";
-import { promoCallbacks } from "../callbacks/promo.ts";
+import { promoCallbacks } from "@orderbot/conversation";
 import { refusalText } from "../format/promo.ts";
 import { LOCALES } from "../format/translate.ts";
 import { cartScreen } from "./cart-screen.ts";

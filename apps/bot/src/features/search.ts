@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
 import type { CatalogService } from "@orderbot/core/catalog";
 import type { BotContext } from "../bot/context.ts";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { listingKeyboard } from "../keyboards/catalog.ts";
 import { productLines } from "./catalog.ts";
 import { showInPlace } from "./support.ts";

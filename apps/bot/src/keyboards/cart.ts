@@ -1,7 +1,7 @@
 import { InlineKeyboard } from "grammy";
 import type { CartView } from "@orderbot/core/cart";
 import { cutText } from "@orderbot/platform";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import type { Locale, Translate } from "../format/translate.ts";
 import { addPromoRow } from "./promo.ts";
 

@@ -1,5 +1,5 @@
 import { InlineKeyboard } from "grammy";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { LOCALES, type Locale } from "../format/translate.ts";
 
 /** Each language named in itself, so anyone can find theirs. */

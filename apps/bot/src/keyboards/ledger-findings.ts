@@ -1,5 +1,5 @@
 import { InlineKeyboard } from "grammy";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import type { Translate } from "../format/translate.ts";
 
 /** /refunds, ledger findings: a Resolve button per finding, numbered as the listing numbers it. */

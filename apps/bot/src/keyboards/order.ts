@@ -1,10 +1,11 @@
 import { InlineKeyboard } from "grammy";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks, CARD_WAY_BACK } from "@orderbot/conversation";
 import type { Translate } from "../format/translate.ts";
 
 /**
  * An order card's buttons: Pay and Cancel while the order is open (only then do they work), and
- * always a way back to the customer's orders and to the catalog.
+ * always a way back to the customer's orders and to the catalog: the same buttons the worker puts
+ * under a card it edits.
  */
 export function orderKeyboard(
   t: Translate,
@@ -16,7 +17,6 @@ export function orderKeyboard(
       .text(t("btn-pay", { total: order.total }), callbacks.pay.encode({ orderId: order.id }))
       .text(t("btn-cancel"), callbacks.cancel.encode({ orderId: order.id }))
       .row();
-  return keyboard
-    .text(t("btn-my-orders"), callbacks.menu.encode({ action: "orders" }))
-    .text(t("btn-menu-catalog"), callbacks.catalogPage.encode({ page: 1 }));
+  for (const button of CARD_WAY_BACK) keyboard.text(t(button.label), button.data);
+  return keyboard;
 }

@@ -1,5 +1,5 @@
 import { InlineKeyboard } from "grammy";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import type { Translate } from "../format/translate.ts";
 
 export interface ProductCardState {

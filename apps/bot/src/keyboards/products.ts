@@ -1,5 +1,5 @@
 import { InlineKeyboard } from "grammy";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import type { Translate } from "../format/translate.ts";
 
 /** /products: ◀ ▶ to the neighbouring pages (pages from 1); none when everything fits on one. */

@@ -1,6 +1,6 @@
 import type { InlineKeyboard } from "grammy";
 import type { CartView } from "@orderbot/core/cart";
-import { promoCallbacks } from "../callbacks/promo.ts";
+import { promoCallbacks } from "@orderbot/conversation";
 import type { Translate } from "../format/translate.ts";
 
 /** The cart's promo row: "Promo code" without one, "✕ Code SALE10" with one. */

@@ -1,6 +1,6 @@
 import { InlineKeyboard } from "grammy";
 import type { OwedRefund } from "@orderbot/core/payments";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import type { Translate } from "../format/translate.ts";
 
 /**

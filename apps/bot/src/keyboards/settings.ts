@@ -1,6 +1,6 @@
 import { InlineKeyboard } from "grammy";
 import type { GroupSettings } from "@orderbot/core/groups";
-import { callbacks } from "../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import type { Translate } from "../format/translate.ts";
 
 const LANGUAGE_NAMES = { en: "English", zh: "中文" } as const;

@@ -1,6 +1,12 @@
 import type { Api } from "grammy";
 import type { ClaimedMessage } from "@orderbot/core/outbox";
-import { renderTemplate, UnknownTemplateError, type Locale, type Params } from "./templates.ts";
+import {
+  renderNotice,
+  UnknownTemplateError,
+  type Locale,
+  type NoticeFacts,
+  type Params,
+} from "@orderbot/conversation";
 
 /** The one Bot API call a relay makes per message. */
 export interface ApiCall {
@@ -45,31 +51,18 @@ const chatIdValue = (chatId: bigint): number => Number(chatId);
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-/**
- * A notice's buttons (core's NotifyPayload.buttons: a paid order's next step, a card's way back),
- * each labelled by its `label` text in the recipient's language; undefined when it has none.
- */
-function buttonsOf(
-  value: unknown,
-  locale: Locale,
-): { text: string; callback_data: string }[] | undefined {
-  if (!Array.isArray(value) || value.length === 0) return undefined;
-  return value.map((button: unknown) => {
-    if (!isRecord(button) || typeof button.label !== "string" || typeof button.data !== "string")
-      throw new UnknownTemplateError("button");
-    return { text: renderTemplate(button.label, {}, locale), callback_data: button.data };
-  });
+/** What a row is rendered with, read when it is sent: the recipient's language, the order. */
+export interface RenderContext {
+  locale: Locale;
+  facts?: NoticeFacts;
 }
 
-/**
- * Turns an outbox row into its Bot API call. `notify` rows are rendered here, in the recipient's
- * language when the payload names one.
- */
-export function toApiCall(message: ClaimedMessage, defaultLocale: Locale): ApiCall {
+/** Turns an outbox row into its Bot API call; `notify` rows are rendered here (@orderbot/conversation). */
+export function toApiCall(message: ClaimedMessage, context: RenderContext): ApiCall {
   const payload = message.payload;
   if (!isRecord(payload))
     throw new InvalidOutboxMessageError(message.id, "payload is not an object");
-  if (message.method === "notify") return notifyCall(message, payload, defaultLocale);
+  if (message.method === "notify") return notifyCall(message, payload, context);
   if (message.method === "refundStarPayment") return refundCall(message, payload);
   if (CHAT_METHODS.has(message.method)) {
     return {
@@ -83,20 +76,31 @@ export function toApiCall(message: ClaimedMessage, defaultLocale: Locale): ApiCa
   );
 }
 
+/** A `notify` row's template and parameters; null when it is not one. */
+export function noticeOf(message: ClaimedMessage): { template: string; params: Params } | null {
+  const payload = message.payload;
+  if (message.method !== "notify" || !isRecord(payload) || typeof payload.template !== "string")
+    return null;
+  const params = isRecord(payload.params) ? (payload.params as Params) : {};
+  return { template: payload.template, params };
+}
+
 /** A `notify` row rendered: a new message, or an order's card edited in place. */
 function notifyCall(
   message: ClaimedMessage,
   payload: Record<string, unknown>,
-  defaultLocale: Locale,
+  context: RenderContext,
 ): ApiCall {
-  const template = payload.template;
-  const params = isRecord(payload.params) ? (payload.params as Params) : {};
-  const locale =
-    payload.locale === "zh" || payload.locale === "en" ? payload.locale : defaultLocale;
-  if (typeof template !== "string")
-    throw new InvalidOutboxMessageError(message.id, "notify without a template");
+  const notice = noticeOf(message);
+  if (!notice) throw new InvalidOutboxMessageError(message.id, "notify without a template");
   try {
-    const keyboard = buttonsOf(payload.buttons, locale);
+    const { text, buttons } = renderNotice(
+      notice.template,
+      notice.params,
+      context.locale,
+      context.facts,
+    );
+    const keyboard = { inline_keyboard: buttons ? [buttons] : [] };
     // An order's card (customers/order-messages.ts): edited in place, with only its way back.
     if (isRecord(payload.edit) && typeof payload.edit.message_id === "number")
       return {
@@ -104,20 +108,21 @@ function notifyCall(
         payload: {
           chat_id: chatIdValue(message.chatId),
           message_id: payload.edit.message_id,
-          text: renderTemplate(template, params, locale),
-          reply_markup: { inline_keyboard: keyboard ? [keyboard] : [] },
+          text,
+          reply_markup: keyboard,
         },
       };
     return {
       method: "sendMessage",
       payload: {
         chat_id: chatIdValue(message.chatId),
-        text: renderTemplate(template, params, locale),
-        ...(keyboard ? { reply_markup: { inline_keyboard: [keyboard] } } : {}),
+        text,
+        ...(buttons ? { reply_markup: keyboard } : {}),
       },
     };
   } catch (error) {
-    if (error instanceof UnknownTemplateError)
+    // No text for it, or ids its buttons' codecs refuse: retrying cannot help.
+    if (error instanceof UnknownTemplateError || error instanceof RangeError)
       throw new InvalidOutboxMessageError(message.id, error.message, { cause: error });
     throw error;
   }

@@ -1,4 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
+import type { OrderView } from "@orderbot/core";
+import type { ShippingOption } from "@orderbot/core/shipping";
+import { ORDER_TEMPLATES, recipientLanguages, type Locale } from "@orderbot/conversation";
 import type { Database } from "@orderbot/db";
 import type { Logger } from "@orderbot/platform";
 import {
@@ -10,23 +13,27 @@ import {
 } from "@orderbot/core/outbox";
 import type { WorkerMetrics } from "../metrics.ts";
 import type { OperatorChats } from "../operators/chats.ts";
-import { toApiCall, type ApiCall, type CallApi } from "./api-call.ts";
+import { noticeOf, toApiCall, type ApiCall, type CallApi, type RenderContext } from "./api-call.ts";
 import { classify } from "./classify.ts";
 import type { Pacer } from "./pacer.ts";
 import type { RetryPolicy, SendResult } from "./retry.ts";
 import { settle } from "./settle.ts";
-import type { Locale } from "./templates.ts";
 
 export interface RelayOptions {
   batchSize: number;
   claimMs: number;
   /** Messages whose pacing slot is further away than this go back to the table (ms). */
   horizonMs: number;
+  /** NOTIFY_LOCALE: the language of a chat the shop knows nothing of. */
   locale: Locale;
+  /** SHIPPING_OPTIONS: their titles, in a paid order's alert. */
+  shippingOptions: readonly ShippingOption[];
 }
 
 export interface RelayDeps {
   db: Database;
+  /** core's `orders.get`: a paid order's items and shipping, read when its alert is sent. */
+  readOrder: (publicId: string) => Promise<OrderView | null>;
   callApi: CallApi;
   /** Kept across runs: pacing must remember what the previous run sent. */
   pacer: Pacer;
@@ -181,9 +188,23 @@ async function putBack(
   }
 }
 
+/** What a row is rendered with: its chat's language, and the order when its text needs it. */
+async function renderContext(
+  relay: Relay,
+  message: ClaimedMessage,
+  locale: Locale,
+): Promise<RenderContext> {
+  const notice = noticeOf(message);
+  const orderId = notice?.params.orderId;
+  if (!notice || !ORDER_TEMPLATES.has(notice.template) || orderId === undefined) return { locale };
+  const order = await relay.deps.readOrder(String(orderId));
+  return { locale, facts: { order, shippingOptions: relay.deps.options.shippingOptions } };
+}
+
 async function deliverChat(
   relay: Relay,
   messages: ClaimedMessage[],
+  locale: Locale,
   deadline: number,
   ctx: RelayRunContext,
   summary: RelaySummary,
@@ -202,7 +223,7 @@ async function deliverChat(
     let call: ApiCall | null = null;
     let result: SendResult;
     try {
-      call = toApiCall(message, deps.options.locale);
+      call = toApiCall(message, await renderContext(relay, message, locale));
       await deps.callApi(call);
       result = { kind: "ok" };
     } catch (error) {
@@ -229,8 +250,12 @@ async function round(relay: Relay, ctx: RelayRunContext, summary: RelaySummary):
   const byChat = new Map<bigint, ClaimedMessage[]>();
   for (const message of claimed)
     byChat.set(message.chatId, [...(byChat.get(message.chatId) ?? []), message]);
+  // Each chat's language as it is now, in one query for the batch.
+  const languageOf = await recipientLanguages(db, [...byChat.keys()], options.locale);
   const results = await Promise.allSettled(
-    [...byChat.values()].map((messages) => deliverChat(relay, messages, deadline, ctx, summary)),
+    [...byChat].map(([chatId, messages]) =>
+      deliverChat(relay, messages, languageOf(chatId), deadline, ctx, summary),
+    ),
   );
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;

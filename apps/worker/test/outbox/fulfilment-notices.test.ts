@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { fulfilmentButtons } from "@orderbot/core/fulfilment";
+import type { OrderView } from "@orderbot/core";
 import { type ClaimedMessage } from "@orderbot/core/outbox";
-import { InvalidOutboxMessageError, toApiCall } from "../../src/outbox/api-call.ts";
+import { toApiCall } from "../../src/outbox/api-call.ts";
 
 const row = (payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({
   id: 1,
@@ -16,54 +16,110 @@ const row = (payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({
 
 const status = (step: string, note = "") => ({
   template: "order-status",
-  params: { orderId: "AB12CD34", status: step, step, note, hasNote: note ? "yes" : "no" },
+  params: { orderId: "AB23CD45", status: step, step, note, hasNote: note ? "yes" : "no" },
 });
 
 describe("fulfilment notices", () => {
   it("tells the customer each step in their language, with the tracking note when there is one", () => {
-    const text = (payload: unknown) => toApiCall(row(payload), "en").payload.text;
+    const text = (payload: unknown, locale: "en" | "zh" = "en") =>
+      toApiCall(row(payload), { locale }).payload.text;
     expect(text(status("PROCESSING"))).toBe(
-      "Your order AB12CD34 is being prepared. We will tell you when it ships.",
+      "Your order AB23CD45 is being prepared. We will tell you when it ships.",
     );
     expect(text(status("SHIPPED", "DHL 123"))).toBe(
-      "Your order AB12CD34 has shipped.\nTracking: DHL 123\nWe will tell you when it is delivered.",
+      "Your order AB23CD45 has shipped.\nTracking: DHL 123\nWe will tell you when it is delivered.",
     );
     expect(text(status("SHIPPED"))).toBe(
-      "Your order AB12CD34 has shipped.\nWe will tell you when it is delivered.",
+      "Your order AB23CD45 has shipped.\nWe will tell you when it is delivered.",
     );
-    expect(text({ ...status("SHIPPED", "顺丰 SF1"), locale: "zh" })).toBe(
-      "您的订单 AB12CD34 已发货。\n物流单号：顺丰 SF1\n送达时我们会通知您。",
+    expect(text(status("SHIPPED", "顺丰 SF1"), "zh")).toBe(
+      "您的订单 AB23CD45 已发货。\n物流单号：顺丰 SF1\n送达时我们会通知您。",
     );
-    expect(text({ ...status("DELIVERED"), locale: "zh" })).toBe(
-      "您的订单 AB12CD34 已送达。感谢您的惠顾！",
-    );
+    expect(text(status("DELIVERED"), "zh")).toBe("您的订单 AB23CD45 已送达。感谢您的惠顾！");
   });
 
-  it("puts the next-step buttons under the paid alert, labelled in the group's language", () => {
+  it("lists a paid order's lines, read when sent, with its next steps, in the group's language", () => {
     const paid = {
       template: "operator-order-paid",
-      params: { orderId: "AB12CD34", amountMinor: 5, currency: "XTR" },
-      buttons: fulfilmentButtons("AB12CD34", "PAID"),
+      params: {
+        orderId: "AB23CD45",
+        amountMinor: 5_500,
+        currency: "EUR",
+        customer: "Ann (@ann) · ••••0001",
+        codeTails: "••••1111, ••••2222",
+      },
     };
-    expect(toApiCall(row(paid, -100_1n), "en").payload.reply_markup).toEqual({
+    const facts = {
+      order: PHYSICAL,
+      shippingOptions: [{ id: "dhl", title: "DHL", price: 500, countries: "*" as const }],
+    };
+    const en = toApiCall(row(paid, -100_1n), { locale: "en", facts });
+    expect(en.payload.text).toBe(
+      [
+        "Order AB23CD45 was paid: 55.00 EUR.",
+        "• Teapot × 2: 50.00 EUR",
+        "Shipping: DHL (5.00 EUR)",
+        "Deliver to: A••• L•••, •••, Berlin, DE",
+        "Phone: +49 ••• ••• 67",
+        "🔑 2: ••••1111, ••••2222",
+        "Customer: Ann (@ann) · ••••0001",
+      ].join("\n"),
+    );
+    expect(en.payload.reply_markup).toEqual({
       inline_keyboard: [
         [
-          { text: "📦 Start preparing", callback_data: "fm:AB12CD34:PROCESSING" },
-          { text: "🚚 Mark shipped", callback_data: "fm:AB12CD34:SHIPPED" },
+          { text: "📦 Start preparing", callback_data: "fm:AB23CD45:PROCESSING" },
+          { text: "🚚 Mark shipped", callback_data: "fm:AB23CD45:SHIPPED" },
+          { text: "Show contact", callback_data: "ph:AB23CD45" },
         ],
       ],
     });
-    const zh = toApiCall(row({ ...paid, locale: "zh" }, -100_1n), "en");
+    const zh = toApiCall(row(paid, -100_1n), { locale: "zh", facts });
+    expect(String(zh.payload.text).split("\n").slice(1, 6)).toEqual([
+      "• 茶壶 × 2：50.00 EUR",
+      "配送：DHL（5.00 EUR）",
+      "收货：A••• L•••, •••, Berlin, DE",
+      "电话：+49 ••• ••• 67",
+      "🔑 2：••••1111, ••••2222",
+    ]);
     expect(zh.payload.reply_markup).toMatchObject({
-      inline_keyboard: [[{ text: "📦 开始备货" }, { text: "🚚 标记为已发货" }]],
+      inline_keyboard: [[{ text: "📦 开始备货" }, { text: "🚚 标记为已发货" }, {}]],
     });
-    // Without buttons, no keyboard at all.
-    const { buttons: _, ...plain } = paid;
-    expect(toApiCall(row(plain, -100_1n), "en").payload).not.toHaveProperty("reply_markup");
   });
 
-  it("sends a row with a malformed button to the dead letters instead of a broken keyboard", () => {
-    const bad = { template: "operator-order-paid", params: {}, buttons: [{ step: 1 }] };
-    expect(() => toApiCall(row(bad, -100_1n), "en")).toThrow(InvalidOutboxMessageError);
+  it("keeps a notice without buttons free of a keyboard", () => {
+    const expired = { template: "order-expired", params: { orderId: "AB23CD45" } };
+    expect(toApiCall(row(expired), { locale: "en" }).payload).not.toHaveProperty("reply_markup");
   });
 });
+
+const PHYSICAL: OrderView = {
+  id: "AB23CD45",
+  userId: 7_000_000_001n,
+  chatId: 7_000_000_001n,
+  status: "PAID",
+  totalMinor: 5_000,
+  currency: "EUR",
+  expiresAt: new Date(),
+  createdAt: new Date(),
+  version: 2,
+  items: [
+    {
+      sku: "POT",
+      title: { en: "Teapot", zh: "茶壶" },
+      kind: "PHYSICAL",
+      quantity: 2,
+      unitPriceMinor: 2_500,
+    },
+  ],
+  shipping: {
+    optionId: "dhl",
+    shippingMinor: 500,
+    nameMasked: "A••• L•••",
+    phoneMasked: "+49 ••• ••• 67",
+    emailMasked: null,
+    addressMasked: "•••, Berlin, DE",
+    hasContact: true,
+    countryCode: "DE",
+  },
+};

@@ -55,8 +55,8 @@ describe("the operator group's outbox under a flood of questions", () => {
       Array.from({ length: CUSTOMERS }, () => MAX_OPEN_SUPPORT_REQUESTS),
     );
 
-    // Then one payment.
-    const product = await createProduct(db, 1);
+    // Then one payment (of a product with stock to spare: no low-stock alert joins the lane).
+    const product = await createProduct(db, 10);
     const buyer = await startedUser(tg);
     const order = await reserveFor(shop, buyer, product.sku);
     const chargeId = await payOnTelegram(tg, buyer, order.id, order.totalMinor);

@@ -28,6 +28,7 @@ describe("warming up a relay's pacer", () => {
 
     const relay = createOutboxRelay({
       db: testDb.db,
+      readOrder: async () => null,
       callApi: async () => {
         throw new Error("no call is made while warming up");
       },
@@ -38,6 +39,7 @@ describe("warming up a relay's pacer", () => {
         claimMs: 30_000,
         horizonMs: 1000,
         locale: "en",
+        shippingOptions: [],
       },
       operatorChats: async () => [],
       metrics: createWorkerMetrics(new Registry()),

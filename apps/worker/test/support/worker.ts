@@ -52,6 +52,7 @@ export async function startWorker(
     redis,
     locks,
     expireDue: shop.orders.expireDue,
+    readOrder: shop.orders.get,
     groups: shop.groups,
     ledger: shop.ledger,
     api,

@@ -1,4 +1,4 @@
-// @orderbot/core/customers: customers: languages, support requests, their orders' messages.
+// @orderbot/core/customers: support requests and the messages that show their orders.
 export {
   MAX_SUPPORT_TEXT,
   supportRequestKey,
@@ -11,7 +11,6 @@ export {
 } from "./support-requests.ts";
 export { MAX_OPEN_SUPPORT_REQUESTS } from "./open-requests.ts";
 export {
-  CARD_WAY_BACK,
   createOrderMessages,
   DELETABLE_FOR_MS,
   INVOICE_CLAIM_MS,
@@ -19,9 +18,3 @@ export {
   type OrderMessageIds,
   type OrderMessages,
 } from "./order-messages.ts";
-// Per-user language choices, cached in Redis so that the bot's handlers never touch Redis.
-export {
-  createLanguagePreferences,
-  type LanguagePreferences,
-  type LanguagePreferencesDeps,
-} from "./language-preferences.ts";

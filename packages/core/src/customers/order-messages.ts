@@ -133,16 +133,6 @@ const UNPAYABLE: ReadonlySet<string> = new Set(["EXPIRED", "CANCELLED", "REFUNDE
 export const cardRefreshKey = (publicId: string, status: string) => `card:${publicId}:${status}`;
 
 /**
- * The buttons of a card the worker edits: a way back to the customer's orders and to the catalog,
- * as the bot's own cards have (apps/bot/src/keyboards/order.ts). The data is the bot's `menu` and
- * `catalogPage` callback data, which its tests decode.
- */
-export const CARD_WAY_BACK: readonly { label: string; data: string }[] = [
-  { label: "btn-my-orders", data: "m:orders" },
-  { label: "btn-menu-catalog", data: "c:1" },
-];
-
-/**
  * In the transaction that moved the order to `status`: queues the edit of its card (once per
  * order and state) and the deletion of an invoice that can no longer be paid, while Telegram
  * still allows it (48 hours).
@@ -175,7 +165,6 @@ export async function queueCardRefresh(
         template: "order-card",
         params: { orderId: order.publicId, status },
         edit: { message_id: order.cardMessageId },
-        buttons: [...CARD_WAY_BACK],
       },
     });
   if (order.invoiceMessageId !== null && UNPAYABLE.has(status)) {
@@ -196,7 +185,7 @@ export async function queueCardRefresh(
 
 /**
  * `queueCardRefresh` for a batch of orders that just expired (expire-due.ts moves them in one
- * statement): their cards' edits, in each customer's language, and their invoices' deletions.
+ * statement): their cards' edits and their invoices' deletions.
  */
 export async function queueExpiredCards(tx: Tx, orderIds: number[], now: Date): Promise<void> {
   if (orderIds.length === 0) return;
@@ -207,10 +196,8 @@ export async function queueExpiredCards(tx: Tx, orderIds: number[], now: Date): 
            jsonb_build_object(
              'template', 'order-card',
              'params', jsonb_build_object('orderId', o.public_id, 'status', 'EXPIRED'),
-             'edit', jsonb_build_object('message_id', o.card_message_id),
-             'buttons', ${JSON.stringify(CARD_WAY_BACK)}::jsonb)
-             || CASE WHEN c.language IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('locale', c.language) END
-    FROM orders o LEFT JOIN customers c ON c.user_id = o.chat_id
+             'edit', jsonb_build_object('message_id', o.card_message_id))
+    FROM orders o
     WHERE o.id = ANY(${orderIds}::int[]) AND o.card_message_id IS NOT NULL
     ON CONFLICT (dedupe_key) DO NOTHING`;
   await tx.$executeRaw`

@@ -7,19 +7,18 @@ import { queueDelivery } from "./queue-delivery.ts";
  * The digital half of a payment that pays for its order, in the payment's transaction: the
  * picked items become the order's and their delivery is queued. Rolled back with the payment if
  * anything after fails, so an item is never assigned without the payment that bought it.
- * Returns what the operators' paid-order alert may show of them: a line with their count and
- * masked tails ("\n🔑 2: ••••1111, ••••2222"), or "" when the order has none.
+ * Returns what the operators' paid-order alert may show of them: their masked tails
+ * (["••••1111", "••••2222"]), none when the order has none.
  */
 export async function deliverOrder(
   tx: Tx,
   deps: Pick<CoreDeps, "clock" | "logger">,
   order: { id: number; publicId: string; chatId: bigint },
   picked: PickedItems,
-  locale?: "en" | "zh",
-): Promise<string> {
+): Promise<string[]> {
   const assigned = await assignPickedItems(tx, order.id, picked, deps.clock.now());
-  if (assigned === 0) return "";
-  await queueDelivery(tx, order, locale);
+  if (assigned === 0) return [];
+  await queueDelivery(tx, order);
   // A count only: the codes themselves never reach a log line.
   deps.logger.info({ order: order.publicId, items: assigned }, "digital items assigned");
   const items = await tx.digitalItem.findMany({
@@ -27,7 +26,7 @@ export async function deliverOrder(
     orderBy: { id: "asc" },
     select: { secret: true },
   });
-  return `\n🔑 ${items.length}: ${items.map((item) => maskedTail(item.secret)).join(", ")}`;
+  return items.map((item) => maskedTail(item.secret));
 }
 
 /**

@@ -22,7 +22,6 @@ export const deliveryKey = (orderPublicId: string, part: number): string =>
 export async function queueDelivery(
   tx: Tx,
   order: { id: number; publicId: string; chatId: bigint },
-  locale?: "en" | "zh",
 ): Promise<number> {
   const items = await tx.digitalItem.findMany({
     where: { orderId: order.id, revokedAt: null },
@@ -47,7 +46,6 @@ export async function queueDelivery(
         // Which items this message carries: the "no code delivered twice" check reads them.
         itemIds: part.map((item) => item.id).join(","),
       },
-      ...(locale ? { locale } : {}),
     },
   }));
   await enqueueOutbox(tx, messages);

@@ -9,4 +9,4 @@ export {
 } from "./advance-order.ts";
 export { TIMELINE_NOTE_MAX, type TimelineEntryView } from "./timeline.ts";
 export { statusNoticeKey } from "./status-notice.ts";
-export { FULFILMENT_CALLBACK_PREFIX, fulfilmentButtons, type FulfilmentButton } from "./buttons.ts";
+export { nextFulfilmentSteps } from "./next-steps.ts";

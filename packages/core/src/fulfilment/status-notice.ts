@@ -11,9 +11,8 @@ export function statusNoticeKey(publicId: string, status: OrderStatus): string {
 }
 
 /**
- * Queues "your order is now STATUS" (with the note, e.g. a tracking number) to the order's chat, in
- * the customer's stored language. Returns 1 when queued
- * now, 0 when it was queued before.
+ * Queues "your order is now STATUS" (with the note, e.g. a tracking number) to the order's chat.
+ * Returns 1 when queued now, 0 when it was queued before.
  */
 export async function queueStatusNotice(
   tx: Tx,
@@ -26,7 +25,6 @@ export async function queueStatusNotice(
       dedupeKey: statusNoticeKey(order.publicId, status),
       chatId: order.chatId,
       method: "notify",
-      // No locale: enqueueOutbox fills in the customer's stored language.
       payload: {
         template: "order-status",
         // `status` is shown in the glossary's word; `step` is what the message selects on.

@@ -113,10 +113,7 @@ async function expireBatch(
     INSERT INTO outbox_messages (dedupe_key, chat_id, method, payload)
     SELECT 'expired:' || e.public_id, e.chat_id, 'notify',
            jsonb_build_object('template', 'order-expired', 'params', jsonb_build_object('orderId', e.public_id))
-             || CASE WHEN c.language IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('locale', c.language) END
     FROM unnest(${expired.map((o) => o.publicId)}::text[], ${expired.map((o) => o.chatId)}::bigint[]) AS e(public_id, chat_id)
-    -- In the customer's language (a private chat's id is its user's id).
-    LEFT JOIN customers c ON c.user_id = e.chat_id
     ON CONFLICT (dedupe_key) DO NOTHING`;
   await queueExpiredCards(tx, ids, now);
   return {

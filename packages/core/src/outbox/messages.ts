@@ -1,9 +1,11 @@
-import type { Database, Prisma, Tx } from "@orderbot/db";
+import type { Database, Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 
 /**
  * What the outbox carries. `method` names what the relay does with `payload`:
- * - `notify`: render `template` (in the recipient's language) with `params` and send it to `chatId`;
+ * - `notify`: tell `chatId` what happened: `template` names the event, `params` its ids and facts.
+ *   The worker renders it when it sends it, in the recipient's language, with the buttons the
+ *   event calls for (@orderbot/conversation): a row holds no words.
  * - `refundStarPayment`: call the Bot API method of that name with `payload` as its parameters.
  */
 export type OutboxMessageInput = (
@@ -58,17 +60,6 @@ export type NotificationTemplate =
 export interface NotifyPayload {
   template: NotificationTemplate;
   params: Record<string, string | number>;
-  /**
-   * The recipient's language. Left out, `enqueueOutbox` fills it in from the customer's stored
-   * language (private chats); only a recipient the shop knows nothing of gets the worker's default.
-   */
-  locale?: "en" | "zh";
-  /**
-   * Inline buttons under the message, one row: `label` is the id of the text the worker renders
-   * in the recipient's language, `data` the callback data the bot decodes (fulfilment/buttons.ts,
-   * customers/order-messages.ts).
-   */
-  buttons?: { label: string; data: string }[];
   /** Edit this message of the bot's into the text instead of sending a new one (an order's card). */
   edit?: { message_id: number };
 }
@@ -101,60 +92,18 @@ export async function enqueueOutbox(
   messages: readonly OutboxMessageInput[],
 ): Promise<number> {
   if (messages.length === 0) return 0;
-  const languages = await customerLanguages(tx, messages);
   const { count } = await tx.outboxMessage.createMany({
     data: messages.map((m) => ({
       dedupeKey: m.dedupeKey,
       chatId: m.chatId,
       method: m.method,
-      payload: withLanguage(m, languages),
+      payload: { ...m.payload },
       lane: laneOf(m),
       ...(m.notBefore ? { nextAttemptAt: m.notBefore } : {}),
     })),
     skipDuplicates: true,
   });
   return count;
-}
-
-/**
- * The stored language of every customer a notice goes to. A private chat's id is its user's id;
- * group chats (negative ids) take the language of the group's settings instead.
- */
-async function customerLanguages(
-  tx: Tx | Database,
-  messages: readonly OutboxMessageInput[],
-): Promise<Map<bigint, "en" | "zh">> {
-  const userIds = [
-    ...new Set(
-      messages
-        .filter((m) => m.method === "notify" && !m.payload.locale && m.chatId > 0n)
-        .map((m) => m.chatId),
-    ),
-  ];
-  if (userIds.length === 0) return new Map();
-  const rows = await tx.customer.findMany({
-    where: { userId: { in: userIds } },
-    select: { userId: true, language: true },
-  });
-  return new Map(
-    rows
-      .filter((r) => r.language === "en" || r.language === "zh")
-      .map((r) => [r.userId, r.language as "en" | "zh"]),
-  );
-}
-
-function withLanguage(
-  m: OutboxMessageInput,
-  languages: Map<bigint, "en" | "zh">,
-): Prisma.InputJsonObject {
-  if (m.method !== "notify" || m.payload.locale) return { ...m.payload };
-  const locale = languages.get(m.chatId);
-  return locale ? { ...m.payload, locale } : { ...m.payload };
-}
-
-/** A group's language, from its /settings (English when unset). */
-function groupLanguage(settings: unknown): "en" | "zh" {
-  return (settings as { language?: unknown } | null)?.language === "zh" ? "zh" : "en";
 }
 
 /**
@@ -169,19 +118,15 @@ export async function enqueueOperatorAlert(
   dedupeKey: string,
   template: NotificationTemplate,
   params: Record<string, string | number>,
-  buttons?: NotifyPayload["buttons"],
 ): Promise<number> {
   const groups = await tx.operatorGroup.findMany({ select: { chatId: true, settings: true } });
   const muted = (settings: unknown) =>
     template === "operator-order-paid" &&
     (settings as { notifyPaidOrders?: unknown } | null)?.notifyPaidOrders === false;
-  const chats: { chatId: bigint; locale?: "en" | "zh" }[] = groups
-    .filter((g) => !muted(g.settings))
-    .map((g) => ({ chatId: g.chatId, locale: groupLanguage(g.settings) }));
+  const chats = groups.filter((g) => !muted(g.settings)).map((g) => g.chatId);
   if (groups.length > 0 && chats.length === 0) return 0;
-  // The fallback chat has no settings: the worker's NOTIFY_LOCALE.
   if (chats.length === 0 && deps.config.fallbackOperatorChatId !== undefined)
-    chats.push({ chatId: deps.config.fallbackOperatorChatId });
+    chats.push(deps.config.fallbackOperatorChatId);
   if (chats.length === 0) {
     // Not the params: some carry a customer's name or words.
     deps.logger.warn(
@@ -192,16 +137,11 @@ export async function enqueueOperatorAlert(
   }
   return enqueueOutbox(
     tx,
-    chats.map(({ chatId, locale }) => ({
+    chats.map((chatId) => ({
       dedupeKey: `${dedupeKey}:${chatId}`,
       chatId,
       method: "notify" as const,
-      payload: {
-        template,
-        params,
-        ...(locale ? { locale } : {}),
-        ...(buttons?.length ? { buttons } : {}),
-      },
+      payload: { template, params },
     })),
   );
 }

@@ -18,8 +18,6 @@ export interface ConfirmPaymentInput {
   /** Telegram's total_amount, in minor units, and its currency. */
   amount: number;
   currency: string;
-  /** The payer's language, for the confirmation the outbox sends if the bot's own reply does not. */
-  locale?: "en" | "zh";
   /**
    * How operators know the payer: their Telegram name and @username, shown in the paid-order
    * notice (the id stays masked). Absent: the masked id only.
@@ -61,7 +59,6 @@ const inputSchema = z.object({
   providerChargeId: z.string().max(256).nullish(),
   amount: z.number().int().positive(),
   currency: currencySchema,
-  locale: z.enum(["en", "zh"]).optional(),
   customer: z
     .object({
       name: z.string().trim().min(1).max(128),

@@ -79,8 +79,8 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
     await queueRefund(tx, deps, refundOf(input, to), reason);
     return { status: "refund-pending", reason, order: view, payment: paymentOut, duplicate: false };
   }
-  // The codes given, as operators may see them: a count and masked tails ("" for no pool).
-  const codes = picked ? await deliverOrder(tx, deps, order, picked, input.locale) : "";
+  // The codes given, as operators may see them: masked tails (none without a pool).
+  const codes = picked ? await deliverOrder(tx, deps, order, picked) : [];
   await announcePaid(tx, deps, { input, order, view, codes });
   return {
     status: "ok",
@@ -88,7 +88,7 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
     payment: paymentOut,
     duplicate: false,
     rereserved,
-    codesSent: codes !== "",
+    codesSent: codes.length > 0,
   };
 }
 

@@ -15,4 +15,3 @@ export { shippingCharge, type ShippingCharge, type ShippingRefusal } from "./shi
 export type { OrderShippingView } from "./shipping-view.ts";
 export type { BuyerContact, RevealPhoneInput, RevealPhoneResult } from "./phone-reveal.ts";
 export type { SetProductKindInput, SetProductKindResult } from "./product-kind.ts";
-export { SHOW_PHONE_CALLBACK_PREFIX } from "./operator-text.ts";

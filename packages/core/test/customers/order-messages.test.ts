@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CARD_WAY_BACK, DELETABLE_FOR_MS, INVOICE_CLAIM_MS } from "../../src/customers/index.ts";
+import { DELETABLE_FOR_MS, INVOICE_CLAIM_MS } from "../../src/customers/index.ts";
 import { addProduct, placed, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 
@@ -63,9 +63,8 @@ describe("an order's invoice", () => {
 });
 
 describe("when an order can no longer be paid", () => {
-  it("on expiry, its card is edited in the customer's language and its invoice deleted", async () => {
+  it("on expiry, its card is edited and its invoice deleted", async () => {
     const customer = user(3);
-    await h.db.customer.create({ data: { userId: customer, language: "zh" } });
     const p = await addProduct(h.db, { stock: 5 });
     const order = await placed(h.shop, customer, [{ sku: p.sku, quantity: 1 }]);
     await h.shop.orderMessages.setCard(order.id, customer, 10);
@@ -83,8 +82,6 @@ describe("when an order can no longer be paid", () => {
             template: "order-card",
             params: { orderId: order.id, status: "EXPIRED" },
             edit: { message_id: 10 },
-            buttons: [...CARD_WAY_BACK],
-            locale: "zh",
           },
         ],
         ["deleteMessage", { message_id: 11 }],

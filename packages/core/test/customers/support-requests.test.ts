@@ -46,8 +46,6 @@ describe("support requests", () => {
         text: "charged twice?",
         orders: `${order.id} RESERVED 50 ⭐`,
       },
-      // The group's language (its /settings; English by default).
-      locale: "en",
     });
   });
 

@@ -34,7 +34,7 @@ describe("confirmPayment", () => {
 
     for (const order of [reserved, paying]) {
       const payment = paymentFor(order);
-      const result = await h.shop.payments.confirmPayment({ ...payment, locale: "zh" });
+      const result = await h.shop.payments.confirmPayment(payment);
       expect(result).toMatchObject({
         status: "ok",
         duplicate: false,
@@ -66,7 +66,7 @@ describe("confirmPayment", () => {
         chatId: order.chatId,
         status: "PENDING",
         attempts: 0,
-        payload: { template: "payment-received", params: { orderId: order.id }, locale: "zh" },
+        payload: { template: "payment-received", params: { orderId: order.id } },
       });
       expect(notice!.nextAttemptAt.getTime() - h.clock.now().getTime()).toBe(
         PAYMENT_NOTICE_GRACE_MS,

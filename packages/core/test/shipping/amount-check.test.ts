@@ -111,16 +111,11 @@ describe("confirmation of a physical order", () => {
     const [alert] = await h.db.outboxMessage.findMany({
       where: { dedupeKey: { startsWith: `paid:${order.id}:` } },
     });
-    const payload = alert!.payload as {
-      params: Record<string, string | number>;
-      buttons: { label: string; data: string }[];
-    };
-    expect(payload.params.amountMinor).toBe(3_000);
-    expect(payload.params.itemsEn).toContain("Shipping: Courier (5.00 USD)");
-    expect(payload.params.itemsEn).toContain("+49 ••• ••• 67");
+    // The alert names the order: the worker shows its shipping, masked as above, when it sends it.
+    const payload = alert!.payload as { params: Record<string, string | number> };
+    expect(payload.params).toMatchObject({ orderId: order.id, amountMinor: 3_000 });
     for (const secret of ["2345 6767", "Ann Lee", "Invalidenstr", "10115"])
       expect(JSON.stringify(payload)).not.toContain(secret);
-    expect(payload.buttons).toContainEqual({ label: "btn-show-phone", data: `ph:${order.id}` });
     await assertInvariants(h.db);
   });
 

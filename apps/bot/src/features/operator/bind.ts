@@ -1,7 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { GroupService } from "@orderbot/core/groups";
 import type { BotContext } from "../../bot/context.ts";
-import { callbacks } from "../../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { respond } from "./guard.ts";
 
 /**

@@ -6,7 +6,6 @@ import {
   type Filter,
 } from "grammy";
 import {
-  fulfilmentButtons,
   TIMELINE_NOTE_MAX,
   type AdvanceOrderResult,
   type FulfilmentService,
@@ -15,7 +14,7 @@ import {
 import { type OrderService, type OrderStatus } from "@orderbot/core/orders";
 import { cutText } from "@orderbot/platform";
 import type { BotContext } from "../../bot/context.ts";
-import { callbacks } from "../../callbacks/index.ts";
+import { callbacks, fulfilmentButtons } from "@orderbot/conversation";
 import { formatMoment, whoText } from "../../format/timeline.ts";
 import { actorOf, respond } from "./guard.ts";
 

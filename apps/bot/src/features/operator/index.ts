@@ -3,7 +3,7 @@ import type { Shop } from "@orderbot/core";
 import type { Reports } from "@orderbot/core/reports";
 import type { ShippingOption } from "@orderbot/core/shipping";
 import type { BotContext } from "../../bot/context.ts";
-import { callbacks } from "../../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { bindFeature } from "./bind.ts";
 import { CATEGORY_COMMANDS, categoriesFeature } from "./categories.ts";
 import { CODES_COMMANDS, codesFeature, isCodesDocument } from "./codes.ts";

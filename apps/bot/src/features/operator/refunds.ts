@@ -9,7 +9,7 @@ import {
   type RetryRefundResult,
 } from "@orderbot/core/payments";
 import type { BotContext } from "../../bot/context.ts";
-import { callbacks } from "../../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { actorOf, respond } from "./guard.ts";
 import { renderFindings, renderSection } from "./money-exceptions.ts";
 import { requireRight } from "./rights.ts";

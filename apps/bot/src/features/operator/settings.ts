@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
 import type { GroupService, GroupSettingsPatch, GroupView } from "@orderbot/core/groups";
 import type { BotContext } from "../../bot/context.ts";
-import { callbacks, type SettingKey } from "../../callbacks/index.ts";
+import { callbacks, type SettingKey } from "@orderbot/conversation";
 import { settingsKeyboard } from "../../keyboards/settings.ts";
 import { showInPlace } from "../support.ts";
 import { actorOf, respond } from "./guard.ts";

@@ -7,7 +7,7 @@ import { formatMoney, parseMoney, type OrderView } from "@orderbot/core";
 import { type CatalogService } from "@orderbot/core/catalog";
 import { type ShippingOption, type ShippingService } from "@orderbot/core/shipping";
 import type { BotContext } from "../../bot/context.ts";
-import { callbacks } from "../../callbacks/index.ts";
+import { callbacks } from "@orderbot/conversation";
 import { optionLabel } from "../shipping.ts";
 import { alert } from "../support.ts";
 import { actorOf, respond } from "./guard.ts";

@@ -1,11 +1,6 @@
 import type { Database } from "@orderbot/db";
 import type { Logger, Redis } from "@orderbot/platform";
-
-/** The languages the shop speaks (the same list as @orderbot/locales; CHECKed in the table). */
-export const CUSTOMER_LANGUAGES = ["en", "zh"] as const;
-type Locale = (typeof CUSTOMER_LANGUAGES)[number];
-const isLocale = (value: unknown): value is Locale =>
-  (CUSTOMER_LANGUAGES as readonly unknown[]).includes(value);
+import { isLocale, type Locale } from "./languages.ts";
 
 export interface LanguagePreferencesDeps {
   db: Pick<Database, "customer" | "$queryRaw">;

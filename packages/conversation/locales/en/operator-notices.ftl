@@ -11,6 +11,12 @@ operator-order-paid =
         [yes] {"\u000A"}Customer: { $customer }
        *[no] {""}
     }
+operator-paid-item = • { $title } × { $quantity }: { $amount }
+operator-paid-shipping = Shipping: { $option } ({ $amount })
+operator-paid-to = Deliver to: { $to }
+operator-paid-phone = Phone: { $phone }
+operator-paid-email = E-mail: { $email }
+operator-paid-codes = 🔑 { $count }: { $codes }
 operator-refund-needed =
     { $automatic ->
         [yes] Refund under way: { $amount }{ $hasOrder ->

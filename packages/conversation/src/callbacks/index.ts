@@ -1,8 +1,7 @@
 // Every button the bot sends, in one place: what its data carries and how that is validated.
 // Prefixes are one letter because Telegram allows 64 bytes of callback data.
-import { FULFILMENT_CALLBACK_PREFIX, FULFILMENT_STEPS } from "@orderbot/core/fulfilment";
-import { SHOW_PHONE_CALLBACK_PREFIX } from "@orderbot/core/shipping";
-import { LOCALES } from "../format/translate.ts";
+import { FULFILMENT_STEPS } from "@orderbot/core/fulfilment";
+import { LOCALES } from "../languages.ts";
 import {
   chatIdField,
   countField,
@@ -105,15 +104,15 @@ export const callbacks = {
   /** /order: show the order's customer id to the admin who presses (a dialog only they see). */
   customerId: defineCallback("ci", { orderId: publicIdField }),
   /**
-   * "Show phone" under a physical order's paid alert (queued by core: shipping/operator-text.ts)
-   * and /order: the buyer's full number to the admin who presses, recorded.
+   * "Show phone" under a physical order's paid alert (notices/buttons.ts) and /order: the buyer's
+   * full number to the admin who presses, recorded.
    */
-  showPhone: defineCallback(SHOW_PHONE_CALLBACK_PREFIX, { orderId: publicIdField }),
+  showPhone: defineCallback("ph", { orderId: publicIdField }),
   /**
-   * Move a paid order to its next step (the paid alert's buttons, queued by core: its prefix and
-   * fields are core's fulfilment/buttons.ts). Shipping asks for a tracking note first.
+   * Move a paid order to its next step (the paid alert's buttons: notices/buttons.ts, and
+   * /order's). Shipping asks for a tracking note first.
    */
-  fulfil: defineCallback(FULFILMENT_CALLBACK_PREFIX, {
+  fulfil: defineCallback("fm", {
     orderId: publicIdField,
     step: enumField(FULFILMENT_STEPS),
   }),

@@ -1,7 +1,10 @@
 // The delivery of a digital order's codes, as the worker renders it: the codes one a line, and
 // which part of how many when they take several messages.
 import { describe, expect, it } from "vitest";
-import { renderTemplate } from "../../src/outbox/templates.ts";
+import { renderNotice, type Locale, type Params } from "../src/index.ts";
+
+const renderTemplate = (template: string, params: Params, locale: Locale) =>
+  renderNotice(template, params, locale).text;
 
 const params = (part: number, parts: number) => ({
   orderId: "ABCD2345",

@@ -7,7 +7,7 @@ import {
   type TestDatabase,
   type TestRedis,
 } from "@orderbot/testkit";
-import { createLanguagePreferences } from "../../src/customers/index.ts";
+import { createLanguagePreferences } from "../src/index.ts";
 
 const mask = (id: bigint | number) => maskId(id, "language-test-key");
 let testRedis: TestRedis;

@@ -4,7 +4,7 @@ import path from "node:path";
  * The shop's words, in Fluent: one folder per language (`en/`, `zh/`), one file per part of the
  * conversation. The bot and the worker read the same files, so a state has one name everywhere.
  */
-export const LOCALES_DIR = path.resolve(import.meta.dirname, "..");
+export const LOCALES_DIR = path.resolve(import.meta.dirname, "../locales");
 
 /** The languages the shop speaks; the first is the fallback. */
 export const LOCALES = ["en", "zh"] as const;

@@ -11,6 +11,12 @@ operator-order-paid =
         [yes] {"\u000A"}顾客：{ $customer }
        *[no] {""}
     }
+operator-paid-item = • { $title } × { $quantity }：{ $amount }
+operator-paid-shipping = 配送：{ $option }（{ $amount }）
+operator-paid-to = 收货：{ $to }
+operator-paid-phone = 电话：{ $phone }
+operator-paid-email = 邮箱：{ $email }
+operator-paid-codes = 🔑 { $count }：{ $codes }
 operator-refund-needed =
     { $automatic ->
         [yes] 退款进行中：{ $amount }{ $hasOrder ->

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CALLBACK_DATA_MAX_BYTES, callbacks } from "../src/callbacks/index.ts";
+import { CALLBACK_DATA_MAX_BYTES, callbacks } from "../src/index.ts";
 
 /** A product card's place: the product, its quantity, and the catalog page it was opened from. */
 const card = (productId: number, qty: number, categoryId: number, page: number) => ({
