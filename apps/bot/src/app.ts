@@ -3,7 +3,7 @@ import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { createParkedUpdates, createProcessedUpdates, type Database } from "@orderbot/db";
 import { type Shop } from "@orderbot/core";
-import { createLanguagePreferences } from "@orderbot/conversation";
+import { createLanguagePreferences, createOrderMessages } from "@orderbot/conversation";
 import { createReports } from "@orderbot/core/reports";
 import type { LockManager } from "@orderbot/lock";
 import { maskId, type Logger, type RedisClient, type Registry } from "@orderbot/platform";
@@ -140,6 +140,7 @@ function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotCo
       mask,
       logger,
     }),
+    orderMessages: createOrderMessages({ db: deps.db, clock }),
     reports: createReports({ db: deps.db, clock, timeZone: config.SHOP_TIME_ZONE }),
     payments: {
       provider:

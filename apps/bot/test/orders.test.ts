@@ -52,8 +52,8 @@ describe("ordering", () => {
       await (await user.pressData(await openCard(user, sku))).handled();
       const card = user.view().botMessages.findLast((m) => /^Order [2-9A-Z]{8}/.test(m.text ?? ""));
       const id = /^Order ([2-9A-Z]{8})/.exec(card!.text!)![1]!;
-      const order = await h.db.order.findUniqueOrThrow({ where: { publicId: id } });
-      expect(order.cardMessageId, sku).toBe(card!.message_id);
+      const shown = await h.db.orderMessages.findUniqueOrThrow({ where: { orderPublicId: id } });
+      expect(shown.cardMessageId, sku).toBe(card!.message_id);
     }
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Api } from "grammy";
+import { createOrderMessages } from "@orderbot/conversation";
 import type { OrderView } from "@orderbot/core";
 import type { GroupService } from "@orderbot/core/groups";
 import type { StarReconciliation } from "@orderbot/core/payments";
@@ -129,6 +130,7 @@ function outboxRelay(deps: WorkerDeps, metrics: WorkerMetrics, chats: OperatorCh
   return createOutboxRelay({
     db: deps.db,
     readOrder: deps.readOrder,
+    orderMessages: createOrderMessages({ db: deps.db, clock: { now: () => new Date() } }),
     callApi: deps.callApi ?? grammyCaller(deps.api),
     pacer: createPacer({
       ...TELEGRAM_LIMITS,

@@ -39,3 +39,14 @@ export {
   type Params,
   type RenderedNotice,
 } from "./notices/render.ts";
+export {
+  createOrderMessages,
+  type OrderMessageIds,
+  type OrderMessages,
+  type OrderMessagesDeps,
+} from "./order-messages/order-messages.ts";
+export {
+  DELETABLE_FOR_MS,
+  INVOICE_CLAIM_MS,
+  type InvoiceClaim,
+} from "./order-messages/invoice-claim.ts";

@@ -16,7 +16,6 @@ import {
 import { createStockService, type StockService } from "./stock/service.ts";
 import { registerHeldUnpaidGauge } from "./stock/unpaid-holds.ts";
 import { createSupportRequests, type SupportRequests } from "./customers/support-requests.ts";
-import { createOrderMessages, type OrderMessages } from "./customers/order-messages.ts";
 import { createPromotionService, type PromotionService } from "./promotions/service.ts";
 import { createDeliveryService, type DeliveryService } from "./delivery/service.ts";
 import { createShippingService, type ShippingService } from "./shipping/service.ts";
@@ -40,8 +39,6 @@ export interface Shop {
   outbox: OutboxService;
   /** Customers asking the shop for help (/paysupport), relayed to the operator groups. */
   support: SupportRequests;
-  /** The messages showing each order in its chat: the card and the one live invoice. */
-  orderMessages: OrderMessages;
   /** Promo codes with limited uses: operators' /promo, and a code applied to a cart. */
   promotions: PromotionService;
   /** Digital goods from a pool: operators' /codes, and the codes an order received. */
@@ -81,7 +78,6 @@ export function createShop(options: CreateShopOptions): Shop {
     groups: createGroupService(deps),
     outbox: createOutboxService(deps),
     support: createSupportRequests(deps),
-    orderMessages: createOrderMessages(deps),
     promotions: createPromotionService(deps),
     delivery: createDeliveryService(deps),
     shipping: createShippingService(deps),

@@ -30,3 +30,4 @@ export {
 export { Prisma } from "./generated/client.ts";
 export * from "./generated/enums.ts";
 export type * from "./generated/models.ts";
+export { utcTimestamp } from "./sql-time.ts";

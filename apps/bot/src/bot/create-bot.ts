@@ -48,7 +48,7 @@ export interface CreateBotDeps extends FeatureDeps {
 function features(deps: FeatureDeps): Composer<BotContext>[] {
   const { shop } = deps;
   return [
-    startFeature({ orders: shop.orders, orderMessages: shop.orderMessages }),
+    startFeature({ orders: shop.orders, orderMessages: deps.orderMessages }),
     // Before any feature that reads plain text: a reply to "write your question" is one.
     askShopFeature({ support: shop.support }),
     // Before search too: a reply to "send your promo code" is a code, not a search.
@@ -90,17 +90,17 @@ function shoppingFeatures(deps: FeatureDeps): Composer<BotContext>[] {
       catalog: shop.catalog,
       cart: shop.cart,
       maxUnitsPerLine: deps.maxUnitsPerLine,
-      orderMessages: shop.orderMessages,
+      orderMessages: deps.orderMessages,
     }),
     orderFeature({
       catalog: shop.catalog,
       orders: shop.orders,
       maxUnitsPerLine: deps.maxUnitsPerLine,
-      orderMessages: shop.orderMessages,
+      orderMessages: deps.orderMessages,
     }),
     myOrdersFeature({
       orders: shop.orders,
-      orderMessages: shop.orderMessages,
+      orderMessages: deps.orderMessages,
       delivery: shop.delivery,
     }),
     cancelFeature(shop.orders),
@@ -108,7 +108,7 @@ function shoppingFeatures(deps: FeatureDeps): Composer<BotContext>[] {
       orders: shop.orders,
       payments: shop.payments,
       outbox: shop.outbox,
-      orderMessages: shop.orderMessages,
+      orderMessages: deps.orderMessages,
       invoice: deps.payments,
     }),
     shippingFeature({ options: deps.shippingOptions }),

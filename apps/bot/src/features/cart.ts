@@ -1,9 +1,8 @@
 import { Composer } from "grammy";
 import type { CartService } from "@orderbot/core/cart";
 import type { CatalogService } from "@orderbot/core/catalog";
-import type { OrderMessages } from "@orderbot/core/customers";
 import type { BotContext, PrivateButtonContext, PrivateCommandContext } from "../bot/context.ts";
-import { callbacks } from "@orderbot/conversation";
+import { callbacks, type OrderMessages } from "@orderbot/conversation";
 import { cartScreen, showCart } from "./cart-screen.ts";
 import { checkout } from "./checkout.ts";
 import { cardFor } from "./product.ts";

@@ -1,12 +1,11 @@
 import { Composer, GrammyError, type Filter } from "grammy";
 import type { OrderView } from "@orderbot/core";
-import type { OrderMessages } from "@orderbot/core/customers";
 import type { OrderService } from "@orderbot/core/orders";
 import type { OutboxService } from "@orderbot/core/outbox";
 import type { CheckPayableResult, PaymentService, PayRefusal } from "@orderbot/core/payments";
 import { paymentNoticeKey } from "@orderbot/core/payments";
 import type { BotContext } from "../bot/context.ts";
-import { callbacks } from "@orderbot/conversation";
+import { callbacks, type OrderMessages } from "@orderbot/conversation";
 import { orderCard } from "../format/order-card.ts";
 import { customerName } from "../format/customer-name.ts";
 import { loggableError } from "../log-safety.ts";
@@ -172,7 +171,7 @@ async function refreshCard(
   order: OrderView,
 ): Promise<void> {
   const ids = await orderMessages.of(order.id);
-  if (!ids?.cardMessageId || ids.chatId !== BigInt(ctx.chat!.id)) return;
+  if (!ids?.cardMessageId || order.chatId !== BigInt(ctx.chat!.id)) return;
   const card = orderCard(ctx, order);
   await ctx.api
     .editMessageText(ctx.chat!.id, ids.cardMessageId, card.text, { reply_markup: card.keyboard })

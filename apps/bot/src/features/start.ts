@@ -1,8 +1,7 @@
 import { Composer } from "grammy";
-import type { OrderMessages } from "@orderbot/core/customers";
 import type { OrderService } from "@orderbot/core/orders";
 import type { BotContext } from "../bot/context.ts";
-import { callbacks } from "@orderbot/conversation";
+import { callbacks, type OrderMessages } from "@orderbot/conversation";
 import { orderCard } from "../format/order-card.ts";
 import { mainMenuKeyboard } from "../keyboards/menu.ts";
 import { orderIdOfStartParameter } from "./pay-link.ts";

@@ -5,6 +5,7 @@ import {
   UnknownTemplateError,
   type Locale,
   type NoticeFacts,
+  type OrderMessageIds,
   type Params,
 } from "@orderbot/conversation";
 
@@ -55,15 +56,24 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 export interface RenderContext {
   locale: Locale;
   facts?: NoticeFacts;
+  /** The messages showing the row's order (an `order-card` or `voidInvoice` row); null: none. */
+  messages?: OrderMessageIds | null;
 }
 
-/** Turns an outbox row into its Bot API call; `notify` rows are rendered here (@orderbot/conversation). */
-export function toApiCall(message: ClaimedMessage, context: RenderContext): ApiCall {
+/** The notice that edits the order's card in place (core's orders/move-events.ts). */
+export const CARD_TEMPLATE = "order-card";
+
+/**
+ * Turns an outbox row into its Bot API call; `notify` rows are rendered here
+ * (@orderbot/conversation). Null: nothing to send (no card shows the order, no invoice is live).
+ */
+export function toApiCall(message: ClaimedMessage, context: RenderContext): ApiCall | null {
   const payload = message.payload;
   if (!isRecord(payload))
     throw new InvalidOutboxMessageError(message.id, "payload is not an object");
-  if (message.method === "notify") return notifyCall(message, payload, context);
+  if (message.method === "notify") return notifyCall(message, context);
   if (message.method === "refundStarPayment") return refundCall(message, payload);
+  if (message.method === "voidInvoice") return voidInvoiceCall(message, context);
   if (CHAT_METHODS.has(message.method)) {
     return {
       method: message.method,
@@ -86,11 +96,7 @@ export function noticeOf(message: ClaimedMessage): { template: string; params: P
 }
 
 /** A `notify` row rendered: a new message, or an order's card edited in place. */
-function notifyCall(
-  message: ClaimedMessage,
-  payload: Record<string, unknown>,
-  context: RenderContext,
-): ApiCall {
+function notifyCall(message: ClaimedMessage, context: RenderContext): ApiCall | null {
   const notice = noticeOf(message);
   if (!notice) throw new InvalidOutboxMessageError(message.id, "notify without a template");
   try {
@@ -101,17 +107,20 @@ function notifyCall(
       context.facts,
     );
     const keyboard = { inline_keyboard: buttons ? [buttons] : [] };
-    // An order's card (customers/order-messages.ts): edited in place, with only its way back.
-    if (isRecord(payload.edit) && typeof payload.edit.message_id === "number")
+    // An order's card: edited in place, with only its way back.
+    if (notice.template === CARD_TEMPLATE) {
+      const card = context.messages?.cardMessageId;
+      if (!card) return null;
       return {
         method: "editMessageText",
         payload: {
           chat_id: chatIdValue(message.chatId),
-          message_id: payload.edit.message_id,
+          message_id: card,
           text,
           reply_markup: keyboard,
         },
       };
+    }
     return {
       method: "sendMessage",
       payload: {
@@ -126,6 +135,27 @@ function notifyCall(
       throw new InvalidOutboxMessageError(message.id, error.message, { cause: error });
     throw error;
   }
+}
+
+/** The order's live invoice deleted, while Telegram still allows it (48 hours). */
+function voidInvoiceCall(message: ClaimedMessage, context: RenderContext): ApiCall | null {
+  const invoice = context.messages?.invoiceMessageId;
+  if (!invoice || !context.messages?.invoiceDeletable) return null;
+  return {
+    method: "deleteMessage",
+    payload: { chat_id: chatIdValue(message.chatId), message_id: invoice },
+  };
+}
+
+/** The order a row is about (`params.orderId`, or a `voidInvoice` row's `orderId`). */
+export function orderOf(message: ClaimedMessage): string | undefined {
+  const payload = message.payload;
+  if (!isRecord(payload)) return undefined;
+  const id =
+    message.method === "notify" && isRecord(payload.params)
+      ? payload.params.orderId
+      : payload.orderId;
+  return typeof id === "string" && id !== "" ? id : undefined;
 }
 
 function refundCall(message: ClaimedMessage, payload: Record<string, unknown>): ApiCall {

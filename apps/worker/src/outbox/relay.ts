@@ -1,7 +1,12 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { OrderView } from "@orderbot/core";
 import type { ShippingOption } from "@orderbot/core/shipping";
-import { ORDER_TEMPLATES, recipientLanguages, type Locale } from "@orderbot/conversation";
+import {
+  ORDER_TEMPLATES,
+  recipientLanguages,
+  type Locale,
+  type OrderMessages,
+} from "@orderbot/conversation";
 import type { Database } from "@orderbot/db";
 import type { Logger } from "@orderbot/platform";
 import {
@@ -13,7 +18,15 @@ import {
 } from "@orderbot/core/outbox";
 import type { WorkerMetrics } from "../metrics.ts";
 import type { OperatorChats } from "../operators/chats.ts";
-import { noticeOf, toApiCall, type ApiCall, type CallApi, type RenderContext } from "./api-call.ts";
+import {
+  CARD_TEMPLATE,
+  noticeOf,
+  orderOf,
+  toApiCall,
+  type ApiCall,
+  type CallApi,
+  type RenderContext,
+} from "./api-call.ts";
 import { classify } from "./classify.ts";
 import type { Pacer } from "./pacer.ts";
 import type { RetryPolicy, SendResult } from "./retry.ts";
@@ -34,6 +47,8 @@ export interface RelayDeps {
   db: Database;
   /** core's `orders.get`: a paid order's items and shipping, read when its alert is sent. */
   readOrder: (publicId: string) => Promise<OrderView | null>;
+  /** The messages showing an order: the card an `order-card` row edits, the invoice to void. */
+  orderMessages: Pick<OrderMessages, "of">;
   callApi: CallApi;
   /** Kept across runs: pacing must remember what the previous run sent. */
   pacer: Pacer;
@@ -188,17 +203,41 @@ async function putBack(
   }
 }
 
-/** What a row is rendered with: its chat's language, and the order when its text needs it. */
+/**
+ * What a row is rendered with: its chat's language; the order, when its text lists it; the
+ * messages showing the order, when the row edits or deletes one of them.
+ */
 async function renderContext(
   relay: Relay,
   message: ClaimedMessage,
   locale: Locale,
 ): Promise<RenderContext> {
-  const notice = noticeOf(message);
-  const orderId = notice?.params.orderId;
-  if (!notice || !ORDER_TEMPLATES.has(notice.template) || orderId === undefined) return { locale };
-  const order = await relay.deps.readOrder(String(orderId));
-  return { locale, facts: { order, shippingOptions: relay.deps.options.shippingOptions } };
+  const { deps } = relay;
+  const template = noticeOf(message)?.template;
+  const orderId = orderOf(message);
+  if (orderId === undefined) return { locale };
+  const context: RenderContext = { locale };
+  if (template !== undefined && ORDER_TEMPLATES.has(template))
+    context.facts = {
+      order: await deps.readOrder(orderId),
+      shippingOptions: deps.options.shippingOptions,
+    };
+  if (template === CARD_TEMPLATE || message.method === "voidInvoice")
+    context.messages = await deps.orderMessages.of(orderId);
+  return context;
+}
+
+/** A row's call, composed before it takes a pacing slot; an error is settled like a failed send. */
+async function compose(
+  relay: Relay,
+  message: ClaimedMessage,
+  locale: Locale,
+): Promise<{ call: ApiCall | null; error?: unknown }> {
+  try {
+    return { call: toApiCall(message, await renderContext(relay, message, locale)) };
+  } catch (error) {
+    return { call: null, error };
+  }
 }
 
 async function deliverChat(
@@ -211,6 +250,12 @@ async function deliverChat(
 ): Promise<void> {
   const { deps } = relay;
   for (const [i, message] of messages.entries()) {
+    const { call, error } = await compose(relay, message, locale);
+    // Nothing to send (no card shows the order, no invoice is live): done, without a slot.
+    if (call === null && error === undefined) {
+      await settle(relay, message, null, { kind: "ok" }, summary);
+      continue;
+    }
     const wait = await takeSlot(relay, message.chatId, deadline, ctx);
     if (!wait.go) {
       // A lost lease writes nothing more: its claims simply run out. A shutdown hands them back.
@@ -220,15 +265,12 @@ async function deliverChat(
         await putBack(relay, messages.slice(i), 0, "released", summary);
       return;
     }
-    let call: ApiCall | null = null;
-    let result: SendResult;
-    try {
-      call = toApiCall(message, await renderContext(relay, message, locale));
-      await deps.callApi(call);
-      result = { kind: "ok" };
-    } catch (error) {
-      result = classify(error);
-    }
+    let result: SendResult = error === undefined ? { kind: "ok" } : classify(error);
+    if (call !== null)
+      result = await deps.callApi(call).then(
+        (): SendResult => ({ kind: "ok" }),
+        (failure: unknown) => classify(failure),
+      );
     deps.pacer.answered(message.chatId, wait.at, relay.now());
     await settle(relay, message, call, result, summary);
   }

@@ -6,6 +6,13 @@ import { InvalidOutboxMessageError, toApiCall } from "../../src/outbox/api-call.
 const ZH_MY_ORDERS = "◀ 我的订单";
 const ZH_CATALOG = "🛍 商品目录";
 
+/** The row's call; these rows always have one. */
+function callOf(...args: Parameters<typeof toApiCall>) {
+  const call = toApiCall(...args);
+  if (!call) throw new Error("nothing to send");
+  return call;
+}
+
 const row = (method: string, payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({
   id: 1,
   dedupeKey: "k",
@@ -20,24 +27,26 @@ const row = (method: string, payload: unknown, chatId = 7_000_000_001n): Claimed
 describe("toApiCall", () => {
   it("renders a notify row in the recipient's language", () => {
     const expired = { template: "order-expired", params: { orderId: "AB12CD34" } };
-    expect(toApiCall(row("notify", expired), { locale: "en" })).toEqual({
+    expect(callOf(row("notify", expired), { locale: "en" })).toEqual({
       method: "sendMessage",
       payload: { chat_id: 7_000_000_001, text: expect.stringContaining("AB12CD34 has expired") },
     });
-    const zh = toApiCall(row("notify", expired), { locale: "zh" });
+    const zh = callOf(row("notify", expired), { locale: "zh" });
     expect(zh.payload.text).toBe(
       "您的订单 AB12CD34 保留已到期，商品已重新上架。没有扣款。可在 /catalog 重新下单。",
     );
   });
 
   it("edits an order's card in place, in the customer's words, with only its way back", () => {
-    const call = toApiCall(
+    const call = callOf(
       row("notify", {
         template: "order-card",
         params: { orderId: "AB12CD34", status: "EXPIRED" },
-        edit: { message_id: 42 },
       }),
-      { locale: "zh" },
+      {
+        locale: "zh",
+        messages: { cardMessageId: 42, invoiceMessageId: null, invoiceDeletable: false },
+      },
     );
     expect(call).toEqual({
       method: "editMessageText",
@@ -57,8 +66,23 @@ describe("toApiCall", () => {
     });
   });
 
+  it("voids a live invoice while Telegram allows, and sends nothing where no message shows the order", () => {
+    const card = { template: "order-card", params: { orderId: "AB12CD34", status: "SHIPPED" } };
+    const none = { locale: "en" as const, messages: null };
+    expect(toApiCall(row("notify", card), none)).toBeNull();
+    const voidRow = row("voidInvoice", { orderId: "AB12CD34" });
+    const live = { cardMessageId: 5, invoiceMessageId: 6, invoiceDeletable: true };
+    expect(toApiCall(voidRow, { locale: "en", messages: live })).toEqual({
+      method: "deleteMessage",
+      payload: { chat_id: 7_000_000_001, message_id: 6 },
+    });
+    const stale = { ...live, invoiceDeletable: false };
+    expect(toApiCall(voidRow, { locale: "en", messages: stale })).toBeNull();
+    expect(toApiCall(voidRow, none)).toBeNull();
+  });
+
   it("shows states in the glossary's words and the shop's words for operators", () => {
-    const request = toApiCall(
+    const request = callOf(
       row(
         "notify",
         {
@@ -86,7 +110,7 @@ describe("toApiCall", () => {
       ].join("\n"),
     );
     const refund = String(
-      toApiCall(
+      callOf(
         row("notify", {
           template: "operator-refund-needed",
           params: {
@@ -105,7 +129,7 @@ describe("toApiCall", () => {
   });
 
   it("formats money by currency in refund notices", () => {
-    const call = toApiCall(
+    const call = callOf(
       row("notify", {
         template: "payment-refunded",
         params: { orderId: "X", reason: "late-out-of-stock", amountMinor: 250, currency: "XTR" },
@@ -113,7 +137,7 @@ describe("toApiCall", () => {
       { locale: "en" },
     );
     expect(call.payload.text).toContain("250 ⭐");
-    const usd = toApiCall(
+    const usd = callOf(
       row("notify", {
         template: "order-refunded",
         params: { orderId: "X", amountMinor: 1250, currency: "USD" },
@@ -203,15 +227,17 @@ describe("toApiCall", () => {
       },
     };
     const rows = Object.entries(samples).map(([template, params]) => ({ template, params }));
+    // A card to edit, for order-card.
+    const messages = { cardMessageId: 1, invoiceMessageId: null, invoiceDeletable: false };
     for (const payload of rows) {
       for (const locale of ["en", "zh"] as const) {
-        const text = String(toApiCall(row("notify", payload), { locale }).payload.text);
+        const text = String(callOf(row("notify", payload), { locale, messages }).payload.text);
         expect(text.length, `${payload.template} ${locale}`).toBeGreaterThan(10);
         expect(text, `${payload.template} ${locale}`).not.toContain("?");
       }
     }
     expect(
-      toApiCall(
+      callOf(
         row("notify", {
           template: "operator-low-stock",
           params: { sku: "TEA", titleEn: "Tea", titleZh: "茶", stock: 0, threshold: 5 },
@@ -223,7 +249,7 @@ describe("toApiCall", () => {
 
   it("passes refundStarPayment and chat methods through, with the row's chat id", () => {
     expect(
-      toApiCall(row("refundStarPayment", { user_id: 5, telegram_payment_charge_id: "c1" }), {
+      callOf(row("refundStarPayment", { user_id: 5, telegram_payment_charge_id: "c1" }), {
         locale: "en",
       }),
     ).toEqual({
@@ -231,7 +257,7 @@ describe("toApiCall", () => {
       payload: { user_id: 5, telegram_payment_charge_id: "c1" },
     });
     expect(
-      toApiCall(row("sendMessage", { text: "hi", chat_id: 1 }, -100123n), { locale: "en" }),
+      callOf(row("sendMessage", { text: "hi", chat_id: 1 }, -100123n), { locale: "en" }),
     ).toEqual({
       method: "sendMessage",
       payload: { text: "hi", chat_id: -100123 },
@@ -239,21 +265,19 @@ describe("toApiCall", () => {
   });
 
   it("refuses rows it cannot send: unknown method or template, malformed payload", () => {
-    expect(() => toApiCall(row("sendPoll", { question: "?" }), { locale: "en" })).toThrow(
+    expect(() => callOf(row("sendPoll", { question: "?" }), { locale: "en" })).toThrow(
       InvalidOutboxMessageError,
     );
-    expect(() =>
-      toApiCall(row("notify", { template: "no-such-template" }), { locale: "en" }),
-    ).toThrow(InvalidOutboxMessageError);
-    expect(() => toApiCall(row("notify", "text"), { locale: "en" })).toThrow(
+    expect(() => callOf(row("notify", { template: "no-such-template" }), { locale: "en" })).toThrow(
+      InvalidOutboxMessageError,
+    );
+    expect(() => callOf(row("notify", "text"), { locale: "en" })).toThrow(
       InvalidOutboxMessageError,
     );
     // An order id no button may carry (the codecs refuse it): dead, not a broken keyboard.
     const paid = { template: "operator-order-paid", params: { orderId: "A1:x" } };
-    expect(() => toApiCall(row("notify", paid), { locale: "en" })).toThrow(
-      InvalidOutboxMessageError,
-    );
-    expect(() => toApiCall(row("refundStarPayment", { user_id: "5" }), { locale: "en" })).toThrow(
+    expect(() => callOf(row("notify", paid), { locale: "en" })).toThrow(InvalidOutboxMessageError);
+    expect(() => callOf(row("refundStarPayment", { user_id: "5" }), { locale: "en" })).toThrow(
       InvalidOutboxMessageError,
     );
   });

@@ -3,6 +3,13 @@ import type { OrderView } from "@orderbot/core";
 import { type ClaimedMessage } from "@orderbot/core/outbox";
 import { toApiCall } from "../../src/outbox/api-call.ts";
 
+/** The row's call; these rows always have one. */
+function callOf(...args: Parameters<typeof toApiCall>) {
+  const call = toApiCall(...args);
+  if (!call) throw new Error("nothing to send");
+  return call;
+}
+
 const row = (payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({
   id: 1,
   dedupeKey: "k",
@@ -22,7 +29,7 @@ const status = (step: string, note = "") => ({
 describe("fulfilment notices", () => {
   it("tells the customer each step in their language, with the tracking note when there is one", () => {
     const text = (payload: unknown, locale: "en" | "zh" = "en") =>
-      toApiCall(row(payload), { locale }).payload.text;
+      callOf(row(payload), { locale }).payload.text;
     expect(text(status("PROCESSING"))).toBe(
       "Your order AB23CD45 is being prepared. We will tell you when it ships.",
     );
@@ -53,7 +60,7 @@ describe("fulfilment notices", () => {
       order: PHYSICAL,
       shippingOptions: [{ id: "dhl", title: "DHL", price: 500, countries: "*" as const }],
     };
-    const en = toApiCall(row(paid, -100_1n), { locale: "en", facts });
+    const en = callOf(row(paid, -100_1n), { locale: "en", facts });
     expect(en.payload.text).toBe(
       [
         "Order AB23CD45 was paid: 55.00 EUR.",
@@ -74,7 +81,7 @@ describe("fulfilment notices", () => {
         ],
       ],
     });
-    const zh = toApiCall(row(paid, -100_1n), { locale: "zh", facts });
+    const zh = callOf(row(paid, -100_1n), { locale: "zh", facts });
     expect(String(zh.payload.text).split("\n").slice(1, 6)).toEqual([
       "• 茶壶 × 2：50.00 EUR",
       "配送：DHL（5.00 EUR）",
@@ -89,7 +96,7 @@ describe("fulfilment notices", () => {
 
   it("keeps a notice without buttons free of a keyboard", () => {
     const expired = { template: "order-expired", params: { orderId: "AB23CD45" } };
-    expect(toApiCall(row(expired), { locale: "en" }).payload).not.toHaveProperty("reply_markup");
+    expect(callOf(row(expired), { locale: "en" }).payload).not.toHaveProperty("reply_markup");
   });
 });
 

@@ -87,8 +87,7 @@ describe("the operator group's outbox under a flood of questions", () => {
     expect(refused).toEqual({ status: "too-many", max: MAX_OPEN_SUPPORT_REQUESTS });
     await shop.support.answer({
       requestId: open!.id,
-      groupChatId: group.chatId,
-      messageId: 1,
+      answerKey: `${group.chatId}:1`,
       text: "Yes, we do.",
     });
     const again = await askAgain();

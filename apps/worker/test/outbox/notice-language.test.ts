@@ -33,9 +33,11 @@ describe("a customer whose language is Chinese", () => {
       userId: BigInt(li.id),
       expiresAt: new Date(Date.now() - 60_000),
     });
-    await db.order.update({
-      where: { id: order.id },
-      data: { cardMessageId: (card.result as { message_id: number }).message_id },
+    await db.orderMessages.create({
+      data: {
+        orderPublicId: order.publicId,
+        cardMessageId: (card.result as { message_id: number }).message_id,
+      },
     });
 
     await worker.worker.runOnce("expire-reservations");

@@ -29,6 +29,7 @@ describe("warming up a relay's pacer", () => {
     const relay = createOutboxRelay({
       db: testDb.db,
       readOrder: async () => null,
+      orderMessages: { of: async () => null },
       callApi: async () => {
         throw new Error("no call is made while warming up");
       },

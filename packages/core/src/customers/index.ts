@@ -1,4 +1,4 @@
-// @orderbot/core/customers: support requests and the messages that show their orders.
+// @orderbot/core/customers: customers' support requests.
 export {
   MAX_SUPPORT_TEXT,
   supportRequestKey,
@@ -10,11 +10,3 @@ export {
   type SupportTopic,
 } from "./support-requests.ts";
 export { MAX_OPEN_SUPPORT_REQUESTS } from "./open-requests.ts";
-export {
-  createOrderMessages,
-  DELETABLE_FOR_MS,
-  INVOICE_CLAIM_MS,
-  type InvoiceClaim,
-  type OrderMessageIds,
-  type OrderMessages,
-} from "./order-messages.ts";

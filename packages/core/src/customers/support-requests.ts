@@ -70,9 +70,11 @@ export const supportRequestKey = (requestId: number) => `support:${requestId}`;
 
 export interface AnswerSupportRequestInput {
   requestId: number;
-  /** The operator group and message the answer was written as: one answer per message. */
-  groupChatId: bigint | number | string;
-  messageId: number;
+  /**
+   * What names this answer, so that a re-delivered one is queued once: the bot gives the group
+   * and the message the operator wrote it as.
+   */
+  answerKey: string;
   text: string;
 }
 
@@ -80,8 +82,7 @@ export type AnswerSupportRequestResult = { status: "ok"; queued: boolean } | Not
 
 const answerSchema = z.object({
   requestId: z.number().int().min(1),
-  groupChatId: telegramId,
-  messageId: z.number().int().min(1),
+  answerKey: z.string().min(1).max(128),
   text: z.string().trim().min(1).max(MAX_SUPPORT_TEXT),
 });
 
@@ -230,7 +231,7 @@ async function answerRequest(
   });
   const queued = await enqueueOutbox(deps.db, [
     {
-      dedupeKey: `support-answer:${input.groupChatId}:${input.messageId}`,
+      dedupeKey: `support-answer:${input.answerKey}`,
       chatId: request.chatId,
       method: "notify",
       payload: {

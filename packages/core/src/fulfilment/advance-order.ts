@@ -135,7 +135,6 @@ async function advance(deps: CoreDeps, tx: Tx, input: Move): Promise<AdvanceOrde
     actor: input.actor,
     actorName: input.actorName,
     note: input.note,
-    now: deps.clock.now(),
   });
   // The row is locked: only a bug (an update outside the lock's transaction) loses here.
   if (!moved) throw new Error(`order ${input.orderId} changed under its row lock`);

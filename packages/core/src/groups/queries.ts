@@ -1,5 +1,4 @@
-import type { Prisma } from "@orderbot/db";
-import { utcTimestamp } from "../database/sql-time.ts";
+import { type Prisma, utcTimestamp } from "@orderbot/db";
 import type { Sql } from "../database/sql.ts";
 import type { GroupView } from "./service.ts";
 import { readSettings } from "./settings.ts";

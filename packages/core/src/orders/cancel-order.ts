@@ -88,7 +88,6 @@ async function cancel(
     if (
       !(await transition(tx, order.id, OPEN_STATUSES, "CANCELLED", {
         version: order.version,
-        now: deps.clock.now(),
       }))
     )
       continue;

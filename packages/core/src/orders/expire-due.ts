@@ -1,8 +1,8 @@
-import { runTransaction, type Tx } from "@orderbot/db";
+import { runTransaction, type Tx, utcTimestamp } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
-import { utcTimestamp } from "../database/sql-time.ts";
-import { queueExpiredCards } from "../customers/order-messages.ts";
+import { moveEvents } from "./move-events.ts";
+import { enqueueOutbox } from "../outbox/messages.ts";
 import { giveBackPromoUses } from "../promotions/give-back.ts";
 
 export interface ExpireDueResult {
@@ -115,7 +115,10 @@ async function expireBatch(
            jsonb_build_object('template', 'order-expired', 'params', jsonb_build_object('orderId', e.public_id))
     FROM unnest(${expired.map((o) => o.publicId)}::text[], ${expired.map((o) => o.chatId)}::bigint[]) AS e(public_id, chat_id)
     ON CONFLICT (dedupe_key) DO NOTHING`;
-  await queueExpiredCards(tx, ids, now);
+  await enqueueOutbox(
+    tx,
+    expired.flatMap((o) => moveEvents(o, "EXPIRED")),
+  );
   return {
     expired: expired.length,
     releasedUnits: moved.reduce((sum, m) => sum + m.delta, 0),

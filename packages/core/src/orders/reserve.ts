@@ -1,4 +1,4 @@
-import { runTransaction, TransactionAbortedError, type Tx } from "@orderbot/db";
+import { runTransaction, TransactionAbortedError, type Tx, utcTimestamp } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import { BUSY, UNAVAILABLE, type Busy, type Invalid, type Unavailable } from "../results.ts";
 import {
@@ -7,7 +7,6 @@ import {
   UNIQUE,
   violatedUniqueIndex,
 } from "../database/db-errors.ts";
-import { utcTimestamp } from "../database/sql-time.ts";
 import type { OrderView } from "../views.ts";
 import type { InvoiceAmountRefusal } from "../payments/invoice-limits.ts";
 import type { ValidPlaceOrder } from "./place-order-input.ts";

@@ -1,5 +1,5 @@
 import { OrderStatus, type Tx } from "@orderbot/db";
-import { queueCardRefresh } from "../customers/order-messages.ts";
+import { queueMoveEvents } from "./move-events.ts";
 
 export type { OrderStatus };
 
@@ -67,8 +67,6 @@ export async function transition(
     /** An operator's display name, for other operators (see fulfilment/timeline.ts). */
     actorName?: string | null;
     note?: string | null;
-    /** The shop's clock (deps.clock): whether the invoice can still be deleted depends on it. */
-    now: Date;
   },
 ): Promise<boolean> {
   for (const status of from) {
@@ -103,7 +101,7 @@ export async function transition(
   });
   if (count !== 1) return false;
   // The customer's card shows the new state, and an invoice that can no longer be paid goes.
-  await queueCardRefresh(tx, orderId, to, options.now);
+  await queueMoveEvents(tx, orderId, to);
   await tx.orderTimelineEntry.create({
     data: {
       orderId,

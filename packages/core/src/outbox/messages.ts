@@ -11,8 +11,8 @@ import type { CoreDeps } from "../deps.ts";
 export type OutboxMessageInput = (
   | { method: "notify"; payload: NotifyPayload }
   | { method: "refundStarPayment"; payload: RefundStarPaymentPayload }
-  /** Deletes one of the bot's messages in `chatId` (an invoice that can no longer be paid). */
-  | { method: "deleteMessage"; payload: { message_id: number } }
+  /** The order can no longer be paid: its invoice, if one is live, is deleted. */
+  | { method: "voidInvoice"; payload: { orderId: string } }
 ) & {
   dedupeKey: string;
   chatId: bigint;
@@ -60,8 +60,6 @@ export type NotificationTemplate =
 export interface NotifyPayload {
   template: NotificationTemplate;
   params: Record<string, string | number>;
-  /** Edit this message of the bot's into the text instead of sending a new one (an order's card). */
-  edit?: { message_id: number };
 }
 
 export interface RefundStarPaymentPayload {

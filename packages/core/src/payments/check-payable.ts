@@ -173,7 +173,7 @@ async function markPaying(
     }
     const expiresAt = order.expiresAt > holdUntil ? order.expiresAt : holdUntil;
     // Cancelled, expired or paid meanwhile: read again and answer for that.
-    if (!(await holdForPayment(tx, order, expiresAt, now))) continue;
+    if (!(await holdForPayment(tx, order, expiresAt))) continue;
     const view = await findOrderByPublicId(tx, input.orderId);
     return { status: "ok", order: view! };
   }
@@ -220,17 +220,11 @@ async function chargeRefusal(
 }
 
 /** RESERVED → PAYING, or a PAYING hold extended; false if the version read is stale. */
-async function holdForPayment(
-  tx: Tx,
-  order: OrderRow,
-  expiresAt: Date,
-  now: Date,
-): Promise<boolean> {
+async function holdForPayment(tx: Tx, order: OrderRow, expiresAt: Date): Promise<boolean> {
   if (order.status === "RESERVED")
     return transition(tx, order.id, ["RESERVED"], "PAYING", {
       version: order.version,
       expiresAt,
-      now,
     });
   const updated = await tx.order.updateMany({
     where: { id: order.id, status: "PAYING", version: order.version },

@@ -165,7 +165,6 @@ async function applyToOrder(
     if (
       !(await transition(tx, order.id, OPEN_STATUSES, "PAID", {
         version: order.version,
-        now: deps.clock.now(),
       }))
     )
       throw new Error(`order ${order.publicId} changed under its row lock`);
@@ -189,7 +188,6 @@ async function payLateOrder(
   if (rereserved) {
     await transition(tx, order.id, [order.status], "PAID", {
       version: order.version,
-      now: deps.clock.now(),
     });
     return { reason: null, rereserved };
   }

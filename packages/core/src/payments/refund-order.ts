@@ -147,7 +147,6 @@ async function refund(
       actor: by.actor,
       actorName: by.actorName,
       note: by.reason,
-      now: deps.clock.now(),
     });
   }
   await refundCaptured(deps, tx, { ...order, publicId, shipped }, captured, by.actor);

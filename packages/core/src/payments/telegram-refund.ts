@@ -158,7 +158,6 @@ async function refundOrderOf(tx: Tx, deps: CoreDeps, order: LockedOrder): Promis
     await transition(tx, order.id, [order.status], "REFUNDED", {
       version: order.version,
       actor: TELEGRAM_ACTOR,
-      now: deps.clock.now(),
     });
     await lockProductsOfOrders(tx, [order.id]);
     const moved = await moveOrderStock(tx, [order.id], "RESTOCK", TELEGRAM_ACTOR);

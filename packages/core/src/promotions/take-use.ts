@@ -1,5 +1,4 @@
-import type { Tx } from "@orderbot/db";
-import { utcTimestamp } from "../database/sql-time.ts";
+import { type Tx, utcTimestamp } from "@orderbot/db";
 
 /**
  * Takes one use of a code for an order, inside the reservation's transaction (after the order row,

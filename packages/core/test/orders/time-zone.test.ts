@@ -2,8 +2,8 @@
 // timestamp columns as UTC; the shop's raw SQL and the columns' `DEFAULT CURRENT_TIMESTAMP` must
 // agree with it, or a server in UTC+8 would store every reservation as expiring 8 hours early and
 // refuse every payment.
+import { utcTimestamp } from "@orderbot/db";
 import { beforeAll, describe, expect, it } from "vitest";
-import { utcTimestamp } from "../../src/database/sql-time.ts";
 import { addProduct, payable, placed, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 

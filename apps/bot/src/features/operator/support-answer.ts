@@ -28,8 +28,7 @@ export function supportAnswerFeature(
     const requestId = answeredRequest(ctx)!;
     const result = await support.answer({
       requestId,
-      groupChatId: ctx.chat.id,
-      messageId: ctx.message.message_id,
+      answerKey: `${ctx.chat.id}:${ctx.message.message_id}`,
       text: ctx.message.text,
     });
     switch (result.status) {

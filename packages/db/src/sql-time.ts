@@ -1,7 +1,7 @@
 // Timestamps are stored as UTC `timestamp(3)` columns (Prisma's convention). In raw SQL a Date has
 // to become that UTC wall time whatever the session's time zone: the pg adapter sends a Date
 // parameter as text without a zone, which a `::timestamptz` cast would read in the session's zone.
-import { Prisma } from "@orderbot/db";
+import { Prisma } from "./generated/client.ts";
 
 /**
  * `date` as a UTC `timestamp` value for raw SQL.

@@ -1,0 +1,67 @@
+// The messages that show an order in its customer's private chat (table order_messages): the card,
+// edited whenever the order changes state so it never offers a button that no longer works, and
+// the one live invoice. Core queues the events (`order-card`, `voidInvoice`); the relay finds
+// their messages here when it sends them.
+import type { Database } from "@orderbot/db";
+import { claimInvoice, DELETABLE_FOR_MS, type InvoiceClaim } from "./invoice-claim.ts";
+
+export interface OrderMessageIds {
+  cardMessageId: number | null;
+  invoiceMessageId: number | null;
+  /** The invoice may still be deleted (under 48 hours old). */
+  invoiceDeletable: boolean;
+}
+
+export interface OrderMessages {
+  /** The message now showing the order (in the order's own chat only). */
+  setCard(orderId: string, chatId: bigint | number, messageId: number): Promise<void>;
+  /** invoice-claim.ts: the right to send the order's invoice, one press at a time. */
+  claimInvoice(orderId: string, press: string): Promise<InvoiceClaim>;
+  /** The invoice went out as `messageId`. */
+  invoiceSent(orderId: string, messageId: number): Promise<void>;
+  /** Sending failed: the next Pay may try again at once. */
+  releaseInvoice(orderId: string): Promise<void>;
+  /** Null: no message shows the order. */
+  of(orderId: string): Promise<OrderMessageIds | null>;
+}
+
+export interface OrderMessagesDeps {
+  db: Pick<Database, "order" | "orderMessages" | "$executeRaw">;
+  clock: { now(): Date };
+}
+
+export function createOrderMessages(deps: OrderMessagesDeps): OrderMessages {
+  const { db } = deps;
+  return {
+    async setCard(orderId, chatId, messageId) {
+      await db.$executeRaw`
+        INSERT INTO order_messages (order_public_id, card_message_id)
+        SELECT public_id, ${messageId} FROM orders
+         WHERE public_id = ${orderId} AND chat_id = ${BigInt(chatId)}
+        ON CONFLICT (order_public_id) DO UPDATE SET card_message_id = EXCLUDED.card_message_id`;
+    },
+    claimInvoice: (orderId, press) => claimInvoice(deps, orderId, press),
+    async invoiceSent(orderId, messageId) {
+      await db.orderMessages.updateMany({
+        where: { orderPublicId: orderId },
+        data: { invoiceMessageId: messageId },
+      });
+    },
+    async releaseInvoice(orderId) {
+      await db.orderMessages.updateMany({
+        where: { orderPublicId: orderId, invoiceMessageId: null },
+        data: { invoiceSentAt: null },
+      });
+    },
+    async of(orderId) {
+      const row = await db.orderMessages.findUnique({ where: { orderPublicId: orderId } });
+      if (!row) return null;
+      const age = row.invoiceSentAt && deps.clock.now().getTime() - row.invoiceSentAt.getTime();
+      return {
+        cardMessageId: row.cardMessageId,
+        invoiceMessageId: row.invoiceMessageId,
+        invoiceDeletable: age !== null && age < DELETABLE_FOR_MS,
+      };
+    },
+  };
+}
