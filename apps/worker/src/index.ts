@@ -1,5 +1,6 @@
 // @orderbot/worker as a library: build a worker in-process (tests, the demo, benchmarks).
 export { createWorker, type Worker, type WorkerDeps, type WorkerSettings } from "./worker.ts";
+export { createWorkerRuntime, runtimeDeps } from "./runtime.ts";
 export {
   workerConfigSchema,
   parseWorkerConfig,

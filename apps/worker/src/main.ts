@@ -3,9 +3,8 @@
 import closeWithGrace from "close-with-grace";
 import { Api } from "grammy";
 import { ConfigError, createLogger, createMetricsRegistry, waitForRedis } from "@orderbot/platform";
-import { createRuntime } from "@orderbot/runtime";
 import { loadWorkerConfig, type WorkerConfig } from "./config.ts";
-import { currentJobRun } from "./jobs/run-scope.ts";
+import { createWorkerRuntime, runtimeDeps } from "./runtime.ts";
 import { createWorker } from "./worker.ts";
 
 function loadConfigOrExit(): WorkerConfig {
@@ -28,34 +27,13 @@ const logger = createLogger({
 });
 const registry = createMetricsRegistry({ defaultMetrics: true });
 
-const runtime = createRuntime(config, {
-  name: `worker:${config.WORKER_ID}`,
-  logger,
-  registry,
-  requestId: currentJobRun,
-  sessionSettings:
-    config.DATABASE_IDLE_TX_TIMEOUT_MS > 0
-      ? { idle_in_transaction_session_timeout: config.DATABASE_IDLE_TX_TIMEOUT_MS }
-      : {},
-});
-const { db, redis, locks, shop } = runtime;
+const runtime = createWorkerRuntime(config, { logger, registry });
+const { db, redis } = runtime;
 const api = new Api(config.BOT_TOKEN, {
   ...(config.TELEGRAM_API_ROOT ? { apiRoot: config.TELEGRAM_API_ROOT } : {}),
   timeoutSeconds: Math.ceil(config.OUTBOX_SEND_TIMEOUT_MS / 1000),
 });
-const worker = createWorker({
-  config,
-  db,
-  redis,
-  locks,
-  expireDue: shop.orders.expireDue,
-  readOrder: shop.orders.get,
-  groups: shop.groups,
-  ledger: shop.ledger,
-  api,
-  logger,
-  registry,
-});
+const worker = createWorker({ config, ...runtimeDeps(runtime), api, logger, registry });
 
 closeWithGrace(
   {

@@ -10,6 +10,7 @@ import {
   lockMetrics,
   outagePolicies,
   strictReplication,
+  type BreakerOptions,
   type LockKindConfig,
   type LockManager,
   type LockRedisClient,
@@ -50,6 +51,8 @@ export interface ConnectRedisOptions {
   registry: Registry;
   /** The lock kinds (core's LOCK_KINDS). */
   kinds: Record<string, LockKindConfig>;
+  /** The lock's circuit breaker (default: the lock package's). */
+  breaker?: BreakerOptions;
 }
 
 /**
@@ -84,7 +87,7 @@ export function connectRedis(
     layers: {
       waiting: fairWaiting({ subscriber }),
       replication: replication && strictReplication(replication),
-      breaker: circuitBreaker(),
+      breaker: circuitBreaker(options.breaker),
       outage: outagePolicies(),
       metrics: lockMetrics(options.registry),
     },

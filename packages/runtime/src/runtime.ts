@@ -1,11 +1,12 @@
 // The composition root: one call builds a process's connections and the shop over them, the same
-// way in the bot's and the worker's mains, the bot's test harness, the e2e suite's in-process
-// worker and the webhook benchmark. Every setting comes from the process's validated config, parsed
+// way in the bot's and the worker's mains (apps/worker/src/runtime.ts), the test harnesses of both,
+// the e2e suite's in-process worker and the webhook benchmark. Every setting comes from the process's validated config, parsed
 // once: the connections from platform's shared settings, the shop's rules from core's.
 import { createShop, LOCK_KINDS, shopConfigOf, type Shop, type ShopSettings } from "@orderbot/core";
 import { createDatabase, type Database } from "@orderbot/db";
 import {
   connectRedis,
+  type ConnectRedisOptions,
   type Logger,
   type RedisConnections,
   type RedisConnectionsConfig,
@@ -29,6 +30,8 @@ export interface RuntimeOptions {
   requestId?: () => string | undefined;
   /** PostgreSQL settings for every session (libpq `options`), e.g. idle_in_transaction_session_timeout. */
   sessionSettings?: Record<string, string | number>;
+  /** Other lock kinds than the shop's (a test's shorter leases), and another breaker. */
+  locks?: Pick<ConnectRedisOptions, "kinds" | "breaker">;
 }
 
 export interface Runtime extends Pick<RedisConnections, "redis" | "locks"> {
@@ -57,6 +60,7 @@ export function createRuntime(config: RuntimeConfig, options: RuntimeOptions): R
     logger,
     registry,
     kinds: LOCK_KINDS,
+    ...options.locks,
   });
   const shop = createShop({
     db,

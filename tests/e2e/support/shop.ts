@@ -8,7 +8,6 @@ import { Api } from "grammy";
 import type { Shop } from "@orderbot/core";
 import { seedCatalog, type Database } from "@orderbot/db";
 import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
-import { createRuntime } from "@orderbot/runtime";
 import {
   createTestDatabase,
   createTestRedis,
@@ -25,7 +24,13 @@ import {
   type FakeTelegram,
   type FakeTelegramOptions,
 } from "@orderbot/fake-telegram";
-import { createWorker, parseWorkerConfig, type Worker } from "@orderbot/worker";
+import {
+  createWorker,
+  createWorkerRuntime,
+  parseWorkerConfig,
+  runtimeDeps,
+  type Worker,
+} from "@orderbot/worker";
 import { expectCleanLogs } from "./logs.ts";
 
 export const WEBHOOK_PATH = "/telegram/webhook";
@@ -111,7 +116,7 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
   await Promise.all(bots.map((bot, i) => bot.waitReady(`http://127.0.0.1:${ports[i]}/healthz`)));
   await Promise.all(bots.map((bot) => waitForLine(bot, '"msg":"bot started"')));
 
-  // The worker in this process, built as its main builds it (createRuntime).
+  // The worker in this process, built as its main builds it.
   const registry = createMetricsRegistry();
   const workerConfig = parseWorkerConfig({
     NODE_ENV: "test",
@@ -123,16 +128,11 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
     TELEGRAM_API_ROOT: kit.apiRoot,
     ...options.env,
   });
-  const runtime = createRuntime(workerConfig, { name: "worker", logger: silentLogger, registry });
+  const runtime = createWorkerRuntime(workerConfig, { logger: silentLogger, registry });
   const { shop } = runtime;
   const worker: Worker = createWorker({
     config: workerConfig,
-    db: runtime.db,
-    redis: runtime.redis,
-    locks: runtime.locks,
-    expireDue: shop.orders.expireDue,
-    readOrder: shop.orders.get,
-    groups: shop.groups,
+    ...runtimeDeps(runtime),
     api: new Api(kit.token, { apiRoot: kit.apiRoot }),
     logger: silentLogger,
     registry,

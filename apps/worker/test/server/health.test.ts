@@ -32,7 +32,6 @@ beforeAll(async () => {
     token: "123456:TEST-worker-token-abcdefghij",
   };
   w = await startWorker(
-    db,
     services,
     { WORKER_PORT: String(port), METRICS_TOKEN: TOKEN },
     { start: false },

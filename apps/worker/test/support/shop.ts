@@ -33,7 +33,7 @@ export interface WorkerShop {
   botShop(): Promise<Shop>;
 }
 
-type StartArgs = Parameters<typeof startWorker> extends [unknown, unknown, ...infer R] ? R : never;
+type StartArgs = Parameters<typeof startWorker> extends [unknown, ...infer R] ? R : never;
 
 /**
  * Registers the hooks that open the shop before the file's tests and close it after them.
@@ -87,7 +87,7 @@ export function useWorkerShop(
       return open().services;
     },
     async startWorker(...args) {
-      const worker = await startWorker(testDb.db, open().services, ...args);
+      const worker = await startWorker(open().services, ...args);
       closers.push(() => worker.close());
       return worker;
     },

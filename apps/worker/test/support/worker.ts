@@ -1,5 +1,5 @@
 import { Api } from "grammy";
-import { createShop, shopConfigOf } from "@orderbot/core";
+import { LOCK_KINDS } from "@orderbot/core";
 import type { Database } from "@orderbot/db";
 import type { LockKindConfig } from "@orderbot/lock";
 import {
@@ -10,9 +10,8 @@ import {
 } from "@orderbot/platform";
 import { workerEnv, type WorkerServices } from "@orderbot/testkit";
 import { parseWorkerConfig, type WorkerConfig } from "../../src/config.ts";
-import { currentJobRun } from "../../src/jobs/run-scope.ts";
+import { createWorkerRuntime, runtimeDeps } from "../../src/runtime.ts";
 import { createWorker, type Worker } from "../../src/worker.ts";
-import { buildLocks } from "./locks.ts";
 
 export interface InProcessWorker {
   worker: Worker;
@@ -21,44 +20,31 @@ export interface InProcessWorker {
   close(): Promise<void>;
 }
 
-/** A whole worker in this process, with connections of its own (as a separate process would have). */
+/**
+ * A whole worker in this process, built as main.ts builds it, with connections of its own (as a
+ * separate process would have). Its lock breaker opens after 3 failures and probes after 200 ms,
+ * so that tests which stop Redis see it open and close within a test.
+ */
 export async function startWorker(
-  db: Database,
   services: WorkerServices,
   overrides: Record<string, string> = {},
   options: { logger?: Logger; start?: boolean; kinds?: Record<string, LockKindConfig> } = {},
 ): Promise<InProcessWorker> {
-  const config = parseWorkerConfig(workerEnv(services, overrides));
-  const registry = createMetricsRegistry();
-  const { locks, redis, close } = await buildLocks(
-    services.redisUrl,
-    services.namespace,
-    registry,
-    options.kinds,
+  const config = parseWorkerConfig(
+    workerEnv(services, { REDIS_COMMAND_TIMEOUT_MS: "500", ...overrides }),
   );
+  const registry = createMetricsRegistry();
   const logger = options.logger ?? silentLogger;
-  const shop = createShop({
-    db,
-    locks,
-    requestId: currentJobRun,
-    config: shopConfigOf(config),
+  const runtime = createWorkerRuntime(config, {
     logger,
     registry,
+    locks: {
+      kinds: options.kinds ?? LOCK_KINDS,
+      breaker: { failureThreshold: 3, coolDownMs: 200 },
+    },
   });
   const api = new Api(config.BOT_TOKEN, { apiRoot: services.apiRoot, timeoutSeconds: 10 });
-  const worker = createWorker({
-    config,
-    db,
-    redis,
-    locks,
-    expireDue: shop.orders.expireDue,
-    readOrder: shop.orders.get,
-    groups: shop.groups,
-    ledger: shop.ledger,
-    api,
-    logger,
-    registry,
-  });
+  const worker = createWorker({ config, ...runtimeDeps(runtime), api, logger, registry });
   if (options.start !== false) await worker.start();
   return {
     worker,
@@ -66,7 +52,7 @@ export async function startWorker(
     config,
     async close() {
       await worker.stop();
-      await close();
+      await runtime.close();
     },
   };
 }
