@@ -31,6 +31,7 @@ export {
   type NoticeButton,
 } from "./notices/buttons.ts";
 export {
+  CARD_TEMPLATE,
   hasTemplate,
   ORDER_TEMPLATES,
   renderNotice,

@@ -8,7 +8,7 @@ import { alert, showInPlace } from "./support.ts";
 /**
  * Cancel on an order: the reservation ends and its stock goes back on sale (once). The card shows
  * the order cancelled; its invoice, which can no longer be paid, is deleted through the outbox
- * (queued with the cancellation: customers/order-messages.ts).
+ * (a `voidInvoice` event queued with the cancellation: core's orders/move-events.ts).
  */
 export function cancelFeature(orders: OrderService): Composer<BotContext> {
   const feature = new Composer<BotContext>();

@@ -1,6 +1,7 @@
 import type { Api } from "grammy";
 import type { ClaimedMessage } from "@orderbot/core/outbox";
 import {
+  CARD_TEMPLATE,
   renderNotice,
   UnknownTemplateError,
   type Locale,
@@ -60,9 +61,6 @@ export interface RenderContext {
   messages?: OrderMessageIds | null;
 }
 
-/** The notice that edits the order's card in place (core's orders/move-events.ts). */
-export const CARD_TEMPLATE = "order-card";
-
 /**
  * Turns an outbox row into its Bot API call; `notify` rows are rendered here
  * (@orderbot/conversation). Null: nothing to send (no card shows the order, no invoice is live).
@@ -99,6 +97,10 @@ export function noticeOf(message: ClaimedMessage): { template: string; params: P
 function notifyCall(message: ClaimedMessage, context: RenderContext): ApiCall | null {
   const notice = noticeOf(message);
   if (!notice) throw new InvalidOutboxMessageError(message.id, "notify without a template");
+  // An order's card is edited in place, with only its way back: nothing to do when none shows it.
+  const isCard = notice.template === CARD_TEMPLATE;
+  const card = context.messages?.cardMessageId;
+  if (isCard && !card) return null;
   try {
     const { text, buttons } = renderNotice(
       notice.template,
@@ -107,10 +109,7 @@ function notifyCall(message: ClaimedMessage, context: RenderContext): ApiCall | 
       context.facts,
     );
     const keyboard = { inline_keyboard: buttons ? [buttons] : [] };
-    // An order's card: edited in place, with only its way back.
-    if (notice.template === CARD_TEMPLATE) {
-      const card = context.messages?.cardMessageId;
-      if (!card) return null;
+    if (isCard && card)
       return {
         method: "editMessageText",
         payload: {
@@ -120,7 +119,6 @@ function notifyCall(message: ClaimedMessage, context: RenderContext): ApiCall | 
           reply_markup: keyboard,
         },
       };
-    }
     return {
       method: "sendMessage",
       payload: {

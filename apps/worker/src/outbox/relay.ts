@@ -2,6 +2,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { OrderView } from "@orderbot/core";
 import type { ShippingOption } from "@orderbot/core/shipping";
 import {
+  CARD_TEMPLATE,
   ORDER_TEMPLATES,
   recipientLanguages,
   type Locale,
@@ -19,7 +20,6 @@ import {
 import type { WorkerMetrics } from "../metrics.ts";
 import type { OperatorChats } from "../operators/chats.ts";
 import {
-  CARD_TEMPLATE,
   noticeOf,
   orderOf,
   toApiCall,

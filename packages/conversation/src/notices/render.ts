@@ -20,6 +20,9 @@ export interface NoticeFacts {
   shippingOptions?: readonly ShippingOption[];
 }
 
+/** The notice that edits the order's card in place, when a card shows the order. */
+export const CARD_TEMPLATE = "order-card";
+
 /** Templates whose text reads the order (by `params.orderId`): the relay loads it first. */
 export const ORDER_TEMPLATES: ReadonlySet<string> = new Set(["operator-order-paid"]);
 
@@ -109,7 +112,7 @@ function paidItems(p: Params, locale: Locale, facts: NoticeFacts): string {
 /** The buttons a notice carries: a paid order's next steps, a card's way back. */
 function buttonsOf(template: string, p: Params, facts: NoticeFacts): readonly NoticeButton[] {
   const orderId = text(p.orderId);
-  if (template === "order-card") return CARD_WAY_BACK;
+  if (template === CARD_TEMPLATE) return CARD_WAY_BACK;
   if (template !== "operator-order-paid" || !orderId) return [];
   const contact = facts.order?.shipping?.hasContact ? [showPhoneButton(orderId)] : [];
   return [...fulfilmentButtons(orderId, "PAID"), ...contact];

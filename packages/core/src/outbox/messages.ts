@@ -44,7 +44,7 @@ export type NotificationTemplate =
   | "operator-refunded-outside"
   /** To operators (from the worker): Telegram's Stars ledger and the payments table differ. */
   | "operator-ledger-finding"
-  /** To the user, as an edit of the order's card: the state it is in now (customers/order-messages.ts). */
+  /** To the user, as an edit of the order's card, if one shows it: its state now (orders/move-events.ts). */
   | "order-card"
   /** To the user: an operator's answer to their support request (a reply to its alert). */
   | "support-answer"
