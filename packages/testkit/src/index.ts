@@ -40,6 +40,7 @@ export {
 } from "./harness/worker-process.ts";
 export {
   checkExpiry,
+  countExpired,
   INITIAL_STOCK,
   installReleaseAudit,
   makeDue,

@@ -2,7 +2,14 @@
 // released twice. And the graceful path: SIGTERM lets the current batch commit and frees the lock.
 import { describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
-import { checkExpiry, makeDue, releasesBy, spawnWorker, withAppName } from "@orderbot/testkit";
+import {
+  checkExpiry,
+  countExpired,
+  makeDue,
+  releasesBy,
+  spawnWorker,
+  withAppName,
+} from "@orderbot/testkit";
 import { allExpired, releasedOnce, useMassExpiry } from "../support/mass-expiry.ts";
 import { waitUntil } from "../support/worker.ts";
 
@@ -37,8 +44,7 @@ async function inBatch(scenario: Scenario, app: string) {
   await makeDue(scenario.db);
   await waitUntil(
     `${app} inside a batch, with earlier batches committed`,
-    async () =>
-      (await checkExpiry(scenario.db)).expired > 0 && (await inTransaction(scenario.db, app)),
+    async () => (await countExpired(scenario.db)) > 0 && (await inTransaction(scenario.db, app)),
     60_000,
     5,
   );

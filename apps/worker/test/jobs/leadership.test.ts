@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@orderbot/db";
 import {
   checkExpiry,
+  countExpired,
   makeDue,
   releasesBy,
   spawnWorker,
@@ -69,12 +70,7 @@ describe("job leadership across two worker processes", () => {
 
   it("replaces a leader paused past its TTL; the resumed one has lost its lease and writes nothing more", async () => {
     expect(await makeDue(db)).toBe(ORDERS);
-    await waitUntil(
-      "expiry under way",
-      async () => (await checkExpiry(db)).expired >= 200,
-      60_000,
-      20,
-    );
+    await waitUntil("expiry under way", async () => (await countExpired(db)) >= 200, 60_000, 20);
     const writers = await releasesBy(db);
     const leader = Object.keys(writers).find((app) => app in workers)!;
     const other = leader === "lead-a" ? "lead-b" : "lead-a";
@@ -89,7 +85,7 @@ describe("job leadership across two worker processes", () => {
     // The other one takes over once the paused leader's lease has run out, and finishes the work.
     await waitUntil(
       "all expired by the new leader",
-      async () => (await checkExpiry(db)).expired === ORDERS,
+      async () => (await countExpired(db)) === ORDERS,
       120_000,
       250,
     );

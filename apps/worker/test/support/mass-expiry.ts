@@ -4,6 +4,7 @@ import { afterAll, afterEach } from "vitest";
 import type { Database } from "@orderbot/db";
 import {
   checkExpiry,
+  countExpired,
   createTestDatabase,
   createTestRedis,
   installReleaseAudit,
@@ -82,7 +83,7 @@ export function releasedOnce(orders: number) {
 export async function allExpired(db: Database, orders: number): Promise<ExpiryCheck> {
   await waitUntil(
     "all reservations expired",
-    async () => (await checkExpiry(db)).expired === orders,
+    async () => (await countExpired(db)) === orders,
     120_000,
     250,
   );
