@@ -208,7 +208,15 @@ async function runLoad(
   for (const r of [...results, ...extraResults]) if (r.press) allPresses.push(r.press);
 
   const loaded = Date.now();
-  const settled = await settle({ kit, db: env.db, timeoutMs: sizes.settleMs });
+  const waitedOn = new Set<string>();
+  const settled = await settle({
+    kit,
+    db: env.db,
+    timeoutMs: sizes.settleMs,
+    onWait: (pending) => {
+      for (const item of pending.split(", ")) waitedOn.add(item.replace(/^\d+ /, ""));
+    },
+  });
   const settledAt = Date.now();
   if (!settled.settled)
     note(`did not settle within ${sizes.settleMs / 1000} s: ${settled.pending.join(", ")}`);
@@ -233,7 +241,8 @@ async function runLoad(
   }
 
   note(
-    `took ${seconds(opened, loaded)} s of load and faults, ${seconds(loaded, settledAt)} s to settle, ${seconds(settledAt, Date.now())} s of checks`,
+    `took ${seconds(opened, loaded)} s of load and faults, ${seconds(loaded, settledAt)} s to settle` +
+      `${waitedOn.size > 0 ? ` (waiting on ${[...waitedOn].join(", ")})` : ""}, ${seconds(settledAt, Date.now())} s of checks`,
   );
   const [placed] = await env.db.$queryRaw<
     { orders: number }[]
