@@ -213,9 +213,7 @@ async function runLoad(
     kit,
     db: env.db,
     timeoutMs: sizes.settleMs,
-    onWait: (pending) => {
-      for (const item of pending.split(", ")) waitedOn.add(item.replace(/^\d+ /, ""));
-    },
+    onWait: (pending) => pending.forEach((item) => waitedOn.add(item.replace(/^\d+ /, ""))),
   });
   const settledAt = Date.now();
   if (!settled.settled)

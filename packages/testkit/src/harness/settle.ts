@@ -7,7 +7,7 @@ export interface SettleOptions {
   db: Database;
   /** Give up waiting after this long (ms); the invariants then report what is left. */
   timeoutMs: number;
-  onWait?: (what: string) => void;
+  onWait?: (pending: readonly string[]) => void;
 }
 
 export interface SettleResult {
@@ -50,7 +50,7 @@ export async function settle(options: SettleOptions): Promise<SettleResult> {
       `database: ${String(error).slice(0, 80)}`,
     ]);
     if (pending.length === 0) return { settled: true, pending, waitedMs: Date.now() - started };
-    options.onWait?.(pending.join(", "));
+    options.onWait?.(pending);
     await sleep(250);
   }
   return { settled: false, pending, waitedMs: Date.now() - started };
