@@ -2,7 +2,7 @@
 // processes joined by CLUSTER MEET, slots assigned by hand, replicas attached by CLUSTER REPLICATE.
 import { createRequire } from "node:module";
 import { Redis } from "ioredis";
-import { freePort, startRedisServer, type RedisServer } from "./redis.ts";
+import { startRedisServer, type RedisServer } from "./redis.ts";
 import { sleep } from "./support.ts";
 
 export interface Shard {
@@ -36,14 +36,13 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
 }
 
 async function clusterNode(): Promise<{ server: RedisServer; bus: number; client: Redis }> {
-  const bus = await freePort();
   const server = await startRedisServer([
     ...["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"],
-    ...["--cluster-port", String(bus), "--cluster-node-timeout", "15000"],
+    ...["--cluster-node-timeout", "15000"],
   ]);
   const client = new Redis(server.url, { maxRetriesPerRequest: 1 });
   client.on("error", () => {});
-  return { server, bus, client };
+  return { server, bus: server.busPort!, client };
 }
 
 /** Starts the cluster; `dispose` stops every process. */

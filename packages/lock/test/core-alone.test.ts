@@ -91,6 +91,8 @@ it("ends a retrying wait at once when its signal aborts, leaving nothing behind"
     (error: Error) => `rejected: ${error.message}`,
   );
   await sleep(100);
+  // Aborted in a backoff sleep, not while a try is on its way to Redis (that one ends at its reply).
+  while (waiter.stats().waiters === 0) await sleep(5);
   controller.abort(new Error("caller gave up"));
   // At once: before the event loop turns once more, so not at the backoff timer's next tick.
   // Event-loop order, not a clock: it holds however loaded the machine is.

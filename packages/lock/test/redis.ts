@@ -12,6 +12,8 @@ import { Redis } from "ioredis";
 
 export interface RedisServer {
   port: number;
+  /** A cluster node's bus port (started with `--cluster-enabled`). */
+  busPort?: number;
   url: string;
   /** Starts (or restarts) the server on the same port. */
   start(): Promise<void>;
@@ -47,8 +49,29 @@ function answers(port: number): Promise<boolean> {
   });
 }
 
+/** The pid of the redis-server answering on `port` (INFO's process_id), if one answers. */
+function pidOnPort(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    let reply = "";
+    const done = (pid?: number) => {
+      socket.destroy();
+      resolve(pid);
+    };
+    socket.setTimeout(1_000, () => done());
+    socket.once("connect", () => socket.write("INFO server\r\n"));
+    socket.on("data", (chunk) => {
+      reply += chunk.toString();
+      const match = /process_id:(\d+)/.exec(reply);
+      if (match) done(Number(match[1]));
+    });
+    socket.once("error", () => done());
+    socket.once("close", () => done());
+  });
+}
+
 /** A free port below the kernel's ephemeral range (a port from it may be taken meanwhile). */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
     const free = await new Promise<boolean>((resolve) => {
@@ -61,22 +84,49 @@ export async function freePort(): Promise<number> {
   throw new Error("no free port between 20000 and 32000");
 }
 
+/** How many times a server that exited at start is tried again on other ports. */
+const START_ATTEMPTS = 5;
+
 /**
  * Starts a redis-server (from PATH) with `args`, on a free port, without persistence. A cluster
- * node gets a free bus port too: its default, the port plus 10,000, lies in the kernel's
- * ephemeral range, where an outgoing connection may hold it, and the server then exits.
+ * node gets a free bus port too (`busPort`): its default, the port plus 10,000, lies in the
+ * kernel's ephemeral range, where an outgoing connection may hold it. A port found free may be
+ * taken by another test before the server binds it; the server then exits, and is started again
+ * on other ports.
  */
 export async function startRedisServer(args: string[] = []): Promise<RedisServer> {
+  for (let attempt = 1; ; attempt++) {
+    const server = await serverOnFreePorts(args);
+    try {
+      await server.start();
+      return server;
+    } catch (error) {
+      await server.dispose();
+      if (!(error instanceof ExitedAtStart) || attempt === START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class ExitedAtStart extends Error {
+  constructor(port: number) {
+    super(`redis-server on port ${port} exited at start`);
+  }
+}
+
+async function serverOnFreePorts(args: string[]): Promise<RedisServer> {
   const port = await freePort();
-  if (args.includes("--cluster-enabled") && !args.includes("--cluster-port"))
-    args = [...args, "--cluster-port", String(await freePort())];
+  const busPort = args.includes("--cluster-enabled") ? await freePort() : undefined;
+  if (busPort !== undefined) args = [...args, "--cluster-port", String(busPort)];
   const dir = await mkdtemp(path.join(os.tmpdir(), "lock-redis-"));
   let child: ChildProcess | undefined;
   const running = () => child !== undefined && child.exitCode === null && !child.signalCode;
+  // Up means this child answers: a port found free may be bound by another process meanwhile.
+  const answering = async (up: boolean) =>
+    up ? (await pidOnPort(port)) === child?.pid : !(await answers(port));
   const until = async (up: boolean) => {
     for (let i = 0; i < 200; i++) {
-      if ((await answers(port)) === up) return;
-      if (up && !running()) throw new Error(`redis-server on port ${port} exited at start`);
+      if (await answering(up)) return;
+      if (up && !running()) throw new ExitedAtStart(port);
       await sleep(25);
     }
     throw new Error(`redis-server on port ${port} did not ${up ? "start" : "stop"}`);
@@ -92,6 +142,7 @@ export async function startRedisServer(args: string[] = []): Promise<RedisServer
   };
   const server: RedisServer = {
     port,
+    busPort,
     url: `redis://127.0.0.1:${port}`,
     async start() {
       if (running()) return;
@@ -110,7 +161,6 @@ export async function startRedisServer(args: string[] = []): Promise<RedisServer
     },
   };
   process.once("exit", () => child?.kill("SIGKILL")); // a test that failed before dispose()
-  await server.start();
   return server;
 }
 

@@ -2,7 +2,7 @@
 // create`, and the slot moves a test needs: the steps of a live resharding, one at a time.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { freePort, startRedisServer, type RedisServer } from "@orderbot/testkit";
+import { startRedisServer, type RedisServer } from "@orderbot/testkit";
 import { Redis, type RedisTopologyConfig } from "@orderbot/platform";
 import { eventually } from "./eventually.ts";
 import { createRequire } from "node:module";
@@ -45,18 +45,10 @@ export async function startLocalCluster(): Promise<LocalCluster> {
   };
   try {
     for (let i = 0; i < 3; i++) {
-      // The cluster bus port is chosen too: the default (port + 10000) may be taken or out of range.
-      const busPort = await freePort();
       const server = await startRedisServer({
         args: [
-          "--cluster-enabled",
-          "yes",
-          "--cluster-config-file",
-          "nodes.conf",
-          "--cluster-port",
-          String(busPort),
-          "--cluster-node-timeout",
-          "5000",
+          ...["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"],
+          ...["--cluster-node-timeout", "5000"],
         ],
       });
       const client = new Redis(server.port, "127.0.0.1", { maxRetriesPerRequest: 1 });

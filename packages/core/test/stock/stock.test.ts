@@ -5,7 +5,9 @@ import { type Instance, useShopHarness } from "../support/shop.ts";
 
 let instances: Instance[];
 const OPERATOR = user(900);
-const h = useShopHarness({ config: { maxOpenOrders: 1_000 } });
+// 60 changes at once queue for one product's row: the pool wait is long so that a loaded machine
+// tests the invariants, not the 2 s default wait (it once ran out in CI).
+const h = useShopHarness({ config: { maxOpenOrders: 1_000, transactionMaxWaitMs: 15_000 } });
 beforeAll(async () => {
   instances = [h.main, ...(await Promise.all([1, 2, 3].map(() => h.instance())))];
 });

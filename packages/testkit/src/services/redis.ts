@@ -85,8 +85,31 @@ async function portAnswers(port: number): Promise<boolean> {
   });
 }
 
+/** The pid of the redis-server answering on `port` (INFO's process_id), if one answers. */
+function pidOnPort(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    let reply = "";
+    const done = (pid?: number) => {
+      socket.destroy();
+      resolve(pid);
+    };
+    socket.setTimeout(1_000, () => done());
+    socket.once("connect", () => socket.write("INFO server\r\n"));
+    socket.on("data", (chunk) => {
+      reply += chunk.toString();
+      const match = /process_id:(\d+)/.exec(reply);
+      if (match) done(Number(match[1]));
+    });
+    socket.once("error", () => done());
+    socket.once("close", () => done());
+  });
+}
+
 export interface RedisServer {
   port: number;
+  /** A cluster node's bus port (started with `--cluster-enabled`). */
+  busPort?: number;
   url: string;
   /** Starts (or restarts) the server on the same port. */
   start(): Promise<void>;
@@ -101,84 +124,87 @@ export interface RedisServer {
   dispose(): Promise<void>;
 }
 
+/** How many times a server that exited at start is tried again on other ports. */
+const START_ATTEMPTS = 5;
+
 /**
  * A real redis-server process of a test's own, for what the shared one must not suffer: being
- * stopped, killed or paused to test outages.
+ * stopped, killed or paused to test outages. It gets a free port, and a cluster node a free bus
+ * port too: the default, the port plus 10,000, lies in the ephemeral range. Another process may
+ * bind a port found free before the server does; the server then exits, and is started again on
+ * other ports.
  *
  * @example
  * const server = await startRedisServer();
  * await server.stop();   // Redis is down
  * await server.start();  // and back, on the same port
  */
-export async function startRedisServer(
-  options: { port?: number; args?: string[] } = {},
-): Promise<RedisServer> {
-  const port = options.port ?? (await freePort());
+export async function startRedisServer(options: { args?: string[] } = {}): Promise<RedisServer> {
+  for (let attempt = 1; ; attempt++) {
+    const server = await serverOnFreePorts(options.args ?? []);
+    try {
+      await server.start();
+      return server;
+    } catch (error) {
+      await server.dispose();
+      if (!(error instanceof ExitedAtStart) || attempt === START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class ExitedAtStart extends Error {
+  constructor(port: number) {
+    super(`redis-server on port ${port} exited at start`);
+  }
+}
+
+async function serverOnFreePorts(args: string[]): Promise<RedisServer> {
+  const port = await freePort();
+  const busPort = args.includes("--cluster-enabled") ? await freePort() : undefined;
+  if (busPort !== undefined) args = [...args, "--cluster-port", String(busPort)];
   const dir = await mkdtemp(path.join(os.tmpdir(), "orderbot-redis-"));
   let child: ChildProcess | undefined;
+  const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
 
+  // Up means this child answers: a port found free may be bound by another process meanwhile.
+  const answering = async (up: boolean) =>
+    up ? (await pidOnPort(port)) === child?.pid : !(await portAnswers(port));
   const waitFor = async (up: boolean) => {
     for (let i = 0; i < 200; i++) {
-      if ((await portAnswers(port)) === up) return;
+      if (await answering(up)) return;
+      if (up && !running()) throw new ExitedAtStart(port);
       await sleep(25);
     }
     throw new Error(`redis-server on port ${port} did not ${up ? "start" : "stop"}`);
   };
-  const exited = (proc: ChildProcess) =>
-    proc.exitCode !== null || proc.signalCode !== null
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => proc.once("exit", () => resolve()));
-
+  const end = async (signal: NodeJS.Signals) => {
+    if (!running()) return;
+    const proc = child!;
+    const exited = new Promise((resolve) => proc.once("exit", resolve));
+    proc.kill("SIGCONT");
+    proc.kill(signal);
+    await exited;
+    await waitFor(false);
+  };
   const server: RedisServer = {
     port,
+    busPort,
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      if (child && child.exitCode === null && child.signalCode === null) return;
-      child = spawn(
-        "redis-server",
-        [
-          "--port",
-          String(port),
-          "--bind",
-          "127.0.0.1",
-          "--save",
-          "",
-          "--appendonly",
-          "no",
-          "--dir",
-          dir,
-          ...(options.args ?? []),
-        ],
-        { stdio: "ignore" },
-      );
+      if (running()) return;
+      const base = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--dir", dir];
+      child = spawn("redis-server", [...base, "--appendonly", "no", ...args], { stdio: "ignore" });
+      child.once("error", () => {}); // no redis-server on PATH: waitFor says so
       await waitFor(true);
     },
-    async stop() {
-      if (!child) return;
-      const proc = child;
-      proc.kill("SIGCONT");
-      proc.kill("SIGTERM");
-      await exited(proc);
-      await waitFor(false);
-    },
-    async kill() {
-      if (!child) return;
-      const proc = child;
-      proc.kill("SIGKILL");
-      await exited(proc);
-      await waitFor(false);
-    },
-    pause() {
-      child?.kill("SIGSTOP");
-    },
-    resume() {
-      child?.kill("SIGCONT");
-    },
+    stop: () => end("SIGTERM"),
+    kill: () => end("SIGKILL"),
+    pause: () => void child?.kill("SIGSTOP"),
+    resume: () => void child?.kill("SIGCONT"),
     async dispose() {
       await server.stop();
       await rm(dir, { recursive: true, force: true });
     },
   };
-  await server.start();
   return server;
 }
