@@ -44,10 +44,10 @@ export const FULL: Sizes = {
 
 export const QUICK: Sizes = {
   users: 80,
-  seconds: 11,
+  seconds: 8,
   stockPerProduct: 12,
   maxQuantity: 3,
-  reservationSeconds: 9,
+  reservationSeconds: 6,
   thinkMs: [50, 300],
   redisDownMs: 6_000,
   postgresDownMs: 3_000,
