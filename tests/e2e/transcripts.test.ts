@@ -5,6 +5,7 @@
 // rewrites them; review the diff like code.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatedGroup, SimulatedUser, TgMessage } from "@orderbot/fake-telegram";
+import { withinOneUtcDay } from "@orderbot/testkit";
 import { OWNER_ID, startShop, type E2eShop } from "./support/shop.ts";
 import { Transcript } from "./support/transcript.ts";
 
@@ -13,12 +14,13 @@ let owner: SimulatedUser;
 let operators: SimulatedGroup;
 
 beforeAll(async () => {
+  await withinOneUtcDay(120_000); // the operators' /report counts every test's orders
   shop = await startShop({ replicas: 1 });
   owner = person("Olga", "en", OWNER_ID);
   operators = shop.kit.createGroup({ title: "Shop operators", creator: owner });
   await (await owner.send("/bind", { in: operators })).handled();
   await operators.waitForMessage(/operator group/);
-}, 120_000);
+}, 240_000);
 afterAll(() => shop?.stop());
 
 const names = new Map<number, string>();

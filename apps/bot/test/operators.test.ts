@@ -1,7 +1,8 @@
 // The operator group: binding, the admin check, and the commands, in-process over real HTTP,
 // PostgreSQL and Redis, with groups and admins from the test kit.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
+import { withinOneUtcDay } from "@orderbot/testkit";
 import type { BotHarness } from "./support/harness.ts";
 import { useOperatorGroup } from "./support/operators.ts";
 
@@ -139,6 +140,7 @@ describe("stock and prices", () => {
 });
 
 describe("orders", () => {
+  beforeAll(() => withinOneUtcDay(30_000)); // the report below counts the order placed here
   it("shows orders by status and one order in detail, and refunds a paid one", async () => {
     const customer = kit.createUser({ languageCode: "en" });
     const placed = await h.shop.orders.placeOrder({

@@ -108,6 +108,7 @@ export {
 } from "./harness/lock-audit.ts";
 export { settle, type SettleOptions, type SettleResult } from "./harness/settle.ts";
 export { barrier } from "./harness/barrier.ts";
+export { withinOneUtcDay } from "./harness/utc-day.ts";
 export {
   parseMetrics,
   scrapeAll,
