@@ -157,11 +157,7 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
       });
   }
 
-  const stockProblems = await checkStockCommands(
-    db,
-    inputs.stockCommands.filter((c) => !skipped.has(c.updateId)),
-    since,
-  );
+  const stockProblems = await checkStockCommands(db, inputs.stockCommands, skipped, since);
   const undelivered = inputs.kit.deliveries
     .filter((u) => u.status === "dropped" || u.status === "pending")
     .map((u) => ({
@@ -182,6 +178,7 @@ export async function checkEffects(db: Database, inputs: EffectInputs): Promise<
 async function checkStockCommands(
   db: Database,
   commands: StockCommand[],
+  skipped: ReadonlySet<number>,
   since: Date | undefined,
 ): Promise<Problem[]> {
   const rows = await db.stockMovement.findMany({
@@ -193,21 +190,9 @@ async function checkStockCommands(
   const skus = new Set([...rows.map((r) => r.product.sku), ...commands.map((c) => c.sku)]);
   for (const sku of skus) {
     const ledger = rows.filter((r) => r.product.sku === sku).map((r) => r.delta);
-    const told = commands
-      .filter((c) => c.sku === sku && c.delta !== undefined && c.delta !== 0)
-      .map((c) => c.delta!);
-    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-    if (ledger.length !== told.length || sum(ledger) !== sum(told)) {
-      const replies = commands
-        .filter((c) => c.sku === sku)
-        .map(
-          (c) =>
-            `${c.change} → ${c.replies.length === 0 ? (c.delivered ? "no reply" : "not delivered") : JSON.stringify(c.replies.map((r) => r.slice(0, 60)))}`,
-        );
-      problems.push({
-        what: `${sku}: the operator was told of ${told.length} changes (${sum(told)} units), the ledger has ${ledger.length} (${sum(ledger)} units); commands: ${replies.join(", ")}`,
-      });
-    }
+    const ofSku = commands.filter((c) => c.sku === sku);
+    if (!ledgerMatches(ledger, ofSku, skipped))
+      problems.push({ what: ledgerMismatch(sku, ledger, ofSku) });
   }
   // What the bot told the operator is a sighting of the stock at that moment: never below zero.
   for (const c of commands) {
@@ -216,10 +201,49 @@ async function checkStockCommands(
         what: `/stock ${c.sku} ${c.change}: the operator was shown a negative stock: ${c.replies.join(" | ")}`,
       });
   }
-  const unanswered = commands.filter((c) => c.delivered && c.replies.length === 0);
+  const unanswered = commands.filter(
+    (c) => c.delivered && c.replies.length === 0 && !skipped.has(c.updateId),
+  );
   for (const c of unanswered)
     problems.push({
       what: `/stock ${c.sku} ${c.change} (update ${c.updateId}) was delivered but got no reply`,
     });
   return problems;
+}
+
+/**
+ * The ledger holds each change the operator was told of, once, and nothing else but changes of
+ * commands the bot gave up on untold: one of those may have committed before it failed, as a press
+ * of Order may have placed its order.
+ */
+export function ledgerMatches(
+  ledger: number[],
+  commands: StockCommand[],
+  skipped: ReadonlySet<number>,
+): boolean {
+  const extra = [...ledger];
+  for (const c of commands) {
+    if (c.delta === undefined || c.delta === 0) continue;
+    const at = extra.indexOf(c.delta);
+    if (at === -1) return false;
+    extra.splice(at, 1);
+  }
+  const untold = commands.filter((c) => c.delta === undefined && skipped.has(c.updateId));
+  for (const delta of extra) {
+    // "+N" and "-N" moved the stock by N; "=N" by whatever it found.
+    const at = untold.findIndex((c) => c.change.startsWith("=") || Number(c.change) === delta);
+    if (at === -1) return false;
+    untold.splice(at, 1);
+  }
+  return true;
+}
+
+function ledgerMismatch(sku: string, ledger: number[], commands: StockCommand[]): string {
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const told = commands.flatMap((c) => (c.delta ? [c.delta] : []));
+  const replies = commands.map(
+    (c) =>
+      `${c.change} → ${c.replies.length === 0 ? (c.delivered ? "no reply" : "not delivered") : JSON.stringify(c.replies.map((r) => r.slice(0, 60)))}`,
+  );
+  return `${sku}: the operator was told of ${told.length} changes (${sum(told)} units), the ledger has ${ledger.length} (${sum(ledger)} units); commands: ${replies.join(", ")}`;
 }
