@@ -141,6 +141,9 @@ export async function startChaosEnvironment(
         DATABASE_POOL_MAX: "8",
         DATABASE_CONNECT_TIMEOUT_MS: "3000",
         PAYMENT_GRACE_MS: "5000",
+        // A payment whose reply was lost is announced by the worker after this, not 20 s: the
+        // scenarios' settling waited on it.
+        PAYMENT_NOTICE_DELAY_MS: "5000",
       },
       botEnv: {
         RESERVATION_SECONDS: String(sizes.reservationSeconds),

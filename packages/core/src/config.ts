@@ -17,6 +17,12 @@ export const coreConfigSchema = z.object({
    * never races the expiry job.
    */
   paymentGraceMs: ms(1_000, 3_600_000).default(5 * 60_000),
+  /**
+   * How long a payment's queued "payment received" waits for the bot's own reply to say it first
+   * (and settle it). Longer than a reply takes even when Telegram is slow; short enough that a user
+   * whose reply was lost (a crash, a failed send) hears within half a minute.
+   */
+  paymentNoticeDelayMs: ms(1_000, 600_000).default(20_000),
   /** Lines per order (and per cart) and units per line. */
   maxLines: z.number().int().min(1).max(50).default(10),
   maxUnitsPerLine: z.number().int().min(1).max(10_000).default(10),

@@ -76,6 +76,11 @@ export const shopSettingsShape = {
     .describe(
       "A payment in flight's grace (ms): pre-checkout holds a PAYING order this long; the worker expires it this long after its expiry.",
     ),
+  PAYMENT_NOTICE_DELAY_MS: count(1000, 600_000)
+    .default(20_000)
+    .describe(
+      "How long a payment's \"payment received\" waits for the bot's own reply (ms); then the worker sends it.",
+    ),
 };
 
 export type ShopSettings = z.output<z.ZodObject<typeof shopSettingsShape>>;
@@ -86,6 +91,7 @@ export function shopConfigOf(settings: ShopSettings & { LOCK_HASH_KEY: string })
     maskKey: settings.LOCK_HASH_KEY,
     reservationTtlMs: (settings.RESERVATION_SECONDS ?? settings.RESERVATION_MINUTES * 60) * 1000,
     paymentGraceMs: settings.PAYMENT_GRACE_MS,
+    paymentNoticeDelayMs: settings.PAYMENT_NOTICE_DELAY_MS,
     maxLines: settings.ORDER_MAX_LINES,
     maxUnitsPerLine: settings.ORDER_MAX_UNITS_PER_LINE,
     maxUnpaidShare: settings.ORDER_MAX_UNPAID_SHARE,

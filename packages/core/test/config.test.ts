@@ -8,6 +8,7 @@ describe("core config", () => {
     expect(resolveCoreConfig({ maskKey: "0123456789abcdef" })).toEqual({
       reservationTtlMs: 900_000,
       paymentGraceMs: 300_000,
+      paymentNoticeDelayMs: 20_000,
       maxLines: 10,
       maxUnitsPerLine: 10,
       maxOpenOrders: 3,

@@ -7,13 +7,6 @@ import type { OrderView } from "../views.ts";
 import type { Input, LockedOrder } from "./confirm-payment.ts";
 
 /**
- * How long the queued "payment received" waits for the bot's own reply to say it first (and
- * settle it). Longer than a reply takes even when Telegram is slow; short enough that a user whose
- * reply was lost (a crash, a failed send) hears within half a minute.
- */
-export const PAYMENT_NOTICE_GRACE_MS = 20_000;
-
-/**
  * The outbox key of an order's "payment received" to its user (settled by the bot's own reply).
  * Not `paid:…`: that prefix is the operators' paid-order alerts (`paid:<order>:<chat>`).
  */
@@ -55,7 +48,7 @@ export async function announcePaid(tx: Tx, deps: CoreDeps, paid: PaidOrder): Pro
         template: "payment-received",
         params: { orderId: order.publicId, hasCodes: codes.length > 0 ? "yes" : "no" },
       },
-      notBefore: new Date(deps.clock.now().getTime() + PAYMENT_NOTICE_GRACE_MS),
+      notBefore: new Date(deps.clock.now().getTime() + deps.config.paymentNoticeDelayMs),
     },
   ]);
 }

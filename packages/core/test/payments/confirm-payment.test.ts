@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { PAYMENT_NOTICE_GRACE_MS, paymentNoticeKey } from "../../src/payments/index.ts";
+import { paymentNoticeKey } from "../../src/payments/index.ts";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { useShopHarness } from "../support/shop.ts";
@@ -68,9 +68,7 @@ describe("confirmPayment", () => {
         attempts: 0,
         payload: { template: "payment-received", params: { orderId: order.id } },
       });
-      expect(notice!.nextAttemptAt.getTime() - h.clock.now().getTime()).toBe(
-        PAYMENT_NOTICE_GRACE_MS,
-      );
+      expect(notice!.nextAttemptAt.getTime() - h.clock.now().getTime()).toBe(20_000); // the default
     }
     expect(await stockOf(h.db, p.sku)).toBe(7);
     await assertInvariants(h.db);
