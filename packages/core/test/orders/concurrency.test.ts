@@ -10,11 +10,13 @@ import { type Instance, useShopHarness } from "../support/shop.ts";
 let instances: Instance[];
 const CAP = 2;
 
-// A generous wait for a pool connection: this machine runs other suites at the same time, and the
-// point here is correctness under contention (load shedding has its own test).
+// A generous wait for a pool connection and for Redis: this machine runs other suites at the same
+// time (a 1 s Redis timeout once answered 51 calls "unavailable" in CI), and the point here is
+// correctness under contention (load shedding and outages have tests of their own).
 const h = useShopHarness({
   config: { maxOpenOrders: CAP, transactionMaxWaitMs: 15_000 },
   poolMax: 10,
+  redisCommandTimeoutMs: 10_000,
 });
 beforeAll(async () => {
   instances = [h.main, ...(await Promise.all([1, 2, 3].map(() => h.instance())))];

@@ -30,6 +30,8 @@ export interface InstanceOptions {
   redisUrl?: string;
   kinds?: Record<string, LockKindConfig>;
   poolMax?: number;
+  /** Each Redis command's timeout (ms); 1 s unless a test under heavy load needs more. */
+  redisCommandTimeoutMs?: number;
   /** Redis is known to be down: do not wait for the connection. */
   redisDown?: boolean;
 }
@@ -76,7 +78,10 @@ export async function createHarness({
       poolMax: merged.poolMax ?? 20,
       connectTimeoutMs: 10_000,
     });
-    const redis = createRedis({ url: merged.redisUrl ?? testRedis.url, commandTimeoutMs: 1_000 });
+    const redis = createRedis({
+      url: merged.redisUrl ?? testRedis.url,
+      commandTimeoutMs: merged.redisCommandTimeoutMs ?? 1_000,
+    });
     redis.on("error", () => {}); // outage tests stop Redis on purpose; the lock manager reports it
     if (!merged.redisDown) await waitForRedis(redis);
     const subscriber = redis.duplicate({ enableOfflineQueue: true, lazyConnect: true });
