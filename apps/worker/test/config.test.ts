@@ -71,7 +71,7 @@ describe("worker config", () => {
 
 describe("the worker process with a bad configuration", () => {
   it("exits 1 and names each problem on a line of its own, before connecting to anything", async () => {
-    const app = spawnApp({
+    const app = await spawnApp({
       name: "bad-config",
       entry: "apps/worker/src/main.ts",
       env: { ...minimal, BOT_TOKEN: "not-a-token", EXPIRE_BATCH_SIZE: "0", LOG_LEVEL: "info" },

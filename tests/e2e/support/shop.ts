@@ -88,30 +88,32 @@ export async function startShop(options: ShopOptions = {}): Promise<E2eShop> {
       : null;
   const publicUrl = proxy?.url ?? `http://127.0.0.1:${ports[0]}`;
 
-  const bots = ports.map((port, i) =>
-    spawnApp({
-      name: `bot-${i + 1}`,
-      entry: "apps/bot/src/main.ts",
-      env: {
-        NODE_ENV: "production",
-        LOG_LEVEL: "debug",
-        BOT_TOKEN: kit.token,
-        BOT_MODE: mode,
-        TELEGRAM_API_ROOT: kit.apiRoot,
-        WEBHOOK_SECRET: secret,
-        PUBLIC_URL: publicUrl,
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        DATABASE_URL: testDb.url,
-        DATABASE_POOL_MAX: "5",
-        REDIS_URL: testRedis.url,
-        LOCK_NAMESPACE: testRedis.namespace,
-        LOCK_HASH_KEY: hashKey,
-        OWNER_IDS: String(OWNER_ID),
-        RATE_LIMIT_PER_WINDOW: "1000",
-        ...options.env,
-      },
-    }),
+  const bots = await Promise.all(
+    ports.map((port, i) =>
+      spawnApp({
+        name: `bot-${i + 1}`,
+        entry: "apps/bot/src/main.ts",
+        env: {
+          NODE_ENV: "production",
+          LOG_LEVEL: "debug",
+          BOT_TOKEN: kit.token,
+          BOT_MODE: mode,
+          TELEGRAM_API_ROOT: kit.apiRoot,
+          WEBHOOK_SECRET: secret,
+          PUBLIC_URL: publicUrl,
+          HOST: "127.0.0.1",
+          PORT: String(port),
+          DATABASE_URL: testDb.url,
+          DATABASE_POOL_MAX: "5",
+          REDIS_URL: testRedis.url,
+          LOCK_NAMESPACE: testRedis.namespace,
+          LOCK_HASH_KEY: hashKey,
+          OWNER_IDS: String(OWNER_ID),
+          RATE_LIMIT_PER_WINDOW: "1000",
+          ...options.env,
+        },
+      }),
+    ),
   );
   await Promise.all(bots.map((bot, i) => bot.waitReady(`http://127.0.0.1:${ports[i]}/healthz`)));
   await Promise.all(bots.map((bot) => waitForLine(bot, '"msg":"bot started"')));

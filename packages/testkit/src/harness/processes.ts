@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
-import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { PROJECT_ROOT } from "../services/env.ts";
+import { appBundle } from "./app-bundle.ts";
 
 export interface AppProcess {
   name: string;
@@ -33,13 +33,13 @@ export interface SpawnAppOptions {
 }
 
 /**
- * Starts one of the project's apps as a real process: `node --import tsx <entry>`, one process
- * (no wrapper), so that kill -9 and SIGSTOP hit the app itself, as they would in production.
+ * Starts one of the project's apps as a real process, from its bundle (`app-bundle.ts`): one
+ * process (no wrapper), so that kill -9 and SIGSTOP hit the app itself, as they would in production.
  */
-export function spawnApp(options: SpawnAppOptions): AppProcess {
+export async function spawnApp(options: SpawnAppOptions): Promise<AppProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(PROJECT_ROOT, options.entry), ...(options.args ?? [])],
+    [await appBundle(options.entry), ...(options.args ?? [])],
     {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...options.env },

@@ -157,7 +157,7 @@ export async function startShopRun(options: ShopRunOptions): Promise<ShopRun> {
         env: appEnv,
         ...(logFile(name) ? { logFile: logFile(name)! } : {}),
       });
-    let current = spawn();
+    let current = await spawn();
     let starts = 1;
     const readyUrl = `http://127.0.0.1:${port}/${kind === "bot" ? "healthz" : "readyz"}`;
     const app: AppInstance = {
@@ -177,7 +177,7 @@ export async function startShopRun(options: ShopRunOptions): Promise<ShopRun> {
         // again after a pause, a few times.
         for (let attempt = 1; ; attempt++) {
           await current.stop();
-          current = spawn();
+          current = await spawn();
           starts++;
           try {
             await current.waitReady(readyUrl, 60_000);

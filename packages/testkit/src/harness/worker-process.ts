@@ -57,7 +57,7 @@ export async function spawnWorker(
   overrides: Record<string, string> = {},
 ): Promise<WorkerProcess> {
   const port = await freePort();
-  const app = spawnApp({
+  const app = await spawnApp({
     name,
     entry: "apps/worker/src/main.ts",
     env: workerEnv(services, { WORKER_PORT: String(port), WORKER_ID: name, ...overrides }),

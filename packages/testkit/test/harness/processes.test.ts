@@ -13,7 +13,7 @@ async function answers(url: string): Promise<boolean> {
 describe("spawnApp", () => {
   it("starts an app as one process, waits until it is ready, and stops it gracefully", async () => {
     const port = await freePort();
-    const app = spawnApp({ name: "tiny", entry, env: { PORT: String(port) } });
+    const app = await spawnApp({ name: "tiny", entry, env: { PORT: String(port) } });
     await app.waitReady(`http://127.0.0.1:${port}/`);
     expect(app.output).toContain(`listening on ${port}`);
     expect(await app.stop()).toBe(0);
@@ -22,7 +22,7 @@ describe("spawnApp", () => {
 
   it("pauses and resumes it, and kill -9 ends it without a graceful exit", async () => {
     const port = await freePort();
-    const app = spawnApp({ name: "tiny", entry, env: { PORT: String(port) } });
+    const app = await spawnApp({ name: "tiny", entry, env: { PORT: String(port) } });
     await app.waitReady(`http://127.0.0.1:${port}/`);
     app.pause();
     expect(await answers(`http://127.0.0.1:${port}/`)).toBe(false);
@@ -33,7 +33,7 @@ describe("spawnApp", () => {
   });
 
   it("reports an app that dies before it is ready, with its output", async () => {
-    const app = spawnApp({ name: "tiny", entry, env: { PORT: "not-a-port" } });
+    const app = await spawnApp({ name: "tiny", entry, env: { PORT: "not-a-port" } });
     await expect(app.waitReady("http://127.0.0.1:1/", 10_000)).rejects.toThrow(
       /tiny exited before it was ready/,
     );
