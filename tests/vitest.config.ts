@@ -1,7 +1,0 @@
-import { defineProject, mergeConfig } from "vitest/config";
-import shared from "../vitest.shared.ts";
-
-export default mergeConfig(
-  shared,
-  defineProject({ test: { name: "tests", exclude: ["chaos/**"] } }),
-);
