@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { Api } from "grammy";
 import { LOCK_KINDS } from "@orderbot/core";
 import type { Database } from "@orderbot/db";
@@ -45,6 +46,10 @@ export async function startWorker(
   });
   const api = new Api(config.BOT_TOKEN, { apiRoot: services.apiRoot, timeoutSeconds: 10 });
   const worker = createWorker({ config, ...runtimeDeps(runtime), api, logger, registry });
+  // Redis connects in the background, and with no offline queue a command sent before fails: a
+  // job run at once would find its lock unavailable. Bounded, for tests that start with Redis down.
+  if (runtime.redis.status !== "ready")
+    await once(runtime.redis, "ready", { signal: AbortSignal.timeout(2_000) }).catch(() => {});
   if (options.start !== false) await worker.start();
   return {
     worker,
