@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import { Api } from "grammy";
 import { LOCK_KINDS } from "@orderbot/core";
 import type { Database } from "@orderbot/db";
@@ -8,6 +7,7 @@ import {
   silentLogger,
   type Logger,
   type Registry,
+  waitForRedis,
 } from "@orderbot/platform";
 import { workerEnv, type WorkerServices } from "@orderbot/testkit";
 import { parseWorkerConfig, type WorkerConfig } from "../../src/config.ts";
@@ -48,8 +48,7 @@ export async function startWorker(
   const worker = createWorker({ config, ...runtimeDeps(runtime), api, logger, registry });
   // Redis connects in the background, and with no offline queue a command sent before fails: a
   // job run at once would find its lock unavailable. Bounded, for tests that start with Redis down.
-  if (runtime.redis.status !== "ready")
-    await once(runtime.redis, "ready", { signal: AbortSignal.timeout(2_000) }).catch(() => {});
+  await waitForRedis(runtime.redis, 2_000).catch(() => {});
   if (options.start !== false) await worker.start();
   return {
     worker,
