@@ -36,7 +36,8 @@ export async function checkAll(
   const effects = await checkEffects(env.db, {
     kit,
     presses,
-    stockCommands: env.shop.operator.commands,
+    // After the settle: a reply the outbox relay sent late counts.
+    stockCommands: env.shop.operator.rereadReplies(),
     ...(skippedUpdateIds ? { skippedUpdateIds } : {}),
   });
   const locks = await checkOrdersHadLocks(env.db, {

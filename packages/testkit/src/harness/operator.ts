@@ -54,6 +54,8 @@ export class Operator {
     private readonly kit: FakeTelegram,
     readonly user: SimulatedUser,
     readonly group: SimulatedGroup,
+    /** How long to wait for a handled command's reply before going on without it (ms). */
+    private readonly replyWaitMs = REPLY_WAIT_MS,
   ) {}
 
   async stock(sku: string, change: string): Promise<StockCommand> {
@@ -80,16 +82,33 @@ export class Operator {
     return { replied: this.stockReplies(command) };
   }
 
-  /** Fills in the bot's replies to a handled `/stock` and what they say it changed. */
+  /** Waits for the bot's reply to a handled `/stock`, then fills in what the replies say. */
   private async stockReplies(command: StockCommand): Promise<StockCommand> {
-    const quoting = () =>
-      this.kit
-        .chat(this.group)
-        .botMessages.filter((m) => m.reply_to_message?.message_id === command.messageId && m.text)
-        .map((m) => m.text!);
     // A reply the group's budget (or a 429) left to the worker's outbox comes a little later.
-    if (command.delivered) await this.until(() => quoting().length > 0);
-    command.replies = quoting();
+    if (command.delivered) await this.until(() => this.quoting(command).length > 0);
+    return this.readReplies(command);
+  }
+
+  /**
+   * Reads every command's replies again. A reply can come after the wait gave up on it: a bot
+   * killed mid-send leaves it to the outbox relay once its claim lapses (30 s). Checkers call this
+   * once the outbox is drained, so "no reply" means none was ever sent.
+   */
+  rereadReplies(): StockCommand[] {
+    for (const command of this.commands) this.readReplies(command);
+    return this.commands;
+  }
+
+  private quoting(command: StockCommand): string[] {
+    return this.kit
+      .chat(this.group)
+      .botMessages.filter((m) => m.reply_to_message?.message_id === command.messageId && m.text)
+      .map((m) => m.text!);
+  }
+
+  /** Sets the command's replies, and what they say it changed, from the group's messages. */
+  private readReplies(command: StockCommand): StockCommand {
+    command.replies = this.quoting(command);
     for (const reply of command.replies) {
       const ok = STOCK_OK.exec(reply);
       const replayed = STOCK_REPLAYED.exec(reply);
@@ -151,9 +170,9 @@ export class Operator {
     return moved;
   }
 
-  /** Polls until `check` holds, at most REPLY_WAIT_MS. */
+  /** Polls until `check` holds, at most the reply wait. */
   private async until(check: () => boolean): Promise<void> {
-    const deadline = Date.now() + REPLY_WAIT_MS;
+    const deadline = Date.now() + this.replyWaitMs;
     while (!check() && Date.now() < deadline) await sleep(50);
   }
 
