@@ -7,9 +7,11 @@ import { assertInvariants } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "../support/shop.ts";
 
 let instances: Instance[];
-// 100 transactions queue for 36 connections: on a busy machine some wait past the 2 s default.
+// 100 transactions queue for 36 connections: on a busy machine some wait past the 2 s default
+// for a transaction, and past the harness's 10 s for a pool connection.
 const h = useShopHarness({
   poolMax: 12,
+  connectTimeoutMs: 30_000,
   config: { maxOpenOrders: 1_000, transactionMaxWaitMs: 30_000, transactionTimeoutMs: 30_000 },
 });
 beforeAll(async () => {

@@ -30,6 +30,8 @@ export interface InstanceOptions {
   redisUrl?: string;
   kinds?: Record<string, LockKindConfig>;
   poolMax?: number;
+  /** How long a query waits for a free pool connection (ms); 10 s unless a test queues more. */
+  connectTimeoutMs?: number;
   /** Each Redis command's timeout (ms); 1 s unless a test under heavy load needs more. */
   redisCommandTimeoutMs?: number;
   /** Redis is known to be down: do not wait for the connection. */
@@ -76,7 +78,7 @@ export async function createHarness({
     const db = createDatabase({
       url: testDb.url,
       poolMax: merged.poolMax ?? 20,
-      connectTimeoutMs: 10_000,
+      connectTimeoutMs: merged.connectTimeoutMs ?? 10_000,
     });
     const redis = createRedis({
       url: merged.redisUrl ?? testRedis.url,
