@@ -1,5 +1,5 @@
-// The shop as it runs in production, for end-to-end tests: bot processes
-// (`node --import tsx apps/bot/src/main.ts`) behind one webhook URL (a round-robin proxy, as a load
+// The shop as it runs in production, for end-to-end tests: bot processes (apps/bot/src/main.ts,
+// bundled by the testkit's spawnApp) behind one webhook URL (a round-robin proxy, as a load
 // balancer would be), the test kit as Telegram, a database of the test's own and a namespace of its
 // own on the shared test Redis.
 import { randomBytes } from "node:crypto";

@@ -4,7 +4,7 @@
 // leaves it one file to compile and no hooks. Packages stay external, imported from the files
 // Node's own resolution would load, and each module keeps its own import.meta paths, so the files
 // found next to the sources (migrations, locales, .env) are the same ones.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,9 +24,26 @@ export function appBundle(entry: string): Promise<string> {
   return bundle;
 }
 
+const DIR_PREFIX = "orderbot-apps-";
+
+/** A test worker killed by vitest leaves its bundles behind: removed once their process is gone. */
+function removeStaleBundles(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const owner = new RegExp(`^${DIR_PREFIX}(\\d+)-`).exec(name)?.[1];
+    if (owner === undefined) continue;
+    try {
+      process.kill(Number(owner), 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ESRCH")
+        rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
+    }
+  }
+}
+
 async function buildBundle(entry: string): Promise<string> {
   if (!outdir) {
-    const dir = mkdtempSync(path.join(tmpdir(), "orderbot-apps-"));
+    removeStaleBundles();
+    const dir = mkdtempSync(path.join(tmpdir(), `${DIR_PREFIX}${process.pid}-`));
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     outdir = dir;
   }
