@@ -94,8 +94,10 @@ describe("polling: one update that keeps failing", () => {
       // The fake gives the bot Telegram's 10 s from the query's arrival, and says "timeout" after.
       const payment = await buyer.pay();
       expect(payment.status).toBe("paid");
-      await until(() => handled.size >= 152);
-      expect(handled.size).toBe(152); // the crowd, the buyer's /start and pre-checkout query
+      // The crowd, the buyer's /start, pre-checkout query and successful_payment message.
+      await until(() => handled.size >= 153);
+      expect(handled.size).toBe(153);
+      expect(payment.status === "paid" && handled.has(payment.updateId)).toBe(true);
       expect(handled.has(first.updateId)).toBe(false);
       // Parked where an operator sees it (the table, the gauge), and still retried.
       const parked = await store.list(BOT_ID);

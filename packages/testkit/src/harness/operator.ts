@@ -90,9 +90,10 @@ export class Operator {
   }
 
   /**
-   * Reads every command's replies again. A reply can come after the wait gave up on it: a bot
-   * killed mid-send leaves it to the outbox relay once its claim lapses (30 s). Checkers call this
-   * once the outbox is drained, so "no reply" means none was ever sent.
+   * Reads every command's replies again. A reply can come after the wait gave up on it: the
+   * outbox relay sends it once the group's budget (20 a minute) has room, or once the claim of a
+   * bot killed mid-send lapses (30 s). Checkers call this once the outbox is drained, so "no
+   * reply" means none was ever sent.
    */
   rereadReplies(): StockCommand[] {
     for (const command of this.commands) this.readReplies(command);
