@@ -10,6 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
 import { PROJECT_ROOT } from "../services/env.ts";
+import { processAlive } from "../services/process-alive.ts";
 
 const bundles = new Map<string, Promise<string>>();
 let outdir: string | undefined;
@@ -30,13 +31,8 @@ const DIR_PREFIX = "orderbot-apps-";
 function removeStaleBundles(): void {
   for (const name of readdirSync(tmpdir())) {
     const owner = new RegExp(`^${DIR_PREFIX}(\\d+)-`).exec(name)?.[1];
-    if (owner === undefined) continue;
-    try {
-      process.kill(Number(owner), 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ESRCH")
-        rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
-    }
+    if (owner !== undefined && !processAlive(Number(owner)))
+      rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
   }
 }
 

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { processAlive } from "../services/process-alive.ts";
 import { freePort } from "../services/redis.ts";
 
 const run = promisify(execFile);
@@ -50,14 +51,8 @@ async function asPostgres(command: string, args: string[]): Promise<void> {
 async function removeStaleClusters(bin: string): Promise<void> {
   for (const name of readdirSync(os.tmpdir())) {
     const match = new RegExp(`^${DIR_PREFIX}(\\d+)-`).exec(name);
-    if (!match) continue;
-    const owner = Number(match[1]);
-    try {
-      process.kill(owner, 0);
-      continue;
-    } catch {
-      // the owner is gone: stop its server (if it still runs) and remove the directory
-    }
+    if (!match || processAlive(Number(match[1]))) continue;
+    // the owner is gone: stop its server (if it still runs) and remove the directory
     const dir = path.join(os.tmpdir(), name);
     if (existsSync(path.join(dir, "postmaster.pid")))
       await asPostgres(path.join(bin, "pg_ctl"), [
@@ -151,13 +146,7 @@ export async function startPostgresCluster(
   function running(): boolean {
     const pidFile = path.join(dir, "postmaster.pid");
     if (!existsSync(pidFile)) return false;
-    const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
+    return processAlive(Number(readFileSync(pidFile, "utf8").split("\n")[0]));
   }
 
   await cluster.start();

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { createDatabase, migrate, readMigrations, type Database } from "@orderbot/db";
 import { PROJECT_ROOT, serviceUrls, withDatabase } from "./env.ts";
+import { processAlive } from "./process-alive.ts";
 
 const MIGRATIONS_DIR = path.join(PROJECT_ROOT, "prisma/migrations");
 
@@ -66,15 +67,6 @@ export async function prepareTemplateDatabase(): Promise<string> {
     }
   });
   return name;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export interface TestDatabase {

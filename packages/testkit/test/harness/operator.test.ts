@@ -1,5 +1,5 @@
 // The operator's record of a /stock command's replies, also when the reply comes after the wait
-// for it gave up: a bot killed mid-send leaves it to the outbox relay, 30 s later.
+// for it gave up, as one the outbox relay sends once the group's budget has room.
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { type FakeTelegram, startFakeTelegram } from "@orderbot/fake-telegram";
 import { Operator } from "../../src/harness/operator.ts";
