@@ -44,10 +44,10 @@ export const FULL: Sizes = {
 
 export const QUICK: Sizes = {
   users: 80,
-  seconds: 8,
+  seconds: 6,
   stockPerProduct: 12,
   maxQuantity: 3,
-  reservationSeconds: 6,
+  reservationSeconds: 4,
   thinkMs: [50, 300],
   redisDownMs: 6_000,
   postgresDownMs: 3_000,
