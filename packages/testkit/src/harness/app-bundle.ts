@@ -4,13 +4,12 @@
 // leaves it one file to compile and no hooks. Packages stay external, imported from the files
 // Node's own resolution would load, and each module keeps its own import.meta paths, so the files
 // found next to the sources (migrations, locales, .env) are the same ones.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
 import { PROJECT_ROOT } from "../services/env.ts";
-import { processAlive } from "../services/process-alive.ts";
+import { makeOwnedTempDir, orphanedTempDirs } from "../services/owned-temp-dirs.ts";
 
 const bundles = new Map<string, Promise<string>>();
 let outdir: string | undefined;
@@ -27,19 +26,12 @@ export function appBundle(entry: string): Promise<string> {
 
 const DIR_PREFIX = "orderbot-apps-";
 
-/** A test worker killed by vitest leaves its bundles behind: removed once their process is gone. */
-function removeStaleBundles(): void {
-  for (const name of readdirSync(tmpdir())) {
-    const owner = new RegExp(`^${DIR_PREFIX}(\\d+)-`).exec(name)?.[1];
-    if (owner !== undefined && !processAlive(Number(owner)))
-      rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
 async function buildBundle(entry: string): Promise<string> {
   if (!outdir) {
-    removeStaleBundles();
-    const dir = mkdtempSync(path.join(tmpdir(), `${DIR_PREFIX}${process.pid}-`));
+    // A test worker killed by vitest leaves its bundles behind.
+    for (const stale of orphanedTempDirs(DIR_PREFIX))
+      rmSync(stale, { recursive: true, force: true });
+    const dir = makeOwnedTempDir(DIR_PREFIX);
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     outdir = dir;
   }

@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import { chownSync, existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
+import { makeOwnedTempDir, orphanedTempDirs } from "../services/owned-temp-dirs.ts";
 import { processAlive } from "../services/process-alive.ts";
 import { freePort } from "../services/redis.ts";
 
@@ -49,11 +49,8 @@ async function asPostgres(command: string, args: string[]): Promise<void> {
 
 /** Clusters of runs that died without cleaning up: their owner's pid is in the directory name. */
 async function removeStaleClusters(bin: string): Promise<void> {
-  for (const name of readdirSync(os.tmpdir())) {
-    const match = new RegExp(`^${DIR_PREFIX}(\\d+)-`).exec(name);
-    if (!match || processAlive(Number(match[1]))) continue;
+  for (const dir of orphanedTempDirs(DIR_PREFIX)) {
     // the owner is gone: stop its server (if it still runs) and remove the directory
-    const dir = path.join(os.tmpdir(), name);
     if (existsSync(path.join(dir, "postmaster.pid")))
       await asPostgres(path.join(bin, "pg_ctl"), [
         "-D",
@@ -84,7 +81,7 @@ export async function startPostgresCluster(
   const bin = binDir();
   await removeStaleClusters(bin);
   const port = await freePort();
-  const dir = await mkdtemp(path.join(os.tmpdir(), `${DIR_PREFIX}${process.pid}-`));
+  const dir = makeOwnedTempDir(DIR_PREFIX);
   if (isRoot()) {
     const { stdout } = await run("id", ["-u", "postgres"]);
     const { stdout: gid } = await run("id", ["-g", "postgres"]);
