@@ -123,7 +123,8 @@ describe("ordering", () => {
     const user = kit.createUser({ languageCode: "en" });
     await user.send("/start");
     await user.waitForMessage("Welcome");
-    for (const data of ["o:1:0:1", "x:lowercase", "zzz", "y:ABCDEFGH:extra"]) {
+    // f:1001: a search page past the last one core serves.
+    for (const data of ["o:1:0:1", "x:lowercase", "zzz", "y:ABCDEFGH:extra", "f:1001:tea"]) {
       const press = await user.pressData(data, { force: true });
       expect((await press.answered()).text).toBe("This button is no longer valid.");
     }

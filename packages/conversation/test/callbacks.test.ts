@@ -26,6 +26,7 @@ describe("callback data codecs", () => {
     expect(callbacks.checkout.decode("b:12")).toEqual({ revision: 12 });
     expect(callbacks.cartEmpty.decode("e:12")).toEqual({ revision: 12 });
     expect(callbacks.searchPage.decode("f:2:绿茶 green")).toEqual({ page: 2, query: "绿茶 green" });
+    expect(callbacks.searchPage.decode("f:1000:tea")).toEqual({ page: 1000, query: "tea" });
     expect(callbacks.pay.decode("y:ABCD2345")).toEqual({ orderId: "ABCD2345" });
     expect(callbacks.cancel.decode("x:ABCD2345")).toEqual({ orderId: "ABCD2345" });
     expect(callbacks.language.decode("l:zh")).toEqual({ locale: "zh" });
@@ -57,6 +58,7 @@ describe("callback data codecs", () => {
     ["data over 64 bytes", callbacks.pay, `y:${"A".repeat(70)}`],
     ["a search query with a colon", callbacks.searchPage, "f:1:tea:cup"],
     ["a search query with a double space", callbacks.searchPage, "f:1:tea  cup"],
+    ["a search page past the last a search serves", callbacks.searchPage, "f:1001:tea"],
   ])("rejects %s", (_label, codec, data) => {
     expect(codec.decode(data)).toBeNull();
   });

@@ -81,6 +81,11 @@ export const pageField = z
   .regex(/^[1-9]\d{0,5}$/)
   .transform(Number);
 
+/** A page from 1 to `max`: a crafted page past it is invalid data, not a failing update. */
+export function pageFieldUpTo(max: number) {
+  return pageField.pipe(z.number().max(max));
+}
+
 /** A non-negative small integer (versions). */
 export const countField = z
   .string()

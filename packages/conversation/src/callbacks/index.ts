@@ -1,5 +1,6 @@
 // Every button the bot sends, in one place: what its data carries and how that is validated.
 // Prefixes are one letter because Telegram allows 64 bytes of callback data.
+import { SEARCH_MAX_PAGE } from "@orderbot/core/catalog";
 import { FULFILMENT_STEPS } from "@orderbot/core/fulfilment";
 import { LOCALES } from "../languages.ts";
 import {
@@ -9,6 +10,7 @@ import {
   enumField,
   idField,
   pageField,
+  pageFieldUpTo,
   publicIdField,
   quantityField,
   searchQueryField,
@@ -37,7 +39,10 @@ export const callbacks = {
   /** A page of one category: its subcategories, then its products (0: products in no category). */
   category: defineCallback("k", { categoryId: countField, page: pageField }),
   /** A page of search results; the query's words ride along (core keeps them within 40 bytes). */
-  searchPage: defineCallback("f", { page: pageField, query: searchQueryField }),
+  searchPage: defineCallback("f", {
+    page: pageFieldUpTo(SEARCH_MAX_PAGE),
+    query: searchQueryField,
+  }),
   /** A page of the operators' /products listing. */
   productsPage: defineCallback("pp", { page: pageField }),
   /**

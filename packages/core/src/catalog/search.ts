@@ -12,6 +12,8 @@ import { productView, type ProductView } from "../views.ts";
  * next page of results within Telegram's 64 bytes of callback data. Later words are dropped.
  */
 export const SEARCH_QUERY_MAX_BYTES = 40;
+/** The last page of results a search can ask for. */
+export const SEARCH_MAX_PAGE = 1000;
 const MAX_WORDS = 5;
 
 export interface SearchPage {
@@ -52,7 +54,7 @@ function fit(word: string, maxBytes: number): string {
 }
 
 const optionsSchema = z.object({
-  page: z.number().int().min(1).max(1000).default(1),
+  page: z.number().int().min(1).max(SEARCH_MAX_PAGE).default(1),
   pageSize: z.number().int().min(1).max(50).default(8),
   /** When nothing holds every word, near matches (a typo forgiven); off for chat text. */
   fuzzy: z.boolean().default(true),
