@@ -6,7 +6,7 @@ import { DEFAULT_TOKEN, startFakeTelegram } from "./fake-telegram.ts";
 const USAGE = `usage: npm run telegram:fake -- [--port N] [--token TOKEN] [--host HOST] [--username NAME]
   --port      port to listen on (default 8081; 0 picks a free one)
   --token     the bot token the fake accepts (default ${DEFAULT_TOKEN})
-  --host      address to bind (default 127.0.0.1)
+  --host      address to bind (default 127.0.0.1); a name is also the Host browsers may use
   --username  the bot's @username without @ (default orderbot_test_bot)`;
 
 async function main(): Promise<void> {

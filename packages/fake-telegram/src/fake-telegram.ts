@@ -16,6 +16,7 @@ import { getMeResult } from "./methods/bot.ts";
 import type { KitContext } from "./methods/context.ts";
 import { getWebhookInfo } from "./methods/webhook.ts";
 import { Args } from "./args.ts";
+import { allowedHostsFor } from "./browser-guard.ts";
 import { type Pacing, type PacingFilter, type RecordedCall, Recorder } from "./recorder.ts";
 import { controlRoutes } from "./control.ts";
 import { webClientRoutes } from "./web/index.ts";
@@ -36,7 +37,7 @@ export interface FakeTelegramOptions {
   token?: string;
   /** Default 0: a free port. */
   port?: number;
-  /** Default "127.0.0.1". */
+  /** Default "127.0.0.1". A host name here is also one the fake answers to (browser-guard.ts). */
   host?: string;
   /** The bot's @username without "@". Default "orderbot_test_bot". */
   botUsername?: string;
@@ -267,12 +268,7 @@ export class FakeTelegram {
 
 export async function startFakeTelegram(options: FakeTelegramOptions = {}): Promise<FakeTelegram> {
   const token = options.token ?? DEFAULT_TOKEN;
-  const botId = Number(/^(\d+):/.exec(token)?.[1]);
-  if (!Number.isSafeInteger(botId) || botId <= 0) {
-    throw new FakeTelegramError(
-      `a bot token starts with the bot's numeric id and ":", e.g. ${DEFAULT_TOKEN}`,
-    );
-  }
+  const botId = botIdOf(token);
   const state = new TelegramState({
     id: botId,
     token,
@@ -311,19 +307,30 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   };
   deps.ctx = ctx;
   const holder: { kit?: FakeTelegram } = {};
+  const host = options.host ?? "127.0.0.1";
   const server = buildServer({
     token,
+    allowedHosts: allowedHostsFor(host),
     dispatch: (method, fields, signal) => dispatch(deps, method, fields, "http", signal),
     download: (filePath) => state.documents.download(filePath),
     ...(options.controlApi ? { routes: controlAndClient(ctx, () => holder.kit!) } : {}),
   });
-  const host = options.host ?? "127.0.0.1";
   await server.listen({ port: options.port ?? 0, host });
   const { port } = server.server.address() as AddressInfo;
   const shownHost =
     host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   holder.kit = new FakeTelegram(ctx, server, deps, `http://${shownHost}:${port}`);
   return holder.kit;
+}
+
+function botIdOf(token: string): number {
+  const botId = Number(/^(\d+):/.exec(token)?.[1]);
+  if (!Number.isSafeInteger(botId) || botId <= 0) {
+    throw new FakeTelegramError(
+      `a bot token starts with the bot's numeric id and ":", e.g. ${DEFAULT_TOKEN}`,
+    );
+  }
+  return botId;
 }
 
 function controlAndClient(

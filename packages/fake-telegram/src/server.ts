@@ -1,12 +1,15 @@
 // The HTTP face of the fake: /bot<token>/<method>, by GET or POST, with JSON, urlencoded or
 // multipart bodies (query-string arguments count too), answered in Telegram's envelope.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { addBrowserGuard } from "./browser-guard.ts";
 import type { Dispatched } from "./dispatch.ts";
 import { BotApiError, badRequest, notFound, unauthorized } from "./errors.ts";
 import { parseMultipart } from "./multipart.ts";
 
 export interface ServerDeps {
   token: string;
+  /** Host names served besides IP addresses and localhost (browser-guard.ts). */
+  allowedHosts: readonly string[];
   dispatch: (
     method: string,
     fields: Record<string, unknown>,
@@ -24,6 +27,7 @@ const FILE_PATH = /^\/file\/bot([^/]+)\/(.+)$/;
 
 export function buildServer(deps: ServerDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 50 * 1024 * 1024, forceCloseConnections: true });
+  addBrowserGuard(app, deps.allowedHosts);
   addBodyParsers(app);
   app.setErrorHandler((error: Error, _request, reply) => {
     const apiError = error instanceof BotApiError ? error : badRequest(error.message);
