@@ -103,6 +103,32 @@ describe("translations", () => {
     },
   );
 
+  it("counts through the language's plural rules: one item, two items", () => {
+    const i18n = createI18n();
+    const plural =
+      /\b1 (?:[a-z]+ )?(?:items|alerts|requests|matches|attempts|codes|characters|hours|minutes|products|orders)\b/;
+    for (const [id, variables] of en) {
+      const ones = Object.fromEntries([...variables].map((v) => [v, 1]));
+      expect(i18n.t("en", id, ones), id).not.toMatch(plural);
+    }
+    const cart = (locale: string, units: number) => [
+      i18n.t(locale, "cart-total", { total: "9 ⭐", units }),
+      i18n.t(locale, "cart-added", { title: "Tea", qty: units, units }),
+    ];
+    expect(cart("en", 1)).toEqual([
+      "Total: 9 ⭐ (1 item)",
+      "Added to your cart: Tea, now 1. The cart has 1 item.",
+    ]);
+    expect(cart("en", 2)).toEqual([
+      "Total: 9 ⭐ (2 items)",
+      "Added to your cart: Tea, now 2. The cart has 2 items.",
+    ]);
+    expect(cart("zh", 1)).toEqual([
+      "合计：9 ⭐（共 1 件）",
+      "已加入购物车：Tea，现为 1 件。购物车共 1 件。",
+    ]);
+  });
+
   it("has a text for every notice the worker sends, in every language", () => {
     // Keyed by core's template type: a template added there and not here fails to compile.
     const templates: Record<NotificationTemplate, true> = {

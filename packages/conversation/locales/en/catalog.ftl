@@ -31,7 +31,10 @@ btn-category-other = Other products ({ $count })
 
 search-usage = Send /search and a word of a product's name, for example /search tea, or just send the word.
 search-title = Found { $count } for “{ $query }”, page { $page } of { $pages }:
-search-near = Nothing has every word of “{ $query }”; { $count } near matches, page { $page } of { $pages }:
+search-near = Nothing has every word of “{ $query }”; { $count ->
+        [one] 1 near match
+       *[other] { $count } near matches
+    }, page { $page } of { $pages }:
 search-none = Nothing found for “{ $query }”. Try another word, or browse the /catalog.
 
 ## Categories in the operator group (/categories, /category)

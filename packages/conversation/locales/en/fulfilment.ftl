@@ -32,7 +32,10 @@ op-fulfil-ok =
 op-fulfil-already = Already done: order { $id } is { $status } since { $when }, by { $who }. Nothing was changed.
 op-fulfil-already-unknown = Already done: order { $id } is { $status }. Nothing was changed.
 op-fulfil-not-paid = Order { $id } is { $status }: only a paid order can be moved on.
-op-fulfil-note-too-long = A tracking note can be at most { $max } characters. Nothing was changed.
+op-fulfil-note-too-long = A tracking note can be at most { $max ->
+        [one] 1 character
+       *[other] { $max } characters
+    }. Nothing was changed.
 op-fulfil-someone = another operator
 op-ship-note-prompt =
     Order { $id } ships. Reply to this message with the tracking note for the customer, or "-" for none.

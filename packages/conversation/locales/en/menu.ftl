@@ -20,7 +20,11 @@ duration-minutes =
         [one] 1 minute
        *[other] { $n } minutes
     }
-duration-hours = { $n } hours
+duration-hours =
+    { $n ->
+        [one] 1 hour
+       *[other] { $n } hours
+    }
 unknown-message-not-text = I can only read text messages. Use the buttons below, or write your question.
 
 ## Cards and invoices

@@ -58,7 +58,10 @@ operator-support-request =
     Message: { $text }
     Reply to this message to answer them.
 operator-none = (none)
-operator-dead-letter = A message could not be delivered after { $attempts } attempts and was given up (#{ $id }): { $error }
+operator-dead-letter = A message could not be delivered after { $attempts ->
+        [one] 1 attempt
+       *[other] { $attempts } attempts
+    } and was given up (#{ $id }): { $error }
 operator-daily-report =
     Daily report { $day } ({ $zone })
     Orders placed: { $placed } · expired: { $expired } · cancelled: { $cancelled }

@@ -79,7 +79,10 @@ op-refund-note-prompt =
     🧾 { $charge }
 op-refunded-usage = Usage: /refunded CHARGE_ID [note]
 op-refunded-ok = Marked as refunded by hand: { $charge }.
-op-refunded-too-long = The note is too long: { $max } characters at most. Nothing was changed.
+op-refunded-too-long = The note is too long: { $max ->
+        [one] 1 character
+       *[other] { $max } characters
+    } at most. Nothing was changed.
 op-findings-title = Stars ledger findings (Telegram's record and the shop's differ): { $total }
 op-findings-empty = Stars ledger: no open findings (Telegram's record and the shop's agree as far as checked).
 op-finding-line = { $n }. { $kind } · charge { $charge } · Telegram { $telegram } · shop { $shop } · { $age }

@@ -14,7 +14,10 @@ unavailable = Temporarily unavailable; nothing was reserved or charged. Please t
 unavailable-nothing-changed = Temporarily unavailable; nothing was changed. Please try again in a moment.
 out-of-stock = Sorry, not enough in stock: { $items }.
 out-of-stock-item = { $title } (only { $available } left)
-order-limit = You already have { $open } open orders, the most allowed. Pay for or cancel one first.
+order-limit = You already have { $open ->
+        [one] 1 open order
+       *[other] { $open } open orders
+    }, the most allowed. Pay for or cancel one first.
 order-invalid = That order could not be placed. Please pick the product again from /catalog.
 order-not-found = That order does not exist.
 order-unknown = You have no order with that number.
