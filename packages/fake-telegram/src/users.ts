@@ -12,7 +12,7 @@ import { forwardMessage } from "./forward.ts";
 import { payInvoice, type PayOptions, type PaymentResult } from "./pay.ts";
 import type { CallbackAnswer, ChatRecord, StoredMessage } from "./state.ts";
 import { type ChatRef, chatIdOf, type TgMessage, type User } from "./types.ts";
-import { MAX_CAPTION_LENGTH } from "./format.ts";
+import { MAX_CAPTION_LENGTH, MAX_TEXT_LENGTH } from "./format.ts";
 import {
   documentContent,
   photoContent,
@@ -76,8 +76,13 @@ export class SimulatedUser {
     this.chatId = user.id;
   }
 
-  /** Types a message (text or a command such as "/start" or "/stock@bot SKU +5"). */
+  /**
+   * Types a message (text or a command such as "/start" or "/stock@bot SKU +5"); Telegram's
+   * clients send no text over 4096 characters, so neither does this.
+   */
   async send(text: string, options: Where & { replyTo?: number } = {}): Promise<SentMessage> {
+    if ([...text].length > MAX_TEXT_LENGTH)
+      throw new FakeTelegramError(`a message holds at most ${MAX_TEXT_LENGTH} characters`);
     const chat = this.chatFor(options.in);
     const replied = options.replyTo !== undefined ? chat.messages.get(options.replyTo) : undefined;
     if (options.replyTo !== undefined && (!replied || replied.deleted)) {

@@ -52,6 +52,18 @@ describe("replies and documents", () => {
     });
     expect(tg.chat(ann).messages.length).toBe(before);
   });
+
+  it("refuses a text over 4096 characters, which Telegram's clients never send", async () => {
+    const before = tg.chat(ann).messages.length;
+    const send = (text: string) => control(tg, "POST", `/_kit/users/${ann.id}/send`, { text });
+    expect(await send("茶".repeat(4097))).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: "a message holds at most 4096 characters" }),
+    });
+    expect(tg.chat(ann).messages.length).toBe(before);
+    expect((await send("茶".repeat(4096))).status).toBe(200);
+    expect(tg.chat(ann).messages.length).toBe(before + 1);
+  });
 });
 
 describe("a button's answer", () => {
