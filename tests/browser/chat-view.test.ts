@@ -101,6 +101,31 @@ describe("the chat view", () => {
       .click();
     await expect.poll(() => tg.chat(chatId).messages.at(-1)?.text).toBe("Yes");
 
+    // force_reply opens the reply, with its placeholder, as Telegram's clients do; once.
+    const replying = page.locator("#replying");
+    const input = page.getByRole("textbox", { name: "Message", exact: true });
+    const prompt = await bot("sendMessage", {
+      chat_id: chatId,
+      text: "Tracking note?",
+      reply_markup: { force_reply: true, input_field_placeholder: "DHL 0034" },
+    });
+    await replying.getByText("Replying to: Tracking note?").waitFor();
+    expect(await input.getAttribute("placeholder")).toBe("DHL 0034");
+    await chat.say("DHL 0034");
+    await expect
+      .poll(() => tg.chat(chatId).messages.at(-1)?.reply_to_message?.message_id)
+      .toBe(prompt.message_id);
+    await bot("sendMessage", {
+      chat_id: chatId,
+      text: "Note?",
+      reply_markup: { force_reply: true },
+    });
+    await replying.getByText("Replying to: Note?").waitFor();
+    await replying.getByRole("button", { name: "Cancel reply" }).click();
+    await bot("sendMessage", { chat_id: chatId, text: "Still there" });
+    await chat.message("Still there");
+    expect(await replying.isHidden()).toBe(true);
+
     await bot("sendMessage", {
       chat_id: chatId,
       text: "Ship it?",

@@ -1,5 +1,6 @@
 // What a person looking at a chat would see: its messages, newest last, with edits applied and
 // deleted ones gone, plus the inline keyboards still attached.
+import { openPrompt, type ReplyPrompt } from "./force-reply.ts";
 import { inlineButtons } from "./markup.ts";
 import type { ChatEvent, ChatRecord, InvoiceAsks } from "./state.ts";
 import type { Chat, TgMessage } from "./types.ts";
@@ -19,6 +20,8 @@ export interface ChatView {
   buttons: string[];
   /** The custom reply keyboard the bot last showed, if any. */
   keyboard: string[][] | undefined;
+  /** The bot's newest force_reply not answered yet: the reply its clients open. */
+  replyPrompt: ReplyPrompt | undefined;
   /** The visible invoices with a Pay button: paid or not, and what a provider's form asks for. */
   invoices: { messageId: number; paid: boolean; asks?: InvoiceAsks }[];
 }
@@ -38,6 +41,7 @@ export function chatViewOf(record: ChatRecord): ChatView {
       .reverse()
       .flatMap((m) => inlineButtons(m.reply_markup).map((b) => b.text)),
     keyboard: record.keyboard,
+    replyPrompt: openPrompt(visible),
     invoices: visible.flatMap(({ message, invoice }) =>
       invoice
         ? [

@@ -3,6 +3,7 @@
 import type { InlineKeyboardButton } from "@grammyjs/types";
 import { type Args, utf8Length } from "./args.ts";
 import { badRequest } from "./errors.ts";
+import { type ForceReply, readForceReply } from "./force-reply.ts";
 import type { InlineKeyboardMarkup } from "./types.ts";
 
 export const MAX_CALLBACK_DATA_BYTES = 64;
@@ -15,6 +16,8 @@ export interface ParsedMarkup {
   keyboard?: string[][];
   /** remove_keyboard: the custom keyboard goes away. */
   removeKeyboard?: boolean;
+  /** force_reply: the clients open a reply to the message. */
+  forceReply?: ForceReply;
 }
 
 /** Reads and checks `reply_markup`; `undefined` when there is none. */
@@ -28,7 +31,8 @@ export function readReplyMarkup(args: Args): ParsedMarkup | undefined {
   if ("inline_keyboard" in markup) return { inline: readInlineKeyboard(markup.inline_keyboard) };
   if ("keyboard" in markup) return { keyboard: readKeyboard(markup.keyboard) };
   if (markup.remove_keyboard === true) return { removeKeyboard: true };
-  return {};
+  const forceReply = readForceReply(markup);
+  return forceReply ? { forceReply } : {};
 }
 
 function readInlineKeyboard(rows: unknown): InlineKeyboardMarkup | undefined {

@@ -6,6 +6,7 @@ import type { TgMessage } from "./types.ts";
 import { chatViewOf } from "./chat-view.ts";
 import { PhotoStore } from "./photos.ts";
 import { DocumentStore } from "./documents.ts";
+import type { ReplyPrompt } from "./force-reply.ts";
 
 export type MemberStatus = "creator" | "administrator" | "member" | "left" | "kicked";
 
@@ -68,6 +69,8 @@ export interface StoredMessage {
   fromBot: boolean;
   deleted: boolean;
   invoice?: InvoiceRecord;
+  /** The reply its force_reply asked for (force-reply.ts). */
+  prompt?: ReplyPrompt;
 }
 
 /** One change to what a chat shows, in the order it happened (seq is global across chats). */

@@ -28,6 +28,38 @@ describe("replies and documents", () => {
     expect(update.message?.reply_to_message?.message_id).toBe(prompt.message_id);
   });
 
+  it("keeps a force_reply's prompt for the clients until it is answered", async () => {
+    const prompt = await botSays({
+      reply_markup: { force_reply: true, input_field_placeholder: "DHL 0034" },
+    });
+    expect(prompt.reply_markup).toBeUndefined();
+    expect(tg.chat(ann).replyPrompt).toEqual({
+      messageId: prompt.message_id,
+      placeholder: "DHL 0034",
+    });
+    await ann.send("DHL 0034", { replyTo: prompt.message_id });
+    expect(tg.chat(ann).replyPrompt).toBeUndefined();
+  });
+
+  it("aims a selective force_reply at the user replied to and those mentioned", async () => {
+    const bob = tg.createUser({ firstName: "Bob", username: "bob_ops" });
+    const cy = tg.createUser({ firstName: "Cy" });
+    const group = tg.createGroup({ title: "Ops", creator: ann, members: [bob, cy] });
+    const asked = await cy.send("/ship", { in: group });
+    const prompt = (
+      await rawCall(tg, "sendMessage", {
+        chat_id: group.id,
+        text: "Tracking note, @bob_ops?",
+        reply_parameters: { message_id: asked.message.message_id },
+        reply_markup: { force_reply: true, selective: true },
+      })
+    ).body.result as TgMessage;
+    expect(tg.chat(group).replyPrompt).toEqual({
+      messageId: prompt.message_id,
+      userIds: [cy.id, bob.id],
+    });
+  });
+
   it("attaches a document the bot can download", async () => {
     const sent = await control(tg, "POST", `/_kit/users/${ann.id}/document`, {
       fileName: "codes.txt",

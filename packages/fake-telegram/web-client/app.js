@@ -3,7 +3,13 @@
 import * as api from "./api.js";
 import { clearMessages, renderMessages } from "./chat-view.js";
 import { renderChats, wireChatForms } from "./chats.js";
-import { renderReplyKeyboard, renderReplyTo, renderSenders, wireComposer } from "./composer.js";
+import {
+  followReplyPrompt,
+  renderReplyKeyboard,
+  renderReplyTo,
+  renderSenders,
+  wireComposer,
+} from "./composer.js";
 import { alertBox, showError, toast } from "./dom.js";
 import { openMiniApp, wireMiniApp } from "./mini-app.js";
 import { askBuyer } from "./payment.js";
@@ -34,9 +40,9 @@ const app = {
     if (this.selected?.kind === "group") return { sender: chosen, chatId: this.selected.id };
     return { sender: this.selected?.id, chatId: undefined };
   },
-  setReplyTo(message) {
+  setReplyTo(message, placeholder) {
     this.replyTo = message;
-    renderReplyTo(message);
+    renderReplyTo(message, placeholder);
     if (message) document.getElementById("text").focus();
   },
   refresh: () => refresh(),
@@ -107,6 +113,7 @@ async function draw() {
   if (app.selected !== selected) return;
   renderMessages(view, on);
   renderReplyKeyboard(view.keyboard, app);
+  followReplyPrompt(view, app);
 }
 
 let drawing = false;

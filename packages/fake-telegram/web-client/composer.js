@@ -41,13 +41,31 @@ export function wireComposer(app) {
     .addEventListener("click", () => app.setReplyTo(undefined));
 }
 
-/** Shows which message the next text replies to (or hides the note). */
-export function renderReplyTo(message) {
+/** Shows which message the next text replies to (or hides the note), and its placeholder. */
+export function renderReplyTo(message, placeholder) {
   const note = document.getElementById("replying");
   note.hidden = !message;
   note.querySelector("span").textContent = message
     ? `Replying to: ${(message.text ?? message.caption ?? "a message").split("\n")[0]}`
     : "";
+  document.getElementById("text").placeholder = (message && placeholder) || "";
+}
+
+/** The message each chat's force_reply last opened a reply to: a cancelled reply stays closed. */
+const prompted = new Map();
+
+/**
+ * Opens the reply a bot's force_reply asks for, as Telegram's clients do when the message arrives:
+ * once per message, and with `selective` only for the users it names.
+ */
+export function followReplyPrompt(view, app) {
+  const prompt = view.replyPrompt;
+  if (!prompt || prompted.get(view.id) === prompt.messageId) return;
+  if (prompt.userIds && !prompt.userIds.includes(app.speaker().sender)) return;
+  const message = view.messages.find((m) => m.message_id === prompt.messageId);
+  if (!message) return;
+  prompted.set(view.id, prompt.messageId);
+  app.setReplyTo(message, prompt.placeholder);
 }
 
 /** The senders a chat allows: the user in a private chat; the members in a group. */

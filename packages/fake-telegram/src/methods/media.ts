@@ -5,6 +5,7 @@
 import type { Args } from "../args.ts";
 import { badRequest } from "../errors.ts";
 import { formatCaption } from "../format.ts";
+import { replyPromptOf } from "../force-reply.ts";
 import { readReplyMarkup } from "../markup.ts";
 import { type PhotoRecord, readPhoto } from "../photos.ts";
 import type { StoredMessage } from "../state.ts";
@@ -61,6 +62,8 @@ export const sendPhoto: MethodHandler = (ctx, args) => {
     ...photoContent(photo, caption),
     ...(markup?.inline ? { reply_markup: markup.inline } : {}),
   }));
+  if (markup?.forceReply)
+    stored.prompt = replyPromptOf(ctx.state, stored.message, markup.forceReply);
   return structuredClone(stored.message);
 };
 

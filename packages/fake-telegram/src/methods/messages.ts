@@ -3,6 +3,7 @@
 import type { Args } from "../args.ts";
 import { badRequest, forbidden } from "../errors.ts";
 import { formatMessageText } from "../format.ts";
+import { replyPromptOf } from "../force-reply.ts";
 import { readReplyMarkup } from "../markup.ts";
 import type { ChatRecord, StoredMessage } from "../state.ts";
 import type { TgMessage } from "../types.ts";
@@ -68,6 +69,8 @@ export const sendMessage: MethodHandler = (ctx, args) => {
     ...(entities.length ? { entities } : {}),
     ...(markup?.inline ? { reply_markup: markup.inline } : {}),
   }));
+  if (markup?.forceReply)
+    stored.prompt = replyPromptOf(ctx.state, stored.message, markup.forceReply);
   return structuredClone(stored.message);
 };
 
