@@ -3,7 +3,11 @@ import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { createParkedUpdates, createProcessedUpdates, type Database } from "@orderbot/db";
 import { type Shop } from "@orderbot/core";
-import { createLanguagePreferences, createOrderMessages } from "@orderbot/conversation";
+import {
+  createLanguagePreferences,
+  createOrderMessages,
+  createReplyPrompts,
+} from "@orderbot/conversation";
 import { createReports } from "@orderbot/core/reports";
 import type { LockManager } from "@orderbot/lock";
 import { maskId, type Logger, type RedisClient, type Registry } from "@orderbot/platform";
@@ -135,6 +139,12 @@ function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotCo
     shop,
     languages: createLanguagePreferences({
       db: deps.db,
+      redis: deps.redis,
+      namespace: config.LOCK_NAMESPACE,
+      mask,
+      logger,
+    }),
+    replyPrompts: createReplyPrompts({
       redis: deps.redis,
       namespace: config.LOCK_NAMESPACE,
       mask,

@@ -98,6 +98,27 @@ describe("fulfilment from the operator group", () => {
     ).toBeUndefined();
   });
 
+  it("tells an operator who sends the note as a plain message to reply, once, and ships nothing", async () => {
+    const { id } = await paidOrder();
+    await admin.send(`/order ${id}`, { in: group });
+    const card = await group.waitForMessage(new RegExp(`Order ${id}`));
+    await admin.press("🚚 Mark shipped", { in: group, messageId: card.message_id });
+    const prompt = await group.waitForMessage(/Reply to this message with the tracking note/);
+    const botMessages = () => group.view().botMessages.length;
+    const shown = botMessages();
+    await (await member.send("Lunch at one?", { in: group })).handled();
+    expect(botMessages()).toBe(shown);
+
+    expect(await say(admin, "DHL 00340434")).toBe(
+      `To ship order ${id} with this note, reply to my message that asks for it, or send /ship ${id} NOTE. Nothing was changed.`,
+    );
+    expect(await statusOf(id)).toBe("PAID");
+    const hinted = botMessages();
+    await (await admin.send("Sure", { in: group })).handled();
+    expect(botMessages()).toBe(hinted);
+    expect(await say(admin, "DHL 00340434", prompt.message_id)).toMatch(/is shipped \(@ada_ops\)/);
+  });
+
   it("moves orders with /process, /ship ID note and /deliver, and explains what it cannot do", async () => {
     const { id } = await paidOrder();
     expect(await say(admin, `/process ${id.toLowerCase()}`)).toBe(

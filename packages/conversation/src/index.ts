@@ -15,6 +15,12 @@ export {
 } from "./language-preferences.ts";
 export { recipientLanguages } from "./recipient-languages.ts";
 export {
+  createReplyPrompts,
+  type OwedReply,
+  type ReplyPrompts,
+  type ReplyPromptsDeps,
+} from "./reply-prompts.ts";
+export {
   callbacks,
   CALLBACK_DATA_MAX_BYTES,
   MENU_ACTIONS,

@@ -68,6 +68,7 @@ function features(deps: FeatureDeps): Composer<BotContext>[] {
       shippingOptions: deps.shippingOptions,
       providerCurrency: deps.payments.provider?.currency ?? null,
       reports: deps.reports,
+      replyPrompts: deps.replyPrompts,
       ...deps.operators,
     }),
     // Last but one: plain text that names products is a search; anything else goes on.

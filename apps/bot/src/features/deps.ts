@@ -1,5 +1,5 @@
 import type { Shop } from "@orderbot/core";
-import type { LanguagePreferences, OrderMessages } from "@orderbot/conversation";
+import type { LanguagePreferences, OrderMessages, ReplyPrompts } from "@orderbot/conversation";
 import type { Reports } from "@orderbot/core/reports";
 import type { ShippingOption } from "@orderbot/core/shipping";
 import type { InvoiceAsks, ProviderSettings } from "./shipping.ts";
@@ -27,6 +27,8 @@ export interface FeatureDeps {
   /** SHOP_TIME_ZONE: absolute times are shown in it, with its name (UTC when unset). */
   shopTimeZone?: string;
   languages: LanguagePreferences;
+  /** The replies operators were asked for by force_reply: a plain message instead gets a hint. */
+  replyPrompts: ReplyPrompts;
   /** The messages showing each order in its chat: the card and the one live invoice. */
   orderMessages: OrderMessages;
   reports: Reports;

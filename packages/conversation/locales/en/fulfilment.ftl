@@ -40,6 +40,7 @@ op-fulfil-someone = another operator
 op-ship-note-prompt =
     Order { $id } ships. Reply to this message with the tracking note for the customer, or "-" for none.
     🚚 { $id }
+op-reply-owed-ship = To ship order { $id } with this note, reply to my message that asks for it, or send /ship { $id } NOTE. Nothing was changed.
 
 # Refunds once the goods went out.
 op-refund-reason-required = Order { $id } is { $status }: the goods went out, so a refund needs a reason, which is kept in the order's history. Send /refund { $id } REASON. Nothing was changed.

@@ -77,6 +77,7 @@ op-refund-unknown = There is no such payment.
 op-refund-note-prompt =
     Reply to this message with a note (or "-" for none) to mark this refund as made by hand. The same as a command: /refunded { $charge } note
     🧾 { $charge }
+op-reply-owed-refund = To mark the refund { $charge } as made by hand with this note, reply to my message that asks for it, or send /refunded { $charge } NOTE. Nothing was changed.
 op-refunded-usage = Usage: /refunded CHARGE_ID [note]
 op-refunded-ok = Marked as refunded by hand: { $charge }.
 op-refunded-too-long = The note is too long: { $max ->

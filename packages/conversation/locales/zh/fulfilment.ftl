@@ -37,6 +37,7 @@ op-fulfil-someone = 另一位运营人员
 op-ship-note-prompt =
     订单 { $id } 即将发货。请回复本消息，填写给顾客的物流单号；没有请回复“-”。
     🚚 { $id }
+op-reply-owed-ship = 要让订单 { $id } 带着这条物流单号发货，请回复我询问单号的那条消息，或发送 /ship { $id } 单号。未做任何更改。
 
 # 商品发出后的退款。
 op-refund-reason-required = 订单 { $id } 当前为{ $status }：商品已发出，退款须注明原因（原因会记入订单记录）。请发送 /refund { $id } 原因。未做任何更改。

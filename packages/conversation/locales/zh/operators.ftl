@@ -77,6 +77,7 @@ op-refund-unknown = 没有这笔付款。
 op-refund-note-prompt =
     回复本消息并附上备注（不需要备注请回复“-”），即可将此退款标记为已手动退款。等同于命令：/refunded { $charge } 备注
     🧾 { $charge }
+op-reply-owed-refund = 要带着这条备注将退款 { $charge } 标记为已手动退款，请回复我询问备注的那条消息，或发送 /refunded { $charge } 备注。未做任何更改。
 op-refunded-usage = 用法：/refunded 交易号 [备注]
 op-refunded-ok = 已标记为手动退款：{ $charge }。
 op-refunded-too-long = 备注太长：最多 { $max } 个字符。未做任何更改。

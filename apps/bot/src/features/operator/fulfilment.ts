@@ -14,7 +14,7 @@ import {
 import { type OrderService, type OrderStatus } from "@orderbot/core/orders";
 import { cutText } from "@orderbot/platform";
 import type { BotContext } from "../../bot/context.ts";
-import { callbacks, fulfilmentButtons } from "@orderbot/conversation";
+import { callbacks, fulfilmentButtons, type ReplyPrompts } from "@orderbot/conversation";
 import { formatMoment, whoText } from "../../format/timeline.ts";
 import { actorOf, respond } from "./guard.ts";
 
@@ -59,6 +59,8 @@ function nameOf(ctx: BotContext): string | null {
 type FulfilmentDeps = {
   fulfilment: Pick<FulfilmentService, "advance">;
   orders: Pick<OrderService, "get">;
+  /** Ship asks for its note by reply: a plain message instead gets a hint (owed-reply.ts). */
+  prompts: Pick<ReplyPrompts, "asked" | "answered">;
 };
 
 /**
@@ -85,6 +87,7 @@ async function stepCommand(ctx: CommandContext<BotContext>, deps: FulfilmentDeps
   const [id, ...words] = (typeof ctx.match === "string" ? ctx.match : "").trim().split(/\s+/);
   if (!id) return respond(ctx, ctx.t(`op-fulfil-usage-${command}`));
   const note = words.join(" ").trim();
+  if (step === "SHIPPED" && ctx.from) await deps.prompts.answered(ctx.chat.id, ctx.from.id);
   await advance(ctx, deps, id.toUpperCase(), step, note === "" ? null : note);
 }
 
@@ -107,12 +110,18 @@ async function stepButton(ctx: CallbackQueryContext<BotContext>, deps: Fulfilmen
         }
       : {}),
   });
+  if (ctx.chat)
+    await deps.prompts.asked(ctx.chat.id, ctx.from.id, {
+      kind: "ship-note",
+      orderId: data.orderId,
+    });
 }
 
 /** The reply to the tracking-note prompt ships the order it names ("-": no note). */
 async function shipWithNote(ctx: Filter<BotContext, "message:text">, deps: FulfilmentDeps) {
   const orderId = PROMPT_MARK.exec(ctx.message.reply_to_message?.text ?? "")?.[1];
   if (!orderId) return;
+  await deps.prompts.answered(ctx.chat.id, ctx.from.id);
   const text = ctx.message.text.trim();
   await advance(ctx, deps, orderId, "SHIPPED", text === "-" || text === "" ? null : text);
 }

@@ -1,5 +1,5 @@
 import type { Api, MiddlewareFn } from "grammy";
-import { humanAdminIds, type GroupService } from "@orderbot/core/groups";
+import { humanAdminIds, type GroupService, type GroupView } from "@orderbot/core/groups";
 import type { BotContext } from "../../bot/context.ts";
 import { isLocale } from "../../format/translate.ts";
 
@@ -15,6 +15,13 @@ export async function respond(ctx: BotContext, text: string): Promise<void> {
         ? { message_id: ctx.msg.message_id, allow_sending_without_reply: true }
         : undefined,
     });
+}
+
+/** Answers in the language the group's settings name, if they name one. */
+export function useGroupLanguage(ctx: BotContext, group: Pick<GroupView, "settings">): void {
+  if (!isLocale(group.settings.language)) return;
+  ctx.locale = group.settings.language;
+  ctx.i18n.useLocale(group.settings.language);
 }
 
 /** The operator behind an action that passed `operatorsOnly` (which refuses updates without a sender). */
@@ -46,10 +53,7 @@ export function operatorsOnly(deps: { groups: GroupService }): MiddlewareFn<BotC
     if (!chat) return;
     const group = await deps.groups.get(chat.id);
     if (!group) return respond(ctx, ctx.t("op-not-bound"));
-    if (isLocale(group.settings.language)) {
-      ctx.locale = group.settings.language;
-      ctx.i18n.useLocale(group.settings.language);
-    }
+    useGroupLanguage(ctx, group);
     // The lease's signal (under `group-admins`): a lost lease aborts the call instead of waiting it
     // out. grammY takes it after the `other` parameters, typed as its AbortController shim's.
     const fetchAdmins = async (signal?: AbortSignal) =>

@@ -1,5 +1,6 @@
 import { Composer } from "grammy";
 import type { Shop } from "@orderbot/core";
+import type { ReplyPrompts } from "@orderbot/conversation";
 import type { Reports } from "@orderbot/core/reports";
 import type { ShippingOption } from "@orderbot/core/shipping";
 import type { BotContext } from "../../bot/context.ts";
@@ -11,6 +12,7 @@ import { FULFILMENT_COMMANDS, fulfilmentFeature, isShipNoteReply } from "./fulfi
 import { HELP_COMMANDS, operatorHelpFeature } from "./help.ts";
 import { operatorsOnly } from "./guard.ts";
 import { operatorOrdersFeature } from "./orders.ts";
+import { owedReplyFeature } from "./owed-reply.ts";
 import { isRefundNoteReply, REFUND_COMMANDS, refundsFeature } from "./refunds.ts";
 import { isPhotoCaptionCommand, PHOTO_COMMANDS, photoFeature } from "./photo.ts";
 import { productsFeature } from "./products.ts";
@@ -64,6 +66,7 @@ export interface OperatorFeatureDeps {
   /** The shop's payment currency: a promo code's fixed amount is in it unless it names one. */
   currency: string;
   reports: Reports;
+  replyPrompts: ReplyPrompts;
   ownerIds: readonly bigint[];
   groupId: bigint | undefined;
   mask: (id: bigint | number) => string;
@@ -71,7 +74,8 @@ export interface OperatorFeatureDeps {
 
 /**
  * Everything that happens in groups: an owner's /bind, then the operator commands and the
- * settings buttons, each only for the bound group's admins. Other group chatter is left alone.
+ * settings buttons, each only for the bound group's admins. Other group chatter is left alone,
+ * but for a hint to an operator who owes a note by reply (owed-reply.ts).
  */
 export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext> {
   const { shop } = deps;
@@ -84,6 +88,7 @@ export function operatorFeature(deps: OperatorFeatureDeps): Composer<BotContext>
   const actions = groups.filter(isOperatorAction);
   actions.use(operatorsOnly({ groups: shop.groups }));
   for (const action of operatorActions(deps)) actions.use(action);
+  groups.use(owedReplyFeature({ prompts: deps.replyPrompts, groups: shop.groups }));
   return feature;
 }
 
@@ -134,10 +139,19 @@ function operatorActions(deps: OperatorFeatureDeps): Composer<BotContext>[] {
       options: deps.shippingOptions,
       providerCurrency: deps.providerCurrency,
     }),
-    fulfilmentFeature({ fulfilment: shop.fulfilment, orders: shop.orders }),
+    fulfilmentFeature({
+      fulfilment: shop.fulfilment,
+      orders: shop.orders,
+      prompts: deps.replyPrompts,
+    }),
     reportFeature({ reports: deps.reports, groups: shop.groups }),
     settingsFeature(shop.groups),
-    refundsFeature({ payments: shop.payments, ledger: shop.ledger, ownerIds: deps.ownerIds }),
+    refundsFeature({
+      payments: shop.payments,
+      ledger: shop.ledger,
+      ownerIds: deps.ownerIds,
+      prompts: deps.replyPrompts,
+    }),
     supportAnswerFeature(shop.support),
     promoCodesFeature({
       promotions: shop.promotions,

@@ -9,7 +9,7 @@ import {
   type RetryRefundResult,
 } from "@orderbot/core/payments";
 import type { BotContext } from "../../bot/context.ts";
-import { callbacks } from "@orderbot/conversation";
+import { callbacks, type ReplyPrompts } from "@orderbot/conversation";
 import { actorOf, respond } from "./guard.ts";
 import { renderFindings, renderSection } from "./money-exceptions.ts";
 import { requireRight } from "./rights.ts";
@@ -87,6 +87,8 @@ type RefundsDeps = {
   ledger: Pick<StarReconciliation, "resolveFinding">;
   /** With admins holding the rights table's right (rights.ts), the only ones who may act on money. */
   ownerIds: readonly bigint[];
+  /** Mark asks for its note by reply: a plain message instead gets a hint (owed-reply.ts). */
+  prompts: Pick<ReplyPrompts, "asked" | "answered">;
 };
 
 /**
@@ -133,6 +135,7 @@ async function mark(
 async function refundedCommand(ctx: BotContext, deps: RefundsDeps): Promise<void> {
   const [charge, ...words] = (typeof ctx.match === "string" ? ctx.match : "").trim().split(/\s+/);
   if (!charge) return respond(ctx, ctx.t("op-refunded-usage"));
+  if (ctx.chat && ctx.from) await deps.prompts.answered(ctx.chat.id, ctx.from.id);
   const note = words.join(" ").trim();
   await mark(ctx, deps, { telegramChargeId: charge }, note === "" ? null : note);
 }
@@ -141,6 +144,7 @@ async function refundedCommand(ctx: BotContext, deps: RefundsDeps): Promise<void
 async function markWithNote(ctx: Filter<BotContext, "message:text">, deps: RefundsDeps) {
   const charge = PROMPT_MARK.exec(ctx.message.reply_to_message?.text ?? "")?.[1];
   if (!charge) return;
+  await deps.prompts.answered(ctx.chat.id, ctx.from.id);
   const text = ctx.message.text.trim();
   await mark(ctx, deps, { telegramChargeId: charge }, text === "-" || text === "" ? null : text);
 }
@@ -164,6 +168,11 @@ async function markButton(ctx: CallbackQueryContext<BotContext>, deps: RefundsDe
   await ctx.reply(ctx.t("op-refund-note-prompt", { charge: owed.telegramChargeId }), {
     reply_markup: { force_reply: true },
   });
+  if (ctx.chat)
+    await deps.prompts.asked(ctx.chat.id, ctx.from.id, {
+      kind: "refund-note",
+      chargeId: owed.telegramChargeId,
+    });
 }
 
 async function resolveButton(ctx: CallbackQueryContext<BotContext>, deps: RefundsDeps) {
