@@ -34,6 +34,9 @@ export class RedisLockManager {
   readonly config: ReturnType<typeof checkOptions>;
   readonly redis: T.LockRedisClient;
   readonly logger: T.LockLogger;
+  /** Monotonic milliseconds: every deadline (leases, waits, the breaker) is on it, never on the
+   * wall clock, which NTP or an operator may step. */
+  readonly clock: () => number;
   readonly layers: {
     breaker?: T.BreakerLayer;
     replication?: T.ReplicationLayer;
@@ -51,6 +54,7 @@ export class RedisLockManager {
     this.config = checkOptions(options);
     this.redis = options.redis;
     this.logger = options.logger ?? silent;
+    this.clock = options.clock ?? (() => performance.now());
     const { metrics, breaker, replication, waiting, outage } = options.layers ?? {};
     const perKind = metrics?.(this);
     for (const kind of this.config.kinds.keys())
@@ -69,18 +73,18 @@ export class RedisLockManager {
   async acquire(resource: T.LockResource, options: T.AcquireOptions = {}) {
     const request = requestOf(this.config, resource, options, this.metrics(resource?.kind));
     const { metrics } = request;
-    const started = performance.now();
+    const started = this.clock();
     try {
       this.#closing.signal.throwIfAborted();
       request.signal?.throwIfAborted();
       const deadline = started + request.waitMs;
       let lease: T.Lease | undefined = this.#taken(await this.#try(request), request);
-      if (!lease && performance.now() < deadline) {
+      if (!lease && this.clock() < deadline) {
         this.#closing.signal.throwIfAborted();
         const { waiting } = this.layers;
         lease = await (waiting ? waiting.wait(request, deadline) : this.#retry(request, deadline));
       }
-      const waited = performance.now() - started;
+      const waited = this.clock() - started;
       metrics.acquired(lease ? "acquired" : "busy", waited / 1000);
       if (lease) return { ok: true as const, lease };
       const waitedMs = Math.round(waited);
@@ -156,7 +160,7 @@ export class RedisLockManager {
   async #try(request: LockRequest): Promise<LockLease | undefined> {
     const { keys, kind, ttlMs, fenceRetentionMs: retention } = request;
     const token = newToken();
-    const sentAt = Date.now();
+    const sentAt = this.clock();
     const send = () =>
       tryScript.run(this.redis, [keys.lock, keys.fence], [token, ttlMs, retention]);
     const reply = await this.run("acquire", kind, send).catch((error) => {
@@ -202,7 +206,7 @@ export class RedisLockManager {
   /** A lease for a lock Redis set to `token` (replicated first when that layer is on). One that
    * would be lost already (the reply came too late) is given back, never handed out. */
   async lease(request: LockRequest, token: string, fence: number, at: number, handed: boolean) {
-    if (Date.now() >= at + request.ttlMs - marginFor(request.ttlMs)) {
+    if (this.clock() >= at + request.ttlMs - marginFor(request.ttlMs)) {
       this.#release(request.keys.lock, token, request.fenceRetentionMs).catch(() => {});
       const text = "Redis answered the acquire too late to use the lock";
       throw new LockUnavailableError(text, "timeout", request.kind);
@@ -246,7 +250,7 @@ export class RedisLockManager {
     if (breaker && gated && !breaker.allow())
       throw new LockUnavailableError("Redis circuit breaker is open", "breaker-open", kind);
     const ms = timeoutMs ?? this.config.commandTimeoutMs;
-    const started = performance.now();
+    const started = this.clock();
     this.#inFlight += 1;
     try {
       const value = await runCommand(command, kind, send, ms);
@@ -258,7 +262,7 @@ export class RedisLockManager {
       throw error;
     } finally {
       this.#inFlight -= 1;
-      this.metrics(kind).command(command, (performance.now() - started) / 1000);
+      this.metrics(kind).command(command, (this.clock() - started) / 1000);
     }
   }
 

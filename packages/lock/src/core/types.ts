@@ -67,6 +67,8 @@ export interface LockManagerOptions {
   hashKey: string; // at least 16 characters; keys the HMAC of personal ids
   logger?: LockLogger;
   commandTimeoutMs?: number; // a slower Redis command fails as "timeout" (default 1000)
+  /** Monotonic milliseconds for every deadline (default performance.now); never the wall clock. */
+  clock?: () => number;
   layers?: LockLayers;
 }
 
@@ -121,7 +123,7 @@ export interface LockLayers {
 }
 
 export interface WaitingLayer {
-  /** Waits until `deadline` (performance.now() ms): the lease, or undefined when still busy. */
+  /** Waits until `deadline` (the host's clock): the lease, or undefined when still busy. */
   wait(request: LockRequest, deadline: number): Promise<Lease | undefined>;
   /** Sends the release of `token` (1 released, 0 not ours) instead of the core's script. */
   release(lock: string, token: string, retentionMs: number): Promise<unknown>;

@@ -205,12 +205,12 @@ class FairWaiting implements T.WaitingLayer {
     try {
       await waiter.race(this.#listen());
       for (let recheckAt = Infinity; ;) {
-        const sentAt = Date.now(); // a confirmed claim runs its full TTL from the ask on
+        const sentAt = this.host.clock(); // a confirmed claim runs its full TTL from the ask on
         const [took, fenceOrPttl] = await waiter.race(this.#ask(request, waiter, deadline));
         if (took === 1)
           return (lease = await this.host.lease(request, waiter.token, fenceOrPttl, sentAt, false));
-        if (fenceOrPttl >= 0) recheckAt = performance.now() + fenceOrPttl + 1; // the holder's expiry
-        const now = performance.now();
+        if (fenceOrPttl >= 0) recheckAt = this.host.clock() + fenceOrPttl + 1; // the holder's expiry
+        const now = this.host.clock();
         if (now >= deadline && !waiter.handed) return undefined; // a claim handed is confirmed
         await waiter.sleep(Math.min(nextDelay(), recheckAt - now, deadline - now), this.host);
       }
@@ -236,7 +236,7 @@ class FairWaiting implements T.WaitingLayer {
   /** One acquire script round trip for `waiter`, keeping its ticket until `deadline`. */
   #ask(request: T.LockRequest, waiter: Waiter, deadline: number) {
     const { keys, kind, ttlMs, fenceRetentionMs } = request;
-    const left = Math.max(1, Math.ceil(deadline - performance.now()));
+    const left = Math.max(1, Math.ceil(deadline - this.host.clock()));
     const claim = Math.min(ttlMs, this.host.config.commandTimeoutMs);
     const args = [
       waiter.token,
