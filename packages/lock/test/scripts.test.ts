@@ -124,6 +124,14 @@ describe("try.lua", () => {
     expect(await t.redis.get(k.fence)).toBe(fence);
     expect(await t.redis.exists(k.queue, k.tickets)).toBe(0);
   });
+
+  it("gives a token that already holds the lock (a try sent twice) the lock and its fence again", async () => {
+    const k = keys();
+    const [, fence] = await tryTake(k, "resent", 5000);
+    const [status, again] = await tryTake(k, "resent", 5000);
+    expect([status, again]).toEqual([1, fence]);
+    expect(await t.redis.get(k.fence)).toBe(String(fence)); // no new fence for the same holder
+  });
 });
 
 describe("release.lua", () => {

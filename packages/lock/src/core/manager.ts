@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { LockLease } from "./lease.ts";
 import { checkOptions, keysOf, marginFor, newToken, requestOf } from "./requests.ts";
 import type { LockRequest } from "./requests.ts";
-import { extendScript, releaseScript, runCommand, tryScript } from "./scripts.ts";
+import { extendScript, mayHaveRun, releaseScript, runCommand, tryScript } from "./scripts.ts";
 import { LockUnavailableError } from "./types.ts";
 import type * as T from "./types.ts";
 
@@ -156,7 +156,8 @@ export class RedisLockManager {
     this.layers.waiting?.close(reason);
   }
 
-  /** One try: the lease if the lock was free. A try that timed out may still run: give it back. */
+  /** One try: the lease if the lock was free. A try whose reply never came may have run: give
+   * it back by its token (a retry the client sends after a reconnect finds the lock its own). */
   async #try(request: LockRequest): Promise<LockLease | undefined> {
     const { keys, kind, ttlMs, fenceRetentionMs: retention } = request;
     const token = newToken();
@@ -164,8 +165,7 @@ export class RedisLockManager {
     const send = () =>
       tryScript.run(this.redis, [keys.lock, keys.fence], [token, ttlMs, retention]);
     const reply = await this.run("acquire", kind, send).catch((error) => {
-      if (error instanceof LockUnavailableError && error.reason === "timeout")
-        this.#release(keys.lock, token, retention).catch(() => {}); // else its TTL ends it
+      if (mayHaveRun(error)) this.giveBack(request, token);
       throw error;
     });
     const [took, fence] = reply as [number, number];
@@ -224,6 +224,20 @@ export class RedisLockManager {
 
   forget(lease: LockLease): void {
     this.#leases.delete(lease.token);
+  }
+
+  /** Gives back a lock by its token when the outcome of the command that took it is unknown (its
+   * reply was lost, or a release failed): sent at once, and again while Redis cannot be reached,
+   * until the TTL has ended the lock anyway. */
+  giveBack(request: LockRequest, token: string): void {
+    const until = this.clock() + request.ttlMs;
+    const attempt = () => {
+      this.#release(request.keys.lock, token, request.fenceRetentionMs).catch(() => {
+        const left = until - this.clock();
+        if (left > 0) this.setTimer(attempt, Math.min(left, 25 + Math.random() * 75));
+      });
+    };
+    attempt();
   }
 
   extend({ key, token, kind, request }: LockLease, ttlMs: number, counter = false) {
