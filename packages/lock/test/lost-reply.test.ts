@@ -1,6 +1,7 @@
 // Replies lost on the way back: Redis ran the command, the connection dropped before its answer
 // arrived (a proxy cuts it). The acquire's outcome is unknown to the caller, so the lock is given
-// back by its token; a client that resends the command after reconnecting gets its own lock.
+// back by its token; a client that resends the command after reconnecting gets its own lock; and
+// a release that failed can be sent again.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { LockUnavailableError } from "../src/index.ts";
@@ -62,5 +63,18 @@ it("with ioredis's defaults, the try resent after the reconnect gets the caller'
   expect(await fx.test.redis.get(result.lease.key)).toBe(result.lease.token);
   expect(result.lease.fence).toBe(Number(await fx.test.redis.get(`${result.lease.key}:fence`)));
   expect(await result.lease.release()).toBe("released");
+  await locks.close();
+});
+
+it("sends a release that failed again when called again", async () => {
+  const { redis, locks } = await proxied();
+  const result = await locks.acquire({ kind: "order", id: "release-again" }, { waitMs: 0 });
+  if (!result.ok) throw new Error("must acquire");
+  proxy.refuse();
+  await expect(result.lease.release()).rejects.toBeInstanceOf(LockUnavailableError);
+  proxy.accept();
+  await ready(redis);
+  expect(await result.lease.release()).toBe("released");
+  expect(await fx.test.redis.exists(result.lease.key)).toBe(0);
   await locks.close();
 });

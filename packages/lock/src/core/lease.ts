@@ -29,6 +29,7 @@ export class LockLease {
   #counterAt: number; // when the fence counter's retention last started (about)
   #guard: NodeJS.Timeout | undefined;
   #releasing: Promise<"released" | "not-owner"> | undefined;
+  #recorded = false; // the hold time went to the metrics (at the first release)
   #expiryReason: T.LeaseLossReason = "expired";
 
   constructor(
@@ -140,16 +141,25 @@ export class LockLease {
     return stop;
   }
 
+  /** Gives the lock back (owner-checked). A release that failed (Redis unreachable) may be called
+   * again: it sends the release again.
+   * @example try { await work(lease.fence); } finally { await lease.release(); } */
   release(): Promise<"released" | "not-owner"> {
-    return (this.#releasing ??= this.#release());
+    this.#releasing ??= this.#release().catch((error: unknown) => {
+      this.#releasing = undefined;
+      throw error;
+    });
+    return this.#releasing;
   }
 
   async #release(): Promise<"released" | "not-owner"> {
     const released = this.host.release(this); // sent first: the bookkeeping runs meanwhile
-    const now = Date.now();
-    if (this.held && now >= this.abortsAt) this.lose(this.#expiryReason); // the work outlived the lease
-    this.#end("released");
-    this.request.metrics.held((now - this.acquiredAt) / 1000);
+    if (!this.#recorded) {
+      this.#recorded = true;
+      void this.held; // read past its deadline, it marks the lease lost: the work outlived it
+      this.#end("released");
+      this.request.metrics.held((this.host.clock() - this.#sentAt) / 1000);
+    }
     if ((await released) === 1) return "released";
     this.request.metrics.releaseNotOwner();
     this.host.warn(this, {}, "released a lock no longer ours (it had expired or been taken over)");

@@ -125,7 +125,8 @@ export class RedisLockManager {
     } finally {
       stopWatchdog();
       await lease.release().catch((error: Error) => {
-        this.warn(lease, { err: error.message }, "lock release failed; the lock ends with its TTL");
+        this.giveBack(lease.request, lease.token);
+        this.warn(lease, { err: error.message }, "lock release failed; retried until its TTL");
       });
     }
   }
