@@ -1,12 +1,12 @@
 // Replies lost on the way back: Redis ran the command, the connection dropped before its answer
 // arrived (a proxy cuts it). The acquire's outcome is unknown to the caller, so the lock is given
-// back by its token; a client that resends the command after reconnecting gets its own lock; and
-// a release that failed can be sent again.
+// back by its token; a client that resends the command after reconnecting gets its own lock; a
+// release that failed can be sent again; and a closed manager still marks its leases lost.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { LockUnavailableError } from "../src/index.ts";
+import { LeaseLostError, LockUnavailableError } from "../src/index.ts";
 import { cutProxy, type CutProxy } from "./cut-proxy.ts";
-import { fastClient, layeredManager, quiet, ready, sleep } from "./support.ts";
+import { aborted, fastClient, layeredManager, quiet, ready, sleep } from "./support.ts";
 import { useSharedRedis } from "./use-shared-redis.ts";
 
 const fx = useSharedRedis();
@@ -77,4 +77,16 @@ it("sends a release that failed again when called again", async () => {
   expect(await result.lease.release()).toBe("released");
   expect(await fx.test.redis.exists(result.lease.key)).toBe(0);
   await locks.close();
+});
+
+it("after close(), still marks a lease it holds lost when the connection drops", async () => {
+  const { locks } = await proxied();
+  const result = await locks.acquire({ kind: "order", id: "closed-then-cut" }, { waitMs: 0 });
+  if (!result.ok) throw new Error("must acquire");
+  await locks.close();
+  proxy.refuse();
+  const reason = (await aborted(result.lease.signal, 3000)) as LeaseLostError;
+  expect(reason).toBeInstanceOf(LeaseLostError);
+  expect(reason.reason).toBe("connection-lost");
+  proxy.accept();
 });

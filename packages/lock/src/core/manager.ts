@@ -151,7 +151,7 @@ export class RedisLockManager {
   /** Ends every wait; leases stay with their holders. */
   async close(): Promise<void> {
     if (this.#closing.signal.aborted) return;
-    this.redis.off("close", this.#onConnectionLost);
+    if (this.#leases.size === 0) this.redis.off("close", this.#onConnectionLost);
     const reason = new LockUnavailableError("the lock manager was closed", "closed");
     this.#closing.abort(reason);
     this.layers.waiting?.close(reason);
@@ -225,6 +225,9 @@ export class RedisLockManager {
 
   forget(lease: LockLease): void {
     this.#leases.delete(lease.token);
+    // Closed: leases still held are marked lost on a disconnect until the last one ends.
+    if (this.#closing.signal.aborted && this.#leases.size === 0)
+      this.redis.off("close", this.#onConnectionLost);
   }
 
   /** Gives back a lock by its token when the outcome of the command that took it is unknown (its
