@@ -173,20 +173,29 @@ export class RedisLockManager {
     return took === 1 ? this.lease(request, token, fence, sentAt, false) : undefined;
   }
 
-  /** Without the fair-waiting layer: try again after a randomised backoff until the deadline. */
+  /** Without the fair-waiting layer: try again after a randomised backoff until the deadline.
+   * One listener per source, removed at the end (Node 20's AbortSignal.any leaks an entry per
+   * call on a long-lived source, such as the manager's closing signal). */
   async #retry(request: LockRequest, deadline: number): Promise<LockLease | undefined> {
     const next = backoff();
-    const signals = [this.#closing.signal, ...(request.signal ? [request.signal] : [])];
-    const signal = AbortSignal.any(signals);
-    for (let left = deadline - performance.now(); left > 0; left = deadline - performance.now()) {
-      this.#sleeping += 1;
-      await sleep(Math.min(next(), left), undefined, { signal, ref: false })
-        .catch(() => signal.throwIfAborted())
-        .finally(() => (this.#sleeping -= 1));
-      const lease = this.#taken(await this.#try(request), request);
-      if (lease) return lease;
+    const sources = [this.#closing.signal, ...(request.signal ? [request.signal] : [])];
+    const either = new AbortController();
+    const { signal } = either;
+    const stop = () => either.abort(sources.find((s) => s.aborted)?.reason);
+    for (const source of sources) source.addEventListener("abort", stop, { once: true });
+    try {
+      for (let left = deadline - this.clock(); left > 0; left = deadline - this.clock()) {
+        this.#sleeping += 1;
+        await sleep(Math.min(next(), left), undefined, { signal, ref: false })
+          .catch(() => signal.throwIfAborted())
+          .finally(() => (this.#sleeping -= 1));
+        const lease = this.#taken(await this.#try(request), request);
+        if (lease) return lease;
+      }
+      return undefined;
+    } finally {
+      for (const source of sources) source.removeEventListener("abort", stop);
     }
-    return undefined;
   }
 
   /** A lease won by a try is given back when the caller gave up while the try was on its way. */
