@@ -116,9 +116,9 @@ class Waiter {
   /** `promise`'s outcome, unless the wait is cancelled first: then the cancel reason, at once. */
   race<T>(promise: Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      promise.then(resolve, reject); // settles the race, or nothing once it is lost: never unhandled
       if (this.#cancelled) return reject(this.#cancelled.reason);
       this.#interrupt = reject;
-      promise.then(resolve, reject);
     });
   }
 
