@@ -155,6 +155,7 @@ export class RedisLockManager {
     const reason = new LockUnavailableError("the lock manager was closed", "closed");
     this.#closing.abort(reason);
     this.layers.waiting?.close(reason);
+    this.layers.replication?.close?.();
   }
 
   /** One try: the lease if the lock was free. A try whose reply never came may have run: give

@@ -53,8 +53,7 @@ export interface LockRedisClient {
   /** `close`: the connection dropped, so no lease can be trusted until renewed. */
   on(event: "close", listener: () => void): unknown;
   off(event: "close", listener: () => void): unknown;
-  wait?(replicas: number, timeoutMs: number): Promise<number>; // strict replication
-  duplicate?(override?: { enableOfflineQueue?: boolean; connectionName?: string }): unknown; // fair waiting
+  duplicate?(override?: { enableOfflineQueue?: boolean; connectionName?: string }): unknown; // layers' own connections
 }
 
 type LogLine = (obj: object, msg?: string) => void;
@@ -133,7 +132,10 @@ export interface WaitingLayer {
 }
 
 /** Resolves once replicas have the lock; otherwise releases it and rejects. */
-export type ReplicationLayer = { confirm(lease: Lease, handedOver: boolean): Promise<void> };
+export type ReplicationLayer = {
+  confirm(lease: Lease, handedOver: boolean): Promise<void>;
+  close?(): void; // the manager closes: so does a connection of the layer's own
+};
 
 /** Asked before every command (false: refused at once); told whether Redis answered. */
 export type BreakerLayer = { allow(): boolean; answered(ok: boolean): void } & {
