@@ -29,6 +29,7 @@ export class LockLease {
   #counterAt: number; // when the fence counter's retention last started (about)
   #guard: NodeJS.Timeout | undefined;
   #releasing: Promise<"released" | "not-owner"> | undefined;
+  #lost: T.LeaseLossReason | null = null;
   #recorded = false; // the hold time went to the metrics (at the first release)
   #expiryReason: T.LeaseLossReason = "expired";
 
@@ -166,9 +167,15 @@ export class LockLease {
     return "not-owner";
   }
 
+  /** Why the lease was lost (null while held, or released in time); read after the work. */
+  get lost(): T.LeaseLossReason | null {
+    return this.held ? null : this.#lost;
+  }
+
   /** Marks the lease lost and aborts its signal; the holder must stop at its next step. */
   lose(reason: T.LeaseLossReason, cause?: unknown): void {
     if (this.#state !== "held") return;
+    this.#lost = reason;
     this.#end("lost");
     if (this.#givenUp) return; // its signal aborted when the caller gave up
     this.request.metrics.leaseLost();

@@ -121,7 +121,7 @@ export class RedisLockManager {
     const stopWatchdog = lease.keepAlive(options.signal);
     try {
       const value = await fn({ lease, signal: lease.signal });
-      return { status: "ok", value, fence: lease.fence, degraded: false };
+      return { status: "ok", value, fence: lease.fence, degraded: false, lost: lease.lost };
     } finally {
       stopWatchdog();
       await lease.release().catch((error: Error) => {

@@ -39,8 +39,16 @@ export type AcquireResult =
   { ok: true; lease: Lease } | { ok: false; reason: "busy"; key: string; waitedMs: number };
 /** `lease` is null when the outage policy let the task run lockless. */
 export type LockContext = { lease: Lease | null; signal: AbortSignal };
+/** `lost`: why the lease was lost while the task ran (null: held to the end, or no lease).
+ * @example if (outcome.status === "ok" && outcome.lost) log.warn({ lost: outcome.lost }, "ran past its lock") */
 export type LockOutcome<T> =
-  | { status: "ok"; value: T; fence: number | null; degraded: boolean }
+  | {
+      status: "ok";
+      value: T;
+      fence: number | null;
+      degraded: boolean;
+      lost: LeaseLossReason | null;
+    }
   | { status: "busy" | "unavailable" | "skipped" };
 
 type Held = "waiters" | "subscriptions" | "timers" | "leases" | "commandsInFlight";
