@@ -24,7 +24,8 @@ export type LockResource = { kind: string; id: string | number | bigint };
 export interface AcquireOptions {
   ttlMs?: number;
   waitMs?: number;
-  /** Ends a wait at once; aborted while withLock's task runs, it aborts the lease and releases. */
+  /** Ends a wait at once; aborted while withLock's task runs, it aborts the lease signal and stops
+   * the renewals, and the lock is released when the task returns (or expires before). */
   signal?: AbortSignal;
   /** Correlation id for the lock's log lines (the update id, the job run). Never a secret. */
   requestId?: string;
