@@ -54,3 +54,24 @@ it("a caller aborted while its task runs stops the renewals, aborts the lease si
   const lost = await registry.getSingleMetric(LOCK_METRICS.leaseLostTotal)!.get();
   expect(lost.values.reduce((sum, sample) => sum + sample.value, 0)).toBe(0); // given up, not lost
 });
+
+it("a task that runs on after its caller gave up overlaps the next holder from the lock's expiry; the next fence is larger", async () => {
+  const [locks, rival] = [await fx.make(), await fx.make()];
+  const resource = { kind: "order", id: "overlapped" };
+  const caller = new AbortController();
+  let rivalFence = 0;
+  const outcome = await locks.withLock(
+    resource,
+    async ({ lease }) => {
+      caller.abort(new Error("the caller gave up")); // no renewal from now on
+      const taken = await rival.acquire(resource, { waitMs: 5000 }); // while this task still runs
+      if (!taken.ok) throw new Error("the rival must get the lock once it expires");
+      rivalFence = taken.lease.fence;
+      await taken.lease.release();
+      return lease!.fence;
+    },
+    { ttlMs: 300, signal: caller.signal },
+  );
+  if (outcome.status !== "ok") throw new Error("must run");
+  expect(rivalFence).toBeGreaterThan(outcome.value);
+});

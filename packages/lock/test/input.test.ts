@@ -121,6 +121,11 @@ describe("createLockManager", () => {
       "replication.replicas",
     ],
     [
+      "a replication timeout past the longest WAIT",
+      { replication: { replicas: 1, timeoutMs: 2 ** 31 } },
+      "replication.timeoutMs",
+    ],
+    [
       "a command timeout past what a timer can wait",
       { commandTimeoutMs: 2_500_000_000 },
       "commandTimeoutMs",

@@ -68,6 +68,7 @@ it("moves every lock metric, each labelled by kind", async () => {
   expect(await offline.withLock({ kind: "update", id: 1 }, async () => "db only")).toMatchObject({
     status: "ok",
     degraded: true,
+    lost: null,
   });
   expect(await offline.withLock({ kind: "job", id: "report" }, async () => "never")).toEqual({
     status: "skipped",

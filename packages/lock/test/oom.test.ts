@@ -68,6 +68,7 @@ it("treats a full Redis as unavailable: each kind's outage policy applies, and a
     value: 1,
     fence: null,
     degraded: true,
+    lost: null,
   });
   expect(await locks.withLock({ kind: "order", id: 1 }, task)).toEqual({ status: "unavailable" });
   expect(await locks.withLock({ kind: "job", id: "relay" }, task)).toEqual({ status: "skipped" });

@@ -82,6 +82,7 @@ it("fails fast while Redis is down, opens the breaker, applies each kind's polic
     value: "done on database guarantees",
     fence: null,
     degraded: true,
+    lost: null,
   });
   expect(ran).toEqual(["update lease=null aborted=false"]);
   const degradedCounts = (await registry.getSingleMetric(LOCK_METRICS.degradedTotal)!.get()).values;

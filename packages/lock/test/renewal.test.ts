@@ -51,7 +51,7 @@ describe("on the shared Redis", () => {
       },
       { ttlMs: 300 },
     );
-    expect(outcome).toMatchObject({ status: "ok", value: "done", degraded: false });
+    expect(outcome).toMatchObject({ status: "ok", value: "done", degraded: false, lost: null });
     expect(
       await metricValue(registry, LOCK_METRICS.renewalsTotal, { outcome: "ok" }),
     ).toBeGreaterThanOrEqual(4);
@@ -108,7 +108,7 @@ describe("on the shared Redis", () => {
   it("does not renew past maxHoldMs", async () => {
     const locks = await fx.make();
     const started = Date.now();
-    await locks.withLock(
+    const outcome = await locks.withLock(
       { kind: "order", id: "hold-cap" },
       async ({ signal }) => {
         const reason = (await aborted(signal)) as LeaseLostError;
@@ -117,6 +117,7 @@ describe("on the shared Redis", () => {
       { ttlMs: 300, maxHoldMs: 600 },
     );
     expect(Date.now() - started).toBeLessThan(1500); // not renewed for ever
+    expect(outcome).toMatchObject({ status: "ok", lost: "renewal-capped" }); // the outcome says so
   });
 
   it("aborts when the event loop was blocked past the lease: the holder must not assume it still holds it", async () => {

@@ -93,3 +93,51 @@ it("confirms a lock handed over by another client's release on a replica before 
   await holderLocks.close();
   holderClient.disconnect();
 });
+
+/** Runs `fn` while the replica is frozen (SIGSTOP), then thaws it and waits until it acknowledges again. */
+async function whileFrozen<T>(fn: () => Promise<T>): Promise<T> {
+  replica.pause();
+  try {
+    return await fn();
+  } finally {
+    replica.resume();
+    while ((await redis.wait(1, 100)) < 1) await redis.set(`{${primary.port}}:thawed`, "1");
+  }
+}
+
+it("keeps renewing a held lease while a frozen replica holds up other acquires' WAITs", async () => {
+  const locks = layeredManager(redis, "strict", { replication: { replicas: 1, timeoutMs: 300 } });
+  const outcome = await locks.withLock(
+    { kind: "order", id: "renewed-beside-waits" },
+    ({ signal }) =>
+      whileFrozen(async () => {
+        const others = Array.from({ length: 8 }, (_, i) =>
+          locks
+            .acquire({ kind: "order", id: `other-${i}` }, { waitMs: 0 })
+            .catch((e: unknown) => e),
+        );
+        const refused = await Promise.all(others);
+        expect(refused.every((e) => e instanceof LockUnavailableError)).toBe(true);
+        return signal.aborted; // the renewals, due every 400 ms, never queued behind a WAIT
+      }),
+    { ttlMs: 1200 },
+  );
+  expect(outcome).toMatchObject({ status: "ok", value: false });
+  await locks.close();
+});
+
+it("never hands out a lease that ran out while its replica was slow to acknowledge it", async () => {
+  const locks = layeredManager(redis, "strict", { replication: { replicas: 1, timeoutMs: 5000 } });
+  const resource = { kind: "order", id: "born-lost" };
+  let ran = false;
+  const outcome = await whileFrozen(async () => {
+    const running = locks.withLock(resource, async () => (ran = true), { ttlMs: 200 });
+    while ((await redis.exists(locks.keyFor(resource))) === 0) await sleep(2); // acquired ...
+    while ((await redis.exists(locks.keyFor(resource))) === 1) await sleep(5); // ... and expired
+    return running; // the replica acknowledges once thawed: after the lease ran out
+  });
+  expect(outcome).toEqual({ status: "unavailable" });
+  expect(ran).toBe(false);
+  expect(locks.stats()).toMatchObject({ leases: 0 });
+  await locks.close();
+});

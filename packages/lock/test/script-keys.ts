@@ -46,7 +46,8 @@ export function useLockScripts(options: { claimMs?: number } = {}) {
         manager,
         waitLeft,
         300_000,
-        ...(claim === undefined ? [] : [claim]),
+        claim ?? ttl,
+        INBOX,
       ]) as Promise<[number, number, number?]>,
     release: (k: ScriptKeys, token: string, leaving?: string) =>
       releaseScript.run(

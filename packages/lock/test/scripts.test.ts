@@ -91,6 +91,25 @@ describe("acquire.lua", () => {
     expect(await t.redis.get(k.fence)).toBe(String(fence)); // no second fence for one acquisition
   });
 
+  it("hands a free lock (its holder died) to the oldest live waiter ahead of the caller, and puts the caller in line", async () => {
+    const k = keys();
+    const inbox = await listen(`${INBOX}m1`, `${INBOX}m2`);
+    try {
+      await acquire(k, "died");
+      await acquire(k, "first", "m1");
+      await acquire(k, "second", "m2");
+      await t.redis.del(k.lock); // as if "died" had expired
+      const [status] = await acquire(k, "second", "m2"); // its re-check comes first
+      expect(status).toBe(0);
+      expect(await t.redis.get(k.lock)).toBe("first");
+      expect(await t.redis.zrange(k.queue, 0, -1)).toEqual(["second"]);
+      const heard = await inbox.settle();
+      expect(heard.map(([channel]) => channel)).toEqual([`${INBOX}m1`]);
+    } finally {
+      inbox.close();
+    }
+  });
+
   it("takes a waiter that acquires a free lock out of line, ticket and all", async () => {
     const k = keys();
     await acquire(k, "tok-a");
@@ -123,6 +142,14 @@ describe("try.lua", () => {
     expect(await t.redis.get(k.lock)).toBe("holder");
     expect(await t.redis.get(k.fence)).toBe(fence);
     expect(await t.redis.exists(k.queue, k.tickets)).toBe(0);
+  });
+
+  it("gives a token that already holds the lock (a try sent twice) the lock and its fence again", async () => {
+    const k = keys();
+    const [, fence] = await tryTake(k, "resent", 5000);
+    const [status, again] = await tryTake(k, "resent", 5000);
+    expect([status, again]).toEqual([1, fence]);
+    expect(await t.redis.get(k.fence)).toBe(String(fence)); // no new fence for the same holder
   });
 });
 

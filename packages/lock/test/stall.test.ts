@@ -48,3 +48,35 @@ it("after a stall past its lease, the task's next I/O sees the lease lost: held 
   expect((seen.assertion as LeaseLostError).reason).toBe("expired");
   expect(locks.stats()).toMatchObject({ leases: 0, timers: 0 });
 });
+
+/** After a stall past the lease, when the task's query returns: what a signal derived from the
+ * lease's reads once the task has read `lease.held` (`touch`) or once a timer has run. */
+function derivedAfterStall(lease: Lease, signal: AbortSignal, touch: boolean) {
+  const derived = AbortSignal.any([signal]);
+  return new Promise<boolean>((resolve) => {
+    setTimeout(() => {
+      void (async () => {
+        const reply = fx.test.redis.get(lease.key);
+        const end = Date.now() + 500;
+        while (Date.now() < end); // the stall
+        await reply;
+        if (touch) return resolve(!lease.held && derived.aborted);
+        await new Promise((next) => setTimeout(next, 0)); // the next timers phase
+        resolve(derived.aborted);
+      })();
+    }, 0);
+  });
+}
+
+it.each([
+  ["once the task reads the lease", true],
+  ["at the next timer", false],
+])("after a stall, a signal derived from the lease's aborts %s", async (_name, touch) => {
+  const locks = await fx.make();
+  const outcome = await locks.withLock(
+    { kind: "order", id: `derived-${touch}` },
+    ({ lease, signal }) => derivedAfterStall(lease!, signal, touch),
+    { ttlMs: 300 },
+  );
+  expect(outcome).toMatchObject({ status: "ok", value: true });
+});

@@ -133,6 +133,20 @@ describe("waiters on one key", () => {
     }
   });
 
+  it("after a holder dies, its waiters in 4 processes still get the lock in the order they arrived", async () => {
+    const holder = await hold("died-holding", 300); // never released: it expires
+    const order: number[] = [];
+    const waits: Promise<unknown>[] = [];
+    for (let i = 0; i < 4; i++) {
+      const locks = await fx.make();
+      const task = async () => void order.push(i);
+      waits.push(locks.withLock({ kind: "order", id: "died-holding" }, task, { waitMs: 5000 }));
+      while ((await lineOf(holder.key)) < i + 1) await sleep(2);
+    }
+    await Promise.all(waits);
+    expect(order).toEqual([0, 1, 2, 3]);
+  });
+
   it("re-checks no later than the holder's TTL when the holder vanished without releasing", async () => {
     await hold("crashed", 300); // never released, as if its process died
     const locks = await fx.make();

@@ -40,7 +40,7 @@ export interface RedisConnections {
   /** The lock manager's subscriber connection (release wake-ups). */
   subscriber: RedisClient;
   locks: LockManager;
-  /** Closes the lock manager, then both Redis connections. */
+  /** Closes the lock manager, then its Redis connections. */
   close(): Promise<void>;
 }
 
@@ -56,7 +56,7 @@ export interface ConnectRedisOptions {
 }
 
 /**
- * Two fail-fast Redis connections on the configured topology, and a lock manager over them with
+ * Fail-fast Redis connections on the configured topology (a third for strict mode), and a lock manager over them with
  * the given lock kinds and, when REDIS_WAIT_REPLICAS is set, strict mode.
  *
  * @example
@@ -77,6 +77,10 @@ export function connectRedis(
   watchRedis(redis, logger, "commands");
   watchRedis(subscriber, logger, "subscriber");
   const replication = replicationFromConfig(config);
+  // Strict mode's WAIT blocks the connection it is sent on: one of its own, never the commands'.
+  const waiter =
+    replication && createRedisFromConfig(config, { connectionName: `orderbot-${name}-wait` });
+  if (waiter) watchRedis(waiter, logger, "replication");
   const locks = createLockManager({
     redis: lockClient(redis),
     namespace: config.LOCK_NAMESPACE,
@@ -86,7 +90,7 @@ export function connectRedis(
     commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
     layers: {
       waiting: fairWaiting({ subscriber }),
-      replication: replication && strictReplication(replication),
+      replication: waiter && strictReplication({ ...replication!, connection: waiter }),
       breaker: circuitBreaker(options.breaker),
       outage: outagePolicies(),
       metrics: lockMetrics(options.registry),
@@ -99,7 +103,7 @@ export function connectRedis(
     locks,
     async close() {
       await locks.close();
-      await Promise.allSettled([redis.quit(), subscriber.quit()]);
+      await Promise.allSettled([redis.quit(), subscriber.quit(), waiter?.quit()]);
     },
   };
 }
@@ -114,7 +118,6 @@ function lockClient(redis: RedisClient): LockRedisClient {
   return {
     evalsha: (sha, numKeys, ...args) => redis.evalsha(sha, numKeys, ...args),
     eval: (script, numKeys, ...args) => redis.eval(script, numKeys, ...args),
-    wait: (replicas, timeoutMs) => redis.wait(replicas, timeoutMs),
     duplicate: () => {
       throw new Error("a Redis Cluster client needs an explicit subscriber connection");
     },

@@ -105,6 +105,7 @@ function withoutUpdateLock(real: LockManager): LockManager {
           value: await fn({ lease: null, signal: new AbortController().signal }),
           fence: null,
           degraded: false,
+          lost: null,
         }
       : real.withLock(resource, fn, options);
   return new Proxy(real, {

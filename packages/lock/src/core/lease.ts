@@ -1,6 +1,7 @@
 // A held lock: pass its `fence` with the writes it guards, and stop when its `signal` aborts (lost,
 // a renewal failed, the connection dropped, or about to expire unrenewed). `held` and the signal
-// compare the clock with that moment whenever read: after a stall, I/O runs before timers.
+// compare the clock with that moment whenever read: after a stall, I/O runs before timers. Every
+// moment is on the manager's monotonic clock, anchored to when the acquire was sent.
 import { LeaseLostError } from "./types.ts";
 import type { RedisLockManager } from "./manager.ts";
 import { int, marginFor, TTL_MS, type LockRequest } from "./requests.ts";
@@ -18,27 +19,31 @@ export class LockLease {
   readonly key: string; // {namespace:lock:kind:id}: a Cluster hash tag shared with its fence
   readonly kind: string;
   readonly ttlMs: number;
-  #expiresAt = 0;
+  #expires = 0; // on the host's monotonic clock, as every moment below
   #state: "held" | "released" | "lost" = "held";
   readonly #controller = new AbortController(); // Node.js makes its signal on first read
   #signal: AbortSignal | undefined;
-  #deadline = 0; // abortsAt on the monotonic clock (performance.now())
+  #deadline = 0; // abortsAt
   #givenUp = false; // the caller gave up: renewals stopped, the expiry is no loss
-  #counterAt = Date.now(); // when the fence counter's retention last started (about)
+  readonly #sentAt: number;
+  #counterAt: number; // when the fence counter's retention last started (about)
   #guard: NodeJS.Timeout | undefined;
   #releasing: Promise<"released" | "not-owner"> | undefined;
+  #lost: T.LeaseLossReason | null = null;
+  #recorded = false; // the hold time went to the metrics (at the first release)
   #expiryReason: T.LeaseLossReason = "expired";
 
   constructor(
     readonly request: LockRequest,
     readonly token: string,
     readonly fence: number, // grows per key across holders and failovers (server clock floor)
-    readonly acquiredAt: number, // when the acquire was sent: the lease cannot have started later
+    sentAt: number, // when the acquire was sent (host clock): the lease began no later
     private readonly host: RedisLockManager,
   ) {
     ({ kind: this.kind, ttlMs: this.ttlMs } = request);
     this.key = request.keys.lock;
-    this.#expireAt(acquiredAt + this.ttlMs);
+    this.#sentAt = this.#counterAt = sentAt;
+    this.#expireAt(sentAt + this.ttlMs);
   }
 
   /** Aborts at a loss or at `abortsAt`; `aborted`, `reason`, `throwIfAborted()` check the clock. */
@@ -46,18 +51,24 @@ export class LockLease {
     return (this.#signal ??= this.#checkedSignal());
   }
 
+  /** When the acquire was sent, as a Date.now() time (converted when read). */
+  get acquiredAt(): number {
+    return Date.now() - (this.host.clock() - this.#sentAt);
+  }
+
+  /** When the lock expires unless renewed, as a Date.now() time (converted when read). */
   get expiresAt(): number {
-    return this.#expiresAt;
+    return Date.now() + (this.#expires - this.host.clock());
   }
 
   /** expiresAt less the safety margin. */
   get abortsAt(): number {
-    return this.#expiresAt - marginFor(this.ttlMs);
+    return this.expiresAt - marginFor(this.ttlMs);
   }
 
   /** False from `abortsAt` on, whenever read, even before the guard timer fires. */
   get held(): boolean {
-    if (this.#state === "held" && performance.now() >= this.#deadline)
+    if (this.#state === "held" && this.host.clock() >= this.#deadline)
       this.lose(this.#expiryReason);
     return this.#state === "held";
   }
@@ -75,9 +86,9 @@ export class LockLease {
   async extend(ttlMs: number = this.ttlMs): Promise<boolean> {
     int(ttlMs, "ttlMs", 1, TTL_MS.max);
     if (!this.held) return false;
-    const sentAt = Date.now();
+    const sentAt = this.host.clock();
     // A shorter expiry holds from when Redis runs the command: count on it at once.
-    if (sentAt + ttlMs < this.#expiresAt) this.#expireAt(sentAt + ttlMs);
+    if (sentAt + ttlMs < this.#expires) this.#expireAt(sentAt + ttlMs);
     // The counter too once half its retention is gone (a two-key script fails mid-migration).
     const counter = sentAt - this.#counterAt >= this.request.fenceRetentionMs / 2;
     if ((await this.host.extend(this, ttlMs, counter)) !== 1) this.lose("not-owner");
@@ -96,7 +107,7 @@ export class LockLease {
     let timer: NodeJS.Timeout | undefined;
     const tick = async () => {
       if (stopped || !this.held) return;
-      const ttlMs = Math.min(this.ttlMs, this.acquiredAt + maxHoldMs - Date.now());
+      const ttlMs = Math.min(this.ttlMs, Math.floor(this.#sentAt + maxHoldMs - this.host.clock()));
       const capped = renewals >= maxRenewals || ttlMs <= 0;
       if (capped || ttlMs < this.ttlMs) this.#expiryReason = "renewal-capped"; // the cap is near
       if (capped) return;
@@ -112,7 +123,7 @@ export class LockLease {
         this.lose("renewal-failed", error);
       }
     };
-    const first = Math.min(interval, Math.floor((this.#expiresAt - Date.now()) / 3));
+    const first = Math.min(interval, Math.floor((this.#expires - this.host.clock()) / 3));
     timer = this.host.setTimer(() => void tick(), Math.max(1, first));
     const stop = () => {
       stopped = true;
@@ -131,25 +142,40 @@ export class LockLease {
     return stop;
   }
 
+  /** Gives the lock back (owner-checked). A release that failed (Redis unreachable) may be called
+   * again: it sends the release again.
+   * @example try { await work(lease.fence); } finally { await lease.release(); } */
   release(): Promise<"released" | "not-owner"> {
-    return (this.#releasing ??= this.#release());
+    this.#releasing ??= this.#release().catch((error: unknown) => {
+      this.#releasing = undefined;
+      throw error;
+    });
+    return this.#releasing;
   }
 
   async #release(): Promise<"released" | "not-owner"> {
     const released = this.host.release(this); // sent first: the bookkeeping runs meanwhile
-    const now = Date.now();
-    if (this.held && now >= this.abortsAt) this.lose(this.#expiryReason); // the work outlived the lease
-    this.#end("released");
-    this.request.metrics.held((now - this.acquiredAt) / 1000);
+    if (!this.#recorded) {
+      this.#recorded = true;
+      void this.held; // read past its deadline, it marks the lease lost: the work outlived it
+      this.#end("released");
+      this.request.metrics.held((this.host.clock() - this.#sentAt) / 1000);
+    }
     if ((await released) === 1) return "released";
     this.request.metrics.releaseNotOwner();
     this.host.warn(this, {}, "released a lock no longer ours (it had expired or been taken over)");
     return "not-owner";
   }
 
+  /** Why the lease was lost (null while held, or released in time); read after the work. */
+  get lost(): T.LeaseLossReason | null {
+    return this.held ? null : this.#lost;
+  }
+
   /** Marks the lease lost and aborts its signal; the holder must stop at its next step. */
   lose(reason: T.LeaseLossReason, cause?: unknown): void {
     if (this.#state !== "held") return;
+    this.#lost = reason;
     this.#end("lost");
     if (this.#givenUp) return; // its signal aborted when the caller gave up
     this.request.metrics.leaseLost();
@@ -164,10 +190,10 @@ export class LockLease {
 
   /** Sets the expiry and the guard that aborts the signal the safety margin before it. */
   #expireAt(at: number): void {
-    this.#expiresAt = at;
+    this.#expires = at;
     this.host.clearTimer(this.#guard);
-    const left = this.abortsAt - Date.now();
-    this.#deadline = performance.now() + left;
+    this.#deadline = at - marginFor(this.ttlMs);
+    const left = this.#deadline - this.host.clock();
     if (left <= 0) return this.lose(this.#expiryReason);
     this.#guard = this.host.setTimer(() => this.lose(this.#expiryReason), left);
   }

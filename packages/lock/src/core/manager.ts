@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { LockLease } from "./lease.ts";
 import { checkOptions, keysOf, marginFor, newToken, requestOf } from "./requests.ts";
 import type { LockRequest } from "./requests.ts";
-import { extendScript, releaseScript, runCommand, tryScript } from "./scripts.ts";
+import { extendScript, mayHaveRun, releaseScript, runCommand, tryScript } from "./scripts.ts";
 import { LockUnavailableError } from "./types.ts";
 import type * as T from "./types.ts";
 
@@ -34,6 +34,9 @@ export class RedisLockManager {
   readonly config: ReturnType<typeof checkOptions>;
   readonly redis: T.LockRedisClient;
   readonly logger: T.LockLogger;
+  /** Monotonic milliseconds: every deadline (leases, waits, the breaker) is on it, never on the
+   * wall clock, which NTP or an operator may step. */
+  readonly clock: () => number;
   readonly layers: {
     breaker?: T.BreakerLayer;
     replication?: T.ReplicationLayer;
@@ -51,6 +54,7 @@ export class RedisLockManager {
     this.config = checkOptions(options);
     this.redis = options.redis;
     this.logger = options.logger ?? silent;
+    this.clock = options.clock ?? (() => performance.now());
     const { metrics, breaker, replication, waiting, outage } = options.layers ?? {};
     const perKind = metrics?.(this);
     for (const kind of this.config.kinds.keys())
@@ -69,18 +73,18 @@ export class RedisLockManager {
   async acquire(resource: T.LockResource, options: T.AcquireOptions = {}) {
     const request = requestOf(this.config, resource, options, this.metrics(resource?.kind));
     const { metrics } = request;
-    const started = performance.now();
+    const started = this.clock();
     try {
       this.#closing.signal.throwIfAborted();
       request.signal?.throwIfAborted();
       const deadline = started + request.waitMs;
       let lease: T.Lease | undefined = this.#taken(await this.#try(request), request);
-      if (!lease && performance.now() < deadline) {
+      if (!lease && this.clock() < deadline) {
         this.#closing.signal.throwIfAborted();
         const { waiting } = this.layers;
         lease = await (waiting ? waiting.wait(request, deadline) : this.#retry(request, deadline));
       }
-      const waited = performance.now() - started;
+      const waited = this.clock() - started;
       metrics.acquired(lease ? "acquired" : "busy", waited / 1000);
       if (lease) return { ok: true as const, lease };
       const waitedMs = Math.round(waited);
@@ -117,11 +121,12 @@ export class RedisLockManager {
     const stopWatchdog = lease.keepAlive(options.signal);
     try {
       const value = await fn({ lease, signal: lease.signal });
-      return { status: "ok", value, fence: lease.fence, degraded: false };
+      return { status: "ok", value, fence: lease.fence, degraded: false, lost: lease.lost };
     } finally {
       stopWatchdog();
       await lease.release().catch((error: Error) => {
-        this.warn(lease, { err: error.message }, "lock release failed; the lock ends with its TTL");
+        this.giveBack(lease.request, lease.token);
+        this.warn(lease, { err: error.message }, "lock release failed; retried until its TTL");
       });
     }
   }
@@ -146,42 +151,52 @@ export class RedisLockManager {
   /** Ends every wait; leases stay with their holders. */
   async close(): Promise<void> {
     if (this.#closing.signal.aborted) return;
-    this.redis.off("close", this.#onConnectionLost);
+    if (this.#leases.size === 0) this.redis.off("close", this.#onConnectionLost);
     const reason = new LockUnavailableError("the lock manager was closed", "closed");
     this.#closing.abort(reason);
     this.layers.waiting?.close(reason);
+    this.layers.replication?.close?.();
   }
 
-  /** One try: the lease if the lock was free. A try that timed out may still run: give it back. */
+  /** One try: the lease if the lock was free. A try whose reply never came may have run: give
+   * it back by its token (a retry the client sends after a reconnect finds the lock its own). */
   async #try(request: LockRequest): Promise<LockLease | undefined> {
     const { keys, kind, ttlMs, fenceRetentionMs: retention } = request;
     const token = newToken();
-    const sentAt = Date.now();
+    const sentAt = this.clock();
     const send = () =>
       tryScript.run(this.redis, [keys.lock, keys.fence], [token, ttlMs, retention]);
     const reply = await this.run("acquire", kind, send).catch((error) => {
-      if (error instanceof LockUnavailableError && error.reason === "timeout")
-        this.#release(keys.lock, token, retention).catch(() => {}); // else its TTL ends it
+      if (mayHaveRun(error)) this.giveBack(request, token);
       throw error;
     });
     const [took, fence] = reply as [number, number];
     return took === 1 ? this.lease(request, token, fence, sentAt, false) : undefined;
   }
 
-  /** Without the fair-waiting layer: try again after a randomised backoff until the deadline. */
+  /** Without the fair-waiting layer: try again after a randomised backoff until the deadline.
+   * One listener per source, removed at the end (Node 20's AbortSignal.any leaks an entry per
+   * call on a long-lived source, such as the manager's closing signal). */
   async #retry(request: LockRequest, deadline: number): Promise<LockLease | undefined> {
     const next = backoff();
-    const signals = [this.#closing.signal, ...(request.signal ? [request.signal] : [])];
-    const signal = AbortSignal.any(signals);
-    for (let left = deadline - performance.now(); left > 0; left = deadline - performance.now()) {
-      this.#sleeping += 1;
-      await sleep(Math.min(next(), left), undefined, { signal, ref: false })
-        .catch(() => signal.throwIfAborted())
-        .finally(() => (this.#sleeping -= 1));
-      const lease = this.#taken(await this.#try(request), request);
-      if (lease) return lease;
+    const sources = [this.#closing.signal, ...(request.signal ? [request.signal] : [])];
+    const either = new AbortController();
+    const { signal } = either;
+    const stop = () => either.abort(sources.find((s) => s.aborted)?.reason);
+    for (const source of sources) source.addEventListener("abort", stop, { once: true });
+    try {
+      for (let left = deadline - this.clock(); left > 0; left = deadline - this.clock()) {
+        this.#sleeping += 1;
+        await sleep(Math.min(next(), left), undefined, { signal, ref: false })
+          .catch(() => signal.throwIfAborted())
+          .finally(() => (this.#sleeping -= 1));
+        const lease = this.#taken(await this.#try(request), request);
+        if (lease) return lease;
+      }
+      return undefined;
+    } finally {
+      for (const source of sources) source.removeEventListener("abort", stop);
     }
-    return undefined;
   }
 
   /** A lease won by a try is given back when the caller gave up while the try was on its way. */
@@ -202,7 +217,7 @@ export class RedisLockManager {
   /** A lease for a lock Redis set to `token` (replicated first when that layer is on). One that
    * would be lost already (the reply came too late) is given back, never handed out. */
   async lease(request: LockRequest, token: string, fence: number, at: number, handed: boolean) {
-    if (Date.now() >= at + request.ttlMs - marginFor(request.ttlMs)) {
+    if (this.clock() >= at + request.ttlMs - marginFor(request.ttlMs)) {
       this.#release(request.keys.lock, token, request.fenceRetentionMs).catch(() => {});
       const text = "Redis answered the acquire too late to use the lock";
       throw new LockUnavailableError(text, "timeout", request.kind);
@@ -220,6 +235,23 @@ export class RedisLockManager {
 
   forget(lease: LockLease): void {
     this.#leases.delete(lease.token);
+    // Closed: leases still held are marked lost on a disconnect until the last one ends.
+    if (this.#closing.signal.aborted && this.#leases.size === 0)
+      this.redis.off("close", this.#onConnectionLost);
+  }
+
+  /** Gives back a lock by its token when the outcome of the command that took it is unknown (its
+   * reply was lost, or a release failed): sent at once, and again while Redis cannot be reached,
+   * until the TTL has ended the lock anyway. */
+  giveBack(request: LockRequest, token: string): void {
+    const until = this.clock() + request.ttlMs;
+    const attempt = () => {
+      this.#release(request.keys.lock, token, request.fenceRetentionMs).catch(() => {
+        const left = until - this.clock();
+        if (left > 0) this.setTimer(attempt, Math.min(left, 25 + Math.random() * 75));
+      });
+    };
+    attempt();
   }
 
   extend({ key, token, kind, request }: LockLease, ttlMs: number, counter = false) {
@@ -246,7 +278,7 @@ export class RedisLockManager {
     if (breaker && gated && !breaker.allow())
       throw new LockUnavailableError("Redis circuit breaker is open", "breaker-open", kind);
     const ms = timeoutMs ?? this.config.commandTimeoutMs;
-    const started = performance.now();
+    const started = this.clock();
     this.#inFlight += 1;
     try {
       const value = await runCommand(command, kind, send, ms);
@@ -258,7 +290,7 @@ export class RedisLockManager {
       throw error;
     } finally {
       this.#inFlight -= 1;
-      this.metrics(kind).command(command, (performance.now() - started) / 1000);
+      this.metrics(kind).command(command, (this.clock() - started) / 1000);
     }
   }
 

@@ -68,6 +68,8 @@ export function checkOptions(options: T.LockManagerOptions) {
     for (const cap of ["maxRenewals", "maxHoldMs", "fenceRetentionMs"] as const)
       optional(c[cap], `${at}.${cap}`, cap === "maxRenewals" ? 0 : 1);
   }
+  const clock = options.clock === undefined || typeof options.clock === "function";
+  check(clock, "clock", "clock must be a function returning monotonic milliseconds");
   const timeout = int(options.commandTimeoutMs ?? 1000, "commandTimeoutMs", 1, TIMER_MAX_MS);
   return { namespace, hashKey, kinds, commandTimeoutMs: timeout };
 }

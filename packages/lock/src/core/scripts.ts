@@ -36,11 +36,19 @@ export const FENCE_LUA = `local function nextFence(retentionMs)
 end
 `;
 
-/** KEYS lock, fence; ARGV token, ttl, retention. {1, fence} when acquired, {0, pttl} when taken. */
+/** KEYS lock, fence; ARGV token, ttl, retention. {1, fence} when acquired, {0, pttl} when taken.
+ * A token that already holds it (a client resent the try after a reconnect) gets it again, with
+ * the fence it took (or a new one, the counter gone). */
 export const tryScript = new LuaScript(
   `${FENCE_LUA}
+local retention = math.max(tonumber(ARGV[3]), tonumber(ARGV[2]))
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return {1, nextFence(math.max(tonumber(ARGV[3]), tonumber(ARGV[2])))}
+  return {1, nextFence(retention)}
+end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  local fence = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if fence == 0 then fence = nextFence(retention) end
+  return {1, fence}
 end
 return {0, redis.call('PTTL', KEYS[1])}`,
 );
@@ -97,3 +105,13 @@ function unavailable(error: unknown, command: string, kind: string): unknown {
   const text = `Redis unavailable for lock ${command}: ${message}`;
   return new LockUnavailableError(text, reason, kind, error);
 }
+
+/** Whether a failed command may still have run in Redis: it was written, its reply never came. */
+export function mayHaveRun(error: unknown): boolean {
+  if (!(error instanceof LockUnavailableError)) return false;
+  if (error.reason === "timeout") return true;
+  const cause = error.cause instanceof Error ? error.cause.message : "";
+  return error.reason === "connection" && !NOT_SENT.test(cause);
+}
+/** ioredis's errors for a command it never wrote to the socket. */
+const NOT_SENT = /^(Stream isn't writeable|connect E|None of startup nodes|Cluster isn't ready)/;

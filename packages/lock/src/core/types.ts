@@ -24,7 +24,8 @@ export type LockResource = { kind: string; id: string | number | bigint };
 export interface AcquireOptions {
   ttlMs?: number;
   waitMs?: number;
-  /** Ends a wait at once; aborted while withLock's task runs, it aborts the lease and releases. */
+  /** Ends a wait at once; aborted while withLock's task runs, it aborts the lease signal and stops
+   * the renewals, and the lock is released when the task returns (or expires before). */
   signal?: AbortSignal;
   /** Correlation id for the lock's log lines (the update id, the job run). Never a secret. */
   requestId?: string;
@@ -39,8 +40,16 @@ export type AcquireResult =
   { ok: true; lease: Lease } | { ok: false; reason: "busy"; key: string; waitedMs: number };
 /** `lease` is null when the outage policy let the task run lockless. */
 export type LockContext = { lease: Lease | null; signal: AbortSignal };
+/** `lost`: why the lease was lost while the task ran (null: held to the end, or no lease).
+ * @example if (outcome.status === "ok" && outcome.lost) log.warn({ lost: outcome.lost }, "ran past its lock") */
 export type LockOutcome<T> =
-  | { status: "ok"; value: T; fence: number | null; degraded: boolean }
+  | {
+      status: "ok";
+      value: T;
+      fence: number | null;
+      degraded: boolean;
+      lost: LeaseLossReason | null;
+    }
   | { status: "busy" | "unavailable" | "skipped" };
 
 type Held = "waiters" | "subscriptions" | "timers" | "leases" | "commandsInFlight";
@@ -53,8 +62,7 @@ export interface LockRedisClient {
   /** `close`: the connection dropped, so no lease can be trusted until renewed. */
   on(event: "close", listener: () => void): unknown;
   off(event: "close", listener: () => void): unknown;
-  wait?(replicas: number, timeoutMs: number): Promise<number>; // strict replication
-  duplicate?(override?: { enableOfflineQueue?: boolean; connectionName?: string }): unknown; // fair waiting
+  duplicate?(override?: { enableOfflineQueue?: boolean; connectionName?: string }): unknown; // layers' own connections
 }
 
 type LogLine = (obj: object, msg?: string) => void;
@@ -67,6 +75,8 @@ export interface LockManagerOptions {
   hashKey: string; // at least 16 characters; keys the HMAC of personal ids
   logger?: LockLogger;
   commandTimeoutMs?: number; // a slower Redis command fails as "timeout" (default 1000)
+  /** Monotonic milliseconds for every deadline (default performance.now); never the wall clock. */
+  clock?: () => number;
   layers?: LockLayers;
 }
 
@@ -121,7 +131,7 @@ export interface LockLayers {
 }
 
 export interface WaitingLayer {
-  /** Waits until `deadline` (performance.now() ms): the lease, or undefined when still busy. */
+  /** Waits until `deadline` (the host's clock): the lease, or undefined when still busy. */
   wait(request: LockRequest, deadline: number): Promise<Lease | undefined>;
   /** Sends the release of `token` (1 released, 0 not ours) instead of the core's script. */
   release(lock: string, token: string, retentionMs: number): Promise<unknown>;
@@ -131,7 +141,10 @@ export interface WaitingLayer {
 }
 
 /** Resolves once replicas have the lock; otherwise releases it and rejects. */
-export type ReplicationLayer = { confirm(lease: Lease, handedOver: boolean): Promise<void> };
+export type ReplicationLayer = {
+  confirm(lease: Lease, handedOver: boolean): Promise<void>;
+  close?(): void; // the manager closes: so does a connection of the layer's own
+};
 
 /** Asked before every command (false: refused at once); told whether Redis answered. */
 export type BreakerLayer = { allow(): boolean; answered(ok: boolean): void } & {

@@ -26,7 +26,7 @@ export class CircuitBreaker implements BreakerLayer {
   constructor(
     private readonly options: BreakerOptions,
     private readonly onChange: (state: BreakerState) => void = () => {},
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => performance.now(), // monotonic: a clock step cannot hold it open
   ) {}
 
   /** Told after every command: whether Redis answered (an error reply is an answer too). */
@@ -81,9 +81,14 @@ export function circuitBreaker(
     if (!Number.isInteger(value) || value < 1)
       throw new LockInputError(`breaker.${field} must be a positive integer`, `breaker.${field}`);
   return (host) =>
-    new CircuitBreaker(options, (state) => {
-      for (const kind of host.config.kinds.keys()) host.metrics(kind).breakerOpen(state === "open");
-      const log = state === "open" ? host.logger.warn : host.logger.info;
-      log.call(host.logger, { breaker: state }, `lock Redis circuit breaker ${state}`);
-    });
+    new CircuitBreaker(
+      options,
+      (state) => {
+        for (const kind of host.config.kinds.keys())
+          host.metrics(kind).breakerOpen(state === "open");
+        const log = state === "open" ? host.logger.warn : host.logger.info;
+        log.call(host.logger, { breaker: state }, `lock Redis circuit breaker ${state}`);
+      },
+      host.clock,
+    );
 }

@@ -2,10 +2,11 @@
 // A release hands the lock straight to the oldest live ticket (its token and a new fence, for a
 // claim of the waiter's command timeout) and tells its manager; the waiter's next ask confirms it
 // for its TTL, so a dead ticket costs the line a claim, not a TTL. A randomised backoff re-check,
-// never later than the holder's expiry, covers a lost message and a holder that died.
+// never later than the holder's expiry, covers a lost message and a holder that died: a re-check
+// that finds the lock free hands it to the oldest live ticket, as a release would.
 //
-// What it adds: waiters are served in arrival order; a release wakes exactly one waiter, which
-// confirms the lock it was handed with one round trip.
+// What it adds: waiters are served in arrival order, also after a holder died; a release wakes
+// exactly one waiter, which confirms the lock it was handed with one round trip.
 // What it costs: the line and ticket keys beside each contended lock, one subscriber connection
 // per manager, and this release script in place of the core's.
 // When to leave it out: every kind tries once (waitMs 0), or waits are rare and short: the core
@@ -36,13 +37,47 @@ export const lineKeys = (lock: string) => ["", ":fence", ":queue", ":tickets"].m
 export const inboxPrefix = (namespace: string) => `${namespace}:lock:inbox:`;
 
 /**
+ * handOver(ms, retention, prefix, stop), in front of the line's scripts: hands the lock to the
+ * oldest ticket whose deadline has not passed, unless the token `stop` comes first: sets it for
+ * the ticket's claim with a new fence, and tells its manager "token fence ttl server-ms lock-key
+ * retention". Tickets whose waiter is gone are dropped on the way. The token handed to, or nil.
+ */
+const HAND_OVER_LUA = `local function handOver(ms, retention, prefix, stop)
+  while true do
+    local next = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
+    if not next or next == stop then return nil end
+    redis.call('ZREM', KEYS[3], next)
+    local ticket = redis.call('HGET', KEYS[4], next) or ''
+    redis.call('HDEL', KEYS[4], next)
+    local manager, ttl, deadline, claim = string.match(ticket, '^(%S+) (%d+) (%d+) ?(%d*)$')
+    if manager and tonumber(deadline) > ms then
+      redis.call('SET', KEYS[1], next, 'PX', claim ~= '' and claim or ttl)
+      local fence = nextFence(math.max(retention, tonumber(ttl)))
+      redis.call('PUBLISH', prefix .. manager,
+        string.format('%s %d %d %d %s %d', next, fence, ttl, ms, KEYS[1], retention))
+      return next
+    end
+  end
+end
+local function serverMs()
+  local now = redis.call('TIME')
+  return tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000), now
+end
+`;
+
+/**
  * ARGV token, ttl, fence retention, manager id, ms the caller still waits, line retention, claim
- * ms (default: the ttl). {1, fence} when it took the free lock or confirmed (for its ttl) a claim
- * handed to it; {0, pttl, server ms} when taken: the token is in line (its place kept).
+ * ms (default: the ttl), channel prefix (optional). {1, fence} when it took the free lock or
+ * confirmed (for its ttl) a claim handed to it; {0, pttl, server ms} when taken: the token is in
+ * line (its place kept). A free lock (its holder died) goes to the oldest live ticket ahead of the
+ * caller first, as a release would hand it.
  */
 export const acquireScript = new LuaScript(
-  `${FENCE_LUA}
+  `${FENCE_LUA}${HAND_OVER_LUA}
 local retention = math.max(tonumber(ARGV[3]), tonumber(ARGV[2]))
+if ARGV[8] and redis.call('EXISTS', KEYS[1]) == 0 then
+  handOver(serverMs(), tonumber(ARGV[3]), ARGV[8], ARGV[1])
+end
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('HDEL', KEYS[4], ARGV[1])
@@ -54,8 +89,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
   if fence == 0 then fence = nextFence(retention) else redis.call('PEXPIRE', KEYS[2], retention) end
   return {1, fence}
 end
-local now = redis.call('TIME') -- arrival in µs, written exactly (a Lua number prints 14 digits)
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local ms, now = serverMs() -- arrival in µs, written exactly (a Lua number prints 14 digits)
 redis.call('ZADD', KEYS[3], 'NX', now[1] .. string.format('%06d', now[2]), ARGV[1])
 local ticket = string.format('%s %d %d %d', ARGV[4], ARGV[2], ms + ARGV[5], ARGV[7] or ARGV[2])
 redis.call('HSET', KEYS[4], ARGV[1], ticket)
@@ -66,34 +100,16 @@ return {0, redis.call('PTTL', KEYS[1]), ms}`,
 
 /**
  * ARGV token, channel prefix, fence retention, and a token leaving the line (optional). 1 when
- * released: handed to the oldest ticket whose deadline has not passed, for its claim, with the
- * message "token fence ttl server-ms lock-key retention" to its manager, or deleted. 0 when the
- * lock is not ours.
+ * released: handed on (handOver) or deleted. 0 when the lock is not ours.
  */
 export const releaseScript = new LuaScript(
-  `${FENCE_LUA}
+  `${FENCE_LUA}${HAND_OVER_LUA}
 if ARGV[4] then
   redis.call('ZREM', KEYS[3], ARGV[4])
   redis.call('HDEL', KEYS[4], ARGV[4])
 end
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-local now = redis.call('TIME')
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-while true do
-  local next = redis.call('ZPOPMIN', KEYS[3])[1]
-  if not next then break end
-  local ticket = redis.call('HGET', KEYS[4], next) or ''
-  redis.call('HDEL', KEYS[4], next)
-  local manager, ttl, deadline, claim = string.match(ticket, '^(%S+) (%d+) (%d+) ?(%d*)$')
-  if manager and tonumber(deadline) > ms then
-    redis.call('SET', KEYS[1], next, 'PX', claim ~= '' and claim or ttl)
-    local fence = nextFence(math.max(tonumber(ARGV[3]), tonumber(ttl)))
-    redis.call('PUBLISH', ARGV[2] .. manager,
-      string.format('%s %d %d %d %s %d', next, fence, ttl, ms, KEYS[1], ARGV[3]))
-    return 1
-  end
-end
-redis.call('DEL', KEYS[1])
+if not handOver(serverMs(), tonumber(ARGV[3]), ARGV[2]) then redis.call('DEL', KEYS[1]) end
 return 1`,
 );
 
@@ -116,9 +132,9 @@ class Waiter {
   /** `promise`'s outcome, unless the wait is cancelled first: then the cancel reason, at once. */
   race<T>(promise: Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      promise.then(resolve, reject); // settles the race, or nothing once it is lost: never unhandled
       if (this.#cancelled) return reject(this.#cancelled.reason);
       this.#interrupt = reject;
-      promise.then(resolve, reject);
     });
   }
 
@@ -205,12 +221,12 @@ class FairWaiting implements T.WaitingLayer {
     try {
       await waiter.race(this.#listen());
       for (let recheckAt = Infinity; ;) {
-        const sentAt = Date.now(); // a confirmed claim runs its full TTL from the ask on
+        const sentAt = this.host.clock(); // a confirmed claim runs its full TTL from the ask on
         const [took, fenceOrPttl] = await waiter.race(this.#ask(request, waiter, deadline));
         if (took === 1)
           return (lease = await this.host.lease(request, waiter.token, fenceOrPttl, sentAt, false));
-        if (fenceOrPttl >= 0) recheckAt = performance.now() + fenceOrPttl + 1; // the holder's expiry
-        const now = performance.now();
+        if (fenceOrPttl >= 0) recheckAt = this.host.clock() + fenceOrPttl + 1; // the holder's expiry
+        const now = this.host.clock();
         if (now >= deadline && !waiter.handed) return undefined; // a claim handed is confirmed
         await waiter.sleep(Math.min(nextDelay(), recheckAt - now, deadline - now), this.host);
       }
@@ -236,7 +252,7 @@ class FairWaiting implements T.WaitingLayer {
   /** One acquire script round trip for `waiter`, keeping its ticket until `deadline`. */
   #ask(request: T.LockRequest, waiter: Waiter, deadline: number) {
     const { keys, kind, ttlMs, fenceRetentionMs } = request;
-    const left = Math.max(1, Math.ceil(deadline - performance.now()));
+    const left = Math.max(1, Math.ceil(deadline - this.host.clock()));
     const claim = Math.min(ttlMs, this.host.config.commandTimeoutMs);
     const args = [
       waiter.token,
@@ -246,6 +262,7 @@ class FairWaiting implements T.WaitingLayer {
       left,
       MAX_WAIT_MS + ttlMs,
       claim,
+      this.#prefix,
     ];
     const send = () => acquireScript.run(this.host.redis, lineKeys(keys.lock), args);
     return this.host.run("acquire", kind, send) as Promise<[number, number, number?]>;

@@ -76,7 +76,7 @@ function registerMetrics(registry: Registry) {
     acquire: counter(M.acquireTotal, "Lock acquisitions by outcome.", "kind", "outcome"),
     wait: histogram(
       M.waitSeconds,
-      "Time from asking for a lock to getting it (or giving up).",
+      "Time from asking for a lock to getting it (or giving up); each crashed waiter ahead in line adds up to min(TTL, command timeout).",
       WAIT_BUCKETS,
       "kind",
     ),

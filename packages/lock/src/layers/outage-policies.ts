@@ -29,7 +29,7 @@ export function outagePolicies(): Layer<OutageLayer> {
       if (policy === "refuse") return { status: "unavailable" };
       host.metrics(kind).degraded(policy);
       if (policy === "skip") return { status: "skipped" };
-      return { status: "ok", value: await lockless(), fence: null, degraded: true };
+      return { status: "ok", value: await lockless(), fence: null, degraded: true, lost: null };
     };
   };
 }
