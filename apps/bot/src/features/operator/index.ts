@@ -133,6 +133,7 @@ function operatorActions(deps: OperatorFeatureDeps): Composer<BotContext>[] {
       shipping: shop.shipping,
       options: deps.shippingOptions,
       providerCurrency: deps.providerCurrency,
+      ownerIds: deps.ownerIds,
     }),
     fulfilmentFeature({ fulfilment: shop.fulfilment, orders: shop.orders }),
     reportFeature({ reports: deps.reports, groups: shop.groups }),
