@@ -1,8 +1,8 @@
 // The previous release's sources, checked out from git for a test that runs them beside this
-// checkout (tests/upgrade): `git archive` of the commit named in scripts/previous-release, with this
-// checkout's installed packages linked in (the two releases share their dependencies) and its own
-// Prisma client generated from its own schema. Its apps then run from bundles like this one's
-// (`spawnApp({ root })`).
+// checkout (tests/upgrade): `git archive` of the commit named in scripts/previous-release, with
+// this checkout's installed packages linked in (the two releases share their dependencies) and
+// its own Prisma client generated from its own schema. Its apps then run from bundles like this
+// one's (`spawnApp({ root })`).
 import { execFileSync } from "node:child_process";
 import {
   existsSync,

@@ -47,7 +47,10 @@ export interface ShopRunOptions {
   kit?: FakeTelegramOptions;
   /** How long the proxy waits for a bot before answering 502 (ms). */
   proxyTimeoutMs?: number;
-  /** The source tree an instance runs, by name ("bot-1"): another release's (tests/upgrade); none: this checkout. */
+  /**
+   * The source tree an instance runs, by name ("bot-1"): another release's (tests/upgrade);
+   * none: this checkout.
+   */
   sourceOf?: (name: string) => string | undefined;
   /** Called with each process's progress ("bot-1 ready"), for displays. */
   onEvent?: (line: string) => void;
