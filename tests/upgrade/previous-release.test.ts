@@ -173,5 +173,5 @@ describe("an upgrade from the previous release", () => {
     expect(
       errorLines([...run.bots.map((b) => b.process), run.workers[0]!.process, ...workers]),
     ).toEqual([]);
-  });
+  }, 120_000); // two settles of up to 30 s each on a busy machine
 });
