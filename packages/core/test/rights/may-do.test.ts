@@ -69,6 +69,35 @@ describe("core's rights table", () => {
     expect(await state(order.id, p.sku)).toEqual(before);
   });
 
+  it("refuses retrying, marking and resolving what the shop owes to an admin without the right", async () => {
+    const p = await addProduct(h.db, { stock: 5, priceMinor: 40 });
+    const order = await placed(h.shop, user(2), [{ sku: p.sku, quantity: 1 }]);
+    await h.shop.payments.confirmPayment(paymentFor(order));
+    const second = paymentFor(order);
+    expect((await h.shop.payments.confirmPayment(second)).status).toBe("refund-pending");
+    const ref = { telegramChargeId: second.telegramChargeId };
+    const finding = await h.db.starLedgerFinding.create({
+      data: { kind: "charge-missing", telegramChargeId: "stxMayDo", telegramAmount: 25 },
+    });
+    const read = () =>
+      Promise.all([
+        h.db.payment.findUniqueOrThrow({ where: { telegramChargeId: ref.telegramChargeId } }),
+        h.db.starLedgerFinding.findUniqueOrThrow({ where: { id: finding.id } }),
+        h.db.outboxMessage.findMany({ select: { status: true, attempts: true } }),
+      ]);
+    const before = await read();
+    const by = actor(moderator);
+
+    expect(await h.shop.payments.retryRefund(ref, by)).toEqual(forbidden("refund-retry"));
+    expect(await h.shop.payments.markRefundedByHand({ ref, actor: by })).toEqual(
+      forbidden("refund-mark"),
+    );
+    expect(await h.shop.ledger.resolveFinding(finding.id, by)).toEqual(
+      forbidden("finding-resolve"),
+    );
+    expect(await read()).toEqual(before);
+  });
+
   it("lets an admin with the right, and an owner, do them; /stock takes any admin", async () => {
     const p = await addProduct(h.db, { stock: 5, priceMinor: 40 });
     const holder = actor({ role: "admin", rights: ["can_promote_members"] });
