@@ -1,11 +1,11 @@
-// The admin rights table (features/operator/rights.ts, docs/operations.md "Admin rights"): each
+// The admin rights table (core's rights/may-do.ts, docs/operations.md "Admin rights"): each
 // row tried by an admin who lacks its right ("Add new admins": the kit's admins never hold it) is
 // refused with its reason and changes nothing; the owner may. In-process bot, real PostgreSQL
 // and Redis, the kit's Telegram.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { callbacks } from "@orderbot/conversation";
-import { ADMIN_RIGHTS, type RightedAction } from "../src/features/operator/rights.ts";
+import { REFUSALS as REFUSAL_KEYS, type RightedAction } from "../src/features/operator/rights.ts";
 import { OWNER_ID, startBotHarness, type BotHarness } from "./support/harness.ts";
 
 let h: BotHarness;
@@ -97,6 +97,7 @@ const ATTEMPTS: Record<RightedAction, () => { text?: string; data?: string }[]> 
   ],
   "finding-resolve": () => [{ data: callbacks.findingResolve.encode({ findingId }) }],
   price: () => [{ text: "/price CUP-CELADON 1" }],
+  kind: () => [{ text: "/kind CUP-CELADON digital 1" }],
   "promo-add": () => [{ text: "/promo add ALMOSTFREE 99% uses=50" }],
 };
 
@@ -112,12 +113,12 @@ const REFUSALS: Record<string, string> = {
 };
 
 describe("the admin rights table", () => {
-  it.each(Object.keys(ADMIN_RIGHTS) as RightedAction[])(
+  it.each(Object.keys(REFUSAL_KEYS) as RightedAction[])(
     "%s: refused to an admin without its right, nothing changed",
     async (action) => {
       const before = await state();
       for (const way of ATTEMPTS[action]())
-        expect(await attempt(admin, way)).toBe(REFUSALS[ADMIN_RIGHTS[action].refusal]);
+        expect(await attempt(admin, way)).toBe(REFUSALS[REFUSAL_KEYS[action]]);
       expect(await state()).toEqual(before);
     },
   );

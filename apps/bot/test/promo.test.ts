@@ -6,6 +6,7 @@ import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake
 import { callbacks } from "@orderbot/conversation";
 import { OWNER_ID, type BotHarness } from "./support/harness.ts";
 import { useOperatorGroup } from "./support/operators.ts";
+import { ownerActor } from "@orderbot/core/rights";
 
 let h: BotHarness, kit: FakeTelegram;
 let owner: SimulatedUser, member: SimulatedUser, operators: SimulatedGroup;
@@ -147,7 +148,7 @@ describe("a customer's promo code", () => {
       "Your cart is empty: add something first, then apply the code.",
     );
     const fiveUses = (code: Omit<CodeInput, "totalUses" | "actor">) =>
-      h.shop.promotions.create({ ...code, totalUses: 5, actor: OWNER_ID });
+      h.shop.promotions.create({ ...code, totalUses: 5, actor: ownerActor(OWNER_ID) });
     await fillCart(buyer, "MUG-PANDA", 1);
     expect(await promo(buyer, "NOSUCH")).toBe(
       "Code NOSUCH cannot be used: there is no such code. Nothing was reserved.",

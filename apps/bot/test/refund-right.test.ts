@@ -1,9 +1,12 @@
 // Who holds the refund right, from Telegram's ChatMember answer: the creator, and admins with
 // "Add new admins". (The test kit's admins never hold it, so the bot suites cover refusals and
-// owners; the holders are checked here.)
+// owners; the holders are checked here, through the adapter and core's table.)
 import { describe, expect, it } from "vitest";
 import type { ChatMember } from "grammy/types";
-import { holdsRefundRight } from "../src/features/operator/rights.ts";
+import { mayDo } from "@orderbot/core/rights";
+import { memberFrom } from "../src/features/operator/rights.ts";
+
+const holdsRefundRight = (member: ChatMember) => mayDo("refund", memberFrom(member));
 
 const user = { id: 7_100_000_001, is_bot: false, first_name: "A" };
 const admin = (canPromote: boolean): ChatMember => ({
@@ -24,7 +27,7 @@ const admin = (canPromote: boolean): ChatMember => ({
   can_send_welcome_messages: false,
 });
 
-describe("holdsRefundRight", () => {
+describe("the refund right", () => {
   it("is the creator's and an admin's with can_promote_members, no one else's", () => {
     expect(holdsRefundRight({ status: "creator", user, is_anonymous: false })).toBe(true);
     expect(holdsRefundRight(admin(true))).toBe(true);

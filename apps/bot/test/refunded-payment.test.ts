@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { startBotHarness, type BotHarness } from "./support/harness.ts";
+import { ownerActor } from "@orderbot/core/rights";
 
 let h: BotHarness;
 let kit: FakeTelegram;
@@ -100,7 +101,7 @@ describe("refunded_payment", () => {
     const { order, chargeId } = await paidOrder(buyer, "CUP-CELADON");
     // An operator refunds the order; the worker's refundStarPayment goes through and the relay
     // records it, and then Telegram sends refunded_payment for it.
-    expect((await h.shop.payments.refundOrder(order.id, 42)).status).toBe("ok");
+    expect((await h.shop.payments.refundOrder(order.id, ownerActor(42))).status).toBe("ok");
     expect(await h.shop.payments.markRefunded(chargeId)).toBe(true);
     const botMessagesBefore = kit.chat(buyer).botMessages.length;
     await kit.call("refundStarPayment", {

@@ -1,4 +1,4 @@
-import type { Database } from "@orderbot/db";
+import { readCacheEpoch, type Database } from "@orderbot/db";
 import type { Logger, Redis } from "@orderbot/platform";
 import { isLocale, type Locale } from "./languages.ts";
 
@@ -16,8 +16,10 @@ export interface LanguagePreferencesDeps {
 
 /**
  * A customer's language, kept with the customer in PostgreSQL (`customers.language`) so that the
- * worker's notices use it too, and cached in Redis so that an update costs one GET. A Redis outage
- * reads through to PostgreSQL; PostgreSQL failing fails the update, like any other query.
+ * worker's notices use it too, and cached in Redis so that an update costs one GET. The cache's
+ * keys carry the database's epoch (`readCacheEpoch`): another database sharing the Redis never
+ * reads these copies. A Redis outage reads through to PostgreSQL; PostgreSQL failing fails the
+ * update, like any other query.
  */
 export interface LanguagePreferences {
   /** The stored language, or null for a user the shop has never seen. */
@@ -36,19 +38,21 @@ export interface LanguagePreferences {
 
 export function createLanguagePreferences(deps: LanguagePreferencesDeps): LanguagePreferences {
   const ttlMs = deps.ttlMs ?? 24 * 3_600_000;
-  const key = (userId: bigint | number) => `${deps.namespace}:lang:${deps.mask(userId)}`;
+  const key = cacheKey(deps);
 
   async function cached(userId: bigint | number): Promise<string | null> {
+    const at = await key(userId);
     try {
-      return await deps.redis.get(key(userId));
+      return await deps.redis.get(at);
     } catch (error) {
       deps.logger.warn({ err: error }, "language cache unreadable; reading PostgreSQL");
       return null;
     }
   }
   async function cache(userId: bigint | number, locale: Locale): Promise<void> {
+    const at = await key(userId);
     try {
-      await deps.redis.set(key(userId), locale, "PX", ttlMs);
+      await deps.redis.set(at, locale, "PX", ttlMs);
     } catch (error) {
       deps.logger.warn({ err: error }, "language not cached");
     }
@@ -94,5 +98,23 @@ export function createLanguagePreferences(deps: LanguagePreferencesDeps): Langua
       await cache(userId, row.language);
       return row.language;
     },
+  };
+}
+
+/** A customer's key, under the database's epoch (read once): another database's keys differ. */
+function cacheKey(deps: LanguagePreferencesDeps): (userId: bigint | number) => Promise<string> {
+  const epoch = memoized(() => readCacheEpoch(deps.db));
+  return async (userId) => `${deps.namespace}:lang:${await epoch()}:${deps.mask(userId)}`;
+}
+
+/** The first successful answer of `read`, kept; a failure is not kept, the next call asks again. */
+function memoized<T>(read: () => Promise<T>): () => Promise<T> {
+  let kept: Promise<T> | undefined;
+  return () => {
+    kept ??= read().catch((error: unknown) => {
+      kept = undefined;
+      throw error;
+    });
+    return kept;
   };
 }

@@ -7,6 +7,7 @@ import {
   type TestDatabase,
   type TestRedis,
 } from "@orderbot/testkit";
+import { readCacheEpoch } from "@orderbot/db";
 import { createLanguagePreferences } from "../src/index.ts";
 
 const mask = (id: bigint | number) => maskId(id, "language-test-key");
@@ -67,11 +68,35 @@ describe("language preferences", () => {
       logger: silentLogger,
     });
     await prefs.set(777_000_444, "zh");
-    await testRedis.redis.del(`${namespace}:lang:${mask(777_000_444)}`);
+    const key = `${namespace}:lang:${await readCacheEpoch(testDb.db)}:${mask(777_000_444)}`;
+    await testRedis.redis.del(key);
     expect(await prefs.remember(777_000_444, "en")).toBe("zh");
-    expect(await testRedis.redis.get(`${namespace}:lang:${mask(777_000_444)}`)).toBe("zh");
+    expect(await testRedis.redis.get(key)).toBe("zh");
     const row = await testDb.db.customer.findUnique({ where: { userId: 777_000_444n } });
     expect(row?.language).toBe("zh");
+  });
+
+  it("never serves another database's copy: a new database with the same Redis", async () => {
+    const namespace = `${testRedis.namespace}:epoch`;
+    const prefsOf = (db: TestDatabase) =>
+      createLanguagePreferences({
+        db: db.db,
+        redis: testRedis.redis,
+        namespace,
+        mask,
+        logger: silentLogger,
+      });
+    expect(await prefsOf(testDb).remember(777_000_555, "zh")).toBe("zh");
+    const fresh = await createTestDatabase();
+    try {
+      // The same user id starts again in a database that has never seen them.
+      const prefs = prefsOf(fresh);
+      expect(await prefs.get(777_000_555)).toBeNull();
+      expect(await prefs.remember(777_000_555, "en")).toBe("en");
+      expect(await prefsOf(testDb).get(777_000_555)).toBe("zh");
+    } finally {
+      await fresh.drop();
+    }
   });
 
   it("reads through to PostgreSQL when Redis is down, so the choice is not lost", async () => {

@@ -5,6 +5,7 @@ import { maskId, createLogger } from "@orderbot/platform";
 import { createShop, type Shop } from "../src/index.ts";
 import { addProduct, paymentFor, user } from "./support/fixtures.ts";
 import { MASK_KEY, useShopHarness } from "./support/shop.ts";
+import { ownerActor } from "../src/rights/index.ts";
 
 const h = useShopHarness();
 let shop: Shop;
@@ -45,9 +46,9 @@ describe("logs", () => {
     });
     await shop.payments.confirmPayment(paymentFor(placed.order));
     await shop.payments.confirmPayment(paymentFor(placed.order)); // a second payment: refund path
-    await shop.payments.refundOrder(placed.order.id, operator);
-    await shop.stock.adjustStock(p.sku, "+3", operator);
-    await shop.stock.setPrice({ sku: p.sku, priceMinor: 25, actor: operator });
+    await shop.payments.refundOrder(placed.order.id, ownerActor(operator));
+    await shop.stock.adjustStock(p.sku, "+3", ownerActor(operator));
+    await shop.stock.setPrice({ sku: p.sku, priceMinor: 25, actor: ownerActor(operator) });
     await shop.groups.updateSettings({
       chatId: group,
       patch: { language: "zh" },

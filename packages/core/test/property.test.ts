@@ -7,6 +7,7 @@ import { LEGAL_TRANSITIONS } from "../src/orders/index.ts";
 import { addProduct, payable, unique, user } from "./support/fixtures.ts";
 import { assertInvariants, illegalTransitions, recordTransitions } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "./support/shop.ts";
+import { ownerActor } from "../src/rights/index.ts";
 
 let clients: Instance[];
 let skus: string[];
@@ -158,10 +159,13 @@ async function apply(world: World, o: Op): Promise<string> {
       return `expired ${(await shop.orders.expireDue(h.clock.now(), 5)).expired}`;
     }
     case "adjust":
-      return (await shop.stock.adjustStock(skus[o.product]!, o.change, user(900))).status;
+      return (await shop.stock.adjustStock(skus[o.product]!, o.change, ownerActor(user(900))))
+        .status;
     case "refund": {
       const order = pick(world.orders, o.order);
-      return order ? (await shop.payments.refundOrder(order.id, user(900))).status : "skip";
+      return order
+        ? (await shop.payments.refundOrder(order.id, ownerActor(user(900)))).status
+        : "skip";
     }
     case "fulfil": {
       const order = pick(world.orders, o.order);

@@ -31,3 +31,4 @@ export { Prisma } from "./generated/client.ts";
 export * from "./generated/enums.ts";
 export type * from "./generated/models.ts";
 export { utcTimestamp } from "./sql-time.ts";
+export { readCacheEpoch } from "./cache-epoch.ts";

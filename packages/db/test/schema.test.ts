@@ -205,6 +205,14 @@ describe("schema: the database refuses what must never happen", () => {
     expect(await rejection(request("x".repeat(3501)))).toMatch(/support_requests_text_length/);
   });
 
+  it("a second cache epoch: the database has one", async () => {
+    expect(await db.cacheEpoch.count()).toBe(1);
+    expect(await rejection(db.cacheEpoch.create({ data: { singleton: false } }))).toMatch(
+      /cache_epoch_singleton_check/,
+    );
+    expect(await rejection(db.cacheEpoch.create({ data: {} }))).toMatch(/P2002/);
+  });
+
   it("a digital item loaded twice, a secret out of bounds, an assignment without its time", async () => {
     const p = await product(0);
     const batch = await db.stockBatch.create({

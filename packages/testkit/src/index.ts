@@ -52,6 +52,11 @@ export {
 export { startRoundRobinProxy, type RoundRobinProxy } from "./harness/proxy.ts";
 export { startPostgresCluster, type PostgresCluster } from "./harness/pg-cluster.ts";
 export {
+  checkoutRelease,
+  previousReleaseCommit,
+  type ReleaseCheckout,
+} from "./harness/previous-release.ts";
+export {
   startShopRun,
   type ShopRun,
   type ShopRunOptions,

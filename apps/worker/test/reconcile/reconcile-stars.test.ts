@@ -12,6 +12,7 @@ import { HASH_KEY } from "../support/locks.ts";
 import { createOrder, createPayment, createProduct } from "../support/seed.ts";
 import { waitUntil, type InProcessWorker } from "../support/worker.ts";
 import { useWorkerShop } from "../support/shop.ts";
+import { ownerActor } from "@orderbot/core/rights";
 
 const fixture = useWorkerShop({ poolMax: 10 });
 const { db } = fixture;
@@ -200,9 +201,9 @@ describe("reconcile-stars", () => {
     // The gauge counts open findings; a resolved one stops counting, and stays resolved once.
     const metrics = async () => (await workers[1]!.worker.server.inject({ url: "/metrics" })).body;
     expect(await metrics()).toMatch(/^orderbot_unreconciled_charges 5$/m);
-    const first = await shop.ledger.resolveFinding(findings[0]!.id, 42n, "checked");
+    const first = await shop.ledger.resolveFinding(findings[0]!.id, ownerActor(42n), "checked");
     expect(first.status).toBe("resolved");
-    expect((await shop.ledger.resolveFinding(findings[0]!.id, 43n)).status).toBe(
+    expect((await shop.ledger.resolveFinding(findings[0]!.id, ownerActor(43n))).status).toBe(
       "already-resolved",
     );
     expect(await metrics()).toMatch(/^orderbot_unreconciled_charges 4$/m);

@@ -8,6 +8,7 @@ import { startedUser } from "../support/kit.ts";
 import { metricValue } from "../support/metrics.ts";
 import { relayAll, type InProcessWorker } from "../support/worker.ts";
 import { useWorkerShop } from "../support/shop.ts";
+import { ownerActor } from "@orderbot/core/rights";
 
 const fixture = useWorkerShop({ poolMax: 10 });
 const { db } = fixture;
@@ -121,7 +122,10 @@ describe("a Stars refund Telegram refused", () => {
     expect((await alerted()).map((a) => a.chatId).sort()).toEqual(everyChat);
 
     expect(
-      await shop.payments.retryRefund({ telegramChargeId: "unknown-to-telegram" }, OPERATOR),
+      await shop.payments.retryRefund(
+        { telegramChargeId: "unknown-to-telegram" },
+        ownerActor(OPERATOR),
+      ),
     ).toMatchObject({ status: "ok" });
     await relay();
     expect(refundCalls("unknown-to-telegram")).toHaveLength(2);
@@ -150,19 +154,19 @@ describe("a Stars refund Telegram refused", () => {
     }
 
     expect(
-      await shop.payments.retryRefund({ telegramChargeId: first!.chargeId }, OPERATOR),
+      await shop.payments.retryRefund({ telegramChargeId: first!.chargeId }, ownerActor(OPERATOR)),
     ).toMatchObject({ status: "ok" });
     await relay();
     expect((await payment(first!.chargeId)).status).toBe("REFUNDED");
     expect(
-      await shop.payments.retryRefund({ telegramChargeId: first!.chargeId }, OPERATOR),
+      await shop.payments.retryRefund({ telegramChargeId: first!.chargeId }, ownerActor(OPERATOR)),
     ).toMatchObject({ status: "already-refunded" });
 
     // Telegram support refunded the second meanwhile; the retry's call is refused as already
     // refunded, which the relay counts as done.
     tg.refundFromOutside(second!.chargeId);
     expect(
-      await shop.payments.retryRefund({ telegramChargeId: second!.chargeId }, OPERATOR),
+      await shop.payments.retryRefund({ telegramChargeId: second!.chargeId }, ownerActor(OPERATOR)),
     ).toMatchObject({ status: "ok" });
     await relay();
     expect((await payment(second!.chargeId)).status).toBe("REFUNDED");

@@ -8,6 +8,7 @@ import { confirmCharge, payOnTelegram, reserveFor, startedUser } from "../suppor
 import { createProduct } from "../support/seed.ts";
 import { useWorkerShop } from "../support/shop.ts";
 import { relayAll, type InProcessWorker } from "../support/worker.ts";
+import { ownerActor } from "@orderbot/core/rights";
 
 const fixture = useWorkerShop({ poolMax: 10 });
 const { db } = fixture;
@@ -45,7 +46,7 @@ describe("an operator's /refund of a digital order whose codes are still queued"
       }),
     ).toBe(1);
 
-    const refunded = await shop.payments.refundOrder(order.id, OPERATOR, {
+    const refunded = await shop.payments.refundOrder(order.id, ownerActor(OPERATOR), {
       reason: "changed their mind",
     });
     expect(refunded.status).toBe("ok");

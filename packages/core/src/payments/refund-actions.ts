@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { enqueueOutbox } from "../outbox/messages.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
+import { refusalOf, type Actor, type Forbidden } from "../rights/may-do.ts";
 import { parseWith, telegramId } from "../validation.ts";
 import { STARS, starRefundKey } from "./pending-refunds.ts";
 
@@ -25,10 +26,11 @@ export type RetryRefundResult =
   | { status: "not-stars" }
   | NotOwed
   | NotFound
-  | Invalid;
+  | Invalid
+  | Forbidden;
 
 export type MarkRefundedResult =
-  { status: "ok"; telegramChargeId: string } | NotOwed | NotFound | Invalid;
+  { status: "ok"; telegramChargeId: string } | NotOwed | NotFound | Invalid | Forbidden;
 
 export const REFUND_NOTE_MAX = 500;
 
@@ -70,7 +72,7 @@ function notOwed(p: PaymentRow): NotOwed {
  */
 export interface RefundActions {
   /** Sends a Stars refund that Telegram refused (or that has no call yet) again. */
-  retryRefund(ref: PaymentRef, actor: bigint | number | string): Promise<RetryRefundResult>;
+  retryRefund(ref: PaymentRef, actor: Actor): Promise<RetryRefundResult>;
   /**
    * An operator says the money went back outside the bot (the provider's dashboard, Telegram
    * support): REFUND_PENDING → REFUNDED, once, with who, when and their note.
@@ -80,7 +82,8 @@ export interface RefundActions {
 
 export interface MarkRefundedInput {
   ref: PaymentRef;
-  actor: bigint | number | string;
+  /** Needs the rights table's right for `refund-mark`. */
+  actor: Actor;
   note?: string | null;
 }
 
@@ -94,9 +97,14 @@ export function createRefundActions(deps: CoreDeps): RefundActions {
 async function retryRefund(
   deps: CoreDeps,
   ref: PaymentRef,
-  actor: bigint | number | string,
+  actor: Actor,
 ): Promise<RetryRefundResult> {
-  const parsed = parseWith(z.object({ ref: refSchema, actor: telegramId }), { ref, actor });
+  const refused = refusalOf("refund-retry", actor);
+  if (refused) return refused;
+  const parsed = parseWith(z.object({ ref: refSchema, actor: telegramId }), {
+    ref,
+    actor: actor.id,
+  });
   if (!parsed.ok) return invalid(parsed.problems);
   const result = await runTransaction(deps.db, async (tx): Promise<RetryRefundResult> => {
     // The payment row lock orders this against another retry and a completion.
@@ -146,7 +154,9 @@ async function markRefundedByHand(
   deps: CoreDeps,
   input: MarkRefundedInput,
 ): Promise<MarkRefundedResult> {
-  const parsed = parseWith(markSchema, input);
+  const refused = refusalOf("refund-mark", input.actor);
+  if (refused) return refused;
+  const parsed = parseWith(markSchema, { ...input, actor: input.actor.id });
   if (!parsed.ok) return invalid(parsed.problems);
   const { ref, actor, note } = parsed.value;
   const { count } = await deps.db.payment.updateMany({

@@ -19,6 +19,7 @@ import { paymentView, type OrderView, type PaymentView } from "../views.ts";
 import { queueRefund } from "./refund-queue.ts";
 import { revokeOrderItems } from "../delivery/revoke-items.ts";
 import { recordShippedRefund, TIMELINE_NOTE_MAX } from "../fulfilment/timeline.ts";
+import { refusalOf, type Actor, type Forbidden } from "../rights/may-do.ts";
 
 export type RefundOrderResult =
   /** Refunded now (or earlier: `replayed`); `payments` are REFUND_PENDING for the worker. */
@@ -30,7 +31,8 @@ export type RefundOrderResult =
   | NotFound
   | Busy
   | Unavailable
-  | Invalid;
+  | Invalid
+  | Forbidden;
 
 const inputSchema = z.object({
   orderId: publicIdSchema,
@@ -58,7 +60,7 @@ export interface RefundOrderOptions {
 export function createRefundOrder(deps: CoreDeps) {
   return (
     orderId: string,
-    actor: bigint | number | string,
+    actor: Actor,
     options: RefundOrderOptions = {},
   ): Promise<RefundOrderResult> => refundOrder(deps, orderId, actor, options);
 }
@@ -82,12 +84,14 @@ type PaymentRow = Awaited<ReturnType<Tx["payment"]["findMany"]>>[number];
 async function refundOrder(
   deps: CoreDeps,
   orderId: string,
-  actor: bigint | number | string,
+  actor: Actor,
   options: RefundOrderOptions,
 ): Promise<RefundOrderResult> {
+  const refused = refusalOf("refund", actor);
+  if (refused) return refused;
   const parsed = parseWith(inputSchema, {
     orderId,
-    actor,
+    actor: actor.id,
     reason: options.reason ?? "",
     actorName: options.actorName ?? null,
   });

@@ -1,3 +1,4 @@
+import type { Actor } from "../rights/may-do.ts";
 import type { CoreDeps } from "../deps.ts";
 import {
   createCheckPayable,
@@ -32,7 +33,7 @@ export interface PaymentService extends RefundTracking, RefundActions {
   /** An operator's /refund of a paid order (with a reason once its goods went out). */
   refundOrder(
     orderId: string,
-    actor: bigint | number | string,
+    actor: Actor,
     options?: RefundOrderOptions,
   ): Promise<RefundOrderResult>;
   /** refunded_payment: a refund Telegram reports, recorded once, its order moved on. */

@@ -8,6 +8,7 @@ import { INVOICE_LIMITS } from "../payments/invoice-limits.ts";
 import { invalid, type Invalid } from "../results.ts";
 import { currencySchema, parseWith, telegramId } from "../validation.ts";
 import { PROMO_CODE_PATTERN } from "./terms.ts";
+import { refusalOf, type Actor, type Forbidden } from "../rights/may-do.ts";
 
 /** A code as operators see it. */
 export interface PromoCodeView {
@@ -57,10 +58,13 @@ const createSchema = z
       ctx.addIssue({ code: "custom", path: ["endsAt"], message: "must be after the start" });
   });
 
-export type CreatePromoCodeInput = z.input<typeof createSchema>;
+export type CreatePromoCodeInput = Omit<z.input<typeof createSchema>, "actor"> & {
+  /** Needs the rights table's right for `promo-add`. */
+  actor: Actor;
+};
 
 export type CreatePromoCodeResult =
-  { status: "ok"; code: PromoCodeView } | { status: "exists"; code: string } | Invalid;
+  { status: "ok"; code: PromoCodeView } | { status: "exists"; code: string } | Invalid | Forbidden;
 
 export type DisablePromoCodeResult =
   | { status: "ok"; code: PromoCodeView }
@@ -92,7 +96,9 @@ const VIEW = {
 export function createPromoCodeAdmin(deps: CoreDeps): PromoCodeAdmin {
   return {
     async create(raw) {
-      const parsed = parseWith(createSchema, raw);
+      const refused = refusalOf("promo-add", raw.actor);
+      if (refused) return refused;
+      const parsed = parseWith(createSchema, { ...raw, actor: raw.actor.id });
       if (!parsed.ok) return invalid(parsed.problems);
       const input = parsed.value;
       try {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { currencySchema, parseWith, skuSchema, telegramId } from "../validation.ts";
+import { refusalOf, type Actor, type Forbidden } from "../rights/may-do.ts";
 
 export interface SetProductKindInput {
   sku: string;
@@ -15,7 +16,8 @@ export interface SetProductKindInput {
   currency: string;
   /** Required when the product is priced in another currency. */
   priceMinor?: number | undefined;
-  actor: bigint | number | string;
+  /** Needs the rights table's right for `kind`: a change of kind sets a price. */
+  actor: Actor;
 }
 
 export type SetProductKindResult =
@@ -23,7 +25,8 @@ export type SetProductKindResult =
   /** It is priced in another currency: give its price in `currency`. */
   | { status: "price-required"; sku: string; priceCurrency: string }
   | NotFound
-  | Invalid;
+  | Invalid
+  | Forbidden;
 
 const schema = z
   .object({
@@ -40,7 +43,9 @@ const schema = z
 
 export function createSetProductKind(deps: CoreDeps) {
   return async function setProductKind(raw: SetProductKindInput): Promise<SetProductKindResult> {
-    const parsed = parseWith(schema, raw);
+    const refused = refusalOf("kind", raw.actor);
+    if (refused) return refused;
+    const parsed = parseWith(schema, { ...raw, actor: raw.actor.id });
     if (!parsed.ok) return invalid(parsed.problems);
     const input = parsed.value;
     return deps.db.$transaction(async (tx) => {

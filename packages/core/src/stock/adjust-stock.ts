@@ -5,6 +5,7 @@ import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { violatedUniqueIndex } from "../database/db-errors.ts";
 import { parseWith, skuSchema, telegramId } from "../validation.ts";
 import { productView, type ProductView } from "../views.ts";
+import { refusalOf, type Actor, type Forbidden } from "../rights/may-do.ts";
 
 export type AdjustStockResult =
   /**
@@ -17,7 +18,8 @@ export type AdjustStockResult =
   /** "=N" lost to concurrent changes several times in a row; try again. */
   | { status: "conflict" }
   | NotFound
-  | Invalid;
+  | Invalid
+  | Forbidden;
 
 /** "+N" adds, "-N" removes (never below zero), "=N" sets. N up to 1,000,000. */
 const changeSchema = z
@@ -52,7 +54,7 @@ export function createAdjustStock(deps: CoreDeps) {
   return (
     sku: string,
     change: string,
-    actor: bigint | number | string,
+    actor: Actor,
     options: { requestId?: string } = {},
   ): Promise<AdjustStockResult> => adjustStock(deps, sku, change, actor, options);
 }
@@ -64,10 +66,12 @@ async function adjustStock(
   deps: CoreDeps,
   sku: string,
   change: string,
-  actor: bigint | number | string,
+  actor: Actor,
   options: { requestId?: string },
 ): Promise<AdjustStockResult> {
-  const parsed = parseWith(inputSchema, { sku, change, actor, ...options });
+  const refused = refusalOf("stock", actor);
+  if (refused) return refused;
+  const parsed = parseWith(inputSchema, { sku, change, actor: actor.id, ...options });
   if (!parsed.ok) return invalid(parsed.problems);
   const result = await adjust(deps, parsed.value);
   deps.metrics.operations.inc({ op: "adjust_stock", outcome: result.status });

@@ -1,4 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
+import type { Actor } from "../rights/may-do.ts";
 import { createAdjustStock, type AdjustStockResult } from "./adjust-stock.ts";
 import {
   createImportStockBatch,
@@ -12,7 +13,7 @@ export interface StockService {
   adjustStock(
     sku: string,
     change: string,
-    actor: bigint | number | string,
+    actor: Actor,
     options?: { requestId?: string },
   ): Promise<AdjustStockResult>;
   /** `/price SKU AMOUNT`. */

@@ -6,6 +6,7 @@ import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, skuSchema, telegramId } from "../validation.ts";
 import { productView, type ProductView } from "../views.ts";
 import { writePriceIfUnchanged } from "./versioned-update.ts";
+import { refusalOf, type Actor, type Forbidden } from "../rights/may-do.ts";
 
 export type SetPriceResult =
   | { status: "ok"; product: ProductView; previousMinor: number }
@@ -14,13 +15,15 @@ export type SetPriceResult =
   | NotFound
   | Invalid
   /** One unit at this price could not be invoiced (or the currency cannot be): nothing changed. */
-  | InvoiceAmountRefusal;
+  | InvoiceAmountRefusal
+  | Forbidden;
 
 export interface SetPriceInput {
   sku: string;
   /** New price in minor units of the product's currency. */
   priceMinor: number;
-  actor: bigint | number | string;
+  /** Needs the rights table's right for `price`. */
+  actor: Actor;
   /** The product version the operator saw (strict); omitted, only a concurrent price change conflicts. */
   expectedVersion?: number;
 }
@@ -40,7 +43,9 @@ const inputSchema = z.object({
  */
 export function createSetPrice(deps: CoreDeps) {
   return async function setPrice(raw: SetPriceInput): Promise<SetPriceResult> {
-    const parsed = parseWith(inputSchema, raw);
+    const refused = refusalOf("price", raw.actor);
+    if (refused) return refused;
+    const parsed = parseWith(inputSchema, { ...raw, actor: raw.actor.id });
     if (!parsed.ok) return invalid(parsed.problems);
     const { sku, priceMinor, actor, expectedVersion } = parsed.value;
     const product = await deps.db.product.findUnique({ where: { sku } });

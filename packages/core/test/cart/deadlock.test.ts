@@ -8,6 +8,7 @@ import type { CartView, CheckoutResult } from "../../src/cart/index.ts";
 import { addProduct, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "../support/shop.ts";
+import { ownerActor } from "../../src/rights/index.ts";
 
 const h = useShopHarness({
   config: { maxOpenOrders: 5, transactionMaxWaitMs: 20_000, transactionTimeoutMs: 20_000 },
@@ -56,9 +57,11 @@ describe("50 concurrent checkouts over overlapping products", () => {
     for (const p of products) {
       const demand = [...carts.values()].reduce((sum, c) => sum + (c.get(p.sku) ?? 0), 0);
       const stock = Math.floor(demand * 0.75);
-      expect(await h.shop.stock.adjustStock(p.sku, `=${stock}`, user(1))).toMatchObject({
-        status: "ok",
-      });
+      expect(await h.shop.stock.adjustStock(p.sku, `=${stock}`, ownerActor(user(1)))).toMatchObject(
+        {
+          status: "ok",
+        },
+      );
       initial.set(p.sku, stock);
     }
     const before = new Map(

@@ -5,6 +5,7 @@ import { queueStatusNotice } from "../../src/fulfilment/status-notice.ts";
 import { addProduct, paymentFor, placed, stockOf, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { useShopHarness } from "../support/shop.ts";
+import { ownerActor } from "../../src/rights/index.ts";
 
 const OPS_CHAT = -1_001_000_000_019n;
 const h = useShopHarness();
@@ -196,7 +197,7 @@ describe("fulfilment.advance", () => {
     ).toBe("invalid");
     expect((await h.shop.orders.get(order.id))!.status).toBe("PAID");
     expect(await notices(order.id)).toHaveLength(0);
-    await h.shop.payments.refundOrder(order.id, user(900));
+    await h.shop.payments.refundOrder(order.id, ownerActor(user(900)));
     expect(
       await h.shop.fulfilment.advance({ orderId: order.id, to: "SHIPPED", actor: user(900) }),
     ).toEqual({ status: "conflict", current: "REFUNDED" });
@@ -241,7 +242,7 @@ describe("refunds and fulfilment", () => {
   it("refunds a PROCESSING order as before shipping: REFUNDED, stock back", async () => {
     const { order, sku } = await paidOrder(10, 3);
     await h.shop.fulfilment.advance({ orderId: order.id, to: "PROCESSING", actor: user(900) });
-    expect(await h.shop.payments.refundOrder(order.id, user(900))).toMatchObject({
+    expect(await h.shop.payments.refundOrder(order.id, ownerActor(user(900)))).toMatchObject({
       status: "ok",
       order: { status: "REFUNDED" },
     });
@@ -252,11 +253,13 @@ describe("refunds and fulfilment", () => {
   it("refunds a shipped order only with a reason, keeps it shipped and records the reason", async () => {
     const { order, sku } = await paidOrder(11, 3);
     await h.shop.fulfilment.advance({ orderId: order.id, to: "SHIPPED", actor: user(900) });
-    expect(await h.shop.payments.refundOrder(order.id, user(900))).toEqual({
+    expect(await h.shop.payments.refundOrder(order.id, ownerActor(user(900)))).toEqual({
       status: "reason-required",
       current: "SHIPPED",
     });
-    expect(await h.shop.payments.refundOrder(order.id, user(900), { reason: "   " })).toEqual({
+    expect(
+      await h.shop.payments.refundOrder(order.id, ownerActor(user(900)), { reason: "   " }),
+    ).toEqual({
       status: "reason-required",
       current: "SHIPPED",
     });
@@ -265,7 +268,7 @@ describe("refunds and fulfilment", () => {
     });
     expect(payment.status).toBe("CAPTURED");
 
-    const refunded = await h.shop.payments.refundOrder(order.id, user(901), {
+    const refunded = await h.shop.payments.refundOrder(order.id, ownerActor(user(901)), {
       reason: "parcel lost by the carrier",
       actorName: "Carol",
     });
@@ -287,7 +290,7 @@ describe("refunds and fulfilment", () => {
     });
     // A second /refund is a replay: one refund, one timeline entry.
     expect(
-      await h.shop.payments.refundOrder(order.id, user(901), { reason: "again" }),
+      await h.shop.payments.refundOrder(order.id, ownerActor(user(901)), { reason: "again" }),
     ).toMatchObject({ status: "ok", replayed: true });
     const again = (await h.shop.fulfilment.timelines([order.id])).get(order.id)!;
     expect(again.filter((e) => e.event === "refund")).toHaveLength(1);

@@ -8,6 +8,17 @@ const h = useShopHarness({ config: { maxOpenOrders: 1_000 } });
 
 const RESERVATION = 15 * 60_000;
 
+/**
+ * The order shown by a card and a live invoice, as the conversation records them. Until a later
+ * release contracts, the database stores each event in the shape the previous release's relay
+ * sends too (migration 20261207030000_order_message_columns): the messages named.
+ */
+async function shown(orderId: string) {
+  await h.db.$executeRaw`
+    INSERT INTO order_messages (order_public_id, card_message_id, invoice_message_id, invoice_sent_at)
+    VALUES (${orderId}, 41, 42, timezone('UTC', now()))`;
+}
+
 async function eventsOf(chatId: bigint) {
   const rows = await h.db.outboxMessage.findMany({ where: { chatId }, orderBy: { id: "asc" } });
   return rows.map((r) => [r.dedupeKey, r.method, r.payload]);
@@ -18,6 +29,7 @@ describe("an order's move", () => {
     const customer = user(3);
     const p = await addProduct(h.db, { stock: 5 });
     const order = await placed(h.shop, customer, [{ sku: p.sku, quantity: 1 }]);
+    await shown(order.id);
     h.clock.advance(RESERVATION + 1);
     await h.shop.orders.expireDue(h.clock.now());
     await h.shop.orders.expireDue(h.clock.now());
@@ -31,9 +43,13 @@ describe("an order's move", () => {
       [
         `card:${order.id}:EXPIRED`,
         "notify",
-        { template: "order-card", params: { orderId: order.id, status: "EXPIRED" } },
+        {
+          template: "order-card",
+          params: { orderId: order.id, status: "EXPIRED" },
+          edit: { message_id: 41 },
+        },
       ],
-      [`invoice-void:${order.id}:EXPIRED`, "voidInvoice", { orderId: order.id }],
+      [`invoice-void:${order.id}:EXPIRED`, "deleteMessage", { message_id: 42 }],
     ]);
   });
 
@@ -41,10 +57,21 @@ describe("an order's move", () => {
     const customer = user(4);
     const p = await addProduct(h.db, { stock: 5 });
     const order = await placed(h.shop, customer, [{ sku: p.sku, quantity: 1 }]);
+    await shown(order.id);
     expect((await h.shop.orders.cancelOrder(order.id, customer)).status).toBe("ok");
     expect(await eventsOf(customer)).toEqual([
-      [`invoice-void:${order.id}:CANCELLED`, "voidInvoice", { orderId: order.id }],
+      [`invoice-void:${order.id}:CANCELLED`, "deleteMessage", { message_id: 42 }],
     ]);
+  });
+
+  it("with no card and no live invoice, asks for nothing either relay would send", async () => {
+    const customer = user(6);
+    const p = await addProduct(h.db, { stock: 5 });
+    const order = await placed(h.shop, customer, [{ sku: p.sku, quantity: 1 }]);
+    h.clock.advance(RESERVATION + 1);
+    await h.shop.orders.expireDue(h.clock.now());
+    const keys = (await eventsOf(customer)).map(([key]) => key);
+    expect(keys).toEqual([`expired:${order.id}`]);
   });
 
   it("to PAID asks for nothing of the kind", async () => {

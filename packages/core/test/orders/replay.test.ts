@@ -8,6 +8,7 @@ import type { PlaceOrderInput } from "../../src/orders/index.ts";
 import { addProduct, intent, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { useShopHarness } from "../support/shop.ts";
+import { ownerActor } from "../../src/rights/index.ts";
 
 const h = useShopHarness({ config: { maxOpenOrders: 1 } });
 
@@ -52,7 +53,7 @@ describe("a replay of an order placed already", () => {
       value: 10,
       currency: null,
       totalUses: 1,
-      actor: user(9),
+      actor: ownerActor(user(9)),
     });
     expect(created.status).toBe("ok");
     const code = await h.db.promoCode.findUniqueOrThrow({ where: { code: "LAST-USE" } });

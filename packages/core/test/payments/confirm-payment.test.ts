@@ -3,6 +3,7 @@ import { paymentNoticeKey } from "../../src/payments/index.ts";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { useShopHarness } from "../support/shop.ts";
+import { ownerActor } from "../../src/rights/index.ts";
 
 const OPS_CHAT = -1_001_000_000_001n;
 const h = useShopHarness();
@@ -265,7 +266,7 @@ describe("refundOrder (operator) and refund tracking", () => {
     await h.shop.payments.confirmPayment(payment);
     expect(await stockOf(h.db, p.sku)).toBe(3);
 
-    const result = await h.shop.payments.refundOrder(order.id, user(900));
+    const result = await h.shop.payments.refundOrder(order.id, ownerActor(user(900)));
     expect(result).toMatchObject({
       status: "ok",
       replayed: false,
@@ -283,7 +284,7 @@ describe("refundOrder (operator) and refund tracking", () => {
       { payload: { template: "order-refunded" } },
     ]);
 
-    expect(await h.shop.payments.refundOrder(order.id, user(900))).toMatchObject({
+    expect(await h.shop.payments.refundOrder(order.id, ownerActor(user(900)))).toMatchObject({
       status: "ok",
       replayed: true,
     });
@@ -305,14 +306,14 @@ describe("refundOrder (operator) and refund tracking", () => {
   it("refuses to refund what is not paid, and unknown orders", async () => {
     const p = await addProduct(h.db, { stock: 5 });
     const order = await placed(h.shop, user(21), [{ sku: p.sku, quantity: 1 }]);
-    expect(await h.shop.payments.refundOrder(order.id, user(900))).toEqual({
+    expect(await h.shop.payments.refundOrder(order.id, ownerActor(user(900)))).toEqual({
       status: "conflict",
       current: "RESERVED",
     });
-    expect(await h.shop.payments.refundOrder("ZZZZZZZZ", user(900))).toEqual({
+    expect(await h.shop.payments.refundOrder("ZZZZZZZZ", ownerActor(user(900)))).toEqual({
       status: "not-found",
     });
-    expect((await h.shop.payments.refundOrder("??", user(900))).status).toBe("invalid");
+    expect((await h.shop.payments.refundOrder("??", ownerActor(user(900)))).status).toBe("invalid");
   });
 
   it("delivers a paid order once; a delivered order is refunded only with a reason", async () => {
@@ -323,7 +324,7 @@ describe("refundOrder (operator) and refund tracking", () => {
       h.shop.fulfilment.advance({ orderId: order.id, to: "DELIVERED", actor: user(900) });
     expect(await deliver()).toMatchObject({ status: "ok", order: { status: "DELIVERED" } });
     expect(await deliver()).toMatchObject({ status: "already", current: "DELIVERED" });
-    expect(await h.shop.payments.refundOrder(order.id, user(900))).toEqual({
+    expect(await h.shop.payments.refundOrder(order.id, ownerActor(user(900)))).toEqual({
       status: "reason-required",
       current: "DELIVERED",
     });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { checkInvoiceAmount } from "../../src/payments/index.ts";
 import { addProduct, stockOf, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
+import { ownerActor } from "../../src/rights/index.ts";
 
 const h = useShopHarness();
 
@@ -42,7 +43,7 @@ describe("setPrice and placeOrder", () => {
     const result = await h.shop.stock.setPrice({
       sku: product.sku,
       priceMinor: 10_001,
-      actor: user(1),
+      actor: ownerActor(user(1)),
     });
     expect(result).toMatchObject({ status: "amount-out-of-range", maxMinor: 10_000 });
     const after = await h.db.product.findUniqueOrThrow({ where: { id: product.id } });

@@ -5,6 +5,7 @@ import { addProduct, paymentFor, placed, unique, user } from "../support/fixture
 import { useShopHarness } from "../support/shop.ts";
 import { MASK_KEY } from "../support/shop.ts";
 import { maskId } from "@orderbot/platform";
+import { ownerActor } from "../../src/rights/index.ts";
 
 const h = useShopHarness();
 
@@ -30,7 +31,9 @@ describe("retryRefund", () => {
     const charge = await owed("XTR");
     const { id } = await call(charge);
     // While the call is on its way there is nothing to retry.
-    expect(await h.shop.payments.retryRefund({ telegramChargeId: charge }, OPERATOR)).toEqual({
+    expect(
+      await h.shop.payments.retryRefund({ telegramChargeId: charge }, ownerActor(OPERATOR)),
+    ).toEqual({
       status: "waiting",
       telegramChargeId: charge,
     });
@@ -46,8 +49,8 @@ describe("retryRefund", () => {
 
     const { paymentId } = { paymentId: (await payment(charge)).id };
     const twice = await Promise.all([
-      h.shop.payments.retryRefund({ paymentId }, OPERATOR),
-      h.shop.payments.retryRefund({ paymentId }, OPERATOR),
+      h.shop.payments.retryRefund({ paymentId }, ownerActor(OPERATOR)),
+      h.shop.payments.retryRefund({ paymentId }, ownerActor(OPERATOR)),
     ]);
     expect(twice.map((r) => r.status).sort()).toEqual(["ok", "waiting"]);
     expect(await call(charge)).toMatchObject({
@@ -64,24 +67,32 @@ describe("retryRefund", () => {
   it("queues the call of a Stars refund that has none, and refuses what is not a Stars refund owed", async () => {
     const charge = await owed("XTR");
     await h.db.outboxMessage.deleteMany({ where: { dedupeKey: `refund:${charge}` } });
-    expect(await h.shop.payments.retryRefund({ telegramChargeId: charge }, OPERATOR)).toEqual({
+    expect(
+      await h.shop.payments.retryRefund({ telegramChargeId: charge }, ownerActor(OPERATOR)),
+    ).toEqual({
       status: "ok",
       telegramChargeId: charge,
     });
     expect((await call(charge)).status).toBe("PENDING");
 
     const usd = await owed("USD");
-    expect(await h.shop.payments.retryRefund({ telegramChargeId: usd }, OPERATOR)).toEqual({
+    expect(
+      await h.shop.payments.retryRefund({ telegramChargeId: usd }, ownerActor(OPERATOR)),
+    ).toEqual({
       status: "not-stars",
     });
-    expect(await h.shop.payments.retryRefund({ telegramChargeId: "nope" }, OPERATOR)).toEqual({
+    expect(
+      await h.shop.payments.retryRefund({ telegramChargeId: "nope" }, ownerActor(OPERATOR)),
+    ).toEqual({
       status: "not-found",
     });
-    expect((await h.shop.payments.retryRefund({ paymentId: -1 }, OPERATOR)).status).toBe("invalid");
+    expect(
+      (await h.shop.payments.retryRefund({ paymentId: -1 }, ownerActor(OPERATOR))).status,
+    ).toBe("invalid");
     await h.shop.payments.markRefunded(charge);
-    expect(await h.shop.payments.retryRefund({ telegramChargeId: charge }, OPERATOR)).toMatchObject(
-      { status: "already-refunded" },
-    );
+    expect(
+      await h.shop.payments.retryRefund({ telegramChargeId: charge }, ownerActor(OPERATOR)),
+    ).toMatchObject({ status: "already-refunded" });
   });
 });
 
@@ -91,10 +102,13 @@ describe("markRefundedByHand", () => {
     const results = await Promise.all([
       h.shop.payments.markRefundedByHand({
         ref: { telegramChargeId: charge },
-        actor: OPERATOR,
+        actor: ownerActor(OPERATOR),
         note: "  refunded in the provider dashboard  ",
       }),
-      h.shop.payments.markRefundedByHand({ ref: { telegramChargeId: charge }, actor: user(801) }),
+      h.shop.payments.markRefundedByHand({
+        ref: { telegramChargeId: charge },
+        actor: ownerActor(user(801)),
+      }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(["already-refunded", "ok"]);
     const row = await payment(charge);
@@ -116,14 +130,14 @@ describe("markRefundedByHand", () => {
     const paid = paymentFor(order);
     await h.shop.payments.confirmPayment(paid);
     const ref = { telegramChargeId: paid.telegramChargeId };
-    expect(await h.shop.payments.markRefundedByHand({ ref, actor: OPERATOR })).toEqual({
+    expect(await h.shop.payments.markRefundedByHand({ ref, actor: ownerActor(OPERATOR) })).toEqual({
       status: "not-owed",
     });
     expect((await payment(paid.telegramChargeId)).status).toBe("CAPTURED");
     expect(
       await h.shop.payments.markRefundedByHand({
         ref: { telegramChargeId: unique("none") },
-        actor: OPERATOR,
+        actor: ownerActor(OPERATOR),
       }),
     ).toEqual({ status: "not-found" });
     const charge = await owed("USD");
@@ -131,7 +145,7 @@ describe("markRefundedByHand", () => {
       (
         await h.shop.payments.markRefundedByHand({
           ref: { telegramChargeId: charge },
-          actor: OPERATOR,
+          actor: ownerActor(OPERATOR),
           note: "x".repeat(501),
         })
       ).status,

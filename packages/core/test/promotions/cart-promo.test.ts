@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { addProduct, paymentFor, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { type ShopHarness, useShopHarness } from "../support/shop.ts";
+import { ownerActor } from "../../src/rights/index.ts";
 
 const h = useShopHarness({ config: { maxOpenOrders: 100 } });
 
@@ -15,7 +16,7 @@ const code = (over: Partial<Parameters<ShopHarness["shop"]["promotions"]["create
     value: 10,
     currency: null,
     totalUses: 10,
-    actor: user(1),
+    actor: ownerActor(user(1)),
     ...over,
   });
 

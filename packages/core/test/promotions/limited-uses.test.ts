@@ -11,6 +11,7 @@ import { reserveOrder, type PlaceOrderResult } from "../../src/orders/index.ts";
 import { addProduct, paymentFor, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "../support/shop.ts";
+import { ownerActor } from "../../src/rights/index.ts";
 
 let instances: Instance[];
 
@@ -74,7 +75,7 @@ describe("a code good for 50 uses, 200 concurrent checkouts", () => {
         value: 10,
         currency: null,
         totalUses: 50,
-        actor: user(1),
+        actor: ownerActor(user(1)),
       }),
     ).toMatchObject({ status: "ok", code: { code: "SALE", remainingUses: 50 } });
     const code = await codeRow("SALE");
@@ -163,7 +164,7 @@ describe("uses per customer", () => {
       currency: "XTR",
       totalUses: 100,
       perCustomer: 2,
-      actor: user(1),
+      actor: ownerActor(user(1)),
     });
     const code = await codeRow("TWICE");
     const buyer = user(30_000);

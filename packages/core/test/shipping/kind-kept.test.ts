@@ -12,6 +12,7 @@ import {
   user,
 } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
+import { ownerActor } from "../../src/rights/index.ts";
 
 const OPERATOR = 9_000_000_001n;
 const shippingOptions = [{ id: "courier", title: "Courier", price: 500, countries: ["DE"] }];
@@ -37,7 +38,7 @@ describe("an operator's /kind between the pre-checkout and the payment", () => {
       kind: "PHYSICAL",
       currency: "USD",
       priceMinor: 999,
-      actor: OPERATOR,
+      actor: ownerActor(OPERATOR),
     });
     expect(changed).toMatchObject({ status: "ok", kind: "PHYSICAL" });
 
@@ -68,7 +69,7 @@ describe("an operator's /kind between the pre-checkout and the payment", () => {
         kind: "DIGITAL",
         currency: "XTR",
         priceMinor: 50,
-        actor: OPERATOR,
+        actor: ownerActor(OPERATOR),
       }),
     ).toMatchObject({ status: "ok", kind: "DIGITAL" });
     await loadCodes(h.shop, p.sku, ["NOW-DIGITAL-CODE-0001"], OPERATOR);

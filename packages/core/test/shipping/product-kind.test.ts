@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { addProduct, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
+import { ownerActor } from "../../src/rights/index.ts";
 
 const h = useShopHarness();
 
@@ -14,7 +15,7 @@ describe("setProductKind", () => {
         sku: p.sku,
         kind: "PHYSICAL",
         currency: "USD",
-        actor: user(1),
+        actor: ownerActor(user(1)),
         ...extra,
       });
     expect(await set({})).toEqual({ status: "price-required", sku: p.sku, priceCurrency: "XTR" });
@@ -46,7 +47,7 @@ describe("setProductKind", () => {
         sku: p.sku,
         kind: "DIGITAL",
         currency: "USD",
-        actor: user(1),
+        actor: ownerActor(user(1)),
       }),
     ).toMatchObject({ status: "invalid" });
     expect(
@@ -54,7 +55,7 @@ describe("setProductKind", () => {
         sku: "NOPE-1",
         kind: "DIGITAL",
         currency: "XTR",
-        actor: user(1),
+        actor: ownerActor(user(1)),
       }),
     ).toEqual({ status: "not-found" });
     expect((await h.db.product.findUnique({ where: { id: p.id } }))!.kind).toBe("DIGITAL");

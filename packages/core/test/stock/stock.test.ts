@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { addProduct, intent, placed, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "../support/shop.ts";
+import { ownerActor } from "../../src/rights/index.ts";
 
 let instances: Instance[];
 const OPERATOR = user(900);
@@ -15,27 +16,27 @@ beforeAll(async () => {
 describe("adjustStock", () => {
   it("adds, removes and sets, each with an ADJUST ledger row by the operator's masked id and a version bump", async () => {
     const p = await addProduct(h.db, { stock: 10 });
-    expect(await h.shop.stock.adjustStock(p.sku, "+5", OPERATOR)).toMatchObject({
+    expect(await h.shop.stock.adjustStock(p.sku, "+5", ownerActor(OPERATOR))).toMatchObject({
       status: "ok",
       delta: 5,
       product: { stock: 15, version: 1 },
     });
-    expect(await h.shop.stock.adjustStock(p.sku, "-3", OPERATOR)).toMatchObject({
+    expect(await h.shop.stock.adjustStock(p.sku, "-3", ownerActor(OPERATOR))).toMatchObject({
       status: "ok",
       delta: -3,
       product: { stock: 12, version: 2 },
     });
-    expect(await h.shop.stock.adjustStock(p.sku, "=20", OPERATOR)).toMatchObject({
+    expect(await h.shop.stock.adjustStock(p.sku, "=20", ownerActor(OPERATOR))).toMatchObject({
       status: "ok",
       delta: 8,
       product: { stock: 20, version: 3 },
     });
-    expect(await h.shop.stock.adjustStock(p.sku, "=20", OPERATOR)).toMatchObject({
+    expect(await h.shop.stock.adjustStock(p.sku, "=20", ownerActor(OPERATOR))).toMatchObject({
       status: "ok",
       delta: 0,
       product: { stock: 20, version: 3 },
     });
-    expect(await h.shop.stock.adjustStock(p.sku, "=0", OPERATOR)).toMatchObject({
+    expect(await h.shop.stock.adjustStock(p.sku, "=0", ownerActor(OPERATOR))).toMatchObject({
       status: "ok",
       delta: -20,
       product: { stock: 0 },
@@ -55,12 +56,16 @@ describe("adjustStock", () => {
   it("applies a command once per request id, however often it is retried, even concurrently", async () => {
     const p = await addProduct(h.db, { stock: 10 });
     const requestId = unique("stock:-100:7");
-    expect(await h.shop.stock.adjustStock(p.sku, "+5", OPERATOR, { requestId })).toMatchObject({
+    expect(
+      await h.shop.stock.adjustStock(p.sku, "+5", ownerActor(OPERATOR), { requestId }),
+    ).toMatchObject({
       status: "ok",
       delta: 5,
       product: { stock: 15 },
     });
-    expect(await h.shop.stock.adjustStock(p.sku, "+5", OPERATOR, { requestId })).toMatchObject({
+    expect(
+      await h.shop.stock.adjustStock(p.sku, "+5", ownerActor(OPERATOR), { requestId }),
+    ).toMatchObject({
       status: "ok",
       delta: 5,
       replayed: true,
@@ -68,7 +73,9 @@ describe("adjustStock", () => {
     });
     const twin = unique("stock:-100:8");
     const results = await Promise.all(
-      instances.map((i) => i.shop.stock.adjustStock(p.sku, "+3", OPERATOR, { requestId: twin })),
+      instances.map((i) =>
+        i.shop.stock.adjustStock(p.sku, "+3", ownerActor(OPERATOR), { requestId: twin }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(["ok", "ok", "ok", "ok"]);
     expect(await stockOf(h.db, p.sku)).toBe(18);
@@ -81,13 +88,17 @@ describe("adjustStock", () => {
   it("a re-delivered '=N' that found the stock already at N stays a no-op after orders took units", async () => {
     const p = await addProduct(h.db, { stock: 10 });
     const requestId = unique("stock:-100:10");
-    expect(await h.shop.stock.adjustStock(p.sku, "=10", OPERATOR, { requestId })).toMatchObject({
+    expect(
+      await h.shop.stock.adjustStock(p.sku, "=10", ownerActor(OPERATOR), { requestId }),
+    ).toMatchObject({
       status: "ok",
       delta: 0,
     });
     await placed(h.shop, user(40), [{ sku: p.sku, quantity: 2 }]); // sold while the reply failed
     // Telegram delivers the command again: it must not put the two sold units back on sale.
-    expect(await h.shop.stock.adjustStock(p.sku, "=10", OPERATOR, { requestId })).toMatchObject({
+    expect(
+      await h.shop.stock.adjustStock(p.sku, "=10", ownerActor(OPERATOR), { requestId }),
+    ).toMatchObject({
       status: "ok",
       delta: 0,
       replayed: true,
@@ -99,15 +110,18 @@ describe("adjustStock", () => {
 
   it("never removes below zero, and refuses bad input and unknown skus", async () => {
     const p = await addProduct(h.db, { stock: 2 });
-    expect(await h.shop.stock.adjustStock(p.sku, "-3", OPERATOR)).toEqual({
+    expect(await h.shop.stock.adjustStock(p.sku, "-3", ownerActor(OPERATOR))).toEqual({
       status: "insufficient",
       available: 2,
     });
-    expect(await h.shop.stock.adjustStock("NOPE", "+1", OPERATOR)).toEqual({ status: "not-found" });
+    expect(await h.shop.stock.adjustStock("NOPE", "+1", ownerActor(OPERATOR))).toEqual({
+      status: "not-found",
+    });
     for (const change of ["3", "+0", "-0", "*3", "+1.5", "+99999999", ""]) {
-      expect((await h.shop.stock.adjustStock(p.sku, change, OPERATOR)).status, change).toBe(
-        "invalid",
-      );
+      expect(
+        (await h.shop.stock.adjustStock(p.sku, change, ownerActor(OPERATOR))).status,
+        change,
+      ).toBe("invalid");
     }
     expect(await stockOf(h.db, p.sku)).toBe(2);
   });
@@ -116,8 +130,10 @@ describe("adjustStock", () => {
     const p = await addProduct(h.db, { stock: 50 });
     const ops = Array.from({ length: 60 }, (_, i) => {
       const shop = instances[i % instances.length]!.shop;
-      if (i % 3 === 0) return shop.stock.adjustStock(p.sku, `=${30 + (i % 7)}`, OPERATOR);
-      if (i % 3 === 1) return shop.stock.adjustStock(p.sku, i % 2 ? "+2" : "-2", OPERATOR);
+      if (i % 3 === 0)
+        return shop.stock.adjustStock(p.sku, `=${30 + (i % 7)}`, ownerActor(OPERATOR));
+      if (i % 3 === 1)
+        return shop.stock.adjustStock(p.sku, i % 2 ? "+2" : "-2", ownerActor(OPERATOR));
       return shop.orders.placeOrder(intent(user(100 + i), p.sku, 1, "k"));
     });
     const results = await Promise.all(ops);
@@ -131,7 +147,11 @@ describe("setPrice", () => {
   it("changes the price with a price_changes ledger row; orders keep the price they were placed at", async () => {
     const p = await addProduct(h.db, { stock: 10, priceMinor: 10 });
     const order = await placed(h.shop, user(1), [{ sku: p.sku, quantity: 1 }]);
-    const result = await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 15, actor: OPERATOR });
+    const result = await h.shop.stock.setPrice({
+      sku: p.sku,
+      priceMinor: 15,
+      actor: ownerActor(OPERATOR),
+    });
     expect(result).toMatchObject({ status: "ok", previousMinor: 10, product: { priceMinor: 15 } });
     expect(await h.db.priceChange.findMany({ where: { productId: p.id } })).toMatchObject([
       {
@@ -144,7 +164,7 @@ describe("setPrice", () => {
     expect((await h.shop.orders.get(order.id))?.totalMinor).toBe(10);
     // The same price again changes nothing.
     expect(
-      await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 15, actor: OPERATOR }),
+      await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 15, actor: ownerActor(OPERATOR) }),
     ).toMatchObject({
       status: "ok",
       previousMinor: 15,
@@ -160,7 +180,7 @@ describe("setPrice", () => {
         await h.shop.stock.setPrice({
           sku: p.sku,
           priceMinor: 11,
-          actor: OPERATOR,
+          actor: ownerActor(OPERATOR),
           expectedVersion: seen.version,
         })
       ).status,
@@ -169,7 +189,7 @@ describe("setPrice", () => {
       await h.shop.stock.setPrice({
         sku: p.sku,
         priceMinor: 12,
-        actor: OPERATOR,
+        actor: ownerActor(OPERATOR),
         expectedVersion: seen.version,
       }),
     ).toMatchObject({ status: "conflict", product: { priceMinor: 11 } });
@@ -179,7 +199,11 @@ describe("setPrice", () => {
     const p = await addProduct(h.db, { stock: 10, priceMinor: 10 });
     const results = await Promise.all(
       [20, 30, 40, 50].map((price, i) =>
-        instances[i]!.shop.stock.setPrice({ sku: p.sku, priceMinor: price, actor: OPERATOR }),
+        instances[i]!.shop.stock.setPrice({
+          sku: p.sku,
+          priceMinor: price,
+          actor: ownerActor(OPERATOR),
+        }),
       ),
     );
     const oks = results.filter((r) => r.status === "ok");
@@ -201,12 +225,16 @@ describe("setPrice", () => {
   it("refuses bad prices and unknown skus", async () => {
     const p = await addProduct(h.db, { stock: 1 });
     expect(
-      (await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 0, actor: OPERATOR })).status,
+      (await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 0, actor: ownerActor(OPERATOR) }))
+        .status,
     ).toBe("invalid");
     expect(
-      (await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 1.5, actor: OPERATOR })).status,
+      (await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 1.5, actor: ownerActor(OPERATOR) }))
+        .status,
     ).toBe("invalid");
-    expect(await h.shop.stock.setPrice({ sku: "NOPE", priceMinor: 5, actor: OPERATOR })).toEqual({
+    expect(
+      await h.shop.stock.setPrice({ sku: "NOPE", priceMinor: 5, actor: ownerActor(OPERATOR) }),
+    ).toEqual({
       status: "not-found",
     });
   });
@@ -248,9 +276,9 @@ describe("importBatch", () => {
   it("never collides with the other users of the ledger's batch id (the seed, /stock request ids)", async () => {
     const p = await addProduct(h.db, { stock: 1 }); // its SEED row has batch id "seed"
     const requestId = unique("stock:-100:9");
-    expect((await h.shop.stock.adjustStock(p.sku, "+1", OPERATOR, { requestId })).status).toBe(
-      "ok",
-    );
+    expect(
+      (await h.shop.stock.adjustStock(p.sku, "+1", ownerActor(OPERATOR), { requestId })).status,
+    ).toBe("ok");
     for (const batchId of ["seed", requestId]) {
       expect(
         await h.shop.stock.importBatch({

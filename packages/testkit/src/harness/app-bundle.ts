@@ -14,19 +14,23 @@ import { makeOwnedTempDir, orphanedTempDirs } from "../services/owned-temp-dirs.
 const bundles = new Map<string, Promise<string>>();
 let outdir: string | undefined;
 
-/** The bundle of `entry` (relative to the project root), built on first use in this process. */
-export function appBundle(entry: string): Promise<string> {
-  let bundle = bundles.get(entry);
+/**
+ * The bundle of `entry` (relative to `root`, this checkout unless another release's tree is given),
+ * built on first use in this process.
+ */
+export function appBundle(entry: string, root = PROJECT_ROOT): Promise<string> {
+  const key = path.join(root, entry);
+  let bundle = bundles.get(key);
   if (!bundle) {
-    bundle = buildBundle(entry);
-    bundles.set(entry, bundle);
+    bundle = buildBundle(key);
+    bundles.set(key, bundle);
   }
   return bundle;
 }
 
 const DIR_PREFIX = "orderbot-apps-";
 
-async function buildBundle(entry: string): Promise<string> {
+async function buildBundle(entryPath: string): Promise<string> {
   if (!outdir) {
     // A test worker killed by vitest leaves its bundles behind.
     for (const stale of orphanedTempDirs(DIR_PREFIX))
@@ -35,9 +39,9 @@ async function buildBundle(entry: string): Promise<string> {
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     outdir = dir;
   }
-  const outfile = path.join(outdir, `${entry.replaceAll(/[^\w.-]/g, "_")}.mjs`);
+  const outfile = path.join(outdir, `${entryPath.replaceAll(/[^\w.-]/g, "_")}.mjs`);
   await build({
-    entryPoints: [path.join(PROJECT_ROOT, entry)],
+    entryPoints: [entryPath],
     outfile,
     bundle: true,
     platform: "node",

@@ -26,6 +26,8 @@ export interface SpawnAppOptions {
   name: string;
   /** Entry file relative to the project root, e.g. "apps/bot/src/main.ts". */
   entry: string;
+  /** The source tree to run (another release's, `checkoutRelease`); default this checkout. */
+  root?: string;
   env: Record<string, string | undefined>;
   /** Also append the output to this file. */
   logFile?: string;
@@ -39,9 +41,9 @@ export interface SpawnAppOptions {
 export async function spawnApp(options: SpawnAppOptions): Promise<AppProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [await appBundle(options.entry), ...(options.args ?? [])],
+    [await appBundle(options.entry, options.root), ...(options.args ?? [])],
     {
-      cwd: PROJECT_ROOT,
+      cwd: options.root ?? PROJECT_ROOT,
       env: { ...process.env, ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -47,6 +47,11 @@ export interface ShopRunOptions {
   kit?: FakeTelegramOptions;
   /** How long the proxy waits for a bot before answering 502 (ms). */
   proxyTimeoutMs?: number;
+  /**
+   * The source tree an instance runs, by name ("bot-1"): another release's (tests/upgrade);
+   * none: this checkout.
+   */
+  sourceOf?: (name: string) => string | undefined;
   /** Called with each process's progress ("bot-1 ready"), for displays. */
   onEvent?: (line: string) => void;
 }
@@ -150,10 +155,12 @@ export async function startShopRun(options: ShopRunOptions): Promise<ShopRun> {
             ...extraEnv,
           }
         : { ...env, WORKER_PORT: String(port), WORKER_ID: name, ...options.workerEnv };
+    const root = options.sourceOf?.(name);
     const spawn = () =>
       spawnApp({
         name,
         entry: `apps/${kind}/src/main.ts`,
+        ...(root ? { root } : {}),
         env: appEnv,
         ...(logFile(name) ? { logFile: logFile(name)! } : {}),
       });

@@ -138,6 +138,7 @@ function operatorActions(deps: OperatorFeatureDeps): Composer<BotContext>[] {
       shipping: shop.shipping,
       options: deps.shippingOptions,
       providerCurrency: deps.providerCurrency,
+      ownerIds: deps.ownerIds,
     }),
     fulfilmentFeature({
       fulfilment: shop.fulfilment,

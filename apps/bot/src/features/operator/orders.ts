@@ -8,7 +8,7 @@ import { formatDate, formatTime, itemLines, maskedCustomer } from "../../format/
 import { timelineText } from "../../format/timeline.ts";
 import { nextStepKeyboard } from "./fulfilment.ts";
 import { actorOf, respond } from "./guard.ts";
-import { requireRight } from "./rights.ts";
+import { refusalText, requireRight } from "./rights.ts";
 import { shippingBlock, withShowPhone } from "./shipping.ts";
 import type { ShippingOption } from "@orderbot/core/shipping";
 
@@ -136,9 +136,10 @@ async function refundCommand(ctx: BotContext, deps: OrdersDeps): Promise<void> {
   const [word, ...words] = arg(ctx).split(/\s+/);
   const id = (word ?? "").toUpperCase();
   if (!id) return respond(ctx, ctx.t("op-refund-usage"));
-  if (!(await requireRight(ctx, "refund", deps.ownerIds))) return;
+  const actor = await requireRight(ctx, "refund", deps.ownerIds);
+  if (!actor) return;
   const reason = words.join(" ").trim();
-  const result = await deps.payments.refundOrder(id, actorOf(ctx), {
+  const result = await deps.payments.refundOrder(id, actor, {
     reason: reason === "" ? null : reason,
     actorName: ctx.from?.username ? `@${ctx.from.username}` : (ctx.from?.first_name ?? null),
   });
@@ -173,5 +174,7 @@ function refundText(
       return ctx.t("op-busy");
     case "unavailable":
       return ctx.t("op-unavailable");
+    case "forbidden":
+      return refusalText(ctx, result);
   }
 }

@@ -4,8 +4,8 @@ import { type PromoCodeView, type PromotionService } from "@orderbot/core/promot
 import type { BotContext } from "../../bot/context.ts";
 import { formatDate } from "../../format/order.ts";
 import { promoTerms } from "../../format/promo.ts";
-import { actorOf, respond } from "./guard.ts";
-import { requireRight } from "./rights.ts";
+import { respond } from "./guard.ts";
+import { refusalText, requireRight } from "./rights.ts";
 import { parsePromoAdd } from "./promo-command.ts";
 
 export const PROMO_COMMANDS = ["promo"] as const;
@@ -73,10 +73,11 @@ function usage(ctx: BotContext, problem?: string): Promise<void> {
 
 /** `/promo add ...`, for those with the right. */
 async function addCode(ctx: BotContext, deps: PromoCodesDeps, words: string[]): Promise<void> {
-  if (!(await requireRight(ctx, "promo-add", deps.ownerIds))) return;
+  const actor = await requireRight(ctx, "promo-add", deps.ownerIds);
+  if (!actor) return;
   const parsed = parsePromoAdd(words.join(" "), deps.currency, ctx.shopTime.zone);
   if (!parsed.ok) return usage(ctx, parsed.problem);
-  const result = await deps.promotions.create({ ...parsed.value, actor: actorOf(ctx) });
+  const result = await deps.promotions.create({ ...parsed.value, actor });
   switch (result.status) {
     case "ok":
       return respond(
@@ -87,6 +88,8 @@ async function addCode(ctx: BotContext, deps: PromoCodesDeps, words: string[]): 
       return respond(ctx, ctx.t("op-promo-exists", { code: result.code }));
     case "invalid":
       return usage(ctx, result.problems.join("; "));
+    case "forbidden":
+      return respond(ctx, refusalText(ctx, result));
   }
 }
 

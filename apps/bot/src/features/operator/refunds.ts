@@ -10,9 +10,10 @@ import {
 } from "@orderbot/core/payments";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks, type ReplyPrompts } from "@orderbot/conversation";
-import { actorOf, respond } from "./guard.ts";
+import type { Forbidden } from "@orderbot/core/rights";
+import { respond } from "./guard.ts";
 import { renderFindings, renderSection } from "./money-exceptions.ts";
-import { requireRight } from "./rights.ts";
+import { refusalText, requireRight } from "./rights.ts";
 
 /** Rows shown per section; the title says how many there are in all. */
 const SHOWN = 10;
@@ -33,7 +34,7 @@ export function isRefundNoteReply(ctx: BotContext): boolean {
   );
 }
 
-function resolveText(ctx: BotContext, result: ResolveFindingResult): string {
+function resolveText(ctx: BotContext, result: ResolveFindingResult | Forbidden): string {
   switch (result.status) {
     case "resolved":
       return ctx.t("op-finding-resolved", { charge: result.finding.telegramChargeId });
@@ -42,6 +43,8 @@ function resolveText(ctx: BotContext, result: ResolveFindingResult): string {
     case "not-found":
     case "invalid":
       return ctx.t("op-finding-unknown");
+    case "forbidden":
+      return refusalText(ctx, result);
   }
 }
 
@@ -60,6 +63,8 @@ function retryText(ctx: BotContext, result: RetryRefundResult): string {
     case "not-found":
     case "invalid":
       return ctx.t("op-refund-unknown");
+    case "forbidden":
+      return refusalText(ctx, result);
   }
 }
 
@@ -75,6 +80,8 @@ function markText(ctx: BotContext, result: MarkRefundedResult): string {
       return ctx.t("op-refund-unknown");
     case "invalid":
       return ctx.t("op-refunded-too-long", { max: REFUND_NOTE_MAX });
+    case "forbidden":
+      return refusalText(ctx, result);
   }
 }
 
@@ -126,8 +133,9 @@ async function mark(
 ): Promise<void> {
   if (note !== null && note.length > REFUND_NOTE_MAX)
     return respond(ctx, ctx.t("op-refunded-too-long", { max: REFUND_NOTE_MAX }));
-  if (!(await requireRight(ctx, "refund-mark", deps.ownerIds))) return;
-  const result = await deps.payments.markRefundedByHand({ ref, actor: actorOf(ctx), note });
+  const actor = await requireRight(ctx, "refund-mark", deps.ownerIds);
+  if (!actor) return;
+  const result = await deps.payments.markRefundedByHand({ ref, actor, note });
   await respond(ctx, markText(ctx, result));
 }
 
@@ -152,8 +160,9 @@ async function markWithNote(ctx: Filter<BotContext, "message:text">, deps: Refun
 async function retryButton(ctx: CallbackQueryContext<BotContext>, deps: RefundsDeps) {
   const data = callbacks.refundRetry.decode(ctx.callbackQuery.data);
   if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
-  if (!(await requireRight(ctx, "refund-retry", deps.ownerIds))) return;
-  const result = await deps.payments.retryRefund({ paymentId: data.paymentId }, actorOf(ctx));
+  const actor = await requireRight(ctx, "refund-retry", deps.ownerIds);
+  if (!actor) return;
+  const result = await deps.payments.retryRefund({ paymentId: data.paymentId }, actor);
   await respond(ctx, retryText(ctx, result));
 }
 
@@ -178,7 +187,8 @@ async function markButton(ctx: CallbackQueryContext<BotContext>, deps: RefundsDe
 async function resolveButton(ctx: CallbackQueryContext<BotContext>, deps: RefundsDeps) {
   const data = callbacks.findingResolve.decode(ctx.callbackQuery.data);
   if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
-  if (!(await requireRight(ctx, "finding-resolve", deps.ownerIds))) return;
-  const result = await deps.ledger.resolveFinding(data.findingId, actorOf(ctx));
+  const actor = await requireRight(ctx, "finding-resolve", deps.ownerIds);
+  if (!actor) return;
+  const result = await deps.ledger.resolveFinding(data.findingId, actor);
   await respond(ctx, resolveText(ctx, result));
 }

@@ -1,93 +1,81 @@
-import type { ChatMember, ChatMemberAdministrator } from "grammy/types";
+// The grammY side of core's rights table (@orderbot/core/rights): what Telegram says the member is,
+// and the words of a refusal. The rule itself, and the check that no way in can skip, are core's.
+import {
+  mayDo,
+  RIGHTS,
+  type Action,
+  type Actor,
+  type Forbidden,
+  type Member,
+} from "@orderbot/core/rights";
+import type { ChatMember } from "grammy/types";
 import type { BotContext } from "../../bot/context.ts";
 import { respond } from "./guard.ts";
 
-/** A Telegram admin right, as ChatMemberAdministrator names it. */
-export type AdminRight = {
-  [K in keyof ChatMemberAdministrator]-?: NonNullable<ChatMemberAdministrator[K]> extends boolean
-    ? K
-    : never;
-}[keyof ChatMemberAdministrator];
+/** An action of the rights table that needs a right beyond being an admin. */
+export type RightedAction = {
+  [A in Action]: (typeof RIGHTS)[A] extends null ? never : A;
+}[Action];
 
-interface RightRule {
-  /** The right an admin must hold (owners in OWNER_IDS and the group's creator always may). */
-  right: AdminRight;
-  /** Why this action needs it (docs/operations.md, "Admin rights", shows the same table). */
-  why: string;
-  /** The refusal the admin is shown; nothing changes. */
-  refusal: string;
+/** What an admin without the right is told, per action; nothing changes. */
+export const REFUSALS = {
+  refund: "op-refund-no-right",
+  "refund-retry": "op-refund-no-right",
+  "refund-mark": "op-refund-no-right",
+  "finding-resolve": "op-finding-no-right",
+  price: "op-price-no-right",
+  kind: "op-price-no-right",
+  "promo-add": "op-promo-no-right",
+} as const satisfies Record<RightedAction, string>;
+
+/** Core refused: the same words as the early check's (a member demoted between the two). */
+export function refusalText(ctx: BotContext, refused: Forbidden): string {
+  return ctx.t(refused.action === "stock" ? "op-not-admin" : REFUSALS[refused.action]);
+}
+
+const OWNER: Member = { role: "owner", rights: [] };
+
+/** A chat member as core's rights table reads them: the creator is an owner. */
+export function memberFrom(member: ChatMember): Member {
+  if (member.status === "creator") return OWNER;
+  if (member.status !== "administrator") return { role: "none", rights: [] };
+  const rights = Object.entries(member).flatMap(([key, value]) =>
+    key.startsWith("can_") && value === true ? [key] : [],
+  );
+  return { role: "admin", rights };
 }
 
 /**
- * The rights table: every operator action that needs more than being one of the group's admins.
- * Each needs "Add new admins", the group's root of trust: whoever holds it can hand out every
- * other right, so a moderator who can delete messages or ban users cannot move money.
- */
-export const ADMIN_RIGHTS = {
-  refund: {
-    right: "can_promote_members",
-    why: "money goes back to the buyer",
-    refusal: "op-refund-no-right",
-  },
-  "refund-retry": {
-    right: "can_promote_members",
-    why: "sends a refused refund to Telegram again",
-    refusal: "op-refund-no-right",
-  },
-  "refund-mark": {
-    right: "can_promote_members",
-    why: "records money as returned, which closes what the shop owes",
-    refusal: "op-refund-no-right",
-  },
-  "finding-resolve": {
-    right: "can_promote_members",
-    why: "resolving a ledger finding can hide a missing charge or refund",
-    refusal: "op-finding-no-right",
-  },
-  price: {
-    right: "can_promote_members",
-    why: "a price of 1 is worth as much as a refund",
-    refusal: "op-price-no-right",
-  },
-  "promo-add": {
-    right: "can_promote_members",
-    why: "a 99% code is worth as much as a refund",
-    refusal: "op-promo-no-right",
-  },
-} as const satisfies Record<string, RightRule>;
-
-export type RightedAction = keyof typeof ADMIN_RIGHTS;
-
-export function holdsRight(member: ChatMember, right: AdminRight): boolean {
-  if (member.status === "creator") return true;
-  return member.status === "administrator" && member[right] === true;
-}
-
-/** Whether a member may refund: the creator, or an admin with "Add new admins". */
-export const holdsRefundRight = (member: ChatMember): boolean =>
-  holdsRight(member, ADMIN_RIGHTS.refund.right);
-
-/**
- * For an action in the rights table: an owner (`OWNER_IDS`), or an admin holding its right, asked
- * of Telegram now rather than read from the admin cache (these actions are rare, and a demotion
- * must stop them at once). Anyone else is told which right is missing and nothing changes;
- * returns whether the action may go on.
+ * For an action in the rights table: the actor to hand core, an owner (`OWNER_IDS`) or an admin
+ * as Telegram says they are now, not as the admin cache remembers (these actions are rare, and a
+ * demotion must stop them at once). Anyone else is told which right is missing: null.
  */
 export async function requireRight(
   ctx: BotContext,
   action: RightedAction,
   ownerIds: readonly bigint[],
-): Promise<boolean> {
+): Promise<Actor | null> {
   const from = ctx.from;
   const chat = ctx.chat;
-  if (!from || !chat) return false;
-  if (ownerIds.includes(BigInt(from.id))) return true;
-  const rule = ADMIN_RIGHTS[action];
-  if (holdsRight(await ctx.api.getChatMember(chat.id, from.id), rule.right)) return true;
+  if (!from || !chat) return null;
+  const member = ownerIds.includes(BigInt(from.id))
+    ? OWNER
+    : memberFrom(await ctx.api.getChatMember(chat.id, from.id));
+  if (mayDo(action, member)) return { id: from.id, member };
   ctx.logger.info(
-    { action, right: rule.right },
+    { action, right: RIGHTS[action] },
     "operator action refused: admin without the right",
   );
-  await respond(ctx, ctx.t(rule.refusal));
-  return false;
+  await respond(ctx, ctx.t(REFUSALS[action]));
+  return null;
+}
+
+/**
+ * The actor of a command every admin may run: `operatorsOnly` found them in the group's admin
+ * list, which is all core's table asks of these.
+ */
+export function adminActor(ctx: BotContext, ownerIds: readonly bigint[]): Actor {
+  if (!ctx.from) throw new Error("operator action without a sender got past operatorsOnly");
+  const owner = ownerIds.includes(BigInt(ctx.from.id));
+  return { id: ctx.from.id, member: owner ? OWNER : { role: "admin", rights: [] } };
 }

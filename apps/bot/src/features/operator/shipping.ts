@@ -12,6 +12,7 @@ import { optionLabel } from "../shipping.ts";
 import { alert } from "../support.ts";
 import { actorOf, respond } from "./guard.ts";
 import { knownSku } from "./sku.ts";
+import { refusalText, requireRight } from "./rights.ts";
 
 export const SHIPPING_COMMANDS = ["kind"] as const;
 
@@ -21,6 +22,8 @@ export interface OperatorShippingDeps {
   options: readonly ShippingOption[];
   /** PROVIDER_CURRENCY; none: physical goods are not sold. */
   providerCurrency: string | null;
+  /** Owners: every right of core's rights table (@orderbot/core/rights). */
+  ownerIds: readonly bigint[];
 }
 
 /** A physical order's shipping lines for /order (none for a digital order). */
@@ -94,6 +97,9 @@ async function kindCommand(ctx: BotContext, deps: OperatorShippingDeps) {
   const usage = () =>
     respond(ctx, ctx.t("op-kind-usage", { currency: deps.providerCurrency ?? "-" }));
   if (!typed || !kind) return usage();
+  // A change of kind sets a price: the same right as /price.
+  const actor = await requireRight(ctx, "kind", deps.ownerIds);
+  if (!actor) return;
   if (kind === "PHYSICAL" && !deps.providerCurrency)
     return respond(ctx, ctx.t("op-kind-no-provider"));
   const currency = kind === "PHYSICAL" ? deps.providerCurrency! : "XTR";
@@ -106,7 +112,7 @@ async function kindCommand(ctx: BotContext, deps: OperatorShippingDeps) {
     kind,
     currency,
     priceMinor,
-    actor: actorOf(ctx),
+    actor,
   });
   switch (result.status) {
     case "ok":
@@ -132,5 +138,7 @@ async function kindCommand(ctx: BotContext, deps: OperatorShippingDeps) {
       return respond(ctx, ctx.t("op-unknown-sku", { sku: typed }));
     case "invalid":
       return usage();
+    case "forbidden":
+      return respond(ctx, refusalText(ctx, result));
   }
 }

@@ -3,14 +3,14 @@ import { formatMoney, parseMoney } from "@orderbot/core";
 import { type CatalogService } from "@orderbot/core/catalog";
 import { type SetPriceResult, type StockService } from "@orderbot/core/stock";
 import type { BotContext } from "../../bot/context.ts";
-import { actorOf, respond } from "./guard.ts";
-import { requireRight } from "./rights.ts";
+import { respond } from "./guard.ts";
+import { adminActor, refusalText, requireRight } from "./rights.ts";
 import { knownSku } from "./sku.ts";
 
 export interface StockFeatureDeps {
   catalog: CatalogService;
   stock: StockService;
-  /** With admins holding the rights table's right for `price` (rights.ts). */
+  /** Owners: every right of core's rights table (@orderbot/core/rights). */
   ownerIds: readonly bigint[];
 }
 
@@ -34,7 +34,9 @@ async function stockCommand(ctx: BotContext, deps: StockFeatureDeps): Promise<vo
   if (sku === null) return;
   // The command message names the request: Telegram re-delivering it must not restock twice.
   const requestId = ctx.chat && ctx.msg ? `stock:${ctx.chat.id}:${ctx.msg.message_id}` : undefined;
-  const result = await deps.stock.adjustStock(sku, change, actorOf(ctx), { requestId });
+  const result = await deps.stock.adjustStock(sku, change, adminActor(ctx, deps.ownerIds), {
+    requestId,
+  });
   switch (result.status) {
     case "ok": {
       const after = result.product.stock;
@@ -69,20 +71,24 @@ async function stockCommand(ctx: BotContext, deps: StockFeatureDeps): Promise<vo
     case "invalid":
       await respond(ctx, ctx.t("op-stock-usage"));
       break;
+    case "forbidden":
+      await respond(ctx, refusalText(ctx, result));
+      break;
   }
 }
 
 async function priceCommand(ctx: BotContext, deps: StockFeatureDeps): Promise<void> {
   const [typed, amount, ...rest] = args(ctx);
   if (!typed || !amount || rest.length > 0) return respond(ctx, ctx.t("op-price-usage"));
-  if (!(await requireRight(ctx, "price", deps.ownerIds))) return;
+  const actor = await requireRight(ctx, "price", deps.ownerIds);
+  if (!actor) return;
   const sku = await knownSku(ctx, deps.catalog, typed);
   if (sku === null) return;
   const product = await deps.catalog.get({ sku });
   if (!product) return respond(ctx, ctx.t("op-unknown-sku", { sku }));
   const priceMinor = parseMoney(amount, product.currency);
   if (priceMinor === null) return respond(ctx, ctx.t("op-price-usage"));
-  const result = await deps.stock.setPrice({ sku, priceMinor, actor: actorOf(ctx) });
+  const result = await deps.stock.setPrice({ sku, priceMinor, actor });
   if (result.status === "conflict" || result.status === "not-found")
     return respondNotChanged(ctx, result.status, sku);
   await respond(ctx, priceText(ctx, sku, priceMinor, product.currency, result));
@@ -104,6 +110,8 @@ function priceText(
       });
     case "invalid":
       return ctx.t("op-invalid", { problems: result.problems.join("; ") });
+    case "forbidden":
+      return refusalText(ctx, result);
     case "amount-out-of-range":
       return ctx.t("op-price-out-of-range", {
         sku,

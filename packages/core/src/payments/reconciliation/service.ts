@@ -1,3 +1,4 @@
+import { refusalOf, type Actor, type Forbidden } from "../../rights/may-do.ts";
 import type { CoreDeps } from "../../deps.ts";
 import { createConfirmPayment } from "../confirm-payment.ts";
 import { createRecordTelegramRefund } from "../telegram-refund.ts";
@@ -40,9 +41,9 @@ export interface StarReconciliation {
   /** An operator settles a finding; `actor` is who (recorded), with an optional note. */
   resolveFinding(
     id: number,
-    actor: bigint | number | string,
+    actor: Actor,
     note?: string | null,
-  ): Promise<ResolveFindingResult>;
+  ): Promise<ResolveFindingResult | Forbidden>;
 }
 
 /**
@@ -78,10 +79,11 @@ export function createStarReconciliation(deps: CoreDeps): StarReconciliation {
     },
     openFindings: (limit) => openFindings(deps.db, limit),
     openFindingCount: () => openFindingCount(deps.db),
-    resolveFinding: (id, actor, note) =>
+    resolveFinding: async (id, actor, note) =>
+      refusalOf("finding-resolve", actor) ??
       resolveFinding(deps.db, {
         id,
-        actor: typeof actor === "string" ? actor : `op:${deps.mask(actor)}`,
+        actor: typeof actor.id === "string" ? actor.id : `op:${deps.mask(actor.id)}`,
         note: note ?? null,
         now: deps.clock.now(),
       }),

@@ -1,0 +1,10 @@
+export {
+  mayDo,
+  ownerActor,
+  refusalOf,
+  RIGHTS,
+  type Action,
+  type Actor,
+  type Forbidden,
+  type Member,
+} from "./may-do.ts";
