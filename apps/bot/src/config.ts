@@ -44,6 +44,15 @@ export const botConfigSchema = z
       .describe(
         "Another Bot API server (a local one, or @orderbot/fake-telegram); unset: Telegram's.",
       ),
+    TELEGRAM_CALL_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .max(50_000)
+      .default(20_000)
+      .describe(
+        "Every Bot API call of the bot settles within this, retries included (ms); under Telegram's 60 s webhook wait.",
+      ),
     // Whoever holds it can post forged updates, payments among them: 32 characters of Telegram's
     // set are about 192 bits.
     WEBHOOK_SECRET: z
