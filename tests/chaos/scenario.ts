@@ -73,7 +73,9 @@ export async function runScenario(
     progress.log(`  [${scenario.name}] ${line}`);
   };
   // Polling: the scenario's whole record (its updates, the operator's restocks) goes through it.
-  const polling = scenario.polling ? await startPollingMode(env, sizes) : undefined;
+  const polling = scenario.polling
+    ? await startPollingMode(env, sizes, scenario.pollingEnv)
+    : undefined;
   if (polling)
     note(
       `${polling.bot.name} polls getUpdates for ${Math.min(sizes.users, sizes.pollingUsers)} users; the webhook bots stand by`,
