@@ -89,7 +89,7 @@ export interface Relay {
   deps: RelayDeps;
   now: () => number;
   random: () => number;
-  /** The bot's own group replies the pacer has booked (core/outbox/group-replies.ts). */
+  /** Group replies the pacer has booked: the bots' own (core/outbox/group-replies.ts), and those sent here. */
   replies: Set<number>;
 }
 

@@ -57,6 +57,8 @@ async function settleSent(
     kept = await markOutboxSent(db, message);
   }
   if (kept) {
+    // Booked when it left: a bot's reply sent here must not be learnt from the table again.
+    relay.replies.add(message.id);
     summary.sent++;
     metrics.outboxSent.inc({ method: message.method });
   }
