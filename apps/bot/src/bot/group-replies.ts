@@ -74,8 +74,10 @@ export function pacedGroupReplies(deps: GroupReplyDeps): Transformer {
     try {
       response = await prev(method, payload, signal);
       if (response.ok) return await confirmed(deps, dedupeKey, response);
-      // A refusal would be refused again: the error boundary logs it, as for any other call.
-      if (response.error_code === 400 || response.error_code === 403) {
+      // A refusal would be refused again: the error boundary logs it, as for any other call. A
+      // group that became a supergroup is no refusal: the relay sends the reply to its new id.
+      const moved = response.parameters?.migrate_to_chat_id !== undefined;
+      if (!moved && (response.error_code === 400 || response.error_code === 403)) {
         await queueGroupReply(deps.db, dedupeKey, 0, response.description, "DEAD");
         return response;
       }

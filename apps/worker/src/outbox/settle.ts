@@ -8,6 +8,7 @@ import {
   type ClaimedMessage,
   type OutboxMessageInput,
 } from "@orderbot/core/outbox";
+import { migrateGroup } from "@orderbot/core/groups";
 import { completeStarRefund } from "@orderbot/core/payments";
 import type { ApiCall } from "./api-call.ts";
 import type { Relay, RelaySummary } from "./relay.ts";
@@ -32,7 +33,9 @@ export async function settle(
       ? await settleSent(relay, message, call, summary)
       : decision.action === "retry"
         ? await settleRetry(relay, message, result, decision, summary, log)
-        : await settleDead(relay, message, result, decision.error, summary, log);
+        : decision.action === "readdress"
+          ? await settleMoved(relay, message, decision, summary)
+          : await settleDead(relay, message, result, decision.error, summary, log);
   if (!kept) {
     summary.claimLost++;
     deps.metrics.outboxClaimLost.inc();
@@ -63,6 +66,32 @@ async function settleSent(
     metrics.outboxSent.inc({ method: message.method });
   }
   return kept;
+}
+
+/**
+ * The group became a supergroup: its binding and every message still addressed to the old id move
+ * to the new one (core's `migrateGroup`, as when the bot hears of the upgrade), this one included,
+ * which is sent again at once. The attempt does not count: the message was never wrong.
+ */
+async function settleMoved(
+  relay: Relay,
+  message: ClaimedMessage,
+  decision: Extract<Decision, { action: "readdress" }>,
+  summary: RelaySummary,
+): Promise<boolean> {
+  const { db, metrics } = relay.deps;
+  await migrateGroup(db, { fromChatId: message.chatId, toChatId: decision.toChatId });
+  const kept = await rescheduleOutbox(db, {
+    id: message.id,
+    claim: message.claim,
+    delayMs: 0,
+    counts: false,
+    error: decision.error,
+  });
+  if (!kept) return false;
+  summary.retried++;
+  metrics.outboxRetries.inc({ reason: "moved" });
+  return true;
 }
 
 async function settleRetry(
