@@ -10,7 +10,6 @@ import {
   port,
   redisTopologyShape,
   sharedConfigShape,
-  telegramIds,
   withLockNamespace,
 } from "@orderbot/platform";
 import { CROSS_CHECKED, checkCrossFields } from "./config-checks.ts";
@@ -90,9 +89,6 @@ export const botConfigSchema = z
       .min(1024)
       .default(1_048_576)
       .describe("Largest webhook body accepted (bytes, 413 above); Telegram's are far smaller."),
-    OWNER_IDS: telegramIds.describe(
-      "Telegram user ids (comma-separated) allowed to /bind the operator group.",
-    ),
     PAYMENT_CURRENCY: z
       .string()
       .regex(/^[A-Z]{3}$/)

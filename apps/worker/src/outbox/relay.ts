@@ -61,6 +61,8 @@ export interface RelayDeps {
    * logged and counted.
    */
   operatorChats: OperatorChats;
+  /** OWNER_IDS: told in private when a message to an operator chat dies (its alert would too). */
+  ownerIds?: readonly bigint[];
   now?: () => number;
   random?: () => number;
 }

@@ -152,8 +152,9 @@ async function settleDead(
 }
 
 /**
- * The dead letter's alert, one per operator chat. The claim is part of the key: a refund an
- * operator sent again (from /refunds) that Telegram refuses again is reported again.
+ * The dead letter's alert, one per operator chat; for a message to an operator chat, which its
+ * alert there would follow, one per owner in private instead. The claim is part of the key: a
+ * refund an operator sent again (from /refunds) that Telegram refuses again is reported again.
  */
 async function deadLetterAlerts(
   relay: Relay,
@@ -163,9 +164,9 @@ async function deadLetterAlerts(
 ): Promise<OutboxMessageInput[]> {
   if (message.dedupeKey.startsWith("alert:")) return []; // no alert about an alert
   if (result.kind === "permanent" && result.code === FORBIDDEN) return [];
-  const chats = await relay.deps.operatorChats();
+  const operators = await relay.deps.operatorChats();
   // A message to an operator chat that failed for good would fail the same way as its alert.
-  if (chats.includes(message.chatId)) return [];
+  const chats = operators.includes(message.chatId) ? (relay.deps.ownerIds ?? []) : operators;
   return chats.map((chatId) => ({
     dedupeKey: `alert:dead:${message.id}:${message.claim.replace(/\D/g, "")}:${chatId}`,
     chatId,
