@@ -12,7 +12,10 @@ export const HANG_CALL_TIMEOUT_MS = 2_000;
 /** How long polling may take to resume once Telegram answers: a deadline, a pause, and room. */
 const RESUME_BOUND_MS = 4 * HANG_CALL_TIMEOUT_MS;
 
-export function telegramHangs(at: number, options = { hangMs: 5_000, commands: 2 }): Fault {
+export function telegramHangs(
+  at: number,
+  options = { hangMs: 5_000, commands: 2, busyWith: 40 },
+): Fault {
   let hung = { replies: 0, polls: 0 };
   return {
     label: "Telegram hangs past the clients' timeout",
@@ -29,6 +32,9 @@ export function telegramHangs(at: number, options = { hangMs: 5_000, commands: 2
       const skus = ctx.env.catalog.slice(0, options.commands).map((p) => p.sku);
       const commands = Promise.all(skus.map((sku) => operator.stock(sku, "+1")));
       await until(() => replies.injected >= skus.length, 30_000);
+      // Then everything, once the poller is busy with the crowd's updates.
+      const delivered = kit.deliveries.length;
+      await until(() => kit.deliveries.length >= delivered + options.busyWith, 30_000);
       const everything = kit.faults.set({ hang: true });
       await sleep(options.hangMs);
       everything.remove();
