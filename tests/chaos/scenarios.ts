@@ -19,6 +19,8 @@ export interface Scenario {
   polling?: boolean;
   /** Settings of that polling bot's own. */
   pollingEnv?: Record<string, string>;
+  /** The share of the run's shoppers it needs (default 1): a fault that needs less load costs less. */
+  userShare?: number;
 }
 
 export function scenarios(options: { baseline: boolean }): Scenario[] {
@@ -45,6 +47,7 @@ export function scenarios(options: { baseline: boolean }): Scenario[] {
       faults: [telegramHangs(0.2)],
       polling: true,
       pollingEnv: { TELEGRAM_CALL_TIMEOUT_MS: String(HANG_CALL_TIMEOUT_MS) },
+      userShare: 0.5,
     },
     { name: "duplicate deliveries", faults: [duplicateDeliveries()] },
     { name: "kill -9 worker", faults: [killWorker(0.5)] },
