@@ -14,13 +14,21 @@ export interface PollingMode {
   restore(): Promise<void>;
 }
 
-export async function startPollingMode(env: ChaosEnvironment, sizes: Sizes): Promise<PollingMode> {
+export async function startPollingMode(
+  env: ChaosEnvironment,
+  sizes: Sizes,
+  extraEnv: Record<string, string> = {},
+): Promise<PollingMode> {
   const kit = env.shop.kit;
+  // A webhook bot is ready before its setWebhook: one still starting would take the updates back.
+  const webhooksSet = () => kit.callsTo("setWebhook").filter((c) => c.ok).length;
+  for (let i = 0; webhooksSet() < env.shop.bots.length && i < 300; i++) await sleep(100);
   const bot = await env.shop.addBot({
     BOT_MODE: "polling",
     POLL_RETRY_MAX_ATTEMPTS: String(sizes.pollRetry.maxAttempts),
     POLL_RETRY_BASE_MS: String(sizes.pollRetry.baseMs),
     POLL_RETRY_MAX_MS: String(sizes.pollRetry.maxMs),
+    ...extraEnv,
   });
   for (let i = 0; kit.webhookInfo().url !== "" && i < 100; i++) await sleep(100);
   if (kit.webhookInfo().url !== "") throw new Error("the polling bot did not delete the webhook");

@@ -55,6 +55,12 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
+/** The scenario's shoppers: the run's, fewer for one polling process, and its own share of them. */
+function crowdSize(scenario: Scenario, sizes: Sizes): number {
+  const users = scenario.polling ? Math.min(sizes.users, sizes.pollingUsers) : sizes.users;
+  return Math.ceil(users * (scenario.userShare ?? 1));
+}
+
 export async function runScenario(
   env: ChaosEnvironment,
   scenario: Scenario,
@@ -73,10 +79,12 @@ export async function runScenario(
     progress.log(`  [${scenario.name}] ${line}`);
   };
   // Polling: the scenario's whole record (its updates, the operator's restocks) goes through it.
-  const polling = scenario.polling ? await startPollingMode(env, sizes) : undefined;
+  const polling = scenario.polling
+    ? await startPollingMode(env, sizes, scenario.pollingEnv)
+    : undefined;
   if (polling)
     note(
-      `${polling.bot.name} polls getUpdates for ${Math.min(sizes.users, sizes.pollingUsers)} users; the webhook bots stand by`,
+      `${polling.bot.name} polls getUpdates for ${crowdSize(scenario, sizes)} users; the webhook bots stand by`,
     );
   try {
     return await runLoad(
@@ -125,7 +133,7 @@ async function runLoad(
   };
   const sale = startFlashSale({
     ...shopping,
-    users: polling ? Math.min(sizes.users, sizes.pollingUsers) : sizes.users,
+    users: crowdSize(scenario, sizes),
     seconds: sizes.seconds,
     gate: (step) => gates.pass(step),
   });

@@ -9,6 +9,7 @@ import { poisonPayment } from "./faults/poison-update.ts";
 import { fillRedisFault } from "./faults/redis-full.ts";
 import { killWorker, restartPostgres, restartRedisFault } from "./faults/services.ts";
 import { duplicateDeliveries, telegramErrorBursts } from "./faults/telegram.ts";
+import { HANG_CALL_TIMEOUT_MS, telegramHangs } from "./faults/telegram-hangs.ts";
 import { webhookPastReconcileGrace } from "./faults/webhook-outage.ts";
 
 export interface Scenario {
@@ -16,6 +17,10 @@ export interface Scenario {
   faults: Fault[];
   /** Run with one bot polling getUpdates (the webhook bots stand by) instead of webhooks. */
   polling?: boolean;
+  /** Settings of that polling bot's own. */
+  pollingEnv?: Record<string, string>;
+  /** The share of the run's shoppers it needs (default 1): a fault that needs less load costs less. */
+  userShare?: number;
 }
 
 export function scenarios(options: { baseline: boolean }): Scenario[] {
@@ -37,6 +42,13 @@ export function scenarios(options: { baseline: boolean }): Scenario[] {
       polling: true,
     },
     { name: "Telegram 429/500", faults: [telegramErrorBursts()] },
+    {
+      name: "polling: Telegram hangs past the clients' timeout",
+      faults: [telegramHangs(0.2)],
+      polling: true,
+      pollingEnv: { TELEGRAM_CALL_TIMEOUT_MS: String(HANG_CALL_TIMEOUT_MS) },
+      userShare: 0.5,
+    },
     { name: "duplicate deliveries", faults: [duplicateDeliveries()] },
     { name: "kill -9 worker", faults: [killWorker(0.5)] },
     { name: "a flood of updates from a few users during a sale", faults: [floodFault(0.2)] },

@@ -22,6 +22,7 @@ import { assertPollingMayTakeOver, assertRedisVersion } from "./startup.ts";
 import { loggableError } from "./log-safety.ts";
 import { createMetricsServer, createServer, WEBHOOK_PATH, type BotServer } from "./server.ts";
 import { createUpdatePipeline, type ProcessUpdate } from "./updates/pipeline.ts";
+import { longPollSeconds } from "./bot/api-calls.ts";
 import { createParking } from "./updates/parking.ts";
 import { startPolling } from "./updates/polling.ts";
 import { createRateLimiter } from "./updates/rate-limit.ts";
@@ -133,6 +134,7 @@ function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotCo
   return createBot({
     token: config.BOT_TOKEN,
     apiRoot: config.TELEGRAM_API_ROOT,
+    callTimeoutMs: config.TELEGRAM_CALL_TIMEOUT_MS,
     ...(deps.botInfo ? { botInfo: deps.botInfo } : {}),
     logger,
     i18n,
@@ -250,6 +252,7 @@ async function startPoller(
     processUpdate: parts.processUpdate,
     logger,
     allowedUpdates: HANDLED_UPDATE_TYPES,
+    timeoutSeconds: longPollSeconds(config.TELEGRAM_CALL_TIMEOUT_MS),
     maxAttempts: config.POLL_RETRY_MAX_ATTEMPTS,
     retryBaseMs: config.POLL_RETRY_BASE_MS,
     retryMaxMs: config.POLL_RETRY_MAX_MS,

@@ -10,7 +10,6 @@ import {
   port,
   redisTopologyShape,
   sharedConfigShape,
-  telegramIds,
   withLockNamespace,
 } from "@orderbot/platform";
 import { CROSS_CHECKED, checkCrossFields } from "./config-checks.ts";
@@ -43,6 +42,15 @@ export const botConfigSchema = z
       .optional()
       .describe(
         "Another Bot API server (a local one, or @orderbot/fake-telegram); unset: Telegram's.",
+      ),
+    TELEGRAM_CALL_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .max(50_000)
+      .default(20_000)
+      .describe(
+        "Every Bot API call of the bot settles within this, retries included (ms); under Telegram's 60 s webhook wait.",
       ),
     // Whoever holds it can post forged updates, payments among them: 32 characters of Telegram's
     // set are about 192 bits.
@@ -81,9 +89,6 @@ export const botConfigSchema = z
       .min(1024)
       .default(1_048_576)
       .describe("Largest webhook body accepted (bytes, 413 above); Telegram's are far smaller."),
-    OWNER_IDS: telegramIds.describe(
-      "Telegram user ids (comma-separated) allowed to /bind the operator group.",
-    ),
     PAYMENT_CURRENCY: z
       .string()
       .regex(/^[A-Z]{3}$/)

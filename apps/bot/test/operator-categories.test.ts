@@ -45,3 +45,29 @@ describe("/category in the operator group", () => {
     expect(await h.db.category.findUnique({ where: { slug: "nope" } })).toBeNull();
   });
 });
+
+describe("/categories with more categories than one message holds", () => {
+  it("lists every one, over several messages that Telegram accepts", async () => {
+    const slugs = Array.from(
+      { length: 45 },
+      (_, i) => `a-category-with-a-long-slug-${String(i).padStart(2, "0")}`,
+    );
+    await h.db.category.createMany({
+      data: slugs.map((slug) => ({
+        slug,
+        titleEn: `A title as long as titles go, ${slug.slice(-2)}`.padEnd(64, "."),
+        titleZh: `很长的类别 ${slug}`,
+      })),
+    });
+    await admin.send("/categories", { in: group });
+    await group.waitForMessage(/long-slug-44:/);
+    const replies = h.kit
+      .chat(group)
+      .botMessages.map((m) => m.text ?? "")
+      .filter((text) => /long-slug-\d\d:/.test(text));
+    expect(replies.length).toBeGreaterThan(1);
+    for (const text of replies) expect(text.length).toBeLessThanOrEqual(4096);
+    const listed = replies.join("\n").match(/a-category-with-a-long-slug-\d\d(?=:)/g);
+    expect(listed).toEqual(slugs);
+  });
+});

@@ -2,7 +2,13 @@
 // shutdown. Everything else is importable (createWorker) and runs in tests without a process.
 import closeWithGrace from "close-with-grace";
 import { Api } from "grammy";
-import { ConfigError, createLogger, createMetricsRegistry, waitForRedis } from "@orderbot/platform";
+import {
+  ConfigError,
+  createLogger,
+  createMetricsRegistry,
+  waitForRedis,
+  withDeadline,
+} from "@orderbot/platform";
 import { loadWorkerConfig, type WorkerConfig } from "./config.ts";
 import { createWorkerRuntime, runtimeDeps } from "./runtime.ts";
 import { createWorker } from "./worker.ts";
@@ -33,6 +39,15 @@ const api = new Api(config.BOT_TOKEN, {
   ...(config.TELEGRAM_API_ROOT ? { apiRoot: config.TELEGRAM_API_ROOT } : {}),
   timeoutSeconds: Math.ceil(config.OUTBOX_SEND_TIMEOUT_MS / 1000),
 });
+// The relay's claim outlasts a send only if nothing added to this client can stretch it.
+api.config.use((prev, method, payload, signal) =>
+  withDeadline(
+    config.OUTBOX_SEND_TIMEOUT_MS,
+    method,
+    (s) => prev(method, payload, s as never),
+    signal as never,
+  ),
+);
 const worker = createWorker({ config, ...runtimeDeps(runtime), api, logger, registry });
 
 closeWithGrace(

@@ -151,6 +151,7 @@ function outboxRelay(deps: WorkerDeps, metrics: WorkerMetrics, chats: OperatorCh
       shippingOptions: config.SHIPPING_OPTIONS,
     },
     operatorChats: chats,
+    ownerIds: config.OWNER_IDS,
     metrics,
     logger: deps.logger.child({ component: "outbox" }),
   });

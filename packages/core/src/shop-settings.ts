@@ -2,6 +2,7 @@
 // so each setting is parsed in one place and means the same in every process: the grace a payment
 // in flight gets is the one the bot's pre-checkout holds for and the one the worker's expiry waits.
 import { z } from "zod";
+import { telegramIds } from "@orderbot/platform";
 import type { CoreConfigInput } from "./config.ts";
 import { shippingOptionsSchema } from "./shipping/options.ts";
 
@@ -36,6 +37,9 @@ export const shopSettingsShape = {
     .describe(
       "The operator group's chat id: the only group /bind accepts; alerts, dead letters and manual refunds go there too.",
     ),
+  OWNER_IDS: telegramIds.describe(
+    "Telegram user ids (comma-separated) allowed to /bind the operator group; told in private when a message to the operators dies.",
+  ),
   SHIPPING_OPTIONS: z
     .string()
     .default("[]")

@@ -48,6 +48,7 @@ export async function dispatch(
     const decision = deps.faults.decide(method.name, chatId);
     if (decision.latencyMs > 0) await sleep(decision.latencyMs, undefined, { ref: false });
     await deps.faults.passHolds(method.name);
+    if (decision.hangs) await untilEither(decision.hangs, signal);
     if (decision.error) {
       fault = decision.kind;
       throw decision.error;
@@ -77,4 +78,14 @@ export async function dispatch(
     via,
   });
   return { status, body };
+}
+
+/** Waits for `settled`, or for the client to go away. */
+function untilEither(settled: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => (signal.removeEventListener("abort", done), resolve());
+    signal.addEventListener("abort", done, { once: true });
+    void settled.then(done);
+  });
 }

@@ -43,6 +43,7 @@ export const conflict = (detail: string): BotApiError =>
 export const unauthorized = (): BotApiError => new BotApiError(401, "Unauthorized");
 export const notFound = (): BotApiError => new BotApiError(404, "Not Found");
 export const internalError = (): BotApiError => new BotApiError(500, "Internal Server Error");
+export const badGateway = (): BotApiError => new BotApiError(502, "Bad Gateway");
 export const tooManyRequests = (retryAfter: number): BotApiError =>
   new BotApiError(429, `Too Many Requests: retry after ${retryAfter}`, { retry_after: retryAfter });
 

@@ -1,6 +1,12 @@
-// Fault injection: errors and latency on Bot API calls, lost and duplicated webhook deliveries.
+// Fault injection: errors, latency and hangs on Bot API calls, lost and duplicated webhook deliveries.
 // Rates draw from a seeded generator, so a failing run can be replayed with the same seed.
-import { type BotApiError, internalError, notFound, tooManyRequests } from "./errors.ts";
+import {
+  badGateway,
+  type BotApiError,
+  internalError,
+  notFound,
+  tooManyRequests,
+} from "./errors.ts";
 
 export interface MethodFault {
   /** Method name(s) the rule applies to (any case); all methods when absent. */
@@ -18,6 +24,12 @@ export interface MethodFault {
    * method does (Telegram's own answers an unknown method so).
    */
   unimplemented?: boolean;
+  /**
+   * Matching calls are accepted and never answered, as a Bot API behind a stalled network: the
+   * method does not run, and the request stays open until the client gives up on it (or the rule
+   * is removed, when it is answered 502 Bad Gateway). Counts against `times` like an error.
+   */
+  hang?: boolean;
   /** Added latency before the call is handled: a fixed delay or a random one in [min, max]. */
   latencyMs?: number | { min: number; max: number };
   /** The rule injects at most this many errors, then only its latency stays (default unlimited). */
@@ -69,13 +81,17 @@ export interface FaultHandle {
 export interface FaultDecision {
   latencyMs: number;
   error?: BotApiError;
-  kind?: "429" | "500" | "404";
+  kind?: "429" | "500" | "404" | "hang";
+  /** A hanging call: resolves when its rule is removed. */
+  hangs?: Promise<void>;
 }
 
 interface ActiveRule {
   rule: MethodFault;
   methods: Set<string> | undefined;
   injected: number;
+  removed: Promise<void>;
+  remove: () => void;
 }
 
 /** mulberry32: small, fast and good enough to make fault patterns reproducible. */
@@ -103,15 +119,24 @@ export class Faults {
       rule.method === undefined
         ? undefined
         : new Set([rule.method].flat().map((m) => m.toLowerCase()));
-    const active: ActiveRule = { rule, methods, injected: 0 };
+    let resolve!: () => void;
+    const removed = new Promise<void>((r) => (resolve = r));
+    const active: ActiveRule = {
+      rule,
+      methods,
+      injected: 0,
+      removed,
+      remove: () => {
+        this.rules = this.rules.filter((r) => r !== active);
+        resolve();
+      },
+    };
     this.rules.push(active);
     return {
       get injected() {
         return active.injected;
       },
-      remove: () => {
-        this.rules = this.rules.filter((r) => r !== active);
-      },
+      remove: active.remove,
     };
   }
 
@@ -177,6 +202,7 @@ export class Faults {
   /** Removes every rule and delivery fault. */
   clear(): void {
     for (const hold of this.holds) hold.release();
+    for (const rule of this.rules) rule.remove();
     this.rules = [];
     this.deliveryFaults = {};
   }
@@ -191,7 +217,11 @@ export class Faults {
       if (rule.chatId !== undefined && rule.chatId !== chatId) continue;
       decision.latencyMs += this.latency(rule.latencyMs);
       if (decision.error || (rule.times !== undefined && active.injected >= rule.times)) continue;
-      if (rule.unimplemented) {
+      if (rule.hang) {
+        decision.error = badGateway();
+        decision.kind = "hang";
+        decision.hangs = active.removed;
+      } else if (rule.unimplemented) {
         decision.error = notFound();
         decision.kind = "404";
       } else if (rule.rate429 && this.random() < rule.rate429) {

@@ -17,7 +17,7 @@ export interface RecordedCall {
   errorCode?: number;
   description?: string;
   /** An injected fault answered this call instead of the method. */
-  fault?: "429" | "500" | "404";
+  fault?: "429" | "500" | "404" | "hang";
   durationMs: number;
   /** "http" for a request, "webhook-reply" for a method in a webhook response body. */
   via: "http" | "webhook-reply";

@@ -111,6 +111,37 @@ describe("other faults", () => {
     );
   });
 
+  it("hangs a call without running it until the client gives up, or answers 502 once removed", async () => {
+    const rule = tg.faults.set({ method: "sendMessage", hang: true, times: 2 });
+    const url = `${tg.apiRoot}/bot${tg.token}/sendMessage`;
+    const post = (text: string, signal?: AbortSignal) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ chat_id: ann.chatId, text }),
+        ...(signal ? { signal } : {}),
+      });
+    const client = new AbortController();
+    const abandoned = post("abandoned", client.signal).catch((e: unknown) => e);
+    for (let i = 0; i < 200 && rule.injected < 1; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(rule.injected).toBe(1);
+    client.abort();
+    expect(await abandoned).toBeInstanceOf(Error);
+    const stalled = post("stalled");
+    for (let i = 0; i < 200 && rule.injected < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    rule.remove();
+    expect((await stalled).status).toBe(502);
+    expect((await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "now" })).body.ok).toBe(
+      true,
+    );
+    expect(tg.chat(ann).botMessages.map((m) => m.text)).toEqual(["now"]);
+    expect(tg.callsTo("sendMessage").map((c) => c.fault ?? "none")).toEqual([
+      "hang",
+      "hang",
+      "none",
+    ]);
+  });
+
   it("limits a rule to one chat", async () => {
     const bo = tg.createUser({ firstName: "Bo" });
     await bo.send("/start");

@@ -46,3 +46,4 @@ export { lockNamespaceFor, withLockNamespace } from "./lock-namespace.ts";
 export { LOCK_KIND_METRICS, registerLockKindMetrics } from "./lock-kind-metrics.ts";
 export { secretMatches } from "./secret.ts";
 export { cutText } from "./text.ts";
+export { withDeadline, CallDeadlineError } from "./call-deadline.ts";

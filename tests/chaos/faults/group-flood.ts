@@ -63,7 +63,10 @@ function quoted(params: Record<string, unknown>): number | undefined {
  * Every command answered once, with what it did: never a second run's "applied already" (a run
  * whose reply failed used to fail its update, and Telegram delivered it again).
  */
-async function answeredOnce(ctx: FaultContext, commands: StockCommand[]): Promise<InvariantResult> {
+export async function answeredOnce(
+  ctx: FaultContext,
+  commands: StockCommand[],
+): Promise<InvariantResult> {
   const kit = ctx.env.shop.kit;
   const problems: string[] = [];
   for (const c of commands) {

@@ -1,4 +1,3 @@
-import { autoRetry } from "@grammyjs/auto-retry";
 import type { I18n } from "@grammyjs/i18n";
 import { Bot, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
@@ -24,6 +23,7 @@ import { searchFeature } from "../features/search.ts";
 import { startFeature } from "../features/start.ts";
 import { unhandledFeature } from "../features/unhandled.ts";
 import { UTC_SHOP_TIME } from "../format/time.ts";
+import { boundApiCalls, IN_FLIGHT_MARGIN_MS } from "./api-calls.ts";
 import type { BotContext } from "./context.ts";
 import { negotiateLocale } from "./i18n.ts";
 import { answerEveryCallbackQuery } from "./middleware/callback-answers.ts";
@@ -35,6 +35,8 @@ export interface CreateBotDeps extends FeatureDeps {
   token: string;
   /** Another Bot API server (a local one, or the test kit); Telegram's when undefined. */
   apiRoot: string | undefined;
+  /** Every Bot API call settles within this, retries included (TELEGRAM_CALL_TIMEOUT_MS). */
+  callTimeoutMs: number;
   /** Skips getMe at start when known (tests); otherwise `bot.init()` fetches it. */
   botInfo?: UserFromGetMe;
   logger: Logger;
@@ -128,14 +130,18 @@ export function createBot(deps: CreateBotDeps): Bot<BotContext> {
     ...(deps.botInfo ? { botInfo: deps.botInfo } : {}),
     client: {
       ...(deps.apiRoot ? { apiRoot: deps.apiRoot } : {}),
-      // Webhook requests wait for the handler: give a slow Bot API call a bound well under Telegram's 60 s.
-      timeoutSeconds: 20,
+      timeoutSeconds: Math.ceil(deps.callTimeoutMs / 1000),
     },
   });
-  // 429s and 5xx from the Bot API are retried (after their retry_after), within a short bound.
-  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 5 }));
-  // Outside autoRetry: a group reply that still fails goes to the outbox instead of failing the update.
-  bot.api.config.use(pacedGroupReplies({ ...deps.groupReplies, logger: deps.logger }));
+  boundApiCalls(bot.api, deps.callTimeoutMs);
+  // Outside the deadline: a group reply whose call failed goes to the outbox instead of failing the update.
+  bot.api.config.use(
+    pacedGroupReplies({
+      ...deps.groupReplies,
+      claimMs: deps.callTimeoutMs + IN_FLIGHT_MARGIN_MS,
+      logger: deps.logger,
+    }),
+  );
 
   bot.use(updateLogger(deps.logger));
   const shopTime = { zone: deps.shopTimeZone ?? UTC_SHOP_TIME.zone, now: UTC_SHOP_TIME.now };

@@ -11,8 +11,6 @@ const GROUP_PER_WINDOW = 20;
 const WINDOW_MARGIN_MS = 1_000;
 /** A direct send that failed without a retry_after: the relay tries after this (ms). */
 const RETRY_MS = 1_000;
-/** A direct send in flight hides its row from the relay this long: over the client's 20 s timeout. */
-const IN_FLIGHT_MS = 30_000;
 
 export interface GroupReplyDeps {
   db: Database;
@@ -21,6 +19,8 @@ export interface GroupReplyDeps {
   windowMs: number;
   /** Messages per window: Telegram's 20 unless a fake Telegram without a group limit stands in. */
   perWindow?: number;
+  /** How long a direct send hides its row from the relay: longer than the call's deadline (api-calls.ts). */
+  claimMs: number;
 }
 
 /** What a handler gets back for a reply the relay sends later: message_id 0, no such message yet. */
@@ -65,7 +65,7 @@ export function pacedGroupReplies(deps: GroupReplyDeps): Transformer {
       payload: JSON.parse(JSON.stringify(rest)) as Record<string, never>,
       perWindow: deps.perWindow ?? GROUP_PER_WINDOW,
       windowMs: deps.windowMs + WINDOW_MARGIN_MS,
-      claimMs: IN_FLIGHT_MS,
+      claimMs: deps.claimMs,
     });
     const queued = { ok: true as const, result: queuedMessage(chatId, params) as never };
     if (decision !== "send") return queued;
@@ -74,8 +74,10 @@ export function pacedGroupReplies(deps: GroupReplyDeps): Transformer {
     try {
       response = await prev(method, payload, signal);
       if (response.ok) return await confirmed(deps, dedupeKey, response);
-      // A refusal would be refused again: the error boundary logs it, as for any other call.
-      if (response.error_code === 400 || response.error_code === 403) {
+      // A refusal would be refused again: the error boundary logs it, as for any other call. A
+      // group that became a supergroup is no refusal: the relay sends the reply to its new id.
+      const moved = response.parameters?.migrate_to_chat_id !== undefined;
+      if (!moved && (response.error_code === 400 || response.error_code === 403)) {
         await queueGroupReply(deps.db, dedupeKey, 0, response.description, "DEAD");
         return response;
       }

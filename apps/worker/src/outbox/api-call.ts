@@ -1,5 +1,6 @@
 import type { Api } from "grammy";
 import type { ClaimedMessage } from "@orderbot/core/outbox";
+import { cutText } from "@orderbot/platform";
 import {
   CARD_TEMPLATE,
   renderNotice,
@@ -9,6 +10,9 @@ import {
   type OrderMessageIds,
   type Params,
 } from "@orderbot/conversation";
+
+/** Telegram's longest message text. */
+const MESSAGE_TEXT_LIMIT = 4096;
 
 /** The one Bot API call a relay makes per message. */
 export interface ApiCall {
@@ -102,12 +106,10 @@ function notifyCall(message: ClaimedMessage, context: RenderContext): ApiCall | 
   const card = context.messages?.cardMessageId;
   if (isCard && !card) return null;
   try {
-    const { text, buttons } = renderNotice(
-      notice.template,
-      notice.params,
-      context.locale,
-      context.facts,
-    );
+    const rendered = renderNotice(notice.template, notice.params, context.locale, context.facts);
+    // The last resort: a text Telegram refuses as too long would never arrive.
+    const text = cutText(rendered.text, MESSAGE_TEXT_LIMIT, "…");
+    const buttons = rendered.buttons;
     const keyboard = { inline_keyboard: buttons ? [buttons] : [] };
     if (isCard && card)
       return {

@@ -37,6 +37,10 @@ export function classify(error: unknown): SendResult {
       (error.error_code === 404 && /^Not Found$/i.test(error.description))
     )
       return { kind: "unauthorized", error: description };
+    // The group became a supergroup: the same message goes to its new id.
+    const movedTo = error.parameters.migrate_to_chat_id;
+    if (error.error_code === 400 && movedTo !== undefined)
+      return { kind: "moved", toChatId: BigInt(movedTo), error: description };
     if (error.error_code === 400 && ALREADY_DONE.test(error.description)) return { kind: "ok" };
     return { kind: "permanent", code: error.error_code, error: description };
   }

@@ -61,6 +61,8 @@ export interface RelayDeps {
    * logged and counted.
    */
   operatorChats: OperatorChats;
+  /** OWNER_IDS: told in private when a message to an operator chat dies (its alert would too). */
+  ownerIds?: readonly bigint[];
   now?: () => number;
   random?: () => number;
 }
@@ -89,7 +91,7 @@ export interface Relay {
   deps: RelayDeps;
   now: () => number;
   random: () => number;
-  /** The bot's own group replies the pacer has booked (core/outbox/group-replies.ts). */
+  /** Group replies the pacer has booked: the bots' own (core/outbox/group-replies.ts), and those sent here. */
   replies: Set<number>;
 }
 

@@ -15,6 +15,8 @@ export type SendResult =
   | { kind: "unauthorized"; error: string }
   /** 5xx, a network error or a timeout: retry with exponential backoff and jitter. */
   | { kind: "transient"; error: string }
+  /** 400 with migrate_to_chat_id: the group became a supergroup; the message goes there instead. */
+  | { kind: "moved"; toChatId: bigint; error: string }
   /** Any other 4xx: the request itself is wrong (or the user blocked the bot); retrying cannot help. */
   | { kind: "permanent"; code: number; error: string };
 
@@ -45,6 +47,7 @@ export const UNAUTHORIZED_RETRY_MS = 60_000;
 export type Decision =
   | { action: "sent" }
   | { action: "retry"; delayMs: number; counts: boolean; error: string }
+  | { action: "readdress"; toChatId: bigint; error: string }
   | { action: "dead"; error: string };
 
 /**
@@ -89,6 +92,8 @@ export function decide(
         counts: true,
         error: result.error,
       };
+    case "moved":
+      return { action: "readdress", toChatId: result.toChatId, error: result.error };
     case "permanent":
       return { action: "dead", error: result.error };
   }

@@ -8,6 +8,7 @@ import {
   type ClaimedMessage,
   type OutboxMessageInput,
 } from "@orderbot/core/outbox";
+import { migrateGroup } from "@orderbot/core/groups";
 import { completeStarRefund } from "@orderbot/core/payments";
 import type { ApiCall } from "./api-call.ts";
 import type { Relay, RelaySummary } from "./relay.ts";
@@ -32,7 +33,9 @@ export async function settle(
       ? await settleSent(relay, message, call, summary)
       : decision.action === "retry"
         ? await settleRetry(relay, message, result, decision, summary, log)
-        : await settleDead(relay, message, result, decision.error, summary, log);
+        : decision.action === "readdress"
+          ? await settleMoved(relay, message, decision, summary)
+          : await settleDead(relay, message, result, decision.error, summary, log);
   if (!kept) {
     summary.claimLost++;
     deps.metrics.outboxClaimLost.inc();
@@ -57,10 +60,38 @@ async function settleSent(
     kept = await markOutboxSent(db, message);
   }
   if (kept) {
+    // Booked when it left: a bot's reply sent here must not be learnt from the table again.
+    relay.replies.add(message.id);
     summary.sent++;
     metrics.outboxSent.inc({ method: message.method });
   }
   return kept;
+}
+
+/**
+ * The group became a supergroup: its binding and every message still addressed to the old id move
+ * to the new one (core's `migrateGroup`, as when the bot hears of the upgrade), this one included,
+ * which is sent again at once. The attempt does not count: the message was never wrong.
+ */
+async function settleMoved(
+  relay: Relay,
+  message: ClaimedMessage,
+  decision: Extract<Decision, { action: "readdress" }>,
+  summary: RelaySummary,
+): Promise<boolean> {
+  const { db, metrics } = relay.deps;
+  await migrateGroup(db, { fromChatId: message.chatId, toChatId: decision.toChatId });
+  const kept = await rescheduleOutbox(db, {
+    id: message.id,
+    claim: message.claim,
+    delayMs: 0,
+    counts: false,
+    error: decision.error,
+  });
+  if (!kept) return false;
+  summary.retried++;
+  metrics.outboxRetries.inc({ reason: "moved" });
+  return true;
 }
 
 async function settleRetry(
@@ -121,8 +152,9 @@ async function settleDead(
 }
 
 /**
- * The dead letter's alert, one per operator chat. The claim is part of the key: a refund an
- * operator sent again (from /refunds) that Telegram refuses again is reported again.
+ * The dead letter's alert, one per operator chat; for a message to an operator chat, which its
+ * alert there would follow, one per owner in private instead. The claim is part of the key: a
+ * refund an operator sent again (from /refunds) that Telegram refuses again is reported again.
  */
 async function deadLetterAlerts(
   relay: Relay,
@@ -132,9 +164,9 @@ async function deadLetterAlerts(
 ): Promise<OutboxMessageInput[]> {
   if (message.dedupeKey.startsWith("alert:")) return []; // no alert about an alert
   if (result.kind === "permanent" && result.code === FORBIDDEN) return [];
-  const chats = await relay.deps.operatorChats();
+  const operators = await relay.deps.operatorChats();
   // A message to an operator chat that failed for good would fail the same way as its alert.
-  if (chats.includes(message.chatId)) return [];
+  const chats = operators.includes(message.chatId) ? (relay.deps.ownerIds ?? []) : operators;
   return chats.map((chatId) => ({
     dedupeKey: `alert:dead:${message.id}:${message.claim.replace(/\D/g, "")}:${chatId}`,
     chatId,

@@ -1,7 +1,7 @@
 // After N failed attempts, or a refusal that retrying cannot change, a message goes to the
 // dead-letter state and operators are alerted through the outbox (never about an alert itself).
 import { beforeAll, describe, expect, it } from "vitest";
-import type { FakeTelegram, SimulatedGroup } from "@orderbot/fake-telegram";
+import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { payOnTelegram, startedUser } from "../support/kit.ts";
 import { metricValue } from "../support/metrics.ts";
 import { relayAll, type InProcessWorker } from "../support/worker.ts";
@@ -12,13 +12,16 @@ const { db } = fixture;
 let tg: FakeTelegram;
 let ops: SimulatedGroup;
 let w: InProcessWorker;
+let owner: SimulatedUser;
 
 beforeAll(async () => {
   tg = fixture.tg;
+  owner = await startedUser(tg);
   ops = tg.createGroup({ title: "Operators", admins: [await startedUser(tg)] });
   w = await fixture.startWorker(
     {
       OPERATOR_GROUP_ID: String(ops.id),
+      OWNER_IDS: String(owner.id),
       OUTBOX_MAX_ATTEMPTS: "3",
       OUTBOX_RETRY_BASE_MS: "20",
       OUTBOX_RETRY_MAX_MS: "50",
@@ -117,6 +120,18 @@ describe("dead letters", () => {
     const [alert] = await deadAlerts(message.id);
     expect(alert?.status).toBe("DEAD");
     expect(await deadAlerts(alert!.id)).toHaveLength(0);
+  });
+
+  it("tells the owners in private when a message to the operators dies", async () => {
+    const message = await send("too-long", ops.id, "x".repeat(4097));
+    await relay();
+
+    const row = await db.outboxMessage.findUniqueOrThrow({ where: { id: message.id } });
+    expect([row.status, row.lastError]).toEqual(["DEAD", "400: Bad Request: message is too long"]);
+    const alerts = await deadAlerts(message.id);
+    expect(alerts.map((a) => [a.chatId, a.status])).toEqual([[BigInt(owner.id), "SENT"]]);
+    const told = tg.chat(owner).botMessages.filter((m) => m.text?.includes(`#${message.id}`));
+    expect(told).toHaveLength(1);
   });
 
   it("alerts every bound operator group, not only OPERATOR_GROUP_ID", async () => {

@@ -94,6 +94,45 @@ describe("fulfilment notices", () => {
     });
   });
 
+  it("lists a large order's first items and codes and counts the rest, within one message", () => {
+    const LINES = 50;
+    const UNITS = 99;
+    const large: OrderView = {
+      ...PHYSICAL,
+      currency: "XTR",
+      shipping: null,
+      items: Array.from({ length: LINES }, (_, i) => ({
+        sku: `CODE-${i}`,
+        title: { en: `Gift card ${i}`.padEnd(64, "-"), zh: `礼品卡 ${i}`.padEnd(64, "-") },
+        kind: "DIGITAL" as const,
+        quantity: UNITS,
+        unitPriceMinor: 100,
+      })),
+    };
+    const tails = Array.from(
+      { length: LINES * UNITS },
+      (_, i) => `••••${String(i).padStart(4, "0")}`,
+    );
+    const paid = {
+      template: "operator-order-paid",
+      params: {
+        orderId: "AB23CD45",
+        amountMinor: 495_000,
+        currency: "XTR",
+        codeTails: tails.join(", "),
+      },
+    };
+    for (const locale of ["en", "zh"] as const) {
+      const text = String(
+        callOf(row(paid, -100_1n), { locale, facts: { order: large } }).payload.text,
+      );
+      expect(text.length).toBeLessThanOrEqual(4096);
+      expect(text).toContain(`🔑 ${LINES * UNITS}`);
+      expect(text).toContain(`+${LINES * UNITS - 20}`);
+      expect(text).toContain(locale === "en" ? "• … and 30 more" : "• ……另有 30 项");
+    }
+  });
+
   it("keeps a notice without buttons free of a keyboard", () => {
     const expired = { template: "order-expired", params: { orderId: "AB23CD45" } };
     expect(callOf(row(expired), { locale: "en" }).payload).not.toHaveProperty("reply_markup");

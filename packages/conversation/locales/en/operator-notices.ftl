@@ -12,6 +12,7 @@ operator-order-paid =
        *[no] {""}
     }
 operator-paid-item = • { $title } × { $quantity }: { $amount }
+operator-paid-more = • … and { $count } more
 operator-paid-shipping = Shipping: { $option } ({ $amount })
 operator-paid-to = Deliver to: { $to }
 operator-paid-phone = Phone: { $phone }

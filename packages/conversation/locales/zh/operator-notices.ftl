@@ -12,6 +12,7 @@ operator-order-paid =
        *[no] {""}
     }
 operator-paid-item = • { $title } × { $quantity }：{ $amount }
+operator-paid-more = • ……另有 { $count } 项
 operator-paid-shipping = 配送：{ $option }（{ $amount }）
 operator-paid-to = 收货：{ $to }
 operator-paid-phone = 电话：{ $phone }

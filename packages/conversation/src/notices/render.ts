@@ -14,7 +14,7 @@ export type Params = Record<string, string | number | undefined>;
 
 /** What a notice is rendered from besides its row: read by the relay when it sends it. */
 export interface NoticeFacts {
-  /** The order an `operator-order-paid` alert announces (ORDER_TEMPLATES). */
+  /** The order an `operator-order-paid` alert announces, or an `order-card` shows (ORDER_TEMPLATES). */
   order?: OrderView | null;
   /** SHIPPING_OPTIONS: the titles of a paid order's shipping option. */
   shippingOptions?: readonly ShippingOption[];
@@ -24,7 +24,7 @@ export interface NoticeFacts {
 export const CARD_TEMPLATE = "order-card";
 
 /** Templates whose text reads the order (by `params.orderId`): the relay loads it first. */
-export const ORDER_TEMPLATES: ReadonlySet<string> = new Set(["operator-order-paid"]);
+export const ORDER_TEMPLATES: ReadonlySet<string> = new Set(["operator-order-paid", CARD_TEMPLATE]);
 
 export interface RenderedNotice {
   text: string;
@@ -131,7 +131,10 @@ export function renderNotice(
 ): RenderedNotice {
   if (!/^[a-z][a-z-]*$/.test(template) || !hasMessage(locale, template))
     throw new UnknownTemplateError(template);
-  const text = format(locale, template, argsOf(params, locale, facts));
+  // A card shows the order as it is now: it may have moved on since the event was queued.
+  const current =
+    template === CARD_TEMPLATE && facts.order ? { ...params, status: facts.order.status } : params;
+  const text = format(locale, template, argsOf(current, locale, facts));
   const buttons = buttonsOf(template, params, facts).map((b) => ({
     text: format(locale, b.label, {}),
     callback_data: b.data,

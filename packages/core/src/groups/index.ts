@@ -8,5 +8,6 @@ export {
   type FetchAdmins,
 } from "./service.ts";
 export { humanAdminIds, type ChatAdministrator } from "./admins.ts";
+export { migrateGroup, type GroupMigration } from "./migration.ts";
 export { saveGroupAdmins, listOperatorGroups, type OperatorGroupRef } from "./queries.ts";
 export { groupSettingsSchema, type GroupSettings, type GroupSettingsPatch } from "./settings.ts";

@@ -1,6 +1,7 @@
 import { Composer, type CommandContext } from "grammy";
 import type { CatalogService, CategoryAdmin, CategoryView } from "@orderbot/core/catalog";
 import type { BotContext } from "../../bot/context.ts";
+import { pages } from "../../format/pages.ts";
 import { respond } from "./guard.ts";
 
 export const CATEGORY_COMMANDS = ["categories", "category"] as const;
@@ -49,7 +50,7 @@ async function listCategories(ctx: BotContext, catalog: CatalogService): Promise
   }
   const other = await catalog.uncategorizedCount();
   if (other > 0) lines.push(ctx.t("op-categories-other", { count: other }));
-  await respond(ctx, lines.join("\n"));
+  for (const page of pages(lines)) await respond(ctx, page);
 }
 
 async function categoryCommand(

@@ -1,6 +1,5 @@
 import { runTransaction, type Database } from "@orderbot/db";
 import type { Sql } from "../../database/sql.ts";
-import { Rollback } from "../../database/db-errors.ts";
 import { findOrderBreak, reportOrderBreak } from "./ledger-order.ts";
 
 /**
@@ -53,7 +52,7 @@ export interface ReadLedgerResult {
   atEnd: boolean;
   /** The position after the run: the number of transactions read in all. */
   offset: number;
-  /** True when a page went back in time: it was not stored, and a finding alerts operators. */
+  /** True when a page went back in time or repeated what was stored: a finding alerts operators. */
   outOfOrder?: boolean;
 }
 
@@ -97,11 +96,12 @@ async function readPosition(
  * Reads Telegram's list from the stored position onwards, page by page, and stores what it reads.
  * Telegram's list only grows, oldest first, so the position (the number of transactions read) is
  * the offset of the next page and history is read once. That is checked, not assumed: a page whose
- * dates go back (within it, or before the last one stored) is neither stored nor read past, and
- * a finding alerts operators (ledger-order.ts). Each page is stored and the position
- * advanced in one transaction, conditional on the position it started from: a second reader (a
- * paused leader waking up) changes nothing, and a page is never half stored. No lock or
- * transaction is held while Telegram answers.
+ * dates go back (within it, or before the last one stored), or that repeats what was stored, is a
+ * finding that alerts operators once (ledger-order.ts), and reading goes on past it: storing is
+ * idempotent on the transaction id, and a reader that stopped there would never see a later charge.
+ * Each page is stored and the position advanced in one transaction, conditional on the position
+ * it started from: a second reader (a paused leader waking up) changes nothing, and a page is
+ * never half stored. No lock or transaction is held while Telegram answers.
  */
 export async function readLedger(
   db: Database,
@@ -111,6 +111,13 @@ export async function readLedger(
   const maxPages = options.maxPages ?? 50;
   let { offset, lastDate } = await readPosition(db, options.botId);
   let read = 0;
+  let outOfOrder = false;
+  const result = (atEnd: boolean) => ({
+    read,
+    atEnd,
+    offset,
+    ...(outOfOrder ? { outOfOrder } : {}),
+  });
   for (let page = 0; page < maxPages; page++) {
     if (options.signal?.aborted) break;
     // Anything charged after this instant may be missing from the page: the end of the list is
@@ -118,45 +125,47 @@ export async function readLedger(
     const askedAt = options.now();
     const transactions = await options.fetchPage(offset, pageSize);
     const broken = findOrderBreak(transactions, lastDate);
-    if (broken) {
-      await reportOrderBreak(db, transactions, { ...broken, offset });
-      return { read, atEnd: false, offset, outOfOrder: true };
-    }
+    if (broken) await reportOrderBreak(db, transactions, { ...broken, offset });
     const atEnd = transactions.length < pageSize;
-    const pageLast = transactions.at(-1);
-    const newLastDate = pageLast ? new Date(pageLast.date * 1000) : null;
-    const stored = await runTransaction(
-      db,
-      async (tx) => {
-        const added = await storeTransactions(tx, options.botId, transactions);
-        const moved = await tx.$executeRaw`
-          UPDATE star_ledger_positions
-             SET tx_offset = ${offset + transactions.length},
-                 read_to_end_at = CASE WHEN ${atEnd} THEN ${askedAt}::timestamp ELSE read_to_end_at END,
-                 last_date = COALESCE(${newLastDate}::timestamp, last_date),
-                 updated_at = timezone('UTC', now())
-           WHERE bot_id = ${options.botId} AND tx_offset = ${offset}`;
-        // The position was ours, yet the page repeats what is stored: entries were added behind it.
-        if (moved === 1 && added < transactions.length) throw new Rollback(added);
-        return moved;
-      },
-      options.leaseSignal ? { signal: options.leaseSignal } : {},
-    ).catch((error: unknown) => {
-      if (!(error instanceof Rollback)) throw error;
-      return "reread" as const;
-    });
-    if (stored === "reread") {
-      await reportOrderBreak(db, transactions, { index: 0, previous: lastDate ?? 0, offset });
-      return { read, atEnd: false, offset, outOfOrder: true };
-    }
-    if (stored !== 1)
+    const stored = await storePage(db, options, { transactions, offset, atEnd, askedAt });
+    if (stored.moved !== 1)
       return { read, atEnd: false, offset: (await readPosition(db, options.botId)).offset };
+    // The position was ours, yet the page repeats what is stored: entries were added behind it.
+    if (!broken && stored.added < transactions.length)
+      await reportOrderBreak(db, transactions, { index: 0, previous: lastDate ?? 0, offset });
+    outOfOrder ||= broken !== null || stored.added < transactions.length;
     offset += transactions.length;
-    if (pageLast) lastDate = pageLast.date;
+    lastDate = transactions.at(-1)?.date ?? lastDate;
     read += transactions.length;
-    if (atEnd) return { read, atEnd: true, offset };
+    if (atEnd) return result(true);
   }
-  return { read, atEnd: false, offset };
+  return result(false);
+}
+
+/** One page stored and the position moved past it, if the position is still where it was read. */
+async function storePage(
+  db: Database,
+  options: ReadLedgerOptions,
+  page: { transactions: LedgerTransaction[]; offset: number; atEnd: boolean; askedAt: Date },
+): Promise<{ moved: number; added: number }> {
+  const { transactions, offset, atEnd, askedAt } = page;
+  const pageLast = transactions.at(-1);
+  const newLastDate = pageLast ? new Date(pageLast.date * 1000) : null;
+  return runTransaction(
+    db,
+    async (tx) => {
+      const added = await storeTransactions(tx, options.botId, transactions);
+      const moved = await tx.$executeRaw`
+        UPDATE star_ledger_positions
+           SET tx_offset = ${offset + transactions.length},
+               read_to_end_at = CASE WHEN ${atEnd} THEN ${askedAt}::timestamp ELSE read_to_end_at END,
+               last_date = COALESCE(${newLastDate}::timestamp, last_date),
+               updated_at = timezone('UTC', now())
+         WHERE bot_id = ${options.botId} AND tx_offset = ${offset}`;
+      return { moved, added };
+    },
+    options.leaseSignal ? { signal: options.leaseSignal } : {},
+  );
 }
 
 /** Stores a page; returns how many of its transactions were new. */

@@ -114,3 +114,50 @@ describe("a charge the reconciler finds before its successful_payment", () => {
     expect(await outboxCount(`refund:${chargeId}`)).toBe(1);
   });
 });
+
+describe("a late charge after Telegram's list went out of order", () => {
+  it("is still stored and recorded: the reader alerts and reads on", async () => {
+    const { order } = await payingOrder(["AFTER-BREAK-0001"]);
+    const at = (seconds: number) => Math.floor(h.clock.now().getTime() / 1000) + seconds;
+    const entry = (id: string, date: number, payload: string): LedgerTransaction => ({
+      id,
+      amount: order.totalMinor,
+      date,
+      source: {
+        type: "user",
+        transaction_type: "invoice_payment",
+        user: { id: Number(order.userId) },
+        invoice_payload: payload,
+      },
+    });
+    const earlier = entry(unique("earlier"), at(0), "none");
+    const list: LedgerTransaction[] = [earlier];
+    const botId = nextBot++;
+    const pass = () =>
+      h.shop.ledger.reconcile({
+        botId,
+        fetchPage: async (offset, limit) => list.slice(offset, offset + limit),
+        operatorChats: [],
+        graceMs: GRACE_MS,
+      });
+    await pass();
+    // Entries dated earlier appear past the position: a page out of order, found and alerted.
+    list.push(entry(unique("back-1"), at(-20), "none"), entry(unique("back-2"), at(-10), "none"));
+    expect(await pass()).toMatchObject({ outOfOrder: true });
+    // Then Telegram charges the order, and its successful_payment does not come.
+    const chargeId = unique("after-break");
+    list.push(entry(chargeId, at(5), order.id));
+    h.clock.advance(GRACE_MS + 10_000);
+    await pass();
+    expect(await h.db.starTransaction.count({ where: { transactionId: chargeId } })).toBe(1);
+    const payment = await h.db.payment.findUniqueOrThrow({ where: { telegramChargeId: chargeId } });
+    expect(payment.status).toBe("CAPTURED");
+    expect((await h.db.order.findUniqueOrThrow({ where: { publicId: order.id } })).status).toBe(
+      "PAID",
+    );
+    const breaks = (await h.shop.ledger.openFindings(100)).filter(
+      (f) => f.kind === "ledger-out-of-order",
+    );
+    expect(breaks.filter((f) => f.telegramChargeId === list[1]!.id)).toHaveLength(1);
+  });
+});

@@ -166,36 +166,38 @@ describe("a list that changed behind the reader", () => {
       (f) => f.kind === "ledger-out-of-order" && f.telegramChargeId === chargeId,
     );
 
-  it("stops at a page whose dates go back, stores nothing of it, and records one finding", async () => {
+  it("reads on past a page whose dates go back, stores it, and records one finding", async () => {
     const botId = nextBot++;
     const a = charge("order-a", 1, at(0));
     expect(await read(botId, [a])).toMatchObject({ read: 1, atEnd: true, offset: 1 });
     // Newer charges arrive at the start of the list: what comes after the position is older.
     const changed = [charge("order-c", 1, at(20)), charge("order-b", 1, at(10)), a];
-    for (let run = 0; run < 2; run++)
-      expect(await read(botId, changed)).toEqual({
-        read: 0,
-        atEnd: false,
-        offset: 1,
-        outOfOrder: true,
-      });
-    expect(await h.db.starTransaction.count({ where: { botId } })).toBe(1);
+    expect(await read(botId, changed)).toEqual({
+      read: 2,
+      atEnd: true,
+      offset: 3,
+      outOfOrder: true,
+    });
+    // The list grows at its end again: read, and nothing found twice.
+    changed.push(charge("order-d", 1, at(30)));
+    expect(await read(botId, changed)).toEqual({ read: 1, atEnd: true, offset: 4 });
+    expect(await h.db.starTransaction.count({ where: { botId } })).toBe(3);
     const [finding, ...more] = await breaks("order-a");
     expect(more).toEqual([]);
     expect(finding?.details).toMatchObject({ offset: 2 });
   });
 
-  it("stops at a page that repeats what was read, even when its dates go forward", async () => {
+  it("reads on past a page that repeats what was read, even when its dates go forward", async () => {
     const botId = nextBot++;
     const a = charge("mid-a", 1, at(0));
     const c = charge("mid-c", 1, at(20));
     expect(await read(botId, [a, c])).toMatchObject({ read: 2, offset: 2 });
     // An entry appears behind the position: the next page starts with one already read.
     const changed = [a, charge("mid-b", 1, at(10)), c, charge("mid-d", 1, at(30))];
-    expect(await read(botId, changed)).toMatchObject({ read: 0, offset: 2, outOfOrder: true });
-    expect(await h.db.starTransaction.count({ where: { botId } })).toBe(2);
+    expect(await read(botId, changed)).toMatchObject({ read: 2, offset: 4, outOfOrder: true });
+    expect(await h.db.starTransaction.count({ where: { botId } })).toBe(3);
     expect(await breaks("mid-c")).toHaveLength(1);
     const position = await h.db.starLedgerPosition.findUniqueOrThrow({ where: { botId } });
-    expect(position.txOffset).toBe(2);
+    expect(position.txOffset).toBe(4);
   });
 });
