@@ -42,7 +42,10 @@ const SCHEMAS = {
 };
 
 /** What every stack runs; each adds the servers of its Redis topology. */
-const COMMON = ["bot", "grafana", "migrate", "postgres", "prometheus", "proxy", "redis", "worker"];
+const COMMON = [
+  ...["backup", "bot", "grafana", "migrate", "node-exporter", "postgres", "prometheus"],
+  ...["proxy", "redis", "worker"],
+];
 const STACKS: Record<string, string[]> = {
   "compose.yaml": COMMON,
   "compose.sentinel.yaml": [...COMMON, "redis-replica", "sentinel-1", "sentinel-2", "sentinel-3"],

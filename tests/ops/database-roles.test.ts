@@ -13,8 +13,10 @@ const SUFFIX = `${process.pid}_${Date.now() % 100_000}`;
 const DB = `orderbot_ops_roles_${SUFFIX}`;
 const OWNER = `ops_owner_${SUFFIX}`;
 const APP = `ops_app_${SUFFIX}`;
+const BACKUP = `ops_backup_${SUFFIX}`;
 const OWNER_PASSWORD = "owner-password-0123456789";
 const APP_PASSWORD = "app-password-0123456789";
+const BACKUP_PASSWORD = "backup-password-0123456789";
 
 /** Runs `fn` with a connection of the local server's superuser, to its `postgres` database. */
 async function asAdmin<T>(fn: (db: ReturnType<typeof createDatabase>) => Promise<T>): Promise<T> {
@@ -71,8 +73,10 @@ beforeAll(async () => {
       POSTGRES_DB: DB,
       POSTGRES_OWNER_PASSWORD: OWNER_PASSWORD,
       POSTGRES_APP_PASSWORD: APP_PASSWORD,
+      POSTGRES_BACKUP_PASSWORD: BACKUP_PASSWORD,
       ORDERBOT_OWNER_ROLE: OWNER,
       ORDERBOT_APP_ROLE: APP,
+      ORDERBOT_BACKUP_ROLE: BACKUP,
     },
   });
   expect(result.code, result.stdout + result.stderr).toBe(0);
@@ -82,6 +86,7 @@ afterAll(async () => {
   await asAdmin(async (db) => {
     await db.$executeRawUnsafe(`DROP DATABASE IF EXISTS "${DB}" WITH (FORCE)`);
     await db.$executeRawUnsafe(`DROP ROLE IF EXISTS "${APP}"`);
+    await db.$executeRawUnsafe(`DROP ROLE IF EXISTS "${BACKUP}"`);
     await db.$executeRawUnsafe(`DROP ROLE IF EXISTS "${OWNER}"`);
   });
 });
@@ -127,6 +132,21 @@ describe("PostgreSQL roles (docker/postgres/init-roles.sh)", () => {
       const outcome = await query(app, sql);
       expect(outcome.ok, sql).toBe(false);
       expect(outcome.error, sql).toMatch(/permission denied|must be (the )?owner|superuser/i);
+    }
+  });
+
+  it("the backup role reads every table and writes none", async () => {
+    const backup = urlAs(BACKUP, BACKUP_PASSWORD);
+    expect(await query(backup, `SELECT count(*) FROM "payments"`)).toEqual({ ok: true });
+    expect(await query(backup, `SELECT count(*) FROM "_prisma_migrations"`)).toEqual({ ok: true });
+    for (const sql of [
+      `INSERT INTO "processed_updates" ("bot_id", "update_id") VALUES (1, 2)`,
+      `DELETE FROM "payments"`,
+      `CREATE TABLE "intruder" (id int)`,
+    ]) {
+      const outcome = await query(backup, sql);
+      expect(outcome.ok, sql).toBe(false);
+      expect(outcome.error, sql).toMatch(/permission denied/i);
     }
   });
 });

@@ -53,7 +53,8 @@ export function settingProblems(
 }
 
 /** A value for a compose variable that can be found again in the rendered configuration. */
-export const probeValue = (name: string) => `probe-${name.toLowerCase().replace(/_/g, "-")}`;
+export const probeValue = (name: string) =>
+  `${name.endsWith("_DIR") ? "/" : ""}probe-${name.toLowerCase().replace(/_/g, "-")}`;
 
 /**
  * One line per compose variable (set to its probeValue) that appears in no rendered
