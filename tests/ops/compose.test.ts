@@ -118,9 +118,15 @@ describe("compose files", () => {
       });
     // Nothing but the postgres image's own first start uses the superuser.
     expect(stack("compose.yaml").text).not.toMatch(/postgresql:\/\/postgres:/);
-    expect(JSON.stringify(service("compose.yaml", "postgres").volumes)).toMatch(
+    const postgres = service("compose.yaml", "postgres");
+    expect(JSON.stringify(postgres.volumes)).toMatch(
       /init-roles\.sh:\/docker-entrypoint-initdb\.d\/10-roles\.sh:ro/,
     );
+    expect(JSON.stringify(postgres.volumes)).toContain(
+      "no-remote-superuser.sh:/docker-entrypoint-initdb.d/20-hba.sh:ro",
+    );
+    // Over TCP: while the first start initialises, the server answers on its socket only.
+    expect(JSON.stringify(postgres.healthcheck?.test)).toContain("pg_isready -h 127.0.0.1");
     const command = service("compose.yaml", "redis").command as string[];
     expect(command.join(" ")).toContain(`--requirepass ${redis}`);
     expect(command.join(" ")).toContain("--maxmemory 256mb");

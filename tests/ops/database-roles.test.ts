@@ -3,6 +3,8 @@
 // role; then the app role can read and write rows and nothing else. (compose.test.ts checks that
 // compose gives each process its role.)
 import { existsSync, readdirSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, migrate } from "@orderbot/db";
@@ -148,5 +150,20 @@ describe("PostgreSQL roles (docker/postgres/init-roles.sh)", () => {
       expect(outcome.ok, sql).toBe(false);
       expect(outcome.error, sql).toMatch(/permission denied/i);
     }
+  });
+
+  it("the superuser may not log in over the network (docker/postgres/no-remote-superuser.sh)", async () => {
+    const pgdata = await mkdtemp(path.join(os.tmpdir(), "orderbot-hba-"));
+    const image = "local all all trust\nhost all all all scram-sha-256\n";
+    await writeFile(path.join(pgdata, "pg_hba.conf"), image);
+    const result = await run(path.join(DOCKER_DIR, "postgres/no-remote-superuser.sh"), [], {
+      env: { PATH: process.env.PATH, PGDATA: pgdata, POSTGRES_USER: "postgres" },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    // The first matching line wins: the reject comes before the image's password line.
+    expect(await readFile(path.join(pgdata, "pg_hba.conf"), "utf8")).toBe(
+      `host all postgres all reject\n${image}`,
+    );
+    await rm(pgdata, { recursive: true, force: true });
   });
 });
