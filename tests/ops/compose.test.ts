@@ -43,8 +43,8 @@ const SCHEMAS = {
 
 /** What every stack runs; each adds the servers of its Redis topology. */
 const COMMON = [
-  ...["backup", "bot", "grafana", "migrate", "node-exporter", "postgres", "prometheus"],
-  ...["proxy", "redis", "worker"],
+  ...["alertmanager", "backup", "blackbox-exporter", "bot", "grafana", "migrate"],
+  ...["node-exporter", "postgres", "prometheus", "proxy", "redis", "worker"],
 ];
 const STACKS: Record<string, string[]> = {
   "compose.yaml": COMMON,
