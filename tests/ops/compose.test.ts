@@ -9,6 +9,7 @@ import { botConfigSchema, parseBotConfig } from "@orderbot/bot";
 import { configSchemaDoc } from "@orderbot/platform";
 import { parseWorkerConfig, workerConfigSchema } from "@orderbot/worker";
 import { renderCompose, stageDockerDir, type Rendered } from "./support/compose-render.ts";
+import { containerProblems } from "./support/container-rules.ts";
 import {
   envFile,
   exampleSettings,
@@ -44,7 +45,7 @@ const SCHEMAS = {
 /** What every stack runs; each adds the servers of its Redis topology. */
 const COMMON = [
   ...["alertmanager", "backup", "blackbox-exporter", "bot", "grafana", "migrate"],
-  ...["node-exporter", "postgres", "prometheus", "proxy", "redis", "worker"],
+  ...["node-exporter", "postgres", "prometheus", "proxy", "proxy-data-owner", "redis", "worker"],
 ];
 const STACKS: Record<string, string[]> = {
   "compose.yaml": COMMON,
@@ -157,6 +158,62 @@ describe("compose files", () => {
     const result = await renderCompose(docker, "compose.yaml", without, ["config", "-q"]);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain("set POSTGRES_APP_PASSWORD in docker/.env");
+  });
+});
+
+describe("containers", () => {
+  it.each(Object.keys(STACKS))(
+    "%s: every container has memory, CPU and process limits, a healthcheck and rotated logs",
+    (file) => {
+      expect(containerProblems(stack(file).services)).toEqual([]);
+    },
+  );
+
+  it("the check names each rule a container breaks (fixture)", () => {
+    const logging = { driver: "json-file", options: { "max-size": "20m" } };
+    const limits = { deploy: { resources: { limits: { cpus: 1, memory: "64M" } } } };
+    expect(
+      containerProblems({
+        bare: {},
+        unrotated: { ...limits, pids_limit: 50, healthcheck: { test: ["CMD", "true"] } },
+        "one-off": { ...limits, pids_limit: 50, restart: "no", logging },
+        disabled: { ...limits, pids_limit: 50, healthcheck: { disable: true }, logging },
+      }),
+    ).toEqual([
+      "bare: no memory limit",
+      "bare: no CPU limit",
+      "bare: no process limit",
+      "bare: no healthcheck",
+      "bare: no log rotation",
+      "unrotated: no log rotation",
+      "disabled: no healthcheck",
+    ]);
+  });
+
+  it("the apps' heap is capped below their memory limit", () => {
+    for (const name of ["bot", "worker", "migrate"]) {
+      const app = service("compose.yaml", name);
+      const heap = Number(
+        /--max-old-space-size=(\d+)/.exec(String(app.environment?.NODE_OPTIONS))?.[1],
+      );
+      const limit = Number(/^(\d+)M$/i.exec(app.deploy?.resources?.limits?.memory ?? "")?.[1]);
+      expect(heap, name).toBeGreaterThan(0);
+      expect(heap, name).toBeLessThan(limit * 0.8);
+    }
+  });
+});
+
+describe("the proxy, the one container facing the internet", () => {
+  it("runs as a user, without capabilities, on a read-only filesystem", () => {
+    const proxy = service("compose.yaml", "proxy");
+    expect(proxy.user).toBe("1000:1000");
+    expect(proxy.read_only).toBe(true);
+    expect(proxy.cap_drop).toEqual(["ALL"]);
+    expect(proxy.cap_add).toBeUndefined();
+    expect(proxy.security_opt).toContain("no-new-privileges:true");
+    expect(proxy.depends_on).toMatchObject({
+      "proxy-data-owner": { condition: "service_completed_successfully" },
+    });
   });
 });
 

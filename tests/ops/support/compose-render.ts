@@ -9,8 +9,13 @@ import { DOCKER_DIR, run, tool } from "./tools.ts";
 export interface RenderedService {
   image?: string;
   environment?: Record<string, string | number | null>;
-  deploy?: { replicas?: number; resources?: { limits?: { cpus?: string; memory?: string } } };
+  deploy?: {
+    replicas?: number;
+    resources?: { limits?: { cpus?: string | number; memory?: string } };
+  };
   healthcheck?: { test?: string | string[]; disable?: boolean };
+  restart?: string;
+  pids_limit?: number;
   logging?: { driver?: string; options?: Record<string, string> };
   [key: string]: unknown;
 }
