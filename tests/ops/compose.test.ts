@@ -44,7 +44,7 @@ const SCHEMAS = {
 
 /** What every stack runs; each adds the servers of its Redis topology. */
 const COMMON = [
-  ...["alertmanager", "backup", "blackbox-exporter", "bot", "grafana", "migrate"],
+  ...["alertmanager", "backup", "blackbox-exporter", "bot", "grafana", "grants", "migrate"],
   ...["node-exporter", "postgres", "prometheus", "proxy", "proxy-data-owner", "redis", "worker"],
 ];
 const STACKS: Record<string, string[]> = {
@@ -87,6 +87,7 @@ describe("compose files", () => {
         expect(app.deploy?.replicas).toBe(2);
         expect(app.depends_on).toMatchObject({
           migrate: { condition: "service_completed_successfully" },
+          grants: { condition: "service_completed_successfully" },
         });
         expect(app.read_only).toBe(true);
       }

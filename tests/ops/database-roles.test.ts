@@ -41,6 +41,17 @@ function urlAs(role: string, password: string): string {
   return url.toString();
 }
 
+/** libpq's variables for `role` on the local server. */
+function libpq(role: string, password: string): Record<string, string> {
+  const server = new URL(serviceUrls().databaseUrl);
+  return {
+    PGHOST: server.hostname,
+    PGPORT: server.port || "5432",
+    PGUSER: role,
+    PGPASSWORD: password,
+  };
+}
+
 /** psql of the installed PostgreSQL (found by glob: the version differs between machines). */
 function psqlDir(): string {
   const root = "/usr/lib/postgresql";
@@ -108,6 +119,33 @@ describe("PostgreSQL roles (docker/postgres/init-roles.sh)", () => {
       ),
     );
     expect(rows.map((r) => r.privileged)).toEqual([false, false]);
+  });
+
+  it("after postgres/app-grants.sql, the app role deletes no ledger row and writes no migration", async () => {
+    const grants = await run(
+      path.join(psqlDir(), "psql"),
+      ["--no-psqlrc", "-v", "ON_ERROR_STOP=1", "-v", `app=${APP}`, "-f", "postgres/app-grants.sql"],
+      { env: { PATH: process.env.PATH, PGDATABASE: DB, ...libpq(OWNER, OWNER_PASSWORD) } },
+    );
+    expect(grants.code, grants.stderr).toBe(0);
+    const app = urlAs(APP, APP_PASSWORD);
+    for (const sql of [
+      `DELETE FROM "stock_movements"`,
+      `DELETE FROM "payments"`,
+      `DELETE FROM "star_transactions"`,
+      `DELETE FROM "order_timeline"`,
+      `UPDATE "_prisma_migrations" SET "logs" = 'x'`,
+      `DELETE FROM "_prisma_migrations"`,
+    ]) {
+      const outcome = await query(app, sql);
+      expect(outcome.ok, sql).toBe(false);
+      expect(outcome.error, sql).toMatch(/permission denied/i);
+    }
+    // What the app does do on them still works.
+    expect(await query(app, `UPDATE "payments" SET "refund_attempts" = 0 WHERE false`)).toEqual({
+      ok: true,
+    });
+    expect(await query(app, `SELECT count(*) FROM "stock_movements"`)).toEqual({ ok: true });
   });
 
   it("the app role reads and writes rows of the migrated tables", async () => {

@@ -75,6 +75,9 @@ describe("scripts/deploy", () => {
       lines.findIndex((l) => l.startsWith(`run ${next} `)),
     );
     expect(lines.findIndex((l) => l.startsWith(`run ${next} `))).toBeLessThan(
+      lines.findIndex((l) => l.startsWith("run  --rm grants")),
+    );
+    expect(lines.findIndex((l) => l.startsWith("run  --rm grants"))).toBeLessThan(
       lines.findIndex((l) => l.startsWith("start ")),
     );
     expect(fewestHealthyBots(lines)).toBe(2);
