@@ -99,6 +99,9 @@ describe("reverse proxy", () => {
         body: "{}",
       });
       expect(response.status).toBeGreaterThanOrEqual(500);
+      // Only POST is forwarded: a GET never reaches (and waits for) a bot.
+      const get = await fetch(`http://127.0.0.1:${site}/telegram/webhook`);
+      expect(get.status).toBe(404);
       // Both entries of that request written: the error log's and the access log's.
       await until(() => /http\.log\.error/.test(logs) && /http\.log\.access/.test(logs));
       expect(logs).not.toContain(secret);
