@@ -110,13 +110,14 @@ describe("compose files", () => {
     const [owner, app, redis] = ["OWNER", "APP", "REDIS"].map((n) =>
       probe(n === "REDIS" ? "REDIS_PASSWORD" : `POSTGRES_${n}_PASSWORD`),
     );
+    const redisApp = probe("REDIS_APP_PASSWORD");
     expect(service("compose.yaml", "migrate").environment?.DATABASE_URL).toBe(
       `postgresql://orderbot_owner:${owner}@postgres:5432/orderbot`,
     );
     for (const name of ["bot", "worker"])
       expect(service("compose.yaml", name).environment).toMatchObject({
         DATABASE_URL: `postgresql://orderbot_app:${app}@postgres:5432/orderbot`,
-        REDIS_URL: `redis://:${redis}@redis:6379`,
+        REDIS_URL: `redis://orderbot:${redisApp}@redis:6379`,
       });
     // Nothing but the postgres image's own first start uses the superuser.
     expect(stack("compose.yaml").text).not.toMatch(/postgresql:\/\/postgres:/);
@@ -151,7 +152,9 @@ describe("compose files", () => {
     }
     for (const file of ["compose.sentinel.yaml", "compose.cluster.yaml"])
       for (const name of ["bot", "worker"])
-        expect(service(file, name).environment?.REDIS_URL).toBe(`redis://:${redis}@redis:6379`);
+        expect(service(file, name).environment?.REDIS_URL).toBe(
+          `redis://orderbot:${probe("REDIS_APP_PASSWORD")}@redis:6379`,
+        );
   });
 
   it("refuses to start without the secrets, naming the one that is missing", async () => {
