@@ -207,6 +207,19 @@ describe("containers", () => {
   });
 });
 
+describe("networks", () => {
+  it("Grafana shares a network with Prometheus only", () => {
+    const on = (name: string) => Object.keys(service("compose.yaml", name).networks as object);
+    expect(on("grafana")).toEqual(["monitoring"]);
+    for (const [name] of Object.entries(stack("compose.yaml").services).filter(
+      ([name]) => name !== "grafana" && name !== "prometheus",
+    ))
+      expect(JSON.stringify(service("compose.yaml", name).networks ?? {}), name).not.toContain(
+        "monitoring",
+      );
+  });
+});
+
 describe("the proxy, the one container facing the internet", () => {
   it("runs as a user, without capabilities, on a read-only filesystem", () => {
     const proxy = service("compose.yaml", "proxy");
