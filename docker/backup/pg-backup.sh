@@ -12,6 +12,8 @@
 # password.
 set -eu
 
+# Dumps hold customers' addresses and phone numbers: readable by their owner only.
+umask 077
 : "${BACKUP_DIR:?set BACKUP_DIR: where the dumps go}"
 keep=${BACKUP_KEEP:-48}
 
@@ -44,6 +46,7 @@ write_metrics() {
     echo "# TYPE orderbot_backup_last_size_bytes gauge"
     echo "orderbot_backup_last_size_bytes $(wc -c <"$1")"
   } >"$tmp"
+  chmod 644 "$tmp" # node-exporter reads it as another user
   mv "$tmp" "$BACKUP_METRICS_DIR/orderbot_backup.prom"
 }
 

@@ -3,7 +3,7 @@
 // into a new database of the same server. The shop's invariants hold on the restore, and the
 // payments and the Star ledger are byte-equal to the original.
 import { existsSync, readdirSync } from "node:fs";
-import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -105,6 +105,10 @@ describe("backup and restore (docker/backup)", () => {
     const before = await rowsOf(original.db, table);
     if (table !== "star_ledger_findings") expect(before.length).toBeGreaterThan(0);
     expect(await rowsOf(restored, table)).toEqual(before);
+  });
+
+  it("the dump is readable by its owner only (it holds addresses and phone numbers)", async () => {
+    expect((await stat(dump)).mode & 0o077).toBe(0);
   });
 
   it("the backup reports its time for the age alert", async () => {
