@@ -103,6 +103,21 @@ const services = parse(await readFile(path.join(DOCKER_DIR, "services.yaml"), "u
   services: { bot: { healthcheck: { test: string[] } } };
 };
 
+describe("scripts/deploy, when only the workers fail", () => {
+  it("takes the bots back one at a time too, never below their healthy count", async () => {
+    const state = await engine("worker-broken", "orderbot:1.4.0");
+    const result = await deploy(state, ["registry.example.com/orderbot:1.5.0-broken-worker"]);
+    expect(result.code).toBe(1);
+    const old = "orderbot:1.4.0";
+    expect(await containers(state)).toEqual({ bot: [old, old], worker: [old, old] });
+    const lines = await log(state);
+    expect(lines.some((l) => l.startsWith("start bot") && l.includes("1.5.0-broken-worker"))).toBe(
+      true,
+    );
+    expect(fewestHealthyBots(lines)).toBe(2);
+  });
+});
+
 describe("the bot's compose healthcheck", () => {
   const probe = services.services.bot.healthcheck.test.at(-1)!;
 
