@@ -1,7 +1,8 @@
 // docker/prometheus: the scrape config and alert rules load, every alert's unit tests pass, and
 // every alert is tested both ways (fires on a synthetic series, quiet on a healthy one) and has a
 // runbook entry in docs/operations.md.
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "@orderbot/testkit";
@@ -55,6 +56,49 @@ describe("Prometheus configuration", () => {
   });
 });
 
+describe("Alertmanager configuration", () => {
+  it("start.sh renders a configuration amtool accepts, with a Telegram receiver to the chat", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "orderbot-alertmanager-"));
+    const config = path.join(dir, "alertmanager.yml");
+    try {
+      const render = await run(path.join(DOCKER_DIR, "alertmanager/start.sh"), ["render"], {
+        env: {
+          PATH: process.env.PATH,
+          ALERTMANAGER_CONFIG: config,
+          ALERT_TELEGRAM_BOT_TOKEN: "123456:alert-bot-token_0123",
+          ALERT_TELEGRAM_CHAT_ID: "-1001234567890",
+        },
+      });
+      expect(render.code, render.stderr).toBe(0);
+      const check = await run(tool("amtool"), ["check-config", config]);
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+      const rendered = await readFile(config, "utf8");
+      expect(rendered).toContain('bot_token: "123456:alert-bot-token_0123"');
+      expect(rendered).toContain("chat_id: -1001234567890");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("start.sh refuses a chat id that is not a number, naming the setting", async () => {
+    const render = await run(path.join(DOCKER_DIR, "alertmanager/start.sh"), ["render"], {
+      env: {
+        PATH: process.env.PATH,
+        ALERTMANAGER_CONFIG: "/dev/null",
+        ALERT_TELEGRAM_BOT_TOKEN: "123456:alert-bot-token_0123",
+        ALERT_TELEGRAM_CHAT_ID: "@owners",
+      },
+    });
+    expect(render.code).not.toBe(0);
+    expect(render.stderr).toContain("ALERT_TELEGRAM_CHAT_ID must be a numeric chat id");
+  });
+
+  it("Prometheus sends its alerts to Alertmanager", async () => {
+    const config = await readFile(path.join(PROMETHEUS_DIR, "prometheus.yml"), "utf8");
+    expect(config).toMatch(/alerting:\n\s+alertmanagers:\n[\s\S]*"alertmanager:9093"/);
+  });
+});
+
 describe("alert rules", () => {
   it("cover the signals operations asked for", () => {
     for (const name of [
@@ -68,6 +112,11 @@ describe("alert rules", () => {
       "OrderbotOutboxBacklogOld",
       "OrderbotOutboxDeadLetters",
       "OrderbotRefundPendingTooLong",
+      "OrderbotBackupTooOld",
+      "OrderbotPostgresDown",
+      "OrderbotRedisDown",
+      "OrderbotDiskFilling",
+      "OrderbotCertificateExpiring",
     ]) {
       expect([...alerts.keys()]).toContain(name);
     }

@@ -1,7 +1,8 @@
 // Every metric the alert rules, their unit tests and the Grafana dashboard name is one the code
 // declares, so a renamed metric cannot leave a dashboard panel empty or an alert silent. Declared
-// means `name: "orderbot_..."` in a prom-client constructor, or a value of a `*_METRICS` constant
-// (LOCK_METRICS, WORKER_METRICS ...). Histogram series (_bucket, _sum, _count) count as their base.
+// means `name: "orderbot_..."` in a prom-client constructor, a value of a `*_METRICS` constant
+// (LOCK_METRICS, WORKER_METRICS ...), or a `# TYPE orderbot_...` line the backup script writes for
+// node-exporter. Histogram series (_bucket, _sum, _count) count as their base.
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -44,6 +45,8 @@ async function declaredMetrics(): Promise<Set<string>> {
       }
     }
   }
+  const backup = await readFile(path.join(DOCKER_DIR, "backup/pg-backup.sh"), "utf8");
+  for (const m of backup.matchAll(/# TYPE (orderbot_[a-z0-9_]+) /g)) declared.add(m[1]!);
   return declared;
 }
 
@@ -105,6 +108,7 @@ describe("metric names", () => {
       "orderbot_lock_acquire_total",
       "orderbot_lock_redis_command_seconds",
       "orderbot_job_runs_total",
+      "orderbot_backup_last_success_timestamp_seconds",
     ]) {
       expect([...declared]).toContain(name);
     }

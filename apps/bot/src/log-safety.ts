@@ -1,4 +1,3 @@
-import { Transform } from "node:stream";
 import { BotError, GrammyError, HttpError } from "grammy";
 
 /**
@@ -19,22 +18,4 @@ export function loggableError(error: unknown): unknown {
   }
   if (cause instanceof HttpError) return { type: "HttpError", message: cause.message };
   return cause;
-}
-
-/**
- * A last line of defence between the logger and stdout: replaces every occurrence of the given
- * secrets (the bot token, the webhook secret) with "[redacted]", whatever code logged them.
- * Redaction by path (see @orderbot/platform's logger) stays the first line.
- */
-export function scrubSecrets(out: NodeJS.WritableStream, secrets: readonly string[]): Transform {
-  const needles = secrets.filter((s) => s.length >= 8);
-  const scrubber = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      let line = chunk.toString("utf8");
-      for (const needle of needles) line = line.split(needle).join("[redacted]");
-      done(null, line);
-    },
-  });
-  scrubber.pipe(out);
-  return scrubber;
 }

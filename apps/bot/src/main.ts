@@ -5,13 +5,15 @@ import {
   ConfigError,
   createLogger,
   createMetricsRegistry,
+  scrubSecrets,
+  scrubText,
   waitForRedis,
   type Logger,
 } from "@orderbot/platform";
 import { createRuntime } from "@orderbot/runtime";
 import { createBotApp } from "./app.ts";
 import { loadBotConfig, type BotConfig } from "./config.ts";
-import { loggableError, scrubSecrets } from "./log-safety.ts";
+import { loggableError } from "./log-safety.ts";
 import { checkMigrations } from "./startup.ts";
 import { updateIdMixin, updateRequestId } from "./updates/scope.ts";
 
@@ -29,14 +31,18 @@ function loadConfigOrExit(): BotConfig {
   }
 }
 
+/** Values scrubbed from every line the process writes. */
+const secretsOf = (config: BotConfig) => [
+  config.BOT_TOKEN,
+  config.WEBHOOK_SECRET ?? "",
+  config.METRICS_TOKEN ?? "",
+  config.PROVIDER_TOKEN,
+  config.LOCK_HASH_KEY,
+];
+
 function createProcessLogger(config: BotConfig): Logger {
   const pretty = config.NODE_ENV === "development";
-  const secrets = [
-    config.BOT_TOKEN,
-    config.WEBHOOK_SECRET ?? "",
-    config.METRICS_TOKEN ?? "",
-    config.PROVIDER_TOKEN,
-  ];
+  const secrets = secretsOf(config);
   return createLogger({
     level: config.LOG_LEVEL,
     name: "bot",
@@ -46,8 +52,7 @@ function createProcessLogger(config: BotConfig): Logger {
   });
 }
 
-async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+async function main(config: BotConfig): Promise<void> {
   const logger = createProcessLogger(config);
   const registry = createMetricsRegistry({ defaultMetrics: true });
 
@@ -82,9 +87,10 @@ async function main(): Promise<void> {
   await app.start();
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `bot: failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
+const config = loadConfigOrExit();
+main(config).catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  // Written outside the logger, so scrubbed here the same way.
+  process.stderr.write(`bot: failed to start: ${scrubText(message, secretsOf(config))}\n`);
   process.exit(1);
 });

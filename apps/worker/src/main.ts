@@ -2,14 +2,9 @@
 // shutdown. Everything else is importable (createWorker) and runs in tests without a process.
 import closeWithGrace from "close-with-grace";
 import { Api } from "grammy";
-import {
-  ConfigError,
-  createLogger,
-  createMetricsRegistry,
-  waitForRedis,
-  withDeadline,
-} from "@orderbot/platform";
+import { ConfigError, createMetricsRegistry, waitForRedis, withDeadline } from "@orderbot/platform";
 import { loadWorkerConfig, type WorkerConfig } from "./config.ts";
+import { createProcessLogger } from "./process-logger.ts";
 import { createWorkerRuntime, runtimeDeps } from "./runtime.ts";
 import { createWorker } from "./worker.ts";
 
@@ -24,13 +19,7 @@ function loadConfigOrExit(): WorkerConfig {
 }
 
 const config = loadConfigOrExit();
-const logger = createLogger({
-  level: config.LOG_LEVEL,
-  pretty: config.NODE_ENV === "development",
-  name: "worker",
-}).child({
-  worker: config.WORKER_ID,
-});
+const logger = createProcessLogger(config);
 const registry = createMetricsRegistry({ defaultMetrics: true });
 
 const runtime = createWorkerRuntime(config, { logger, registry });

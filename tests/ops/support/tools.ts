@@ -17,7 +17,7 @@ export interface RunResult {
 }
 
 /** The tool on PATH, or the copy scripts/ensure-tools unpacked into .data/tools/bin. */
-export function tool(name: "promtool" | "docker-compose" | "caddy"): string {
+export function tool(name: "promtool" | "amtool" | "docker-compose" | "caddy"): string {
   const local = path.join(
     process.env.ORDERBOT_DATA_DIR ?? path.join(PROJECT_ROOT, ".data"),
     "tools/bin",
