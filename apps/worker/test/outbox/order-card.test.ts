@@ -35,12 +35,14 @@ const PAID_LATE: OrderView = {
   ],
 };
 
+// The row is queued in the shape the expand migration stores while the previous release may run
+// (20261207030000_order_message_columns names the card's message in `edit`).
 describe("an order-card event", () => {
   it("renders the order as it is when sent: paid, though queued when it expired", async () => {
     await testDb.db.$executeRaw`
       INSERT INTO outbox_messages (dedupe_key, chat_id, method, payload, status, attempts, next_attempt_at)
       VALUES ('card:CARD2345:EXPIRED', ${CUSTOMER}, 'notify',
-              '{"template":"order-card","params":{"orderId":"CARD2345","status":"EXPIRED"}}'::jsonb,
+              '{"template":"order-card","params":{"orderId":"CARD2345","status":"EXPIRED"},"edit":{"message_id":42}}'::jsonb,
               'PENDING', 0, timezone('UTC', now()))`;
     const calls: ApiCall[] = [];
     const relay = createOutboxRelay({
