@@ -98,6 +98,7 @@ const ATTEMPTS: Record<RightedAction, () => { text?: string; data?: string }[]> 
   "finding-resolve": () => [{ data: callbacks.findingResolve.encode({ findingId }) }],
   price: () => [{ text: "/price CUP-CELADON 1" }],
   "promo-add": () => [{ text: "/promo add ALMOSTFREE 99% uses=50" }],
+  "catalog-import": () => [{ data: callbacks.catalogImport.encode({ messageId: 1 }) }],
 };
 
 const REFUSALS: Record<string, string> = {
@@ -109,6 +110,8 @@ const REFUSALS: Record<string, string> = {
     'Prices need an owner, or an admin with the "Add new admins" right. Nothing was changed.',
   "op-promo-no-right":
     'New promo codes need an owner, or an admin with the "Add new admins" right. Nothing was changed.',
+  "op-import-no-right":
+    'Importing a catalog needs an owner, or an admin with the "Add new admins" right. Nothing was changed.',
 };
 
 describe("the admin rights table", () => {

@@ -54,6 +54,11 @@ export const ADMIN_RIGHTS = {
     why: "a 99% code is worth as much as a refund",
     refusal: "op-promo-no-right",
   },
+  "catalog-import": {
+    right: "can_promote_members",
+    why: "an import sets prices",
+    refusal: "op-import-no-right",
+  },
 } as const satisfies Record<string, RightRule>;
 
 export type RightedAction = keyof typeof ADMIN_RIGHTS;
