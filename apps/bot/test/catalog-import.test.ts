@@ -126,10 +126,11 @@ describe("importing a catalog", () => {
     const csv = [
       HEADER,
       "NEW-KETTLE,Electric kettle,电热水壶,teaware,40,XTR,digital,5,",
+      "NEW-TRAY,Tray,茶盘,,9,XTR,digital,0,",
       "TEA-PUER,Pu'er cake,普洱茶饼 357 克,dark-tea,61,XTR,digital,20,",
     ].join("\n");
     const plan = {
-      created: ["NEW-KETTLE"],
+      created: ["NEW-KETTLE", "NEW-TRAY"],
       changed: [{ sku: "TEA-PUER", fields: ["title_en", "price"] }],
     };
     expect(await importCsv(csv, true)).toEqual({

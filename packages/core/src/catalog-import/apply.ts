@@ -66,6 +66,8 @@ async function create(
             photo: row.photo,
           },
         });
+        // No stock, no ledger row: the ledger holds moves only (a CHECK refuses a zero one).
+        if (row.stock === 0) return;
         await tx.stockMovement.create({
           data: {
             productId: product.id,
