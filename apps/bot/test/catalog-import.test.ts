@@ -1,7 +1,8 @@
 // A shop's own catalog (packages/core/src/catalog-import/): the sample file imported by
 // `npm run catalog` into an empty shop is the demo catalog, and a customer buys from it; a second
 // import changes nothing; a file with a malformed row changes nothing at all.
-import { readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CATALOG, DEMO_CATEGORIES, PHYSICAL_DEMO_CATALOG, seedCatalog } from "@orderbot/db";
@@ -149,5 +150,56 @@ describe("importing a catalog", () => {
     const puer = await h.db.product.findUniqueOrThrow({ where: { sku: "TEA-PUER" } });
     expect(puer).toMatchObject({ titleEn: "Pu'er cake", priceMinor: 61, stock: 20 });
     expect(await h.db.priceChange.count({ where: { productId: puer.id } })).toBe(1);
+  });
+
+  it("uploads a photo given as a path or an HTTPS URL once, and keeps its file_id", async () => {
+    const owner = h.kit.createUser({ firstName: "Owner", languageCode: "en" });
+    const group = h.kit.createGroup({ title: "Ops", creator: owner });
+    await h.shop.groups.bind({ chatId: group.id, title: "Ops", boundBy: owner.id });
+    const dir = await mkdtemp(path.join(os.tmpdir(), "orderbot-photos-"));
+    await mkdir(path.join(dir, "photos"));
+    await writeFile(path.join(dir, "photos/cup.jpg"), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2]));
+    await writeFile(
+      path.join(dir, "photos.csv"),
+      [
+        HEADER,
+        "PHOTO-PATH,Cup,杯,,12,XTR,digital,2,photos/cup.jpg",
+        "PHOTO-URL,Bowl,碗,,14,XTR,digital,2,https://shop.example.com/bowl.jpg",
+      ].join("\n"),
+    );
+    const env = {
+      DATABASE_URL: h.services.databaseUrl,
+      REDIS_URL: h.services.redisUrl,
+      LOCK_HASH_KEY: "catalog-test-hash-key-0123",
+      BOT_TOKEN: h.kit.token,
+      TELEGRAM_API_ROOT: h.kit.apiRoot,
+    };
+    const uploads = () => h.kit.callsTo("sendPhoto").filter((call) => call.ok).length;
+    try {
+      const dry = await catalogCommand(["import", "photos.csv", "--dry-run"], env, dir);
+      expect([dry.code, dry.out[1], uploads()]).toEqual([
+        0,
+        "would create 2: PHOTO-PATH, PHOTO-URL",
+        0,
+      ]);
+      const real = await catalogCommand(["import", "photos.csv"], env, dir);
+      expect(real.out[1]).toBe("create 2: PHOTO-PATH, PHOTO-URL");
+      expect(uploads()).toBe(2);
+      const stored = await h.db.product.findMany({
+        where: { sku: { in: ["PHOTO-PATH", "PHOTO-URL"] } },
+        orderBy: { sku: "asc" },
+      });
+      expect(
+        stored.map((p) => [p.photo?.match(/^[A-Za-z0-9_-]{20,}$/) !== null, p.photoSource]),
+      ).toEqual([
+        [true, "photos/cup.jpg"],
+        [true, "https://shop.example.com/bowl.jpg"],
+      ]);
+      const again = await catalogCommand(["import", "photos.csv"], env, dir);
+      expect(again.out.slice(1, 4)).toEqual(["create 0", "change 0", "unchanged 2"]);
+      expect(uploads()).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,6 +5,7 @@ import { runTransaction } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import { violatedUniqueIndex } from "../database/db-errors.ts";
 import { createSetPrice } from "../stock/set-price.ts";
+import type { PlannedPhoto } from "./photo.ts";
 import type { PlannedRow } from "./plan.ts";
 
 /** The ledger's batch id of opening stock: one row per product, ever. */
@@ -21,10 +22,11 @@ export function createApplyRow(deps: CoreDeps) {
 
   async function change(planned: Change, actor: bigint): Promise<Applied> {
     const { row, categoryId, product } = planned;
+    const { photo, source } = uploaded(planned.photo);
     // Titles, category and photo: one statement, only on the version the plan read.
     const { count } = await deps.db.product.updateMany({
       where: { id: product.id, version: product.version },
-      data: { titleEn: row.titleEn, titleZh: row.titleZh, categoryId, photo: row.photo },
+      data: { titleEn: row.titleEn, titleZh: row.titleZh, categoryId, photo, photoSource: source },
     });
     if (count === 0) return "conflict";
     if (!planned.fields.includes("price")) return "ok";
@@ -44,11 +46,9 @@ export function createApplyRow(deps: CoreDeps) {
 }
 
 /** The product and its opening stock's ledger row, in one transaction. */
-async function create(
-  deps: CoreDeps,
-  { row, categoryId }: Create,
-  actor: string,
-): Promise<Applied> {
+async function create(deps: CoreDeps, planned: Create, actor: string): Promise<Applied> {
+  const { row, categoryId } = planned;
+  const { photo, source } = uploaded(planned.photo);
   try {
     await runTransaction(
       deps.db,
@@ -63,7 +63,8 @@ async function create(
             kind: row.kind,
             stock: row.stock,
             categoryId,
-            photo: row.photo,
+            photo,
+            photoSource: source,
           },
         });
         // No stock, no ledger row: the ledger holds moves only (a CHECK refuses a zero one).
@@ -85,4 +86,10 @@ async function create(
     if (violatedUniqueIndex(error) !== undefined) return "conflict";
     throw error;
   }
+}
+
+/** The photo once its upload (if any) has run: the service uploads before anything is written. */
+function uploaded(planned: PlannedPhoto): { photo: string | null; source: string | null } {
+  if ("upload" in planned) throw new Error("catalog import: a photo was written before its upload");
+  return planned;
 }

@@ -8,3 +8,4 @@ export {
 } from "./service.ts";
 export { CATALOG_COLUMNS, type Refusal } from "./csv.ts";
 export type { ChangedField } from "./plan.ts";
+export type { PhotoUpload, UploadPhoto } from "./photo.ts";

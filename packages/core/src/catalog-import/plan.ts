@@ -2,17 +2,19 @@
 // one to change (and which fields), one already as the file says, or a refusal with its reason.
 import type { Database, ProductModel } from "@orderbot/db";
 import type { Refusal } from "./csv.ts";
+import { photoChanged, planPhoto, type PlannedPhoto } from "./photo.ts";
 import type { CatalogRow } from "./row.ts";
 
 /** The fields a file changes on an existing product; stock moves only by /stock and orders. */
 export type ChangedField = "title_en" | "title_zh" | "category" | "price" | "photo";
 
 export type PlannedRow =
-  | { action: "create"; row: CatalogRow; categoryId: number | null }
+  | { action: "create"; row: CatalogRow; categoryId: number | null; photo: PlannedPhoto }
   | {
       action: "change";
       row: CatalogRow;
       categoryId: number | null;
+      photo: PlannedPhoto;
       product: ProductModel;
       fields: ChangedField[];
     }
@@ -20,7 +22,12 @@ export type PlannedRow =
 
 export type Plan = { ok: true; rows: PlannedRow[] } | { ok: false; refused: Refusal[] };
 
-export async function planCatalog(db: Database, rows: readonly CatalogRow[]): Promise<Plan> {
+/** `canUpload`: the caller can upload photos (it has the bot's token). */
+export async function planCatalog(
+  db: Database,
+  rows: readonly CatalogRow[],
+  canUpload: boolean,
+): Promise<Plan> {
   const [products, categories] = await Promise.all([
     db.product.findMany({ where: { sku: { in: rows.map((row) => row.sku) } } }),
     db.category.findMany({ select: { id: true, slug: true } }),
@@ -44,13 +51,18 @@ export async function planCatalog(db: Database, rows: readonly CatalogRow[]): Pr
       continue;
     }
     const product = bySku.get(row.sku);
+    const photo = planPhoto(row.photo, product, canUpload);
+    if (photo === "needs-uploader") {
+      refuse("photo: uploading a file needs the bot's token (BOT_TOKEN)");
+      continue;
+    }
     if (!product) {
-      planned.push({ action: "create", row, categoryId });
+      planned.push({ action: "create", row, categoryId, photo });
       continue;
     }
     const fixed = fixedFieldProblem(row, product);
     if (fixed) refuse(fixed);
-    else planned.push(changeOf(row, categoryId, product));
+    else planned.push(changeOf(row, categoryId, photo, product));
   }
   return refused.length ? { ok: false, refused } : { ok: true, rows: planned };
 }
@@ -64,14 +76,19 @@ function fixedFieldProblem(row: CatalogRow, product: ProductModel): string | nul
   return null;
 }
 
-function changeOf(row: CatalogRow, categoryId: number | null, product: ProductModel): PlannedRow {
+function changeOf(
+  row: CatalogRow,
+  categoryId: number | null,
+  photo: PlannedPhoto,
+  product: ProductModel,
+): PlannedRow {
   const fields: ChangedField[] = [];
   if (row.titleEn !== product.titleEn) fields.push("title_en");
   if (row.titleZh !== product.titleZh) fields.push("title_zh");
   if (categoryId !== product.categoryId) fields.push("category");
   if (row.priceMinor !== product.priceMinor) fields.push("price");
-  if (row.photo !== product.photo) fields.push("photo");
+  if (photoChanged(photo, product)) fields.push("photo");
   return fields.length
-    ? { action: "change", row, categoryId, product, fields }
+    ? { action: "change", row, categoryId, photo, product, fields }
     : { action: "unchanged", row };
 }

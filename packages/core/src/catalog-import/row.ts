@@ -37,8 +37,28 @@ export interface CatalogRow {
   kind: "DIGITAL" | "PHYSICAL";
   /** Opening stock: only a product the file creates takes it. */
   stock: number;
-  /** As stored: an HTTP(S) URL or a Telegram file_id; null: none. */
-  photo: string | null;
+  /** As the file gives it: a Telegram file_id, an HTTP(S) URL or a file's path; null: none. */
+  photo: PhotoCell;
+}
+
+/** A file_id is stored as it is; a URL or a path is a source to upload (or, a URL, to keep). */
+export type PhotoCell =
+  | null
+  | { kind: "file-id"; fileId: string }
+  | { kind: "url"; url: string }
+  | { kind: "path"; path: string };
+
+/** A path: no scheme, no line breaks, at most 2048 characters (the column's bound). */
+const PATH = /^[^\s:][^\n\r]{0,2047}$/;
+
+function photoCell(text: string): PhotoCell | "invalid" {
+  if (text === "") return null;
+  const stored = parseProductPhoto(text);
+  if (stored !== null)
+    return /^https?:\/\//i.test(stored)
+      ? { kind: "url", url: stored }
+      : { kind: "file-id", fileId: stored };
+  return PATH.test(text) && !text.includes("://") ? { kind: "path", path: text } : "invalid";
 }
 
 export type RowResult = { ok: true; row: CatalogRow } | { ok: false; reason: string };
@@ -57,9 +77,9 @@ export function parseCatalogRow(line: number, fields: Record<CatalogColumn, stri
   if (priceMinor === null) return { ok: false, reason: `price: "${value.price}" is not an amount` };
   if (checkInvoiceAmount(priceMinor, value.currency).status !== "ok")
     return { ok: false, reason: "price: no invoice can ask this amount" };
-  const photo = value.photo === "" ? null : parseProductPhoto(value.photo);
-  if (value.photo !== "" && photo === null)
-    return { ok: false, reason: "photo: must be an HTTP(S) URL or a Telegram file_id" };
+  const photo = photoCell(value.photo);
+  if (photo === "invalid")
+    return { ok: false, reason: "photo: must be a file's path, an HTTP(S) URL or a file_id" };
   return {
     ok: true,
     row: {

@@ -4,6 +4,7 @@
 import type { CoreDeps } from "../deps.ts";
 import { createApplyRow } from "./apply.ts";
 import { readCatalogCsv, type Refusal } from "./csv.ts";
+import type { UploadPhoto } from "./photo.ts";
 import { planCatalog, type ChangedField, type PlannedRow } from "./plan.ts";
 import { parseCatalogRow, type CatalogRow } from "./row.ts";
 
@@ -13,6 +14,8 @@ export interface CatalogImportInput {
   dryRun: boolean;
   /** Who imports: an operator's Telegram id; 0 for the command line. */
   actor: bigint;
+  /** Uploads photos given as a URL or a path (docs/catalog.md); none: URLs kept, paths refused. */
+  uploadPhoto?: UploadPhoto;
 }
 
 export interface CatalogImportSummary {
@@ -34,15 +37,17 @@ export type CatalogImport = (input: CatalogImportInput) => Promise<CatalogImport
 
 export function createCatalogImport(deps: CoreDeps): CatalogImport {
   const applyRow = createApplyRow(deps);
-  return async function importCatalog({ csv, dryRun, actor }) {
+  return async function importCatalog({ csv, dryRun, actor, uploadPhoto }) {
     const rows = checkedRows(csv);
     if (!rows.ok) return refusedResult(deps, rows.refused);
     // The rows that parsed are planned even beside refused ones, so that one pass names every refusal.
-    const plan = await planCatalog(deps.db, rows.rows);
+    const plan = await planCatalog(deps.db, rows.rows, uploadPhoto !== undefined);
     const refused = [...rows.refused, ...(plan.ok ? [] : plan.refused)];
     if (!plan.ok || refused.length) return refusedResult(deps, refused);
     const summary = summarise(plan.rows);
     if (dryRun) return { status: "planned", ...summary };
+    const failed = uploadPhoto ? await uploadPhotos(plan.rows, uploadPhoto) : [];
+    if (failed.length) return refusedResult(deps, failed);
     for (const planned of plan.rows) {
       if (planned.action === "unchanged") continue;
       if ((await applyRow(planned, actor)) === "conflict") summary.conflicts.push(planned.row.sku);
@@ -95,4 +100,21 @@ function summarise(rows: readonly PlannedRow[]): CatalogImportSummary {
     else summary.unchanged++;
   }
   return summary;
+}
+
+/** Runs the planned uploads, each source once, before anything is written; the rows refused. */
+async function uploadPhotos(rows: PlannedRow[], upload: UploadPhoto): Promise<Refusal[]> {
+  const refused: Refusal[] = [];
+  const done = new Map<string, Promise<string>>();
+  for (const planned of rows) {
+    if (planned.action === "unchanged" || !("upload" in planned.photo)) continue;
+    const { upload: what, source } = planned.photo;
+    if (!done.has(source)) done.set(source, upload(what));
+    try {
+      planned.photo = { photo: await done.get(source)!, source };
+    } catch {
+      refused.push({ line: planned.row.line, sku: planned.row.sku, reason: "photo: not uploaded" });
+    }
+  }
+  return refused;
 }

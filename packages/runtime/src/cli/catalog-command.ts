@@ -3,8 +3,10 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { Api } from "grammy";
 import { z } from "zod";
 import { shopSettingsShape } from "@orderbot/core";
+import type { UploadPhoto } from "@orderbot/core/catalog-import";
 import {
   ConfigError,
   createMetricsRegistry,
@@ -13,7 +15,8 @@ import {
   sharedConfigShape,
   silentLogger,
 } from "@orderbot/platform";
-import { createRuntime } from "../runtime.ts";
+import { createPhotoUploader } from "../photo-uploader.ts";
+import { createRuntime, type Runtime } from "../runtime.ts";
 import { describeImport } from "./describe-import.ts";
 
 const USAGE = "usage: npm run catalog -- import FILE.csv [--dry-run]";
@@ -24,6 +27,9 @@ const configSchema = z.object({
   ...redisTopologyShape,
   ...shopSettingsShape,
   LOCK_NAMESPACE: z.string().default("catalog-cli"),
+  // With the bot's token, photos given as a URL or a path are uploaded through the operator group.
+  BOT_TOKEN: z.string().optional(),
+  TELEGRAM_API_ROOT: z.url().optional(),
 });
 
 export interface CommandOutput {
@@ -76,7 +82,13 @@ export async function catalogCommand(
     { name: "catalog", logger: silentLogger, registry: createMetricsRegistry() },
   );
   try {
-    const result = await runtime.shop.importCatalog({ csv, dryRun, actor: 0n });
+    const uploadPhoto = await photoUploader(config, runtime, path.dirname(path.resolve(cwd, file)));
+    const result = await runtime.shop.importCatalog({
+      csv,
+      dryRun,
+      actor: 0n,
+      ...(uploadPhoto ? { uploadPhoto } : {}),
+    });
     const refused =
       result.status === "refused" || (result.status === "applied" && result.conflicts.length > 0);
     const heading = `catalog: ${file}${dryRun ? " (dry run)" : ""}`;
@@ -84,4 +96,19 @@ export async function catalogCommand(
   } finally {
     await runtime.close();
   }
+}
+
+/** Uploads through the bound operator group, given the bot's token; none without either. */
+async function photoUploader(
+  config: z.infer<typeof configSchema>,
+  runtime: Runtime,
+  baseDir: string,
+): Promise<UploadPhoto | undefined> {
+  if (!config.BOT_TOKEN) return undefined;
+  const [group] = await runtime.shop.groups.list();
+  if (!group) return undefined;
+  const api = new Api(config.BOT_TOKEN, {
+    ...(config.TELEGRAM_API_ROOT ? { apiRoot: config.TELEGRAM_API_ROOT } : {}),
+  });
+  return createPhotoUploader(api, group.chatId, baseDir);
 }

@@ -4,6 +4,7 @@
 // catalog-import right (rights.ts): an import sets prices.
 import { Composer, InlineKeyboard } from "grammy";
 import type { CatalogImport, CatalogImportResult } from "@orderbot/core/catalog-import";
+import { createPhotoUploader } from "@orderbot/runtime";
 import { callbacks } from "@orderbot/conversation";
 import type { BotContext } from "../../bot/context.ts";
 import { actorOf, respond } from "./guard.ts";
@@ -73,7 +74,9 @@ async function importFile(
     await respond(ctx, ctx.t("op-import-unreadable"));
     return null;
   }
-  return deps.importCatalog({ csv, dryRun, actor: BigInt(actorOf(ctx)) });
+  // Photos by URL are uploaded through this group; no path is read (null).
+  const uploadPhoto = createPhotoUploader(ctx.api, ctx.chat!.id, null);
+  return deps.importCatalog({ csv, dryRun, actor: BigInt(actorOf(ctx)), uploadPhoto });
 }
 
 /** UTF-8 text of at most MAX_CATALOG_BYTES; null past it or when it is not UTF-8. */
