@@ -120,6 +120,7 @@ export default tseslint.config(
       "**/test/**",
       "packages/testkit/src/**",
       "packages/db/src/cli/**",
+      "packages/runtime/src/cli/**",
       "**/bench/**",
       "**/vitest.config.ts",
       "prisma.config.ts",

@@ -1,7 +1,7 @@
 // `npm run services`: start, status and stop on ports and a data directory of this test's own, so
 // the services the rest of the suite uses are never touched.
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -19,10 +19,10 @@ const env = {
   REDIS_URL: `redis://127.0.0.1:${redisPort}`,
 };
 
-async function services(command: string) {
+async function services(command: string, extraEnv: Record<string, string> = {}) {
   try {
     const { stdout, stderr } = await run(path.join(PROJECT_ROOT, "scripts/services"), [command], {
-      env,
+      env: { ...env, ...extraEnv },
     });
     return { code: 0, out: stdout + stderr };
   } catch (error) {
@@ -94,6 +94,20 @@ describe("npm run services", () => {
       env: shared,
     });
     expect(status.stdout).toMatch(/postgres\s+running.*\(provided/);
+  });
+
+  it("refuses Redis older than 7 before starting anything, and says what to install", async () => {
+    const bin = path.join(dataDir, "old-redis-bin");
+    await mkdir(bin);
+    const fake = path.join(bin, "redis-server");
+    await writeFile(fake, '#!/bin/sh\necho "Redis server v=6.2.0 sha=00000000:0 bits=64"\n');
+    await chmod(fake, 0o755);
+    const result = await services("start", { PATH: `${bin}:${process.env.PATH}` });
+    expect(result.code).toBe(1);
+    expect(result.out).toContain("Redis 6.2.0 found; orderbot needs Redis 7 or later");
+    expect(result.out).toContain("apt-get install redis-server");
+    const status = await services("status");
+    expect(status.out).toMatch(new RegExp(`postgres\\s+stopped\\s+port ${pgPort}`));
   });
 
   it("rejects an unknown command with its usage", async () => {

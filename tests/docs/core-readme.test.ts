@@ -1,5 +1,5 @@
 // The core README names createShop's services and counts them and the domain folders: both must
-// match packages/core/src.
+// match packages/core/src. Its example builds the shop as production does.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -20,6 +20,18 @@ function domainFolders(): string[] {
   return readdirSync(path.join(PROJECT_ROOT, "packages/core/src"), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && entry.name !== "database")
     .map((entry) => entry.name);
+}
+
+/** The example's imports: each name and the package it comes from. */
+function importsOf(code: string): { name: string; from: string }[] {
+  return [...code.matchAll(/^import \{([^}]+)\} from "([^"]+)";$/gm)].flatMap((m) =>
+    m[1]!.split(",").map((name) => ({ name: name.trim(), from: m[2]! })),
+  );
+}
+
+/** A lock manager built by hand has no outage layer unless it names one. */
+function buildsLocksAsProduction(code: string): boolean {
+  return code.includes("connectRedis(") || /createLockManager\([\s\S]*outage:/.test(code);
 }
 
 /** The number a sentence puts right before `noun` ("returns 16 services"), or undefined. */
@@ -44,6 +56,23 @@ describe("the core README", () => {
   it("counts the services and the domain folders as the code has them", () => {
     expect(countBefore(readme, "services")).toBe(services.length);
     expect(countBefore(readme, "folders")).toBe(domainFolders().length);
+  });
+
+  it("builds the shop's locks as production does, with names the packages export", async () => {
+    const example = /## Example\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    expect(buildsLocksAsProduction(example)).toBe(true);
+    const imports = importsOf(example);
+    expect(imports.map((i) => i.name)).toContain("connectRedis");
+    for (const { name, from } of imports) {
+      const exported = (await import(from)) as Record<string, unknown>;
+      expect(exported[name], `${from} exports ${name}`).toBeDefined();
+    }
+  });
+
+  it("tells a lock manager built without the outage layer in a fixture", () => {
+    const fixture =
+      'const locks = createLockManager({ redis, namespace: "p", kinds: LOCK_KINDS });';
+    expect(buildsLocksAsProduction(fixture)).toBe(false);
   });
 
   it("finds a wrong count in a fixture", () => {

@@ -28,6 +28,7 @@ import { startPolling } from "./updates/polling.ts";
 import { createRateLimiter } from "./updates/rate-limit.ts";
 import { createOperatorRoster } from "./updates/operator-roster.ts";
 import { HANDLED_UPDATE_TYPES } from "./updates/schema.ts";
+import { webhookMaxConnections } from "./updates/max-connections.ts";
 
 /** Products per catalog page: a short list of buttons fits a phone screen without scrolling. */
 const CATALOG_PAGE_SIZE = 6;
@@ -234,6 +235,7 @@ async function setWebhook(bot: Bot<BotContext>, config: BotConfig): Promise<void
   const url = `${(config.PUBLIC_URL ?? "").replace(/\/+$/, "")}${WEBHOOK_PATH}`;
   await bot.api.setWebhook(url, {
     secret_token: config.WEBHOOK_SECRET,
+    max_connections: webhookMaxConnections(config),
     allowed_updates: [...HANDLED_UPDATE_TYPES],
   });
 }

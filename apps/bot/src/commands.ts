@@ -60,6 +60,10 @@ const OPERATOR: Record<(typeof OPERATOR_COMMANDS)[number] | "bind" | "unbind", D
     en: "SKU [codes, or a .txt/.csv]: a digital product's pool",
     zh: "SKU [兑换码，或 .txt/.csv 文件]：数字商品的兑换码库",
   },
+  import: {
+    en: "as a .csv's caption: import the catalog, after a dry run",
+    zh: "作为 .csv 文件的说明：先试运行，再导入商品目录",
+  },
   bind: { en: "Make this the operator group (owners)", zh: "绑定为运营群（店主）" },
   unbind: { en: "Stop being the operator group (owners)", zh: "解除运营群绑定（店主）" },
 };

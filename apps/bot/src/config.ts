@@ -70,6 +70,22 @@ export const botConfigSchema = z
       .describe(
         "Webhook mode: the public HTTPS base URL; the webhook is PUBLIC_URL/telegram/webhook.",
       ),
+    BOT_REPLICAS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(1)
+      .describe("Webhook mode: how many bot replicas share the webhook (for max_connections)."),
+    WEBHOOK_MAX_CONNECTIONS: z.coerce
+      .number()
+      .int()
+      .min(1, "must be 1-100, Telegram's range")
+      .max(100, "must be 1-100, Telegram's range")
+      .optional()
+      .describe(
+        "Webhook mode: updates Telegram sends at once; unset: BOT_REPLICAS × DATABASE_POOL_MAX, at most 100.",
+      ),
     HOST: z
       .string()
       .default("127.0.0.1")

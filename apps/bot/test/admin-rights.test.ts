@@ -99,6 +99,7 @@ const ATTEMPTS: Record<RightedAction, () => { text?: string; data?: string }[]> 
   price: () => [{ text: "/price CUP-CELADON 1" }],
   kind: () => [{ text: "/kind CUP-CELADON digital 1" }],
   "promo-add": () => [{ text: "/promo add ALMOSTFREE 99% uses=50" }],
+  "catalog-import": () => [{ data: callbacks.catalogImport.encode({ messageId: 1 }) }],
 };
 
 const REFUSALS: Record<string, string> = {
@@ -110,6 +111,8 @@ const REFUSALS: Record<string, string> = {
     'Prices need an owner, or an admin with the "Add new admins" right. Nothing was changed.',
   "op-promo-no-right":
     'New promo codes need an owner, or an admin with the "Add new admins" right. Nothing was changed.',
+  "op-import-no-right":
+    'Importing a catalog needs an owner, or an admin with the "Add new admins" right. Nothing was changed.',
 };
 
 describe("the admin rights table", () => {

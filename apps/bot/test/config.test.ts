@@ -5,6 +5,7 @@ import { parseEnv } from "node:util";
 import { describe, expect, it } from "vitest";
 import { configProblems } from "@orderbot/testkit";
 import { parseBotConfig } from "../src/config.ts";
+import { webhookMaxConnections } from "../src/updates/max-connections.ts";
 
 const botProblems = (env: Record<string, string>) => configProblems(() => parseBotConfig(env));
 
@@ -187,6 +188,20 @@ describe("bot configuration", () => {
     }
     expect(botProblems({ ...VALID, WEBHOOK_SECRET: "A-z_0".repeat(6) + "9x" })).toEqual([]);
     expect(botProblems({ ...VALID, WEBHOOK_SECRET: "x".repeat(256) })).toEqual([]);
+  });
+
+  it("defaults the webhook's max_connections to what the replicas' pools serve, within 1-100", () => {
+    const maxConnections = (env: Record<string, string>) =>
+      webhookMaxConnections(parseBotConfig({ ...VALID, ...env }));
+    expect(maxConnections({})).toBe(10);
+    expect(maxConnections({ BOT_REPLICAS: "2", DATABASE_POOL_MAX: "10" })).toBe(20);
+    expect(maxConnections({ BOT_REPLICAS: "30", DATABASE_POOL_MAX: "10" })).toBe(100);
+    expect(maxConnections({ BOT_REPLICAS: "2", WEBHOOK_MAX_CONNECTIONS: "8" })).toBe(8);
+    for (const value of ["0", "101"]) {
+      expect(botProblems({ ...VALID, WEBHOOK_MAX_CONNECTIONS: value })).toEqual([
+        "WEBHOOK_MAX_CONNECTIONS: must be 1-100, Telegram's range",
+      ]);
+    }
   });
 });
 

@@ -30,8 +30,8 @@ describe("with the shared Redis", () => {
         `${c.scope.type}/${c.language_code ?? "default"}: ${c.commands.map((x) => x.command).join(",")}`,
     );
     expect(menus.sort()).toEqual([
-      "all_group_chats/default: help,products,stock,price,orders,order,kind,refund,process,ship,deliver,report,settings,refunds,refunded,photo,categories,category,promo,codes,bind,unbind",
-      "all_group_chats/zh: help,products,stock,price,orders,order,kind,refund,process,ship,deliver,report,settings,refunds,refunded,photo,categories,category,promo,codes,bind,unbind",
+      "all_group_chats/default: help,products,stock,price,orders,order,kind,refund,process,ship,deliver,report,settings,refunds,refunded,photo,categories,category,promo,codes,import,bind,unbind",
+      "all_group_chats/zh: help,products,stock,price,orders,order,kind,refund,process,ship,deliver,report,settings,refunds,refunded,photo,categories,category,promo,codes,import,bind,unbind",
       "all_private_chats/default: start,catalog,search,cart,promo,orders,language,paysupport,terms,help",
       "all_private_chats/zh: start,catalog,search,cart,promo,orders,language,paysupport,terms,help",
     ]);

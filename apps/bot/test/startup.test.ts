@@ -60,6 +60,16 @@ describe("the command menus at start", () => {
   }
 });
 
+describe("the webhook at start", () => {
+  it("sets max_connections from the replicas and the pool, as getWebhookInfo shows", async () => {
+    harness = await startBotHarness({
+      mode: "webhook",
+      env: { BOT_REPLICAS: "3", DATABASE_POOL_MAX: "4" },
+    });
+    expect(harness.kit.webhookInfo().max_connections).toBe(12);
+  });
+});
+
 describe("the Redis version", () => {
   it("reads redis_version from INFO server and wants 7 or later", () => {
     const info = (version: string) =>

@@ -1,10 +1,9 @@
-// npm run try [-- --port N]: the shop for a person to try in a browser, with no simulated crowd.
+// npm run try [-- --port N --host ADDR]: the shop for a person to try in a browser, with no simulated crowd.
 // scripts/try starts the services; this makes a new shop database (migrated and seeded, with the
 // shipped tea set), starts the fake Telegram with its web client, one bot and one worker, and
 // prints the client's URL. Ctrl-C stops everything it started.
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { seedCatalog } from "@orderbot/db";
 import {
   createTestDatabase,
@@ -16,14 +15,15 @@ import {
   stockPhysicalGoods,
   type ShopRun,
 } from "@orderbot/testkit";
+import { parseTryOptions, whereToOpen } from "./try-options.ts";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
-const { values } = parseArgs({ options: { port: { type: "string", default: "8081" } } });
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  process.stderr.write(`try: --port must be 0-65535, not ${values.port}\n`);
+const parsed = parseTryOptions(process.argv.slice(2));
+if (!parsed.ok) {
+  process.stderr.write(`try: ${parsed.problem}\n`);
   process.exit(2);
 }
+const { port, host } = parsed.options;
 const stopped = new Promise<string>((resolve) => {
   process.once("SIGINT", () => resolve("Ctrl-C"));
   process.once("SIGTERM", () => resolve("SIGTERM"));
@@ -48,9 +48,10 @@ try {
     logDir,
     env: { LOG_LEVEL: "info", ...PHYSICAL_SHOP_ENV },
     workerEnv: { OUTBOX_INTERVAL_MS: "500" },
-    kit: { port, controlApi: true },
+    kit: { port, host, controlApi: true },
   });
-  out(`try: open ${shop.kit.apiRoot}/ in a browser: create a user, send /start.`);
+  for (const line of whereToOpen(parsed.options, shop.kit.apiRoot)) out(`try: ${line}`);
+  out(`try: there, create a user and send /start.`);
   out(`try: "Shop operators" is the operator group; its owner "Operator" runs the shop there.`);
   out(`try: Ctrl-C stops everything it started`);
   out(`try: ${await stopped}: stopping`);

@@ -1,6 +1,7 @@
 import { createCartService, type CartService } from "./cart/service.ts";
 import { createCategoryAdmin, type CategoryAdmin } from "./catalog/categories.ts";
 import { createCatalogService, type CatalogService } from "./catalog/service.ts";
+import { createCatalogImport, type CatalogImport } from "./catalog-import/service.ts";
 import { resolveCoreConfig, type CoreConfigInput } from "./config.ts";
 import { buildDeps, type CoreDeps, type CoreDepsInput } from "./deps.ts";
 import { createFulfilmentService, type FulfilmentService } from "./fulfilment/service.ts";
@@ -22,6 +23,8 @@ import { createShippingService, type ShippingService } from "./shipping/service.
 
 export interface Shop {
   catalog: CatalogService;
+  /** A catalog from a CSV file, with a dry run (`npm run catalog`, operators' /import). */
+  importCatalog: CatalogImport;
   /** Operators managing categories and putting products in them (/category). */
   categories: CategoryAdmin;
   /** Customers' carts, and checkout: a cart turned into one order. */
@@ -67,6 +70,7 @@ export function createShop(options: CreateShopOptions): Shop {
   const orders = createOrderService(deps);
   return {
     catalog: createCatalogService(deps),
+    importCatalog: createCatalogImport(deps),
     categories: createCategoryAdmin(deps),
     cart: createCartService(deps, orders.placeOrder),
     photos: createProductPhotos(deps),

@@ -26,8 +26,8 @@ export function parseMultipart(
       const headers = part.subarray(0, headerEnd).toString("utf8");
       // Drop the CRLF that precedes the next delimiter.
       const content = part.subarray(headerEnd + 4, Math.max(headerEnd + 4, part.length - 2));
-      const name = /name="([^"]*)"/i.exec(headers)?.[1];
-      const filename = /filename="([^"]*)"/i.exec(headers)?.[1];
+      const name = parameter(headers, "name");
+      const filename = parameter(headers, "filename");
       if (name !== undefined) {
         fields[name] =
           filename !== undefined ? { filename, size: content.length } : content.toString("utf8");
@@ -36,4 +36,10 @@ export function parseMultipart(
     start = next;
   }
   return fields;
+}
+
+/** A Content-Disposition parameter, quoted or a bare token (grammY sends `filename=cup.jpg`). */
+function parameter(headers: string, key: string): string | undefined {
+  const match = new RegExp(`(?:^|[;\\s])${key}=(?:"([^"]*)"|([^;\\s]+))`, "i").exec(headers);
+  return match ? (match[1] ?? match[2]) : undefined;
 }

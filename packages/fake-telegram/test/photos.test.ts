@@ -1,5 +1,6 @@
 // Acceptance: sendPhoto, editMessageCaption and editMessageMedia hold the bot to Telegram's rules
 // (caption length, what a photo can be sent from, what can be edited into what).
+import { Api, InputFile } from "grammy";
 import { describe, expect, it } from "vitest";
 import {
   type FakeTelegram,
@@ -75,6 +76,13 @@ describe("sendPhoto", () => {
     const body = (await response.json()) as { ok: boolean; result: TgMessage };
     expect(body.ok).toBe(true);
     expect(body.result.photo?.length).toBeGreaterThan(1);
+  });
+
+  it("accepts a file grammY uploads: attach:// and an unquoted filename, as Telegram does", async () => {
+    const api = new Api(tg.token, { apiRoot: tg.apiRoot });
+    const file = new InputFile(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]), "cup.jpg");
+    const sent = await api.sendPhoto(ann.chatId, file);
+    expect(sent.photo.at(-1)?.file_id).toMatch(/^[A-Za-z0-9_-]{20,}$/);
   });
 
   it("allows a caption of 0-1024 characters after entity parsing", async () => {

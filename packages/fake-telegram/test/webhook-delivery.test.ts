@@ -237,4 +237,19 @@ describe("what reaches the bot", () => {
     expect(again.status).toBe(429);
     expect(again.body.parameters).toEqual({ retry_after: 1 });
   });
+
+  it("keeps max_connections within Telegram's 1-100, 40 when absent, as getWebhookInfo shows", async () => {
+    tg = await startFakeTelegram({ setWebhookRateLimit: false });
+    receiver = await startReceiver(() => ({ status: 200 }));
+    const shown = async (maxConnections?: number) => {
+      const extra = maxConnections === undefined ? {} : { max_connections: maxConnections };
+      await rawCall(tg, "setWebhook", { url: receiver.url, ...extra });
+      const info = await rawCall(tg, "getWebhookInfo");
+      return (info.body.result as { max_connections: number }).max_connections;
+    };
+    expect(await shown()).toBe(40);
+    expect(await shown(20)).toBe(20);
+    expect(await shown(0)).toBe(1);
+    expect(await shown(500)).toBe(100);
+  });
 });

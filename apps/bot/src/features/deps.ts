@@ -9,6 +9,7 @@ export interface FeatureDeps {
   shop: Pick<
     Shop,
     | "catalog"
+    | "importCatalog"
     | "categories"
     | "cart"
     | "photos"

@@ -46,6 +46,8 @@ export interface HarnessOptions {
   start?: boolean;
   /** The kit's flood control (429s past Telegram's limits); off by default. */
   floodLimits?: FloodLimits | true;
+  /** Load the demo catalog (default true); false: an empty shop. */
+  catalog?: boolean;
 }
 
 export async function startBotHarness(options: HarnessOptions = {}): Promise<BotHarness> {
@@ -55,7 +57,7 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     webhook: { retryBaseMs: 50, retryMaxMs: 500 },
     ...(options.floodLimits ? { floodLimits: options.floodLimits } : {}),
   });
-  await seedCatalog(testDb.db);
+  if (options.catalog !== false) await seedCatalog(testDb.db);
   const port = await freePort();
   const config = parseBotConfig(
     {

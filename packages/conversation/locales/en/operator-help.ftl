@@ -9,6 +9,7 @@ op-help =
     /products: the catalog, with prices and stock
     /stock SKU +5, -2 or =10: add, remove or set stock
     /codes SKU: a digital product's pool of codes (add codes on the lines after it, or send a .txt/.csv file with it as the caption)
+    /import: a catalog .csv sent with /import as its caption: a dry run, then an Import button (docs/catalog.md)
     /kind SKU physical|digital [PRICE]: shipped goods (paid through the provider, in its currency) or digital goods (sold for Stars)
     /price SKU 25: set a price in the product's currency (whole Stars, or 18.50 for shipped goods)
     /promo: promo codes (/promo add SALE10 10% uses=50, /promo off SALE10)

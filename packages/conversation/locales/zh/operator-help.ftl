@@ -9,6 +9,7 @@ op-help =
     /products：商品目录，含价格和库存
     /stock SKU +5、-2 或 =10：增加、减少或设定库存
     /codes SKU：数字商品的兑换码库（在其后各行添加兑换码，或发送 .txt/.csv 文件并以此为说明文字）
+    /import：以 /import 为说明发送商品目录 .csv 文件：先试运行，再点“导入”（docs/catalog.md）
     /kind SKU physical|digital [价格]：实物商品（邮寄，通过支付服务商以其货币付款）或数字商品（用星星购买）
     /price SKU 25：以商品的货币设定价格（Stars 为整数；邮寄商品可写 18.50）
     /promo：优惠码（/promo add SALE10 10% uses=50、/promo off SALE10）

@@ -123,4 +123,6 @@ export const callbacks = {
   }),
   /** /unbind's confirmation (owners only); carries the group so a copy elsewhere does nothing. */
   unbind: defineCallback("ub", { chatId: chatIdField }),
+  /** /import's confirmation: the catalog file's message, which the dry run's reply answers. */
+  catalogImport: defineCallback("ci", { messageId: idField }),
 } as const;

@@ -33,6 +33,7 @@ export const RIGHTS = {
   price: "can_promote_members", // a price of 1 is worth as much as a refund
   kind: "can_promote_members", // sets a price too
   "promo-add": "can_promote_members", // a 99% code is worth as much as a refund
+  "catalog-import": "can_promote_members", // an import sets prices
 } as const satisfies Record<string, string | null>;
 
 export type Action = keyof typeof RIGHTS;

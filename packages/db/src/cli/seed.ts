@@ -1,15 +1,15 @@
-// npm run db:seed: loads the demo catalog and its physical goods into DATABASE_URL. Safe to run again.
+// npm run db:seed, first step: the demo's categories (by slug, safe to run again). The script then
+// imports the demo catalog's products from examples/catalog.csv with `npm run catalog`.
 import path from "node:path";
 import { loadEnvFiles } from "@orderbot/platform";
 import { createDatabase } from "../client.ts";
-import { PHYSICAL_DEMO_CATALOG, seedCatalog } from "../seed.ts";
+import { DEMO_CATEGORIES, seedCatalog } from "../seed.ts";
 
 loadEnvFiles(path.resolve(import.meta.dirname, "../../../.."));
 const db = createDatabase({ url: process.env.DATABASE_URL ?? "", poolMax: 2 });
 try {
-  // Physical goods too: shown without a provider, sold once PROVIDER_TOKEN is set.
-  const created = (await seedCatalog(db)) + (await seedCatalog(db, PHYSICAL_DEMO_CATALOG));
-  console.log(`db:seed: ${created} products created`);
+  await seedCatalog(db, [], DEMO_CATEGORIES);
+  console.log(`db:seed: ${DEMO_CATEGORIES.length} categories in place`);
 } catch (error) {
   console.error(`db:seed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

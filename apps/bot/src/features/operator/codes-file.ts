@@ -2,9 +2,9 @@
 // file_size may be missing) and its codes are counted line by line, so a file past either limit
 // is refused as soon as that is known, before the rest is read or anything is split.
 import { codeOfLine, MAX_CODES_PER_BATCH } from "@orderbot/core/delivery";
+import { MAX_FILE_BYTES } from "./telegram-file.ts";
 
-/** Bots may download files of up to 20 MB (the Bot API's getFile). */
-export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+export { MAX_FILE_BYTES };
 
 export type CodesFile =
   | { status: "ok"; text: string }

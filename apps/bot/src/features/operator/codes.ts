@@ -9,12 +9,10 @@ import {
 import type { BotContext } from "../../bot/context.ts";
 import { MAX_FILE_BYTES, readCodesFile, type CodesFile } from "./codes-file.ts";
 import { actorOf, respond } from "./guard.ts";
+import { downloadFile } from "./telegram-file.ts";
 import { knownSku } from "./sku.ts";
 
 export const CODES_COMMANDS = ["codes"] as const;
-
-/** The Bot API's own server, when TELEGRAM_API_ROOT points nowhere else. */
-const DEFAULT_API_ROOT = "https://api.telegram.org";
 
 const CAPTION_COMMAND = /^\/codes(?:@(\w+))?(?:\s+([\s\S]*))?$/i;
 
@@ -166,27 +164,9 @@ function lineList(lines: number[]): string {
   return lines.length > 20 ? `${shown} … (+${lines.length - 20})` : shown;
 }
 
-/**
- * The document's text: getFile for its file_path, then the download URL the Bot API documents
- * (<api root>/file/bot<token>/<file_path>), read within the limits (codes-file.ts). Unreadable when
- * Telegram refuses or the bytes are not UTF-8 text. The URL holds the token: never logged or shown.
- */
-async function download(
-  ctx: BotContext,
-  fileId: string,
-  format: "lines" | "csv",
-): Promise<CodesFile> {
-  try {
-    const file = await ctx.api.getFile(fileId);
-    if (!file.file_path) return { status: "unreadable" };
-    if ((file.file_size ?? 0) > MAX_FILE_BYTES) return { status: "too-big" };
-    const root = ctx.api.options?.apiRoot ?? DEFAULT_API_ROOT;
-    const response = await fetch(`${root}/file/bot${ctx.api.token}/${file.file_path}`, {
-      signal: AbortSignal.timeout(30_000),
-    });
-    if (!response.ok || !response.body) return { status: "unreadable" };
-    return await readCodesFile(response.body, format);
-  } catch {
-    return { status: "unreadable" };
-  }
+/** The document's text, read within the limits (codes-file.ts); a file past 20 MB is "too-big". */
+function download(ctx: BotContext, fileId: string, format: "lines" | "csv"): Promise<CodesFile> {
+  return downloadFile(ctx, fileId, (body) => readCodesFile(body, format), {
+    status: "unreadable",
+  });
 }

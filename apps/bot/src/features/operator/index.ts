@@ -6,6 +6,7 @@ import type { ShippingOption } from "@orderbot/core/shipping";
 import type { BotContext } from "../../bot/context.ts";
 import { callbacks } from "@orderbot/conversation";
 import { bindFeature } from "./bind.ts";
+import { catalogImportFeature, IMPORT_COMMANDS, isImportDocument } from "./catalog-import.ts";
 import { CATEGORY_COMMANDS, categoriesFeature } from "./categories.ts";
 import { CODES_COMMANDS, codesFeature, isCodesDocument } from "./codes.ts";
 import { FULFILMENT_COMMANDS, fulfilmentFeature, isShipNoteReply } from "./fulfilment.ts";
@@ -40,6 +41,7 @@ export const OPERATOR_COMMANDS = [
   ...CATEGORY_COMMANDS,
   ...PROMO_COMMANDS,
   ...CODES_COMMANDS,
+  ...IMPORT_COMMANDS,
   ...SHIPPING_COMMANDS,
 ] as const;
 
@@ -47,6 +49,7 @@ export interface OperatorFeatureDeps {
   shop: Pick<
     Shop,
     | "catalog"
+    | "importCatalog"
     | "categories"
     | "photos"
     | "orders"
@@ -104,6 +107,8 @@ function isOperatorAction(ctx: BotContext): boolean {
     ctx.hasCallbackQuery(callbacks.customerId.pattern) ||
     ctx.hasCallbackQuery(callbacks.showPhone.pattern) ||
     ctx.hasCallbackQuery(callbacks.fulfil.pattern) ||
+    ctx.hasCallbackQuery(callbacks.catalogImport.pattern) ||
+    isImportDocument(ctx) ||
     isShipNoteReply(ctx) ||
     isPhotoCaptionCommand(ctx) ||
     isCodesDocument(ctx) ||
@@ -126,6 +131,7 @@ function operatorActions(deps: OperatorFeatureDeps): Composer<BotContext>[] {
       ownerIds: deps.ownerIds,
     }),
     codesFeature({ catalog: shop.catalog, delivery: shop.delivery }),
+    catalogImportFeature({ importCatalog: shop.importCatalog, ownerIds: deps.ownerIds }),
     operatorOrdersFeature({
       orders: shop.orders,
       payments: shop.payments,

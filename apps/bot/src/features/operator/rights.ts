@@ -26,6 +26,7 @@ export const REFUSALS = {
   price: "op-price-no-right",
   kind: "op-price-no-right",
   "promo-add": "op-promo-no-right",
+  "catalog-import": "op-import-no-right",
 } as const satisfies Record<RightedAction, string>;
 
 /** Core refused: the same words as the early check's (a member demoted between the two). */
