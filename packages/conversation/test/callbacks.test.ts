@@ -11,6 +11,12 @@ const card = (productId: number, qty: number, categoryId: number, page: number) 
 });
 
 describe("callback data codecs", () => {
+  it("give every button its own prefix, so that no press reaches another button's handler", () => {
+    const prefixes = Object.values(callbacks).map((codec) => codec.prefix);
+    const repeated = prefixes.filter((prefix, i) => prefixes.indexOf(prefix) !== i);
+    expect(repeated).toEqual([]);
+  });
+
   it("round-trips every kind of button", () => {
     expect(callbacks.catalogPage.decode(callbacks.catalogPage.encode({ page: 3 }))).toEqual({
       page: 3,

@@ -124,5 +124,5 @@ export const callbacks = {
   /** /unbind's confirmation (owners only); carries the group so a copy elsewhere does nothing. */
   unbind: defineCallback("ub", { chatId: chatIdField }),
   /** /import's confirmation: the catalog file's message, which the dry run's reply answers. */
-  catalogImport: defineCallback("ci", { messageId: idField }),
+  catalogImport: defineCallback("im", { messageId: idField }),
 } as const;
