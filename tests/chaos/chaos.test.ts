@@ -31,6 +31,7 @@ describe("chaos (quick)", () => {
         "polling: PostgreSQL down past the retry window",
         "a poison update in polling mode while customers keep buying",
         "Telegram 429/500",
+        "polling: Telegram hangs past the clients' timeout",
         "duplicate deliveries",
         "kill -9 worker",
         "a flood of updates from a few users during a sale",

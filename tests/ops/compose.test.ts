@@ -145,6 +145,17 @@ describe("compose files", () => {
     expect(JSON.stringify(service("compose.sentinel.yaml", "sentinel-1").command)).toContain(
       "sentinel auth-pass orderbot $$REDIS_PASSWORD",
     );
+    // The sentinels take a password of their own, and keep what they learn across a restart.
+    for (const node of ["sentinel-1", "sentinel-2", "sentinel-3"]) {
+      const block = service("compose.sentinel.yaml", node);
+      expect(JSON.stringify(block.command)).toContain("requirepass $$REDIS_SENTINEL_PASSWORD");
+      expect(block.environment?.REDIS_SENTINEL_PASSWORD).toBe(probe("REDIS_SENTINEL_PASSWORD"));
+      expect(block.volumes).toEqual([`${node}:/data:rw`]);
+    }
+    for (const name of ["bot", "worker"])
+      expect(service("compose.sentinel.yaml", name).environment?.REDIS_SENTINEL_PASSWORD).toBe(
+        probe("REDIS_SENTINEL_PASSWORD"),
+      );
     for (const node of ["redis", "redis-2", "redis-6"]) {
       const block = service("compose.cluster.yaml", node);
       expect(JSON.stringify(block.command)).toContain('--requirepass \\"$$REDISCLI_AUTH\\"');

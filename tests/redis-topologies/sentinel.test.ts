@@ -25,7 +25,7 @@ import {
   PAID_ONCE,
   payOrder,
 } from "./support/orders.ts";
-import { startSentinelTopology, type SentinelTopology } from "./support/sentinel.ts";
+import { MASTER_NAME, startSentinelTopology, type SentinelTopology } from "./support/sentinel.ts";
 
 let testDb: TestDatabase;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -74,6 +74,15 @@ describe("Sentinel failover", () => {
     const sentinel = await topology();
     const a = await instance(sentinel, "instance-a");
     const b = await instance(sentinel, "instance-b");
+    // The apps found the master with the sentinels' password; without it nobody can ask the
+    // sentinels or change what they monitor (and so point every app at a master of their own).
+    const stranger = sentinel.direct(sentinel.sentinelPorts[0]!);
+    await expect(stranger.call("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME)).rejects.toThrow(
+      /NOAUTH/,
+    );
+    await expect(
+      stranger.call("SENTINEL", "SET", MASTER_NAME, "down-after-milliseconds", "1"),
+    ).rejects.toThrow(/NOAUTH/);
     const order = await createReservedOrder(testDb.db);
     const resource = { kind: "order", id: order.orderId };
 

@@ -38,6 +38,7 @@ const secretsOf = (config: BotConfig) => [
   config.METRICS_TOKEN ?? "",
   config.PROVIDER_TOKEN,
   config.LOCK_HASH_KEY,
+  config.REDIS_SENTINEL_PASSWORD,
 ];
 
 function createProcessLogger(config: BotConfig): Logger {

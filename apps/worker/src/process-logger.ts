@@ -11,7 +11,12 @@ export function createProcessLogger(
   out: NodeJS.WritableStream = process.stdout,
 ): Logger {
   const pretty = config.NODE_ENV === "development";
-  const secrets = [config.BOT_TOKEN, config.METRICS_TOKEN ?? "", config.LOCK_HASH_KEY];
+  const secrets = [
+    config.BOT_TOKEN,
+    config.METRICS_TOKEN ?? "",
+    config.LOCK_HASH_KEY,
+    config.REDIS_SENTINEL_PASSWORD,
+  ];
   return createLogger({
     level: config.LOG_LEVEL,
     pretty,

@@ -54,7 +54,8 @@ const hostPorts = csv.pipe(
  * The environment variables that choose the Redis topology. Spread into a process's config schema
  * next to `sharedConfigShape` (which holds REDIS_URL and REDIS_COMMAND_TIMEOUT_MS):
  * - `REDIS_URL` alone: one Redis server;
- * - `REDIS_SENTINELS` + `REDIS_SENTINEL_MASTER`: the master that Sentinel names, followed across failovers;
+ * - `REDIS_SENTINELS` + `REDIS_SENTINEL_MASTER`: the master that Sentinel names, followed across failovers
+ *   (`REDIS_SENTINEL_PASSWORD`: the sentinels' own password);
  * - `REDIS_CLUSTER_NODES`: a Redis Cluster, reached through any of these seed nodes.
  * With Sentinel or Cluster, REDIS_URL's host is not used, but its credentials, database number
  * and scheme (`rediss://` = TLS) apply to the data nodes.
@@ -66,6 +67,10 @@ export const redisTopologyShape = {
     .string()
     .default("")
     .describe("Redis Sentinel: the name of the master the sentinels watch."),
+  REDIS_SENTINEL_PASSWORD: z
+    .string()
+    .default("")
+    .describe("Redis Sentinel: the sentinels' own password (requirepass); empty: they take none."),
   REDIS_CLUSTER_NODES: hostPorts.describe(
     "Redis Cluster: some of its nodes, host:port, comma-separated; the rest are discovered.",
   ),
@@ -91,6 +96,7 @@ export interface RedisTopologyConfig {
   REDIS_COMMAND_TIMEOUT_MS?: number;
   REDIS_SENTINELS?: readonly string[];
   REDIS_SENTINEL_MASTER?: string;
+  REDIS_SENTINEL_PASSWORD?: string;
   REDIS_CLUSTER_NODES?: readonly string[];
   REDIS_WAIT_REPLICAS?: number;
   REDIS_WAIT_TIMEOUT_MS?: number;
@@ -110,7 +116,13 @@ interface Credentials {
 
 export type RedisTopology =
   | { kind: "single"; url: string }
-  | ({ kind: "sentinel"; sentinels: HostPort[]; masterName: string } & Credentials)
+  | ({
+      kind: "sentinel";
+      sentinels: HostPort[];
+      masterName: string;
+      /** The sentinels' own password: without one, anyone who reaches them can name a master. */
+      sentinelPassword?: string;
+    } & Credentials)
   | ({ kind: "cluster"; nodes: HostPort[] } & Credentials);
 
 /**
@@ -150,6 +162,9 @@ export function redisTopology(config: RedisTopologyConfig): RedisTopology {
       kind: "sentinel",
       sentinels: toHostPort(sentinels),
       masterName: master,
+      ...(config.REDIS_SENTINEL_PASSWORD
+        ? { sentinelPassword: config.REDIS_SENTINEL_PASSWORD }
+        : {}),
       ...credentials,
     };
   return { kind: "single", url: config.REDIS_URL };
@@ -232,6 +247,7 @@ export function createRedisFromConfig(
         ...authOptions(topology),
         db: topology.db,
         sentinels: topology.sentinels,
+        ...(topology.sentinelPassword ? { sentinelPassword: topology.sentinelPassword } : {}),
         name: topology.masterName,
         role: "master",
         sentinelRetryStrategy: backoff,

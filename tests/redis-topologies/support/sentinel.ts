@@ -10,16 +10,19 @@ import { spawnRedisServer, type ServerProcess } from "./processes.ts";
 import { startReplicationProxy, type ReplicationProxy } from "./replication-proxy.ts";
 
 export const MASTER_NAME = "orderbot";
+export const SENTINEL_PASSWORD = "sentinel-test-password";
 
 export interface SentinelTopology {
   master: RedisServer;
   replica: RedisServer;
   /** Between the replica and the master: `partition()` stops replication. */
   link: ReplicationProxy;
-  /** What the apps are configured with (REDIS_SENTINELS + REDIS_SENTINEL_MASTER). */
+  /** What the apps are configured with (REDIS_SENTINELS, _MASTER and _PASSWORD). */
   config: RedisTopologyConfig;
+  /** The sentinels' ports. */
+  sentinelPorts: number[];
   /** A plain connection to one server, for looking at what it holds. */
-  direct(port: number): Redis;
+  direct(port: number, password?: string): Redis;
   /** Kills the master (SIGKILL) and resolves once the sentinels have promoted the replica. */
   failover(): Promise<void>;
   dispose(): Promise<void>;
@@ -37,11 +40,12 @@ export async function startSentinelTopology(): Promise<SentinelTopology> {
   const link = await startReplicationProxy(master.port);
   const replica = await startRedisServer({ args: ["--replicaof", "127.0.0.1", String(link.port)] });
 
-  const direct = (port: number) => {
+  const direct = (port: number, password?: string) => {
     // Reconnects: a promoted replica drops its clients (Sentinel sends CLIENT KILL TYPE normal).
     const client = new Redis(port, "127.0.0.1", {
       maxRetriesPerRequest: 1,
       retryStrategy: () => 100,
+      ...(password ? { password } : {}),
     });
     client.on("error", () => {});
     clients.push(client);
@@ -67,6 +71,9 @@ export async function startSentinelTopology(): Promise<SentinelTopology> {
           `port ${port}`,
           "bind 127.0.0.1",
           `dir ${dir}`,
+          // The sentinels take a password, as in production: whoever reaches an open sentinel can
+          // point every app at a master of their own. They use it with each other too.
+          `requirepass ${SENTINEL_PASSWORD}`,
           `sentinel monitor ${MASTER_NAME} 127.0.0.1 ${master.port} 2`,
           `sentinel down-after-milliseconds ${MASTER_NAME} 1000`,
           `sentinel failover-timeout ${MASTER_NAME} 60000`,
@@ -76,7 +83,7 @@ export async function startSentinelTopology(): Promise<SentinelTopology> {
       );
       sentinels.push(await spawnRedisServer(port, [file, "--sentinel"]));
     }
-    const watchers = sentinels.map((s) => direct(s.port));
+    const watchers = sentinels.map((s) => direct(s.port, SENTINEL_PASSWORD));
     const replicaClient = direct(replica.port);
     // Ready when the replica is in sync and every sentinel knows it and the two other sentinels.
     await eventually("the replica to sync and the sentinels to find each other", async () => {
@@ -106,8 +113,10 @@ export async function startSentinelTopology(): Promise<SentinelTopology> {
         REDIS_URL: "redis://127.0.0.1:1",
         REDIS_SENTINELS: sentinels.map((s) => `127.0.0.1:${s.port}`),
         REDIS_SENTINEL_MASTER: MASTER_NAME,
+        REDIS_SENTINEL_PASSWORD: SENTINEL_PASSWORD,
         REDIS_COMMAND_TIMEOUT_MS: 2000,
       },
+      sentinelPorts: sentinels.map((s) => s.port),
       direct,
       async failover() {
         await master.kill();
