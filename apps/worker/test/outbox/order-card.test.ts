@@ -2,14 +2,10 @@
 // wait in the outbox, and the order may move on meanwhile (a late payment after expiry): the card
 // must show the order as it is when the event is sent, never as the event was queued.
 import { describe, expect, it } from "vitest";
-import { Registry } from "prom-client";
 import type { OrderView } from "@orderbot/core";
-import { silentLogger } from "@orderbot/platform";
 import { useTestDatabase } from "@orderbot/testkit";
 import type { ApiCall } from "../../src/outbox/api-call.ts";
-import { createWorkerMetrics } from "../../src/metrics.ts";
-import { createPacer, TELEGRAM_LIMITS } from "../../src/outbox/pacer.ts";
-import { createOutboxRelay } from "../../src/outbox/relay.ts";
+import { drainOnce, testRelay } from "../support/relay.ts";
 
 const testDb = useTestDatabase({ poolMax: 4 });
 
@@ -45,28 +41,14 @@ describe("an order-card event", () => {
               '{"template":"order-card","params":{"orderId":"CARD2345","status":"EXPIRED"},"edit":{"message_id":42}}'::jsonb,
               'PENDING', 0, timezone('UTC', now()))`;
     const calls: ApiCall[] = [];
-    const relay = createOutboxRelay({
-      db: testDb.db,
+    const relay = testRelay(testDb.db, {
       readOrder: async (id) => (id === PAID_LATE.id ? PAID_LATE : null),
       orderMessages: {
         of: async () => ({ cardMessageId: 42, invoiceMessageId: null, invoiceDeletable: false }),
       },
       callApi: async (call) => (calls.push(call), true),
-      pacer: createPacer({ ...TELEGRAM_LIMITS, globalPerSecond: 30, marginMs: 0 }),
-      policy: { maxAttempts: 3, baseMs: 100, maxMs: 1000 },
-      options: {
-        batchSize: 10,
-        claimMs: 30_000,
-        horizonMs: 1000,
-        locale: "en",
-        shippingOptions: [],
-      },
-      operatorChats: async () => [],
-      metrics: createWorkerMetrics(new Registry()),
-      logger: silentLogger,
     });
-    const signal = new AbortController().signal;
-    expect((await relay.drain({ signal, leaseSignal: signal })).sent).toBe(1);
+    expect((await drainOnce(relay)).sent).toBe(1);
     expect(calls.map((c) => [c.method, c.payload.message_id])).toEqual([["editMessageText", 42]]);
     expect(String(calls[0]!.payload.text)).toMatch(/^Order CARD2345: paid\./);
   });

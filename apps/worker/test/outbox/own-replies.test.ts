@@ -2,12 +2,9 @@
 // relay, which books it in its pacer as it sends. The table then lists it among the bots' replies
 // (core/outbox/group-replies.ts): learnt again, it would take two of the group's 20 a minute.
 import { describe, expect, it } from "vitest";
-import { Registry } from "prom-client";
-import { silentLogger } from "@orderbot/platform";
 import { useTestDatabase } from "@orderbot/testkit";
-import { createWorkerMetrics } from "../../src/metrics.ts";
 import { createPacer } from "../../src/outbox/pacer.ts";
-import { createOutboxRelay } from "../../src/outbox/relay.ts";
+import { drainOnce, testRelay } from "../support/relay.ts";
 
 const testDb = useTestDatabase({ poolMax: 4 });
 
@@ -29,28 +26,11 @@ describe("a group reply the relay sent itself", () => {
               'PENDING', 1, timezone('UTC', now()))`;
     const pacer = createPacer(LIMITS);
     const sent: unknown[] = [];
-    const relay = createOutboxRelay({
-      db: testDb.db,
-      readOrder: async () => null,
-      orderMessages: { of: async () => null },
+    const relay = testRelay(testDb.db, {
       callApi: async (call) => (sent.push(call), { message_id: 1 }),
       pacer,
-      policy: { maxAttempts: 3, baseMs: 100, maxMs: 1000 },
-      options: {
-        batchSize: 10,
-        claimMs: 30_000,
-        horizonMs: 1000,
-        locale: "en",
-        shippingOptions: [],
-      },
-      operatorChats: async () => [],
-      metrics: createWorkerMetrics(new Registry()),
-      logger: silentLogger,
     });
-    const run = () => {
-      const signal = new AbortController().signal;
-      return relay.drain({ signal, leaseSignal: signal });
-    };
+    const run = () => drainOnce(relay);
     expect((await run()).sent).toBe(1);
     await run(); // a later round learns the bots' replies from the table
     expect(sent).toHaveLength(1);

@@ -4,14 +4,10 @@
 // dead-lettering it. Against the fake Telegram, which answers the old id as Telegram does.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Api } from "grammy";
-import { Registry } from "prom-client";
-import { silentLogger } from "@orderbot/platform";
 import { startFakeTelegram, type FakeTelegram } from "@orderbot/fake-telegram";
 import { useTestDatabase } from "@orderbot/testkit";
 import { grammyCaller } from "../../src/outbox/api-call.ts";
-import { createWorkerMetrics } from "../../src/metrics.ts";
-import { createPacer, TELEGRAM_LIMITS } from "../../src/outbox/pacer.ts";
-import { createOutboxRelay } from "../../src/outbox/relay.ts";
+import { drainOnce, testRelay } from "../support/relay.ts";
 
 const testDb = useTestDatabase({ poolMax: 4 });
 let kit: FakeTelegram;
@@ -36,26 +32,10 @@ describe("a message to a group that became a supergroup", () => {
       },
     });
     const { supergroup } = group.upgradeToSupergroup(owner);
-    const relay = createOutboxRelay({
-      db: testDb.db,
-      readOrder: async () => null,
-      orderMessages: { of: async () => null },
+    const relay = testRelay(testDb.db, {
       callApi: grammyCaller(new Api(kit.token, { apiRoot: kit.apiRoot })),
-      pacer: createPacer({ ...TELEGRAM_LIMITS, globalPerSecond: 30, marginMs: 0 }),
-      policy: { maxAttempts: 3, baseMs: 100, maxMs: 1000 },
-      options: {
-        batchSize: 10,
-        claimMs: 30_000,
-        horizonMs: 2000,
-        locale: "en",
-        shippingOptions: [],
-      },
-      operatorChats: async () => [],
-      metrics: createWorkerMetrics(new Registry()),
-      logger: silentLogger,
     });
-    const signal = new AbortController().signal;
-    const summary = await relay.drain({ signal, leaseSignal: signal });
+    const summary = await drainOnce(relay);
     expect(summary).toMatchObject({ sent: 1, dead: 0 });
     expect(kit.chat(supergroup).botMessages.map((m) => m.text)).toEqual([
       "Order MOVED234 was paid.",

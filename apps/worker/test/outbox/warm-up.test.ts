@@ -1,12 +1,9 @@
 // A relay beginning a term learns the recent sends from the outbox table: every leader's, so that a
 // group's 20-a-minute limit holds across a change of leader, also for a process leading again.
 import { describe, expect, it } from "vitest";
-import { Registry } from "prom-client";
-import { silentLogger } from "@orderbot/platform";
 import { useTestDatabase } from "@orderbot/testkit";
-import { createWorkerMetrics } from "../../src/metrics.ts";
 import { createPacer, TELEGRAM_LIMITS } from "../../src/outbox/pacer.ts";
-import { createOutboxRelay } from "../../src/outbox/relay.ts";
+import { testRelay } from "../support/relay.ts";
 
 const testDb = useTestDatabase({ poolMax: 4 });
 
@@ -26,26 +23,7 @@ describe("warming up a relay's pacer", () => {
     pacer.answered(GROUP, now - 50_000, now - 49_900);
     expect(pacer.knows(GROUP)).toBe(true);
 
-    const relay = createOutboxRelay({
-      db: testDb.db,
-      readOrder: async () => null,
-      orderMessages: { of: async () => null },
-      callApi: async () => {
-        throw new Error("no call is made while warming up");
-      },
-      pacer,
-      policy: { maxAttempts: 3, baseMs: 100, maxMs: 1000 },
-      options: {
-        batchSize: 10,
-        claimMs: 30_000,
-        horizonMs: 1000,
-        locale: "en",
-        shippingOptions: [],
-      },
-      operatorChats: async () => [],
-      metrics: createWorkerMetrics(new Registry()),
-      logger: silentLogger,
-    });
+    const relay = testRelay(testDb.db, { pacer }); // no call is made while warming up
     expect(await relay.warmUp()).toBe(20);
     // The group's minute is full: its next slot is when the oldest of the 20 leaves the window.
     expect(pacer.nextSlot(GROUP, Date.now())).toBeGreaterThan(Date.now() + 25_000);
