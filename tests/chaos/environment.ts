@@ -22,6 +22,7 @@ import {
   startShopRun,
   type PostgresCluster,
   type RedisServer,
+  type OrderPress,
   type ShopRun,
 } from "@orderbot/testkit";
 import { CHAOS_RECONCILE_GRACE_MS, CHAOS_RECONCILE_INTERVAL_MS } from "./faults/webhook-outage.ts";
@@ -85,6 +86,10 @@ export interface ChaosEnvironment {
   shop: ShopRun;
   catalog: SeedProduct[];
   logDir: string;
+  /** Every press of Order across this environment's run (the effects check spans its database). */
+  presses: OrderPress[];
+  /** Every update a polling bot skipped after its retry window, across this environment's run. */
+  skipped: Set<number>;
   dispose(): Promise<void>;
 }
 
@@ -182,6 +187,8 @@ export async function startChaosEnvironment(
       shop,
       catalog,
       logDir,
+      presses: [],
+      skipped: new Set(),
       dispose,
     };
     return env;

@@ -9,7 +9,6 @@ import {
   type CustomerResult,
   type FlashSaleStats,
   type InvariantResult,
-  type OrderPress,
   type Progress,
   type SettleResult,
 } from "@orderbot/testkit";
@@ -40,12 +39,6 @@ export interface ScenarioResult {
   invariants: InvariantResult[];
   ok: boolean;
 }
-
-/** Every press of Order across the run (the effects check spans the whole database). */
-export const allPresses: OrderPress[] = [];
-
-/** Every update a polling bot skipped after its retry window, across the run (the checks span it). */
-export const allSkipped = new Set<number>();
 
 const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(1);
 
@@ -155,7 +148,7 @@ async function runLoad(
     note,
     loadDone: () => done,
     allowUnrecorded(updateIds) {
-      for (const id of updateIds) allSkipped.add(id);
+      for (const id of updateIds) env.skipped.add(id);
     },
     checkAfterSettle(check) {
       faultChecks.push(check);
@@ -213,7 +206,7 @@ async function runLoad(
     if (outcome.status === "rejected")
       note(`fault "${scenario.faults[i]!.label}" failed: ${String(outcome.reason).split("\n")[0]}`);
   }
-  for (const r of [...results, ...extraResults]) if (r.press) allPresses.push(r.press);
+  for (const r of [...results, ...extraResults]) if (r.press) env.presses.push(r.press);
 
   const loaded = Date.now();
   const waitedOn = new Set<string>();
@@ -230,8 +223,8 @@ async function runLoad(
 
   const skipped = polling?.skipped();
   if (skipped) note(`the poller skipped ${skipped.size} updates after its retry window`);
-  for (const id of skipped ?? []) allSkipped.add(id);
-  const invariants = await checkAll(env, allPresses, sizes, allSkipped);
+  for (const id of skipped ?? []) env.skipped.add(id);
+  const invariants = await checkAll(env, env.presses, sizes, env.skipped);
   for (const check of faultChecks) invariants.push(await check());
   const planned = scenario.faults.map((f) => ({ label: f.label, ok: f.happened(counts) }));
   invariants.push({
