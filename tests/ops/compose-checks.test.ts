@@ -55,12 +55,15 @@ describe("the container check fails on a broken fixture", () => {
   it("the check names each rule a container breaks (fixture)", () => {
     const logging = { driver: "json-file", options: { "max-size": "20m" } };
     const limits = { deploy: { resources: { limits: { cpus: 1, memory: "64M" } } } };
+    const hardened = { cap_drop: ["ALL"], security_opt: ["no-new-privileges:true"] };
+    const base = { ...limits, ...hardened, pids_limit: 50 };
     expect(
       containerProblems({
         bare: {},
-        unrotated: { ...limits, pids_limit: 50, healthcheck: { test: ["CMD", "true"] } },
-        "one-off": { ...limits, pids_limit: 50, restart: "no", logging },
-        disabled: { ...limits, pids_limit: 50, healthcheck: { disable: true }, logging },
+        unrotated: { ...base, healthcheck: { test: ["CMD", "true"] } },
+        "one-off": { ...base, restart: "no", logging },
+        disabled: { ...base, healthcheck: { disable: true }, logging },
+        "with-privileges": { ...limits, pids_limit: 50, restart: "no", logging, cap_drop: [] },
       }),
     ).toEqual([
       "bare: no memory limit",
@@ -68,8 +71,12 @@ describe("the container check fails on a broken fixture", () => {
       "bare: no process limit",
       "bare: no healthcheck",
       "bare: no log rotation",
+      "bare: capabilities not dropped",
+      "bare: may gain privileges",
       "unrotated: no log rotation",
       "disabled: no healthcheck",
+      "with-privileges: capabilities not dropped",
+      "with-privileges: may gain privileges",
     ]);
   });
 });

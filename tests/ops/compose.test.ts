@@ -178,7 +178,7 @@ describe("compose files", () => {
 
 describe("containers", () => {
   it.each(Object.keys(STACKS))(
-    "%s: every container has memory, CPU and process limits, a healthcheck and rotated logs",
+    "%s: every container has limits, a healthcheck, rotated logs and no capability it does not need",
     (file) => {
       expect(containerProblems(stack(file).services)).toEqual([]);
     },

@@ -17,6 +17,8 @@ export interface RenderedService {
   restart?: string;
   pids_limit?: number;
   logging?: { driver?: string; options?: Record<string, string> };
+  cap_drop?: string[];
+  security_opt?: string[];
   [key: string]: unknown;
 }
 

@@ -1,5 +1,6 @@
 // What every container of a compose stack must have: memory, CPU and process limits, a
-// healthcheck (one-off jobs, `restart: "no"`, excepted: they exit), and rotated logs.
+// healthcheck (one-off jobs, `restart: "no"`, excepted: they exit), rotated logs, every capability
+// dropped (a few added back by name) and no privilege gained through exec.
 import type { RenderedService } from "./compose-render.ts";
 
 /** One line per missing rule, as "service: what it lacks". */
@@ -16,6 +17,9 @@ export function containerProblems(services: Record<string, RenderedService>): st
     const rotating = ["json-file", "local"].includes(service.logging?.driver ?? "");
     if (!rotating || !service.logging?.options?.["max-size"])
       problems.push(`${name}: no log rotation`);
+    if (!service.cap_drop?.includes("ALL")) problems.push(`${name}: capabilities not dropped`);
+    if (!service.security_opt?.includes("no-new-privileges:true"))
+      problems.push(`${name}: may gain privileges`);
   }
   return problems;
 }
