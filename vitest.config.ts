@@ -1,6 +1,7 @@
 // `npm test` runs every workspace's suite (and tests/) in one vitest run, in two groups: first
-// everything but chaos, several files at a time; then the chaos suite alone, because its fault
-// windows must not share the machine with other tests.
+// everything but chaos, several files at a time; then the chaos suite on its own (its two lanes side
+// by side, tests/chaos/chaos.test.ts), because its fault windows must not share the machine with
+// other tests.
 //
 // The suites that share vitest.shared.ts run as one project, not one per workspace: a worker imports
 // the shop once for the whole run instead of once per project, and the largest files start first
