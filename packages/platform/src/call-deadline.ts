@@ -29,11 +29,6 @@ export function withDeadline<T>(
   outer?: AbortSignal,
 ): Promise<T> {
   const deadline = new AbortController();
-  // A listener removed when the call settles, not AbortSignal.any: on Node 20 that leaves an entry
-  // on a long-lived `outer` for every call.
-  const onOuter = () => deadline.abort(outer?.reason);
-  if (outer?.aborted) onOuter();
-  else outer?.addEventListener("abort", onOuter, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -42,8 +37,6 @@ export function withDeadline<T>(
     }, deadlineMs);
     timer.unref();
   });
-  return Promise.race([call(deadline.signal), expired]).finally(() => {
-    clearTimeout(timer);
-    outer?.removeEventListener("abort", onOuter);
-  });
+  const signal = outer ? AbortSignal.any([outer, deadline.signal]) : deadline.signal;
+  return Promise.race([call(signal), expired]).finally(() => clearTimeout(timer));
 }
