@@ -5,6 +5,7 @@ import {
   ConfigError,
   createLogger,
   createMetricsRegistry,
+  scrubSecrets,
   scrubText,
   waitForRedis,
   type Logger,
@@ -41,12 +42,14 @@ const secretsOf = (config: BotConfig) => [
 ];
 
 function createProcessLogger(config: BotConfig): Logger {
+  const pretty = config.NODE_ENV === "development";
+  const secrets = secretsOf(config);
   return createLogger({
     level: config.LOG_LEVEL,
     name: "bot",
-    pretty: config.NODE_ENV === "development",
+    pretty,
     mixin: updateIdMixin,
-    secrets: secretsOf(config),
+    ...(pretty ? {} : { destination: scrubSecrets(process.stdout, secrets) }),
   });
 }
 
