@@ -1,6 +1,7 @@
 // @orderbot/conversation: everything a person reads in Telegram. The Fluent texts (locales/), the
 // callback-data codecs of every button, the buttons the worker's notices carry, the rendering of
 // the outbox's notices in each recipient's language, and each customer's language.
+export { formatMoney } from "./money/format-money.ts";
 export {
   isLocale,
   localeFromLanguageCode,

@@ -1,6 +1,7 @@
-import { formatMoney, type OrderPromoView, type OrderView } from "@orderbot/core";
-import { type CartView } from "@orderbot/core/cart";
-import { type PromoRefusal } from "@orderbot/core/promotions";
+import { type OrderPromoView, type OrderView } from "@orderbot/core";
+import { formatMoney } from "@orderbot/conversation";
+import type { CartView } from "@orderbot/core/cart";
+import type { PromoRefusal } from "@orderbot/core/promotions";
 import { cutText } from "@orderbot/platform";
 import type { Translate } from "./translate.ts";
 

@@ -4,7 +4,6 @@ import { runTransaction } from "@orderbot/db";
 import { z } from "zod";
 import { violatedUniqueIndex } from "../database/db-errors.ts";
 import type { CoreDeps } from "../deps.ts";
-import { formatMoney } from "../money.ts";
 import { lockOpenRequests, MAX_OPEN_SUPPORT_REQUESTS } from "./open-requests.ts";
 import { enqueueOperatorAlert, enqueueOutbox } from "../outbox/messages.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
@@ -12,7 +11,7 @@ import { parseWith, telegramId } from "../validation.ts";
 
 /**
  * Orders listed with a request: enough for an operator to see what it is about. One line each,
- * "ID STATUS AMOUNT": the worker shows the state in the group's words.
+ * "ID STATUS MINOR CURRENCY": the worker shows the state and the amount in the group's words.
  */
 const RECENT_ORDERS = 5;
 /** The stored text fits one Telegram message with the alert's header (checked in the database too). */
@@ -166,7 +165,7 @@ async function alertParams(
     select: { publicId: true, status: true, totalMinor: true, currency: true },
   });
   const orders = recent
-    .map((o) => `${o.publicId} ${o.status} ${formatMoney(o.totalMinor, o.currency)}`)
+    .map((o) => `${o.publicId} ${o.status} ${o.totalMinor} ${o.currency}`)
     .join("\n");
   const customer = input.customer.username
     ? `${input.customer.name} (@${input.customer.username})`

@@ -44,7 +44,7 @@ describe("support requests", () => {
         topic: "paysupport",
         customer: "Ann (@ann)",
         text: "charged twice?",
-        orders: `${order.id} RESERVED 50 ⭐`,
+        orders: `${order.id} RESERVED 50 XTR`,
       },
     });
   });

@@ -1,5 +1,5 @@
 import { Composer, type CommandContext } from "grammy";
-import { formatMoney } from "@orderbot/core";
+import { formatMoney } from "@orderbot/conversation";
 import { type PromoCodeView, type PromotionService } from "@orderbot/core/promotions";
 import type { BotContext } from "../../bot/context.ts";
 import { formatDate } from "../../format/order.ts";

@@ -1,6 +1,7 @@
 import { Composer } from "grammy";
-import { formatMoney, parseMoney } from "@orderbot/core";
-import { type CatalogService } from "@orderbot/core/catalog";
+import { parseMoney } from "@orderbot/core";
+import { formatMoney } from "@orderbot/conversation";
+import type { CatalogService } from "@orderbot/core/catalog";
 import { type SetPriceResult, type StockService } from "@orderbot/core/stock";
 import type { BotContext } from "../../bot/context.ts";
 import { respond } from "./guard.ts";
