@@ -24,6 +24,8 @@ export {
 export {
   callbacks,
   CALLBACK_DATA_MAX_BYTES,
+  fitSearchQuery,
+  SEARCH_QUERY_MAX_BYTES,
   MENU_ACTIONS,
   SETTING_KEYS,
   type CallbackCodec,
