@@ -7,6 +7,7 @@ import type { BotContext } from "../../bot/context.ts";
 import { respond } from "./guard.ts";
 import { adminActor, refusalText, requireRight } from "./rights.ts";
 import { knownSku } from "./sku.ts";
+import { parseStockChange } from "./stock-change.ts";
 
 export interface StockFeatureDeps {
   catalog: CatalogService;
@@ -29,7 +30,8 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
 }
 
 async function stockCommand(ctx: BotContext, deps: StockFeatureDeps): Promise<void> {
-  const [typed, change, ...rest] = args(ctx);
+  const [typed, typedChange, ...rest] = args(ctx);
+  const change = typedChange ? parseStockChange(typedChange) : null;
   if (!typed || !change || rest.length > 0) return respond(ctx, ctx.t("op-stock-usage"));
   const sku = await knownSku(ctx, deps.catalog, typed);
   if (sku === null) return;
@@ -62,7 +64,7 @@ async function stockCommand(ctx: BotContext, deps: StockFeatureDeps): Promise<vo
     case "insufficient":
       await respond(
         ctx,
-        ctx.t("op-stock-short", { sku, requested: change.slice(1), available: result.available }),
+        ctx.t("op-stock-short", { sku, requested: change.units, available: result.available }),
       );
       break;
     case "conflict":
