@@ -2,6 +2,7 @@
 // callback-data codecs of every button, the buttons the worker's notices carry, the rendering of
 // the outbox's notices in each recipient's language, and each customer's language.
 export { formatMoney } from "./money/format-money.ts";
+export { problemsText, problemText } from "./refusals/problems.ts";
 export {
   isLocale,
   localeFromLanguageCode,

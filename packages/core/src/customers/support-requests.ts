@@ -59,7 +59,7 @@ const inputSchema = z.object({
     name: z.string().min(1).max(128),
     username: z
       .string()
-      .regex(/^[A-Za-z0-9_]{1,32}$/)
+      .regex(/^[A-Za-z0-9_]{1,32}$/, "username")
       .optional(),
   }),
 });

@@ -6,6 +6,7 @@ import type { ProductKind } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
+import { issueParams } from "../problems.ts";
 import { currencySchema, parseWith, skuSchema, telegramId } from "../validation.ts";
 import { refusalOf, type Actor, type Forbidden } from "../rights/may-do.ts";
 
@@ -37,7 +38,7 @@ const schema = z
     actor: telegramId,
   })
   .refine((input) => (input.kind === "DIGITAL") === (input.currency === "XTR"), {
-    message: "digital goods are priced in XTR, physical goods in the provider's currency",
+    ...issueParams("kind-currency"),
     path: ["currency"],
   });
 

@@ -161,6 +161,13 @@ describe("adjustStock", () => {
     ).toEqual({
       status: "not-found",
     });
+    // A refusal is data: which field, which rule, which bound; the words are the reader's.
+    expect(
+      await h.shop.stock.adjustStock(p.sku, { op: "add", units: 1_000_001 }, ownerActor(OPERATOR)),
+    ).toEqual({
+      status: "invalid",
+      problems: [{ field: "change.units", rule: "max", bound: 1_000_000 }],
+    });
     const bad = [
       { op: "add", units: 0 },
       { op: "remove", units: 0 },

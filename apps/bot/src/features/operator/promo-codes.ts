@@ -1,5 +1,5 @@
 import { Composer, type CommandContext } from "grammy";
-import { formatMoney } from "@orderbot/conversation";
+import { formatMoney, problemsText } from "@orderbot/conversation";
 import { type PromoCodeView, type PromotionService } from "@orderbot/core/promotions";
 import type { BotContext } from "../../bot/context.ts";
 import { formatDate } from "../../format/order.ts";
@@ -87,7 +87,7 @@ async function addCode(ctx: BotContext, deps: PromoCodesDeps, words: string[]): 
     case "exists":
       return respond(ctx, ctx.t("op-promo-exists", { code: result.code }));
     case "invalid":
-      return usage(ctx, result.problems.join("; "));
+      return usage(ctx, problemsText(ctx.locale, result.problems));
     case "forbidden":
       return respond(ctx, refusalText(ctx, result));
   }

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
 import { parseMoney } from "@orderbot/core";
-import { formatMoney } from "@orderbot/conversation";
+import { formatMoney, problemsText } from "@orderbot/conversation";
 import type { CatalogService } from "@orderbot/core/catalog";
 import { type SetPriceResult, type StockService } from "@orderbot/core/stock";
 import type { BotContext } from "../../bot/context.ts";
@@ -72,7 +72,10 @@ async function stockCommand(ctx: BotContext, deps: StockFeatureDeps): Promise<vo
       await respondNotChanged(ctx, result.status, sku);
       break;
     case "invalid":
-      await respond(ctx, ctx.t("op-stock-usage"));
+      await respond(
+        ctx,
+        ctx.t("op-invalid", { problems: problemsText(ctx.locale, result.problems) }),
+      );
       break;
     case "forbidden":
       await respond(ctx, refusalText(ctx, result));
@@ -112,7 +115,7 @@ function priceText(
         after: formatMoney(priceMinor, productCurrency),
       });
     case "invalid":
-      return ctx.t("op-invalid", { problems: result.problems.join("; ") });
+      return ctx.t("op-invalid", { problems: problemsText(ctx.locale, result.problems) });
     case "forbidden":
       return refusalText(ctx, result);
     case "amount-out-of-range":
