@@ -31,10 +31,10 @@ export interface OpenSupportRequestInput {
   /** How operators know them: their Telegram name and @username. Shown to operators only. */
   customer: { name: string; username?: string | undefined };
   /**
-   * The customer's message this request passes on ("Ask the shop"): a second press for the same
-   * message finds the first request instead of opening another.
+   * What the way in names this request by (the chat: the message an "Ask the shop" press passes
+   * on): asking again with the same key finds the first request instead of opening another.
    */
-  sourceMessageId?: number;
+  requestKey?: string;
 }
 
 export type OpenSupportRequestResult =
@@ -42,7 +42,7 @@ export type OpenSupportRequestResult =
       status: "ok";
       requestId: number;
       /** Operator groups alerted (0: none bound, or a replay). */ alerted: number;
-      /** The message was passed on before: this is that request, alerted then. */
+      /** Its key was asked under before: this is that request, alerted then. */
       replayed?: boolean;
     }
   /** The customer has `max` requests open already: nothing recorded, nothing alerted. */
@@ -54,7 +54,7 @@ const inputSchema = z.object({
   chatId: telegramId,
   topic: z.enum(SUPPORT_TOPICS),
   text: z.string().max(MAX_SUPPORT_TEXT),
-  sourceMessageId: z.number().int().min(1).optional(),
+  requestKey: z.string().min(1).max(128).optional(),
   customer: z.object({
     name: z.string().min(1).max(128),
     username: z
@@ -121,7 +121,7 @@ async function openRequest(
   try {
     result = await recordRequest(deps, input, alert);
   } catch (error) {
-    // Two presses at once for one message: the unique index let one in; this is the other.
+    // Two requests at once under one key: the unique index let one in; this is the other.
     const raced = violatedUniqueIndex(error) || violatedUniqueIndex((error as Error).cause);
     const first = raced ? await earlierRequest(deps, input) : null;
     if (!first) throw error;
@@ -139,16 +139,11 @@ async function openRequest(
   return result;
 }
 
-/** The request already opened for this message of the customer's, if any. */
+/** The request already opened under this key, if any. */
 async function earlierRequest(deps: CoreDeps, input: Input): Promise<{ id: number } | null> {
-  if (input.sourceMessageId === undefined) return null;
+  if (input.requestKey === undefined) return null;
   return deps.db.supportRequest.findUnique({
-    where: {
-      chatId_sourceMessageId: {
-        chatId: BigInt(input.chatId),
-        sourceMessageId: input.sourceMessageId,
-      },
-    },
+    where: { requestKey: input.requestKey },
     select: { id: true },
   });
 }
@@ -193,7 +188,7 @@ function recordRequest(
           chatId: input.chatId,
           topic: input.topic,
           text: input.text,
-          sourceMessageId: input.sourceMessageId ?? null,
+          requestKey: input.requestKey ?? null,
         },
       });
       const alerted = await enqueueOperatorAlert(
