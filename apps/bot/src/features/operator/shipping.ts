@@ -136,6 +136,8 @@ async function kindCommand(ctx: BotContext, deps: OperatorShippingDeps) {
       );
     case "not-found":
       return respond(ctx, ctx.t("op-unknown-sku", { sku: typed }));
+    case "conflict":
+      return respond(ctx, ctx.t("op-busy"));
     case "invalid":
       return usage();
     case "forbidden":
