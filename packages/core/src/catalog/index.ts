@@ -12,6 +12,11 @@ export {
 } from "./categories.ts";
 export { SEARCH_MAX_PAGE, searchWords, type SearchPage } from "./search.ts";
 export {
+  PRODUCT_TITLE_MAX,
+  type EditProductInput,
+  type EditProductResult,
+} from "./edit-product.ts";
+export {
   PRODUCT_PHOTO_URL_MAX,
   parseProductPhoto,
   type ProductPhotos,
