@@ -165,6 +165,7 @@ function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotCo
         phone: config.INVOICE_NEED_PHONE,
         email: config.INVOICE_NEED_EMAIL,
       },
+      nonce: config.INVOICE_NONCE,
     },
     shippingOptions: config.SHIPPING_OPTIONS,
     operators: { ownerIds: config.OWNER_IDS, groupId: config.OPERATOR_GROUP_ID, mask },

@@ -1,5 +1,6 @@
 import { GrammyError } from "grammy";
 import type { OrderView } from "@orderbot/core";
+import { invoicePayload, newInvoiceNonce } from "@orderbot/core/payments";
 import type { BotContext, PrivateButtonContext } from "../bot/context.ts";
 import { callbacks } from "@orderbot/conversation";
 import { orderCard } from "../format/order-card.ts";
@@ -52,8 +53,11 @@ async function sendInvoice(
   // The card Pay was pressed on is the one kept true when the order changes.
   const card = ctx.callbackQuery.message;
   if (card) await deps.orderMessages.setCard(order.id, ctx.chat.id, card.message_id);
-  // One live invoice per order: of two taps, one claims it; the other is told it is there.
-  const claim = await deps.orderMessages.claimInvoice(order.id, ctx.callbackQuery.id);
+  // One live invoice per order: of two taps, one claims it; the other is told it is there. The
+  // claim records the nonce first, so an earlier invoice never tracked (a re-delivered press) is
+  // declined at pre-checkout.
+  const nonce = deps.invoice.nonce ? newInvoiceNonce() : null;
+  const claim = await deps.orderMessages.claimInvoice(order.id, ctx.callbackQuery.id, nonce);
   if (claim.status !== "send")
     return ctx.answerCallbackQuery({ text: ctx.t("pay-invoice-already") });
   if (claim.replaces !== null) await deleteQuietly(ctx, claim.replaces);
@@ -62,7 +66,7 @@ async function sendInvoice(
     invoice = await ctx.replyWithInvoice(
       invoiceTitle(ctx.t, order.id),
       invoiceDescription(ctx.t, order, itemLines(ctx.t, order, ctx.locale)),
-      order.id,
+      invoicePayload(order.id, nonce),
       order.currency,
       [{ label: invoiceTitle(ctx.t, order.id), amount: order.totalMinor }],
       // A forwarded copy gets a deep link back to the bot instead of a Pay button, so the
