@@ -8,7 +8,11 @@ import {
   type TestRedis,
 } from "@orderbot/testkit";
 import { readCacheEpoch } from "@orderbot/db";
+import { systemClock } from "@orderbot/core";
+import { createCustomers } from "@orderbot/core/customers";
 import { createLanguagePreferences } from "../src/index.ts";
+
+const customersOf = (db: TestDatabase["db"]) => createCustomers({ db, clock: systemClock });
 
 const mask = (id: bigint | number) => maskId(id, "language-test-key");
 let testRedis: TestRedis;
@@ -23,6 +27,7 @@ describe("language preferences", () => {
   it("stores each customer's language in PostgreSQL, cached under a key without their id", async () => {
     const prefs = createLanguagePreferences({
       db: testDb.db,
+      customers: customersOf(testDb.db),
       redis: testRedis.redis,
       namespace: testRedis.namespace,
       mask,
@@ -46,6 +51,7 @@ describe("language preferences", () => {
   it("remembers the first language seen, and never overwrites a choice with it", async () => {
     const prefs = createLanguagePreferences({
       db: testDb.db,
+      customers: customersOf(testDb.db),
       redis: testRedis.redis,
       namespace: `${testRedis.namespace}:first`,
       mask,
@@ -62,6 +68,7 @@ describe("language preferences", () => {
     const namespace = `${testRedis.namespace}:miss`;
     const prefs = createLanguagePreferences({
       db: testDb.db,
+      customers: customersOf(testDb.db),
       redis: testRedis.redis,
       namespace,
       mask,
@@ -81,6 +88,7 @@ describe("language preferences", () => {
     const prefsOf = (db: TestDatabase) =>
       createLanguagePreferences({
         db: db.db,
+        customers: customersOf(db.db),
         redis: testRedis.redis,
         namespace,
         mask,
@@ -106,6 +114,7 @@ describe("language preferences", () => {
     try {
       const prefs = createLanguagePreferences({
         db: testDb.db,
+        customers: customersOf(testDb.db),
         redis,
         namespace: "down",
         mask,
