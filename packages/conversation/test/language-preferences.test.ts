@@ -58,6 +58,10 @@ describe("language preferences", () => {
       logger: silentLogger,
     });
     expect(await prefs.remember(777_000_333, "zh")).toBe("zh");
+    // Recorded as a customer in core, first and last seen now.
+    const customer = await customersOf(testDb.db).get(777_000_333);
+    expect(customer).toMatchObject({ language: "zh", lastSeenAt: customer?.firstSeenAt });
+    expect(customer?.lastSeenAt).toBeInstanceOf(Date);
     expect(await prefs.get(777_000_333)).toBe("zh");
     await prefs.set(777_000_333, "en");
     expect(await prefs.remember(777_000_333, "zh")).toBe("en");
