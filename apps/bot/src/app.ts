@@ -141,6 +141,7 @@ function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotCo
     i18n,
     shop,
     languages: createLanguagePreferences({
+      customers: shop.customers,
       db: deps.db,
       redis: deps.redis,
       namespace: config.LOCK_NAMESPACE,

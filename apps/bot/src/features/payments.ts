@@ -39,9 +39,8 @@ const REFUSAL_MESSAGES: Record<PayRefusal | "replaced", string> = {
   // Not the order's latest invoice: only that one is paid.
   replaced: "precheckout-replaced",
   invalid: "precheckout-not-found",
+  // Someone else's order too: core answers it as one that does not exist.
   "not-found": "precheckout-not-found",
-  // Alike: someone else's order is answered as one that does not exist (nothing about it leaks).
-  "not-yours": "precheckout-not-found",
   expired: "precheckout-expired",
   cancelled: "precheckout-cancelled",
   "already-paid": "precheckout-paid",

@@ -66,3 +66,12 @@ export {
   type CompleteRefundOutcome,
   type PendingRefund,
 } from "./pending-refunds.ts";
+// Whether an order may be paid now, and its invoice's terms, for every way in.
+export {
+  invoiceFor,
+  type InvoiceAsks,
+  type InvoiceForResult,
+  type InvoiceRefusal,
+  type InvoiceSettings,
+  type InvoiceTerms,
+} from "./invoice-for.ts";
