@@ -16,7 +16,7 @@ const INTERNALS = {
 /** apps/bot/src/features: handlers call domain services (core), they never touch storage. */
 const FEATURE_STORAGE = [
   {
-    group: ["@orderbot/db", "@orderbot/db/*", "@prisma/client", "@prisma/client/*"],
+    group: ["@orderbot/db", "@orderbot/db/*", "@prisma/*", "prisma", "prisma/*"],
     message:
       "Bot features do not touch the database: call a domain service of @orderbot/core (types and enums are re-exported there).",
   },
@@ -25,6 +25,16 @@ const FEATURE_STORAGE = [
     message:
       "Bot features do not touch Redis: locks, caches and rate limits come in through the feature's dependencies.",
   },
+];
+
+/** The same storage, reached by `import()` (a value or a type), which no-restricted-imports misses. */
+const STORAGE_MODULE = String.raw`/^(@orderbot\/db|@prisma\/|prisma)(\/|$)/`;
+const FEATURE_STORAGE_BY_EXPRESSION = [
+  "error",
+  ...[
+    `ImportExpression > Literal.source[value=${STORAGE_MODULE}]`,
+    `TSImportType > Literal.source[value=${STORAGE_MODULE}]`,
+  ].map((selector) => ({ selector, message: FEATURE_STORAGE[0].message })),
 ];
 
 /** packages/core: business rules know nothing of Telegram or HTTP. */
@@ -169,7 +179,13 @@ export default tseslint.config(
       ...restrict(),
     },
   },
-  { files: ["apps/bot/src/features/**/*.ts"], rules: restrict(...FEATURE_STORAGE) },
+  {
+    files: ["apps/bot/src/features/**/*.ts"],
+    rules: {
+      ...restrict(...FEATURE_STORAGE),
+      "no-restricted-syntax": FEATURE_STORAGE_BY_EXPRESSION,
+    },
+  },
   { files: ["packages/core/**/*.ts"], rules: restrict(...CORE_TRANSPORT) },
   {
     files: ["packages/core/src/**/*.ts"],

@@ -143,15 +143,29 @@ export class Gates {
  * payer first: one who placed no order is replaced, four payers at most. `payers` settle with how
  * each one ended.
  */
+
+/**
+ * Two payers of the fault's own beside the crowd, held at a Pay gate of their own, and the crowd's
+ * Pay gate armed: resolves once one is held and the other had a second more to join it (or after
+ * `timeoutMs`), so that a fault started then meets users with an order to pay, whatever the crowd
+ * does. The crowd may buy the unit restocked for a payer first: one who placed no order is
+ * replaced, four payers at most. A payer waits at most until a second before its reservation would
+ * run out, so `release` must follow at once: do the fault's slow preparation first. `payers` settle
+ * with how each one ended.
+ */
 export async function heldPayers(
   ctx: FaultContext,
   timeoutMs: number,
-): Promise<{ payers: Promise<CustomerResult>[] }> {
-  ctx.gates.arm("pay");
+): Promise<{ payers: Promise<CustomerResult>[]; waiting: () => number; release: () => void }> {
+  const own = new Gates();
+  own.arm("pay");
+  ctx.gates.arm("pay"); // the crowd's payers too, for as long as a payer may wait
+  const holdMs = ctx.sizes.reservationSeconds * 1000 - 1_000;
+  const gate = (step: Step) => (step === "pay" ? own.pass(step, holdMs) : Promise.resolve());
   const payers: Promise<CustomerResult>[] = [];
   let held = false;
   const start = () => {
-    const payer = ctx.shopper("pay");
+    const payer = ctx.shopper("pay", gate);
     payers.push(payer);
     void payer.then(
       (result) => {
@@ -162,8 +176,14 @@ export async function heldPayers(
   };
   start();
   start();
-  held = await until(() => ctx.gates.waitingAt("pay") >= 2, timeoutMs);
-  return { payers };
+  // The first held, then a moment for the second: the first's hold is running out meanwhile.
+  held = await until(() => own.waitingAt("pay") >= 1, timeoutMs);
+  if (held) await until(() => own.waitingAt("pay") >= 2, 1_000);
+  return {
+    payers,
+    waiting: () => own.waitingAt("pay") + ctx.gates.waitingAt("pay"),
+    release: () => own.openAll(),
+  };
 }
 
 /**

@@ -30,6 +30,21 @@ const REJECTED: { fixture: string; rule: string; message: string }[] = [
     message: "Bot features do not touch the database",
   },
   {
+    fixture: "feature-imports-prisma-adapter.ts",
+    rule: RESTRICTED,
+    message: "Bot features do not touch the database",
+  },
+  {
+    fixture: "feature-imports-db-dynamically.ts",
+    rule: "no-restricted-syntax",
+    message: "Bot features do not touch the database",
+  },
+  {
+    fixture: "feature-imports-db-type.ts",
+    rule: "no-restricted-syntax",
+    message: "Bot features do not touch the database",
+  },
+  {
     fixture: "feature-imports-redis.ts",
     rule: RESTRICTED,
     message: "Bot features do not touch Redis",

@@ -141,6 +141,7 @@ function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotCo
     i18n,
     shop,
     languages: createLanguagePreferences({
+      customers: shop.customers,
       db: deps.db,
       redis: deps.redis,
       namespace: config.LOCK_NAMESPACE,
@@ -165,6 +166,7 @@ function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotCo
         phone: config.INVOICE_NEED_PHONE,
         email: config.INVOICE_NEED_EMAIL,
       },
+      nonce: config.INVOICE_NONCE,
     },
     shippingOptions: config.SHIPPING_OPTIONS,
     operators: { ownerIds: config.OWNER_IDS, groupId: config.OPERATOR_GROUP_ID, mask },

@@ -127,6 +127,9 @@ export const botConfigSchema = z
     INVOICE_NEED_NAME: flag("true").describe("A physical order's invoice asks for the name."),
     INVOICE_NEED_PHONE: flag("true").describe("... and the phone number."),
     INVOICE_NEED_EMAIL: flag("false").describe("... and the e-mail address."),
+    INVOICE_NONCE: flag("false").describe(
+      "Invoices carry a nonce, so only an order's latest is paid; on once no previous-release bot runs.",
+    ),
     RATE_LIMIT_PER_WINDOW: z.coerce
       .number()
       .int()

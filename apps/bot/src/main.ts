@@ -5,7 +5,6 @@ import {
   ConfigError,
   createLogger,
   createMetricsRegistry,
-  scrubSecrets,
   scrubText,
   waitForRedis,
   type Logger,
@@ -42,14 +41,12 @@ const secretsOf = (config: BotConfig) => [
 ];
 
 function createProcessLogger(config: BotConfig): Logger {
-  const pretty = config.NODE_ENV === "development";
-  const secrets = secretsOf(config);
   return createLogger({
     level: config.LOG_LEVEL,
     name: "bot",
-    pretty,
+    pretty: config.NODE_ENV === "development",
     mixin: updateIdMixin,
-    ...(pretty ? {} : { destination: scrubSecrets(process.stdout, secrets) }),
+    secrets: secretsOf(config),
   });
 }
 

@@ -30,6 +30,7 @@ export function runtimeDeps({ db, redis, locks, shop }: Runtime) {
     locks,
     expireDue: shop.orders.expireDue,
     readOrder: shop.orders.get,
+    markUnreachable: shop.customers.markUnreachable,
     groups: shop.groups,
     ledger: shop.ledger,
   } satisfies Partial<WorkerDeps>;

@@ -42,6 +42,8 @@ export interface WorkerDeps {
   expireDue: ExpireDue;
   /** core's `orders.get`: the relay reads a paid order's items and shipping for its alert. */
   readOrder: (publicId: string) => Promise<OrderView | null>;
+  /** core's `customers.markUnreachable`: the relay marks a customer who blocked the bot. */
+  markUnreachable?: (userId: bigint) => Promise<unknown>;
   /** core's `shop.groups`: the admin-refresh job refreshes each group's admin list through it. */
   groups: Pick<GroupService, "list" | "refreshAdmins">;
   /**
@@ -152,6 +154,7 @@ function outboxRelay(deps: WorkerDeps, metrics: WorkerMetrics, chats: OperatorCh
     },
     operatorChats: chats,
     ownerIds: config.OWNER_IDS,
+    markUnreachable: deps.markUnreachable,
     metrics,
     logger: deps.logger.child({ component: "outbox" }),
   });

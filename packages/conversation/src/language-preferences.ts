@@ -1,21 +1,28 @@
 import { readCacheEpoch, type Database } from "@orderbot/db";
+import { LAST_SEEN_RESOLUTION_MS, type Customers } from "@orderbot/core/customers";
 import type { Logger, Redis } from "@orderbot/platform";
 import { isLocale, type Locale } from "./languages.ts";
 
 export interface LanguagePreferencesDeps {
-  db: Pick<Database, "customer" | "$queryRaw">;
+  /** Core's customers: where a customer and their language are kept. */
+  customers: Pick<Customers, "get" | "record" | "setLanguage">;
+  /** For the cache's epoch (`readCacheEpoch`). */
+  db: Pick<Database, "$queryRaw">;
   redis: Pick<Redis, "get" | "set">;
   /** Key prefix, e.g. "prod:shopbot". */
   namespace: string;
   /** User id → opaque key part (HMAC): no Telegram id appears in a Redis key. */
   mask: (userId: bigint | number) => string;
-  /** How long Redis keeps a copy of a customer's language (default one day). */
+  /**
+   * How long Redis keeps a copy of a customer's language. Also how often a customer writing in
+   * private is recorded again (their "last seen"): an hour, core's resolution of it.
+   */
   ttlMs?: number;
   logger: Logger;
 }
 
 /**
- * A customer's language, kept with the customer in PostgreSQL (`customers.language`) so that the
+ * A customer's language, kept with the customer in core (`customers.language`) so that the
  * worker's notices use it too, and cached in Redis so that an update costs one GET. The cache's
  * keys carry the database's epoch (`readCacheEpoch`): another database sharing the Redis never
  * reads these copies. A Redis outage reads through to PostgreSQL; PostgreSQL failing fails the
@@ -27,17 +34,15 @@ export interface LanguagePreferences {
   /** /language: the customer's choice, stored (false when it could not be saved). */
   set(userId: bigint | number, locale: Locale): Promise<boolean>;
   /**
-   * A customer writing in private: the language stored for them, else `reported` (Telegram's),
-   * stored now as their first contact. One GET when cached; on a miss, one statement, whose
-   * insert returns the language stored already, so a new customer costs no read before it. (For a
-   * customer stored already, that statement is a no-op update of their row: a write where a read
-   * would do, once per cached copy's lifetime, for one round trip less on every first contact.)
+   * A customer writing in private: the language stored for them, else `reported` (Telegram's).
+   * One GET when cached; on a miss, core records the customer (first contact, or last seen moved
+   * on) in one statement, which answers with the language stored.
    */
   remember(userId: bigint | number, reported: Locale): Promise<Locale>;
 }
 
 export function createLanguagePreferences(deps: LanguagePreferencesDeps): LanguagePreferences {
-  const ttlMs = deps.ttlMs ?? 24 * 3_600_000;
+  const ttlMs = deps.ttlMs ?? LAST_SEEN_RESOLUTION_MS;
   const key = cacheKey(deps);
 
   async function cached(userId: bigint | number): Promise<string | null> {
@@ -62,21 +67,15 @@ export function createLanguagePreferences(deps: LanguagePreferencesDeps): Langua
     async get(userId) {
       const hit = await cached(userId);
       if (isLocale(hit)) return hit;
-      const row = await deps.db.customer.findUnique({
-        where: { userId: BigInt(userId) },
-        select: { language: true },
-      });
-      if (!row || !isLocale(row.language)) return null;
-      await cache(userId, row.language);
-      return row.language;
+      const customer = await deps.customers.get(userId);
+      if (!customer) return null;
+      await cache(userId, customer.language);
+      return customer.language;
     },
     async set(userId, locale) {
       try {
-        await deps.db.customer.upsert({
-          where: { userId: BigInt(userId) },
-          create: { userId: BigInt(userId), language: locale },
-          update: { language: locale },
-        });
+        const result = await deps.customers.setLanguage(userId, locale);
+        if (result.status !== "ok") return false;
       } catch (error) {
         deps.logger.warn({ err: error }, "language not saved");
         return false;
@@ -87,16 +86,10 @@ export function createLanguagePreferences(deps: LanguagePreferencesDeps): Langua
     async remember(userId, reported) {
       const hit = await cached(userId);
       if (isLocale(hit)) return hit;
-      // A customer stored already (earlier, or meanwhile by another replica or a /language)
-      // keeps theirs: the no-op update returns it.
-      const [row] = await deps.db.$queryRaw<{ language: string }[]>`
-        INSERT INTO customers (user_id, language, updated_at)
-        VALUES (${BigInt(userId)}, ${reported}, now() AT TIME ZONE 'UTC')
-        ON CONFLICT (user_id) DO UPDATE SET language = customers.language
-        RETURNING language`;
-      if (!row || !isLocale(row.language)) return reported;
-      await cache(userId, row.language);
-      return row.language;
+      const result = await deps.customers.record({ userId, language: reported });
+      if (result.status !== "ok") return reported;
+      await cache(userId, result.customer.language);
+      return result.customer.language;
     },
   };
 }

@@ -8,7 +8,11 @@ import {
   type TestRedis,
 } from "@orderbot/testkit";
 import { readCacheEpoch } from "@orderbot/db";
+import { systemClock } from "@orderbot/core";
+import { createCustomers } from "@orderbot/core/customers";
 import { createLanguagePreferences } from "../src/index.ts";
+
+const customersOf = (db: TestDatabase["db"]) => createCustomers({ db, clock: systemClock });
 
 const mask = (id: bigint | number) => maskId(id, "language-test-key");
 let testRedis: TestRedis;
@@ -23,6 +27,7 @@ describe("language preferences", () => {
   it("stores each customer's language in PostgreSQL, cached under a key without their id", async () => {
     const prefs = createLanguagePreferences({
       db: testDb.db,
+      customers: customersOf(testDb.db),
       redis: testRedis.redis,
       namespace: testRedis.namespace,
       mask,
@@ -46,12 +51,17 @@ describe("language preferences", () => {
   it("remembers the first language seen, and never overwrites a choice with it", async () => {
     const prefs = createLanguagePreferences({
       db: testDb.db,
+      customers: customersOf(testDb.db),
       redis: testRedis.redis,
       namespace: `${testRedis.namespace}:first`,
       mask,
       logger: silentLogger,
     });
     expect(await prefs.remember(777_000_333, "zh")).toBe("zh");
+    // Recorded as a customer in core, first and last seen now.
+    const customer = await customersOf(testDb.db).get(777_000_333);
+    expect(customer).toMatchObject({ language: "zh", lastSeenAt: customer?.firstSeenAt });
+    expect(customer?.lastSeenAt).toBeInstanceOf(Date);
     expect(await prefs.get(777_000_333)).toBe("zh");
     await prefs.set(777_000_333, "en");
     expect(await prefs.remember(777_000_333, "zh")).toBe("en");
@@ -62,6 +72,7 @@ describe("language preferences", () => {
     const namespace = `${testRedis.namespace}:miss`;
     const prefs = createLanguagePreferences({
       db: testDb.db,
+      customers: customersOf(testDb.db),
       redis: testRedis.redis,
       namespace,
       mask,
@@ -81,6 +92,7 @@ describe("language preferences", () => {
     const prefsOf = (db: TestDatabase) =>
       createLanguagePreferences({
         db: db.db,
+        customers: customersOf(db.db),
         redis: testRedis.redis,
         namespace,
         mask,
@@ -106,6 +118,7 @@ describe("language preferences", () => {
     try {
       const prefs = createLanguagePreferences({
         db: testDb.db,
+        customers: customersOf(testDb.db),
         redis,
         namespace: "down",
         mask,

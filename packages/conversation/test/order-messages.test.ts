@@ -1,5 +1,6 @@
 // The messages that show an order, on real PostgreSQL: the one-live-invoice claim under concurrent
-// taps (a conditional upsert keyed by the press), and the card recorded only in the order's chat.
+// taps (a conditional upsert keyed by the press) and the nonce it records, and the card recorded
+// only in the order's chat.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@orderbot/testkit";
@@ -38,7 +39,7 @@ describe("an order's invoice", () => {
   it("is claimed by one of many concurrent Pay taps, and again only after the claim window", async () => {
     const id = await order();
     const claims = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => messages().claimInvoice(id, `tap-${i}`)),
+      Array.from({ length: 12 }, (_, i) => messages().claimInvoice(id, `tap-${i}`, null)),
     );
     expect(claims.filter((c) => c.status === "send")).toEqual([{ status: "send", replaces: null }]);
     expect(claims.filter((c) => c.status === "already-sent")).toHaveLength(11);
@@ -46,35 +47,56 @@ describe("an order's invoice", () => {
 
     now = new Date(now.getTime() + INVOICE_CLAIM_MS + 1);
     // A later Pay (the customer deleted the invoice, say): a new one replaces the old one.
-    expect(await messages().claimInvoice(id, "later")).toEqual({ status: "send", replaces: 41 });
-    expect(await messages().claimInvoice("ZZZZZZZZ", "tap")).toEqual({ status: "not-found" });
+    expect(await messages().claimInvoice(id, "later", null)).toEqual({
+      status: "send",
+      replaces: 41,
+    });
+    expect(await messages().claimInvoice("ZZZZZZZZ", "tap", null)).toEqual({ status: "not-found" });
   });
 
   it("is claimed again by the same press delivered again before the invoice went out", async () => {
     const id = await order();
-    expect((await messages().claimInvoice(id, "press-1")).status).toBe("send");
+    expect((await messages().claimInvoice(id, "press-1", null)).status).toBe("send");
     // The bot died between the claim and the send: another tap still waits, the same press's
     // re-delivery sends the invoice.
-    expect((await messages().claimInvoice(id, "press-2")).status).toBe("already-sent");
-    expect(await messages().claimInvoice(id, "press-1")).toEqual({
+    expect((await messages().claimInvoice(id, "press-2", null)).status).toBe("already-sent");
+    expect(await messages().claimInvoice(id, "press-1", null)).toEqual({
       status: "send",
       replaces: null,
     });
     // Once it went out, even the same press is a double tap.
     await messages().invoiceSent(id, 51);
-    expect((await messages().claimInvoice(id, "press-1")).status).toBe("already-sent");
+    expect((await messages().claimInvoice(id, "press-1", null)).status).toBe("already-sent");
   });
 
   it("a failed send releases the claim, so the next tap tries again at once", async () => {
     const id = await order();
-    expect((await messages().claimInvoice(id, "tap")).status).toBe("send");
+    expect((await messages().claimInvoice(id, "tap", null)).status).toBe("send");
     await messages().releaseInvoice(id);
-    expect((await messages().claimInvoice(id, "tap")).status).toBe("send");
+    expect((await messages().claimInvoice(id, "tap", null)).status).toBe("send");
+  });
+
+  it("is the only one paid once claimed: its nonce is recorded before it is sent", async () => {
+    const id = await order();
+    // Nothing claimed here (an invoice of the previous release): the bare id is live.
+    expect(await messages().isLiveInvoice(id, null)).toBe(true);
+    expect(await messages().isLiveInvoice(id, "n1")).toBe(false);
+    await messages().claimInvoice(id, "press", "n1");
+    // Its update failed after the send and was delivered again: the second invoice wins.
+    await messages().claimInvoice(id, "press", "n2");
+    expect(await messages().isLiveInvoice(id, "n1")).toBe(false);
+    expect(await messages().isLiveInvoice(id, null)).toBe(false);
+    expect(await messages().isLiveInvoice(id, "n2")).toBe(true);
+    // With INVOICE_NONCE off again, a bare id is the live one.
+    now = new Date(now.getTime() + INVOICE_CLAIM_MS + 1);
+    await messages().claimInvoice(id, "later", null);
+    expect(await messages().isLiveInvoice(id, "n2")).toBe(false);
+    expect(await messages().isLiveInvoice(id, null)).toBe(true);
   });
 
   it("may be deleted for 48 hours after it was sent, and not after", async () => {
     const id = await order();
-    await messages().claimInvoice(id, "tap");
+    await messages().claimInvoice(id, "tap", null);
     await messages().invoiceSent(id, 61);
     expect(await messages().of(id)).toMatchObject({ invoiceMessageId: 61, invoiceDeletable: true });
     now = new Date(now.getTime() + DELETABLE_FOR_MS + 1);

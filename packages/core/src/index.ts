@@ -14,7 +14,7 @@ export {
 export { shopConfigOf, shopSettingsShape, type ShopSettings } from "./shop-settings.ts";
 export { buildDeps, systemClock, type Clock, type CoreDeps, type CoreDepsInput } from "./deps.ts";
 export { CORE_METRICS, createCoreMetrics, type CoreMetrics } from "./metrics.ts";
-export type { Busy, Unavailable, Invalid, NotFound, NotYours } from "./results.ts";
+export type { Busy, Unavailable, Invalid, NotFound } from "./results.ts";
 export type {
   ProductView,
   OrderView,

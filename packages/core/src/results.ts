@@ -8,12 +8,10 @@ export type Busy = { status: "busy" };
 export type Unavailable = { status: "unavailable" };
 /** The input failed validation; nothing changed. One entry per problem, as data (problems.ts). */
 export type Invalid = { status: "invalid"; problems: Problem[] };
+/** Not there, or (for a customer's own things) another customer's: the two answer alike. */
 export type NotFound = { status: "not-found" };
-/** The order belongs to someone else. */
-export type NotYours = { status: "not-yours" };
 
 export const BUSY: Busy = { status: "busy" };
 export const UNAVAILABLE: Unavailable = { status: "unavailable" };
 export const NOT_FOUND: NotFound = { status: "not-found" };
-export const NOT_YOURS: NotYours = { status: "not-yours" };
 export const invalid = (problems: Problem[]): Invalid => ({ status: "invalid", problems });

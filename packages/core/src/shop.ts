@@ -22,6 +22,7 @@ import {
 import { createStockService, type StockService } from "./stock/service.ts";
 import { registerHeldUnpaidGauge } from "./stock/unpaid-holds.ts";
 import { createSupportRequests, type SupportRequests } from "./customers/support-requests.ts";
+import { createCustomers, type Customers } from "./customers/service.ts";
 import { createPromotionService, type PromotionService } from "./promotions/service.ts";
 import { createDeliveryService, type DeliveryService } from "./delivery/service.ts";
 import { createShippingService, type ShippingService } from "./shipping/service.ts";
@@ -47,6 +48,8 @@ export interface Shop {
   stock: StockService;
   groups: GroupService;
   outbox: OutboxService;
+  /** Customers, recorded by whichever way in met them: language, last seen, reachability. */
+  customers: Customers;
   /** Customers asking the shop for help (/paysupport), relayed to the operator groups. */
   support: SupportRequests;
   /** Promo codes with limited uses: operators' /promo, and a code applied to a cart. */
@@ -89,6 +92,7 @@ export function createShop(options: CreateShopOptions): Shop {
     stock: createStockService(deps),
     groups: createGroupService(deps),
     outbox: createOutboxService(deps),
+    customers: createCustomers(deps),
     support: createSupportRequests(deps),
     promotions: createPromotionService(deps),
     delivery: createDeliveryService(deps),

@@ -27,6 +27,8 @@ export interface DispatchDeps {
 export interface Dispatched {
   status: number;
   body: Envelope;
+  /** The method ran, and its answer is to be lost (a `loseAnswer` fault). */
+  lost?: boolean;
 }
 
 export async function dispatch(
@@ -49,10 +51,8 @@ export async function dispatch(
     if (decision.latencyMs > 0) await sleep(decision.latencyMs, undefined, { ref: false });
     await deps.faults.passHolds(method.name);
     if (decision.hangs) await untilEither(decision.hangs, signal);
-    if (decision.error) {
-      fault = decision.kind;
-      throw decision.error;
-    }
+    if (decision.error || decision.losesAnswer) fault = decision.kind;
+    if (decision.error) throw decision.error;
     const value: unknown = await method.handler(deps.ctx, args, { signal });
     body =
       value instanceof Described
@@ -77,7 +77,7 @@ export async function dispatch(
     durationMs: Date.now() - at,
     via,
   });
-  return { status, body };
+  return { status, body, ...(fault === "lost" ? { lost: true } : {}) };
 }
 
 /** Waits for `settled`, or for the client to go away. */

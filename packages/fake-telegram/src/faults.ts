@@ -30,6 +30,12 @@ export interface MethodFault {
    * is removed, when it is answered 502 Bad Gateway). Counts against `times` like an error.
    */
   hang?: boolean;
+  /**
+   * Matching calls run, and their answer is lost on the way back: the connection closes, as when
+   * the network fails after Telegram acted. The client cannot tell whether the call took effect.
+   * Counts against `times` like an error.
+   */
+  loseAnswer?: boolean;
   /** Added latency before the call is handled: a fixed delay or a random one in [min, max]. */
   latencyMs?: number | { min: number; max: number };
   /** The rule injects at most this many errors, then only its latency stays (default unlimited). */
@@ -81,9 +87,11 @@ export interface FaultHandle {
 export interface FaultDecision {
   latencyMs: number;
   error?: BotApiError;
-  kind?: "429" | "500" | "404" | "hang";
+  kind?: "429" | "500" | "404" | "hang" | "lost";
   /** A hanging call: resolves when its rule is removed. */
   hangs?: Promise<void>;
+  /** The call runs, and its answer is lost (`loseAnswer`). */
+  losesAnswer?: boolean;
 }
 
 interface ActiveRule {
@@ -216,7 +224,8 @@ export class Faults {
       if (active.methods && !active.methods.has(name)) continue;
       if (rule.chatId !== undefined && rule.chatId !== chatId) continue;
       decision.latencyMs += this.latency(rule.latencyMs);
-      if (decision.error || (rule.times !== undefined && active.injected >= rule.times)) continue;
+      if (decision.error || decision.losesAnswer) continue;
+      if (rule.times !== undefined && active.injected >= rule.times) continue;
       if (rule.hang) {
         decision.error = badGateway();
         decision.kind = "hang";
@@ -230,8 +239,11 @@ export class Faults {
       } else if (rule.rate500 && this.random() < rule.rate500) {
         decision.error = internalError();
         decision.kind = "500";
+      } else if (rule.loseAnswer) {
+        decision.losesAnswer = true;
+        decision.kind = "lost";
       }
-      if (decision.error) active.injected++;
+      if (decision.error || decision.losesAnswer) active.injected++;
     }
     return decision;
   }

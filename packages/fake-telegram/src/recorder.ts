@@ -16,8 +16,8 @@ export interface RecordedCall {
   result?: unknown;
   errorCode?: number;
   description?: string;
-  /** An injected fault answered this call instead of the method. */
-  fault?: "429" | "500" | "404" | "hang";
+  /** An injected fault answered this call instead of the method ("lost": after it, unheard). */
+  fault?: "429" | "500" | "404" | "hang" | "lost";
   durationMs: number;
   /** "http" for a request, "webhook-reply" for a method in a webhook response body. */
   via: "http" | "webhook-reply";

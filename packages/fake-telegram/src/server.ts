@@ -105,6 +105,12 @@ async function callMethod(
   reply.raw.on("close", () => {
     if (!reply.raw.writableFinished) controller.abort();
   });
-  const { status, body } = await deps.dispatch(match[2]!, fields, controller.signal);
+  const { status, body, lost } = await deps.dispatch(match[2]!, fields, controller.signal);
+  if (lost) {
+    // The method ran; its answer never arrives (Faults' loseAnswer).
+    reply.hijack();
+    request.raw.socket.destroy();
+    return reply;
+  }
   return reply.code(status).send(body);
 }

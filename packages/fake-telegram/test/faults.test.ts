@@ -142,6 +142,21 @@ describe("other faults", () => {
     ]);
   });
 
+  it("runs a call and loses its answer: the client sees the connection close", async () => {
+    const rule = tg.faults.set({ method: "sendMessage", loseAnswer: true, times: 1 });
+    const lost = await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "sent" }).catch(
+      (e: unknown) => e,
+    );
+    expect(lost).toBeInstanceOf(Error);
+    expect(rule.injected).toBe(1);
+    expect((await rawCall(tg, "sendMessage", { chat_id: ann.chatId, text: "next" })).body.ok).toBe(
+      true,
+    );
+    // Both took effect; only the first went unheard.
+    expect(tg.chat(ann).botMessages.map((m) => m.text)).toEqual(["sent", "next"]);
+    expect(tg.callsTo("sendMessage").map((c) => c.fault ?? "none")).toEqual(["lost", "none"]);
+  });
+
   it("limits a rule to one chat", async () => {
     const bo = tg.createUser({ firstName: "Bo" });
     await bo.send("/start");

@@ -29,6 +29,11 @@ export function withDeadline<T>(
   outer?: AbortSignal,
 ): Promise<T> {
   const deadline = new AbortController();
+  // A listener removed when the call settles, not AbortSignal.any: on Node 20 that leaves an entry
+  // on a long-lived `outer` for every call.
+  const onOuter = () => deadline.abort(outer?.reason);
+  if (outer?.aborted) onOuter();
+  else outer?.addEventListener("abort", onOuter, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -37,6 +42,8 @@ export function withDeadline<T>(
     }, deadlineMs);
     timer.unref();
   });
-  const signal = outer ? AbortSignal.any([outer, deadline.signal]) : deadline.signal;
-  return Promise.race([call(signal), expired]).finally(() => clearTimeout(timer));
+  return Promise.race([call(deadline.signal), expired]).finally(() => {
+    clearTimeout(timer);
+    outer?.removeEventListener("abort", onOuter);
+  });
 }

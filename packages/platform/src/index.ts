@@ -6,7 +6,7 @@ export {
   type Logger,
   type LoggerConfig,
 } from "./logger.ts";
-export { scrubSecrets, scrubText } from "./scrub.ts";
+export { scrubText } from "./scrub.ts";
 export { createMetricsRegistry, Registry } from "./metrics.ts";
 export {
   createRedis,

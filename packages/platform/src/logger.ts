@@ -96,8 +96,24 @@ export function maskSecretsInText(text: string): string {
     .replace(URL_PASSWORD_PATTERN, "$1[redacted]@");
 }
 
+/** Values shorter than this are not masked by value: they would match ordinary text. */
+const MIN_SECRET_LENGTH = 8;
+
+/** Replaces each of the given secret values (the bot token, the webhook secret ...) wherever it appears. */
+export function maskSecretValues(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets)
+    if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join("[redacted]");
+  return out;
+}
+
 export interface LoggerConfig {
   level: string;
+  /**
+   * The process's secret values, masked on every line written, whatever code logged them: a last
+   * line of defence behind the masking by key and by pattern.
+   */
+  secrets?: readonly string[];
   /** Human-readable output for development (NODE_ENV=development); JSON lines otherwise. */
   pretty?: boolean;
   name?: string;
@@ -124,7 +140,10 @@ export function createLogger(config: LoggerConfig): Logger {
     formatters: { log: scrubObject },
     // Errors were serialized (and scrubbed) by the log formatter already.
     serializers: { err: (value: unknown) => value },
-    hooks: { streamWrite: maskSecretsInText },
+    hooks: {
+      streamWrite: (line: string) =>
+        maskSecretValues(maskSecretsInText(line), config.secrets ?? []),
+    },
     ...(config.mixin ? { mixin: config.mixin } : {}),
   };
   let logger: Logger;

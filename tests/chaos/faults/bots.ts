@@ -1,6 +1,7 @@
 // Faults that hit a bot process: kill -9 while it handles an update, and SIGSTOP while it holds an
 // order lock, kept stopped past the lock's TTL, then SIGCONT.
 import { setTimeout as sleep } from "node:timers/promises";
+import { parseInvoicePayload } from "@orderbot/core/payments";
 import type { AppInstance } from "@orderbot/testkit";
 import { NAMESPACE } from "../environment.ts";
 import type { Fault, FaultContext } from "../fault.ts";
@@ -33,9 +34,9 @@ function lockedOrder(update: Record<string, unknown>): string | undefined {
     message?: { successful_payment?: { invoice_payload?: string } };
     callback_query?: { data?: string };
   };
-  if (u.pre_checkout_query?.invoice_payload) return u.pre_checkout_query.invoice_payload;
-  if (u.message?.successful_payment?.invoice_payload)
-    return u.message.successful_payment.invoice_payload;
+  const payload =
+    u.pre_checkout_query?.invoice_payload ?? u.message?.successful_payment?.invoice_payload;
+  if (payload) return parseInvoicePayload(payload)?.orderId;
   const data = u.callback_query?.data;
   return data?.startsWith("x:") ? data.slice(2) : undefined;
 }

@@ -12,11 +12,11 @@ export function postgresPastRetryWindow(at: number): Fault {
       await ctx.at(at);
       const kit = ctx.env.shop.kit;
       // Two payers of the fault's own held at Pay, so that someone pays whatever the crowd does.
-      const { payers } = await heldPayers(ctx, 12_000);
+      const paying = await heldPayers(ctx, 45_000);
       // The bot checks each order, then answers OK; Telegram holds those answers, and the charge
       // and its successful_payment follow an answer only once PostgreSQL is down.
       const held = kit.faults.hold("answerPreCheckoutQuery");
-      ctx.gates.openAll();
+      paying.release();
       // The first answer held, and a moment for more: not long, a payer gives up 10 s after its
       // pre-checkout query.
       if (await until(() => held.waiting >= 1, 8_000)) await until(() => held.waiting >= 3, 1_500);
@@ -38,7 +38,7 @@ export function postgresPastRetryWindow(at: number): Fault {
       ctx.note(
         `PostgreSQL stopped for ${((started - stopped) / 1000).toFixed(1)} s (the poller gives an update ${maxAttempts} attempts, pauses ${baseMs}-${maxMs} ms) with ${holding} pre-checkout answers held; ${ctx.counts.chargesDuringOutage} charges taken meanwhile`,
       );
-      await Promise.all(payers);
+      await Promise.all(paying.payers);
     },
   };
 }

@@ -26,20 +26,19 @@ export function restartRedisFault(at: number, extraDownMs = 0): Fault {
       const outage = { start: 0, end: 0 };
       ctx.outages.push(outage);
       await ctx.at(at);
-      // The fault's own placers, then payers (only users with an order get there), then the
-      // crowd's users about to place one: holding the crowd at Order any earlier would keep it
-      // from reaching Pay.
+      // The fault's own placers, the crowd held at Order, then the fault's own payers: held
+      // last, as a payer's hold ends before its reservation does.
       const placing = await heldPlacers(ctx, 20_000);
-      const { payers } = await heldPayers(ctx, 12_000);
       ctx.gates.arm("order");
-      await until(() => ctx.loadDone() || ctx.gates.waitingAt("order") >= 2, 2_000);
+      const paying = await heldPayers(ctx, 45_000);
       await restartRedis(ctx.env, ctx.sizes.redisDownMs + extraDownMs, async () => {
         outage.start = Date.now();
         ctx.note(
-          `Redis stopped; ${ctx.gates.waitingAt("order")} users about to press Order and ${ctx.gates.waitingAt("pay")} about to pay go ahead`,
+          `Redis stopped; ${ctx.gates.waitingAt("order")} users about to press Order and ${paying.waiting()} about to pay go ahead`,
         );
         ctx.gates.openAll();
         placing.release();
+        paying.release();
         // Down for the outage's length, and until a payment went through meanwhile (bounded): in
         // the combined scenario Telegram's 429s and a stopped bot can slow every payer past it.
         await paymentSince(ctx, outage.start, 20_000);
@@ -52,7 +51,9 @@ export function restartRedisFault(at: number, extraDownMs = 0): Fault {
       ctx.note(
         `the fault's own placers: ${(await Promise.all(placing.placers)).map(paidWhen).join("; ")}`,
       );
-      ctx.note(`the fault's own payers: ${(await Promise.all(payers)).map(paidWhen).join("; ")}`);
+      ctx.note(
+        `the fault's own payers: ${(await Promise.all(paying.payers)).map(paidWhen).join("; ")}`,
+      );
     },
   };
 }
@@ -65,7 +66,7 @@ export function restartPostgres(at: number): Fault {
       await ctx.at(at);
       // Not while Redis is down: payments made then must be confirmed on PostgreSQL's guarantees
       // alone (checks.ts, outageBehaviour), which needs PostgreSQL up for that while.
-      await until(() => ctx.outages.every((o) => o.end > 0), 60_000); // Redis: up to 6+4+20 s
+      await until(() => ctx.outages.every((o) => o.end > 0), 90_000); // Redis: payers, 6+4 s, 20 s
       const started = Date.now();
       await ctx.env.pg.stop("immediate");
       await sleep(ctx.sizes.postgresDownMs);

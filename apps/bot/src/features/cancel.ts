@@ -45,9 +45,8 @@ export function cancelFeature(orders: OrderService): Composer<BotContext> {
         );
         await rerender(ctx, id);
         break;
-      // Alike: whether someone else's order exists is not told.
+      // Core answers someone else's order as a missing one: whether it exists is not told.
       case "not-found":
-      case "not-yours":
         await alert(ctx, ctx.t("order-unknown"));
         break;
       case "busy":

@@ -38,6 +38,8 @@ export interface FeatureDeps {
     provider: ProviderSettings | null;
     /** What a physical order's invoice asks besides the address. */
     asks: InvoiceAsks;
+    /** INVOICE_NONCE: each invoice's payload carries a nonce (invoice-payload.ts in core). */
+    nonce: boolean;
   };
   /** Physical goods' shipping options (SHIPPING_OPTIONS). */
   shippingOptions: readonly ShippingOption[];

@@ -1,5 +1,12 @@
 import { GrammyError } from "grammy";
 import type { OrderView } from "@orderbot/core";
+import {
+  invoiceFor,
+  invoicePayload,
+  newInvoiceNonce,
+  type InvoiceAsks,
+  type InvoiceTerms,
+} from "@orderbot/core/payments";
 import type { BotContext, PrivateButtonContext } from "../bot/context.ts";
 import { callbacks } from "@orderbot/conversation";
 import { orderCard } from "../format/order-card.ts";
@@ -7,10 +14,16 @@ import { itemLines } from "../format/order.ts";
 import { invoiceDescription, invoiceTitle } from "../format/promo.ts";
 import { payStartParameter } from "./pay-link.ts";
 import type { PaymentsFeatureDeps } from "./payments.ts";
-import { invoiceTerms, type InvoiceTerms } from "./shipping.ts";
 import { alert, showInPlace } from "./support.ts";
 
 type InvoiceDeps = Pick<PaymentsFeatureDeps, "orders" | "orderMessages" | "invoice">;
+
+/** What each refusal of a closed order tells the presser. */
+const CLOSED = {
+  cancelled: "pay-refused-cancelled",
+  expired: "pay-refused-expired",
+  "already-paid": "pay-refused-paid",
+} as const;
 
 /** Pay on an order card: an invoice for an open order of the presser's own. */
 export async function sendInvoiceOnPay(
@@ -20,26 +33,28 @@ export async function sendInvoiceOnPay(
 ) {
   const data = callbacks.pay.decode(ctx.callbackQuery.data);
   if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
-  const order = await deps.orders.get(data.orderId);
-  if (!order || order.userId !== BigInt(ctx.from.id)) return alert(ctx, ctx.t("order-unknown"));
-  const refusal = payRefusal(order, now);
-  if (refusal) {
-    await alert(ctx, ctx.t(refusal, { id: order.id }));
-    // The message still offers Pay: show the order as it is now instead.
-    const card = orderCard(ctx, order);
-    return showInPlace(ctx, card.text, card.keyboard);
+  const order = await deps.orders.getOwn(data.orderId, ctx.from.id);
+  const result = invoiceFor(order, { userId: ctx.from.id }, { settings: deps.invoice, now: now() });
+  switch (result.status) {
+    case "not-found":
+      return alert(ctx, ctx.t("order-unknown"));
+    case "refused": {
+      await alert(ctx, ctx.t(CLOSED[result.reason], { id: result.order.id }));
+      // The message still offers Pay: show the order as it is now instead.
+      const card = orderCard(ctx, result.order);
+      return showInPlace(ctx, card.text, card.keyboard);
+    }
+    case "not-sold":
+      if (result.reason === "physical-unavailable")
+        return alert(ctx, ctx.t("pay-physical-unavailable", { id: result.order.id }));
+      ctx.logger.error(
+        { order: result.order.id, currency: result.order.currency },
+        "order currency is neither XTR (digital) nor PROVIDER_CURRENCY (physical); no invoice sent",
+      );
+      return alert(ctx, ctx.t("unavailable"));
+    case "ok":
+      return sendInvoice(ctx, deps, result.order, result.terms);
   }
-  const terms = invoiceTerms(order, deps.invoice.provider, deps.invoice.asks);
-  if (!terms.ok) {
-    if (terms.reason === "physical-unavailable")
-      return alert(ctx, ctx.t("pay-physical-unavailable", { id: order.id }));
-    ctx.logger.error(
-      { order: order.id, currency: order.currency },
-      "order currency is neither XTR (digital) nor PROVIDER_CURRENCY (physical); no invoice sent",
-    );
-    return alert(ctx, ctx.t("unavailable"));
-  }
-  return sendInvoice(ctx, deps, order, terms);
 }
 
 /** The invoice itself, once the order may be paid: one live invoice per order. */
@@ -47,30 +62,33 @@ async function sendInvoice(
   ctx: PrivateButtonContext,
   deps: InvoiceDeps,
   order: OrderView,
-  terms: Extract<InvoiceTerms, { ok: true }>,
+  terms: InvoiceTerms,
 ) {
   // The card Pay was pressed on is the one kept true when the order changes.
   const card = ctx.callbackQuery.message;
   if (card) await deps.orderMessages.setCard(order.id, ctx.chat.id, card.message_id);
-  // One live invoice per order: of two taps, one claims it; the other is told it is there.
-  const claim = await deps.orderMessages.claimInvoice(order.id, ctx.callbackQuery.id);
+  // One live invoice per order: of two taps, one claims it; the other is told it is there. The
+  // claim records the nonce first, so an earlier invoice never tracked (a re-delivered press) is
+  // declined at pre-checkout.
+  const nonce = deps.invoice.nonce ? newInvoiceNonce() : null;
+  const claim = await deps.orderMessages.claimInvoice(order.id, ctx.callbackQuery.id, nonce);
   if (claim.status !== "send")
     return ctx.answerCallbackQuery({ text: ctx.t("pay-invoice-already") });
   if (claim.replaces !== null) await deleteQuietly(ctx, claim.replaces);
   let invoice: { message_id: number };
   try {
     invoice = await ctx.replyWithInvoice(
-      invoiceTitle(ctx.t, order.id),
-      invoiceDescription(ctx.t, order, itemLines(ctx.t, order, ctx.locale)),
-      order.id,
-      order.currency,
-      [{ label: invoiceTitle(ctx.t, order.id), amount: order.totalMinor }],
+      invoiceTitle(ctx.t, terms.title.orderId),
+      invoiceDescription(ctx.t, terms.description, itemLines(ctx.t, terms.description, ctx.locale)),
+      invoicePayload(order.id, nonce),
+      terms.currency,
+      [{ label: invoiceTitle(ctx.t, terms.title.orderId), amount: terms.amountMinor }],
       // A forwarded copy gets a deep link back to the bot instead of a Pay button, so the
       // invoice is paid only where it was sent (and the link opens the order for its owner).
       {
-        provider_token: terms.providerToken,
+        provider_token: terms.payVia === "provider" ? (deps.invoice.provider?.token ?? "") : "",
         start_parameter: payStartParameter(order.id),
-        ...terms.extra,
+        ...telegramAsks(terms.asks),
       },
     );
   } catch (error) {
@@ -96,21 +114,18 @@ async function deleteQuietly(ctx: BotContext, messageId: number): Promise<void> 
   });
 }
 
-function payRefusal(order: OrderView, now: () => Date): string | null {
-  switch (order.status) {
-    case "CANCELLED":
-      return "pay-refused-cancelled";
-    case "EXPIRED":
-      return "pay-refused-expired";
-    case "PAID":
-    case "PROCESSING":
-    case "SHIPPED":
-    case "DELIVERED":
-    case "REFUNDED":
-      return "pay-refused-paid";
-    case "RESERVED":
-      return order.expiresAt <= now() ? "pay-refused-expired" : null;
-    case "PAYING":
-      return null;
-  }
+/**
+ * What the payment form asks, in Telegram's fields: a physical order's address with a choice of
+ * shipping options (is_flexible), and what the shop configured. None for Stars (Telegram ignores
+ * every need_* field for them).
+ */
+function telegramAsks(asks: InvoiceAsks | null): Record<string, boolean> {
+  if (!asks) return {};
+  return {
+    need_name: asks.name,
+    need_phone_number: asks.phone,
+    need_email: asks.email,
+    need_shipping_address: asks.shippingAddress,
+    is_flexible: asks.shippingAddress,
+  };
 }

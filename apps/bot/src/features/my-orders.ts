@@ -10,7 +10,7 @@ import { alert } from "./support.ts";
 const SHOWN = 10;
 
 type MyOrdersDeps = {
-  orders: Pick<OrderService, "listForUser" | "get">;
+  orders: Pick<OrderService, "listForUser" | "getOwn">;
   orderMessages: Pick<OrderMessages, "setCard">;
   /** The codes a digital order received, shown again under its card. */
   delivery?: Pick<DeliveryService, "orderCodes">;
@@ -78,8 +78,8 @@ async function ordersList(ctx: PrivateContext, deps: MyOrdersDeps) {
 async function openOrder(ctx: PrivateButtonContext, deps: MyOrdersDeps) {
   const data = callbacks.orderView.decode(ctx.callbackQuery.data);
   if (!data) return ctx.answerCallbackQuery({ text: ctx.t("button-invalid") });
-  const order = await deps.orders.get(data.orderId);
-  if (!order || order.userId !== BigInt(ctx.from.id)) return alert(ctx, ctx.t("order-unknown"));
+  const order = await deps.orders.getOwn(data.orderId, ctx.from.id);
+  if (!order) return alert(ctx, ctx.t("order-unknown"));
   await ctx.answerCallbackQuery();
   const card = orderCard(ctx, order);
   const sent = await ctx.reply(card.text, { reply_markup: card.keyboard });

@@ -2,8 +2,13 @@ import { Composer, GrammyError, type Filter } from "grammy";
 import type { OrderView } from "@orderbot/core";
 import type { OrderService } from "@orderbot/core/orders";
 import type { OutboxService } from "@orderbot/core/outbox";
-import type { CheckPayableResult, PaymentService, PayRefusal } from "@orderbot/core/payments";
-import { paymentNoticeKey } from "@orderbot/core/payments";
+import type {
+  CheckPayableResult,
+  InvoicePayload,
+  PaymentService,
+  PayRefusal,
+} from "@orderbot/core/payments";
+import { parseInvoicePayload, paymentNoticeKey } from "@orderbot/core/payments";
 import type { BotContext } from "../bot/context.ts";
 import { callbacks, type OrderMessages } from "@orderbot/conversation";
 import { orderCard } from "../format/order-card.ts";
@@ -25,16 +30,17 @@ export interface PaymentsFeatureDeps {
    * Digital goods are invoiced in Stars; physical goods through `provider` (none: not sold),
    * asking for the address, a shipping option and what `asks` says.
    */
-  invoice: { provider: ProviderSettings | null; asks: InvoiceAsks };
+  invoice: { provider: ProviderSettings | null; asks: InvoiceAsks; nonce: boolean };
   now?: () => Date;
 }
 
 /** What a declined pre-checkout tells the user; every one says that nothing was charged. */
-const REFUSAL_MESSAGES: Record<PayRefusal, string> = {
+const REFUSAL_MESSAGES: Record<PayRefusal | "replaced", string> = {
+  // Not the order's latest invoice: only that one is paid.
+  replaced: "precheckout-replaced",
   invalid: "precheckout-not-found",
+  // Someone else's order too: core answers it as one that does not exist.
   "not-found": "precheckout-not-found",
-  // Alike: someone else's order is answered as one that does not exist (nothing about it leaks).
-  "not-yours": "precheckout-not-found",
   expired: "precheckout-expired",
   cancelled: "precheckout-cancelled",
   "already-paid": "precheckout-paid",
@@ -57,22 +63,60 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): Composer<BotContext>
   feature
     .chatType("private")
     .callbackQuery(callbacks.pay.pattern, (ctx) => sendInvoiceOnPay(ctx, deps, now));
-  feature.on("pre_checkout_query", (ctx) => answerPreCheckout(ctx, deps.payments));
+  feature.on("pre_checkout_query", (ctx) => answerPreCheckout(ctx, deps));
   // In whatever chat it arrives (a private chat, a group where an invoice was forwarded before
   // invoices carried a start_parameter): the buyer has been charged, so it is recorded.
   feature.on("message:successful_payment", (ctx) => recordPayment(ctx, deps));
   return feature;
 }
 
+type PreCheckoutContext = Filter<BotContext, "pre_checkout_query">;
+
 /** Yes or no within Telegram's 10 s; a no says why, and that nothing was charged. */
 async function answerPreCheckout(
-  ctx: Filter<BotContext, "pre_checkout_query">,
-  payments: PaymentService,
+  ctx: PreCheckoutContext,
+  deps: Pick<PaymentsFeatureDeps, "payments" | "orderMessages">,
 ): Promise<void> {
+  const invoice = parseInvoicePayload(ctx.preCheckoutQuery.invoice_payload);
+  const live = invoice ? await liveInvoice(ctx, deps.orderMessages, invoice) : "live";
+  if (live !== "live") return decline(ctx, live === "replaced" ? "replaced" : "unavailable");
+  const result = await checkPayable(ctx, deps.payments, invoice?.orderId);
+  if (result.status === "ok") {
+    await ctx.answerPreCheckoutQuery(true);
+    return;
+  }
+  await decline(ctx, result.reason);
+}
+
+/**
+ * Only the order's latest invoice is paid: an earlier one may be in the chat untracked (its
+ * message id lost with its update, whose re-delivery sent another).
+ */
+async function liveInvoice(
+  ctx: PreCheckoutContext,
+  orderMessages: OrderMessages,
+  invoice: InvoicePayload,
+): Promise<"live" | "replaced" | "unknown"> {
+  try {
+    return (await orderMessages.isLiveInvoice(invoice.orderId, invoice.nonce))
+      ? "live"
+      : "replaced";
+  } catch (error) {
+    ctx.logger.error({ err: loggableError(error) }, "live invoice look-up failed; declined");
+    return "unknown";
+  }
+}
+
+/** `orderId` undefined: the payload names no order, and the check refuses it as invalid. */
+function checkPayable(
+  ctx: PreCheckoutContext,
+  payments: PaymentService,
+  orderId: string | undefined,
+): Promise<CheckPayableResult> {
   const query = ctx.preCheckoutQuery;
-  const result = await payments
+  return payments
     .checkPayable({
-      orderId: query.invoice_payload,
+      orderId: orderId ?? query.invoice_payload,
       userId: query.from.id,
       amount: query.total_amount,
       currency: query.currency,
@@ -87,14 +131,11 @@ async function answerPreCheckout(
       ctx.logger.error({ err: loggableError(error) }, "pre-checkout check failed; declined");
       return { status: "refused", reason: "unavailable" };
     });
-  if (result.status === "ok") {
-    await ctx.answerPreCheckoutQuery(true);
-    return;
-  }
-  ctx.logger.info({ reason: result.reason }, "pre-checkout declined");
-  await ctx.answerPreCheckoutQuery(false, {
-    error_message: ctx.t(REFUSAL_MESSAGES[result.reason]),
-  });
+}
+
+async function decline(ctx: PreCheckoutContext, reason: PayRefusal | "replaced"): Promise<void> {
+  ctx.logger.info({ reason }, "pre-checkout declined");
+  await ctx.answerPreCheckoutQuery(false, { error_message: ctx.t(REFUSAL_MESSAGES[reason]) });
 }
 
 type PaymentContext = Filter<BotContext, "message:successful_payment">;
@@ -102,9 +143,12 @@ type PaymentContext = Filter<BotContext, "message:successful_payment">;
 /** Records the charge once (a second delivery changes nothing), then confirms it in the chat. */
 async function recordPayment(ctx: PaymentContext, deps: PaymentsFeatureDeps): Promise<void> {
   const payment = ctx.message.successful_payment;
+  // Whichever invoice of the order was paid, a replaced one too: the money is recorded against the
+  // order (a second payment of it is refunded, as any is).
+  const id = parseInvoicePayload(payment.invoice_payload)?.orderId ?? payment.invoice_payload;
   // Errors propagate: the update is re-delivered until the payment is recorded.
   const result = await deps.payments.confirmPayment({
-    orderId: payment.invoice_payload,
+    orderId: id,
     userId: ctx.from.id,
     telegramChargeId: payment.telegram_payment_charge_id,
     providerChargeId: payment.provider_payment_charge_id || null,
@@ -119,7 +163,6 @@ async function recordPayment(ctx: PaymentContext, deps: PaymentsFeatureDeps): Pr
   });
   // A duplicate said nothing: if the first delivery's reply was lost, the outbox sends it.
   if (result.status === "invalid" || result.duplicate) return;
-  const id = payment.invoice_payload;
   // (A payment that cannot be applied is refunded, and the user told, through the outbox.)
   // Outside the private chat the reply would tell a group about the buyer's order: the outbox
   // confirms it in the private chat of the order instead (the notice is not settled here).
@@ -138,7 +181,7 @@ async function sayPaymentReceived(
   order: OrderView,
   codesSent: boolean,
 ): Promise<void> {
-  const id = ctx.message.successful_payment.invoice_payload;
+  const id = order.id;
   // confirmPayment queued this confirmation with the payment, due after a grace period: said
   // here, it is settled so that the worker does not say it again. If the reply fails, the outbox
   // says it (a re-delivery of this update would be a duplicate and say nothing).

@@ -12,7 +12,7 @@ import { orderIdOfStartParameter } from "./pay-link.ts";
  * owner, and only for them.
  */
 export function startFeature(deps: {
-  orders: Pick<OrderService, "get">;
+  orders: Pick<OrderService, "getOwn">;
   orderMessages: Pick<OrderMessages, "setCard">;
 }): Composer<BotContext> {
   const feature = new Composer<BotContext>();
@@ -23,10 +23,9 @@ export function startFeature(deps: {
       return ctx.reply(ctx.t("welcome", { name: ctx.from.first_name }), {
         reply_markup: mainMenuKeyboard(ctx.t),
       });
-    const order = await deps.orders.get(orderId);
     // Alike for an order that does not exist and someone else's: the link tells nothing about it.
-    if (!order || order.userId !== BigInt(ctx.from.id))
-      return ctx.reply(ctx.t("order-link-unknown"));
+    const order = await deps.orders.getOwn(orderId, ctx.from.id);
+    if (!order) return ctx.reply(ctx.t("order-link-unknown"));
     const card = orderCard(ctx, order);
     const sent = await ctx.reply(card.text, { reply_markup: card.keyboard });
     await deps.orderMessages.setCard(order.id, ctx.chat.id, sent.message_id);

@@ -1,6 +1,7 @@
-import { type OrderPromoView, type OrderView } from "@orderbot/core";
+import type { OrderPromoView, OrderView } from "@orderbot/core";
 import { formatMoney } from "@orderbot/conversation";
 import type { CartView } from "@orderbot/core/cart";
+import type { InvoiceTerms } from "@orderbot/core/payments";
 import type { PromoRefusal } from "@orderbot/core/promotions";
 import { cutText } from "@orderbot/platform";
 import type { Translate } from "./translate.ts";
@@ -42,15 +43,20 @@ export function invoiceTitle(t: Translate, orderId: string): string {
  * discount cannot be a second LabeledPrice and is said in words; the one price is the discounted
  * total (docs/architecture.md, Promo codes). At most 255 characters, Telegram's limit.
  */
-export function invoiceDescription(t: Translate, order: OrderView, items: string): string {
-  const promo = order.promo
+export function invoiceDescription(
+  t: Translate,
+  description: Pick<InvoiceTerms["description"], "promo" | "currency">,
+  items: string,
+): string {
+  const { promo, currency } = description;
+  const discount = promo
     ? t("promo-invoice", {
-        code: order.promo.code,
-        terms: promoTerms(t, order.promo, order.currency),
-        amount: formatMoney(order.promo.discountMinor, order.currency),
+        code: promo.code,
+        terms: promoTerms(t, promo, currency),
+        amount: formatMoney(promo.discountMinor, currency),
       })
     : null;
-  return cutText(promo ? `${promo}\n${items}` : items, MAX_INVOICE_DESCRIPTION);
+  return cutText(discount ? `${discount}\n${items}` : items, MAX_INVOICE_DESCRIPTION);
 }
 
 /** The cart's code lines: its discount and what checkout would charge, or why it would be refused. */

@@ -61,6 +61,8 @@ export interface RelayDeps {
    * logged and counted.
    */
   operatorChats: OperatorChats;
+  /** core's `customers.markUnreachable`: a private chat that refuses the bot (403) marks its customer. */
+  markUnreachable?: (userId: bigint) => Promise<unknown>;
   /** OWNER_IDS: told in private when a message to an operator chat dies (its alert would too). */
   ownerIds?: readonly bigint[];
   now?: () => number;

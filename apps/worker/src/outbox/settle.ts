@@ -145,6 +145,9 @@ async function settleDead(
     alerts: await deadLetterAlerts(relay, message, result, error),
   });
   if (!kept) return false;
+  // A private chat's 403: the customer blocked the bot (or left Telegram). A group's id is negative.
+  if (isForbidden(result) && message.chatId > 0n)
+    await relay.deps.markUnreachable?.(message.chatId);
   summary.dead++;
   relay.deps.metrics.outboxDead.inc({ method: message.method });
   log.warn({ attempts: message.attempts, error }, "outbox message is dead (dead-letter state)");
@@ -163,7 +166,7 @@ async function deadLetterAlerts(
   error: string,
 ): Promise<OutboxMessageInput[]> {
   if (message.dedupeKey.startsWith("alert:")) return []; // no alert about an alert
-  if (result.kind === "permanent" && result.code === FORBIDDEN) return [];
+  if (isForbidden(result)) return [];
   const operators = await relay.deps.operatorChats();
   // A message to an operator chat that failed for good would fail the same way as its alert.
   const chats = operators.includes(message.chatId) ? (relay.deps.ownerIds ?? []) : operators;
@@ -182,4 +185,8 @@ async function deadLetterAlerts(
       },
     },
   }));
+}
+
+function isForbidden(result: SendResult): boolean {
+  return result.kind === "permanent" && result.code === FORBIDDEN;
 }

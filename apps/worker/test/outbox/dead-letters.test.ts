@@ -94,11 +94,17 @@ describe("dead letters", () => {
     ).toBe(0);
   });
 
-  it("dead-letters at once what Telegram refuses for good, alerting for a bad request but not for a user who blocked the bot", async () => {
+  it("dead-letters at once what Telegram refuses for good, alerting for a bad request but not for a user who blocked the bot, who is marked unreachable", async () => {
     const stranger = tg.createUser(); // never started the bot: 403
+    await db.customer.create({ data: { userId: BigInt(stranger.id), language: "en" } });
     const missing = await send("no-such-chat", 424242, "to nobody"); // 400 chat not found
     const blocked = await send("blocked", stranger.id, "unwanted");
     await relay();
+    // Unreachable from now on, in core, for whatever would write to them next.
+    const customer = await db.customer.findUniqueOrThrow({
+      where: { userId: BigInt(stranger.id) },
+    });
+    expect(customer.unreachableSince).toBeInstanceOf(Date);
 
     expect((await db.outboxMessage.findUniqueOrThrow({ where: { id: missing.id } })).status).toBe(
       "DEAD",

@@ -13,6 +13,7 @@ precheckout-wrong-amount = The price of this order changed. Nothing was charged;
 precheckout-not-found = This invoice is not for an order of yours. Nothing was charged.
 precheckout-busy = The order is being changed right now. Nothing was charged; please try again in a moment.
 precheckout-unavailable = Payments are temporarily unavailable. Nothing was charged; please try again shortly.
+precheckout-replaced = A newer invoice for this order was sent: please pay that one. Nothing was charged.
 payment-received =
     Payment received: order { $id } is paid. Thank you!
     { $hasCodes ->

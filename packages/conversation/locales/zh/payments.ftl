@@ -13,6 +13,7 @@ precheckout-wrong-amount = 该订单的价格已变化。没有扣款，请重�
 precheckout-not-found = 这张账单不对应您的订单。没有扣款。
 precheckout-busy = 该订单正在被修改。没有扣款，请稍后再试。
 precheckout-unavailable = 支付暂时不可用。没有扣款，请稍后再试。
+precheckout-replaced = 该订单已发送了一张更新的账单，请支付那一张。没有扣款。
 payment-received =
     已收到付款：订单 { $id } 已支付。谢谢！
     { $hasCodes ->

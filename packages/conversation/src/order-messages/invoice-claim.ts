@@ -1,7 +1,8 @@
 // One live invoice per order: Pay claims the right to send it by one conditional upsert keyed by
 // the press (the callback query's id). Of two taps at once, one claims and the other finds it
 // claimed; the same press delivered again, after the bot died between the claim and the send,
-// claims it again instead of leaving the order without an invoice for the claim window.
+// claims it again instead of leaving the order without an invoice for the claim window. The claim
+// records the new invoice's nonce: an invoice sent before (tracked or not) is paid no more.
 import { utcTimestamp, type Database } from "@orderbot/db";
 
 /** Telegram lets a bot delete its own message for 48 hours; an older invoice is left alone. */
@@ -24,6 +25,7 @@ export async function claimInvoice(
   deps: { db: Pick<Database, "order" | "$executeRaw">; clock: { now(): Date } },
   orderId: string,
   press: string,
+  nonce: string | null,
 ): Promise<InvoiceClaim> {
   const { db } = deps;
   const now = deps.clock.now();
@@ -34,11 +36,11 @@ export async function claimInvoice(
   if (!order) return { status: "not-found" };
   const before = order.messages;
   const claimed = await db.$executeRaw`
-    INSERT INTO order_messages (order_public_id, invoice_sent_at, invoice_claimed_by)
-    VALUES (${orderId}, ${utcTimestamp(now)}, ${press})
+    INSERT INTO order_messages (order_public_id, invoice_sent_at, invoice_claimed_by, invoice_nonce)
+    VALUES (${orderId}, ${utcTimestamp(now)}, ${press}, ${nonce})
     ON CONFLICT (order_public_id) DO UPDATE
        SET invoice_sent_at = EXCLUDED.invoice_sent_at, invoice_message_id = NULL,
-           invoice_claimed_by = EXCLUDED.invoice_claimed_by
+           invoice_claimed_by = EXCLUDED.invoice_claimed_by, invoice_nonce = EXCLUDED.invoice_nonce
      WHERE order_messages.invoice_sent_at IS NULL
         OR order_messages.invoice_sent_at < ${utcTimestamp(new Date(now.getTime() - INVOICE_CLAIM_MS))}
         OR (order_messages.invoice_claimed_by = ${press} AND order_messages.invoice_message_id IS NULL)`;

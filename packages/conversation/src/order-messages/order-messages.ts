@@ -15,12 +15,17 @@ export interface OrderMessageIds {
 export interface OrderMessages {
   /** The message now showing the order (in the order's own chat only). */
   setCard(orderId: string, chatId: bigint | number, messageId: number): Promise<void>;
-  /** invoice-claim.ts: the right to send the order's invoice, one press at a time. */
-  claimInvoice(orderId: string, press: string): Promise<InvoiceClaim>;
+  /**
+   * invoice-claim.ts: the right to send the order's invoice, one press at a time; `nonce` (null: a
+   * bare order id) is the new invoice's, and from now on the only one paid.
+   */
+  claimInvoice(orderId: string, press: string, nonce: string | null): Promise<InvoiceClaim>;
   /** The invoice went out as `messageId`. */
   invoiceSent(orderId: string, messageId: number): Promise<void>;
   /** Sending failed: the next Pay may try again at once. */
   releaseInvoice(orderId: string): Promise<void>;
+  /** Whether the invoice with this nonce is the order's live one (null: a bare order id). */
+  isLiveInvoice(orderId: string, nonce: string | null): Promise<boolean>;
   /** Null: no message shows the order. */
   of(orderId: string): Promise<OrderMessageIds | null>;
 }
@@ -40,7 +45,7 @@ export function createOrderMessages(deps: OrderMessagesDeps): OrderMessages {
          WHERE public_id = ${orderId} AND chat_id = ${BigInt(chatId)}
         ON CONFLICT (order_public_id) DO UPDATE SET card_message_id = EXCLUDED.card_message_id`;
     },
-    claimInvoice: (orderId, press) => claimInvoice(deps, orderId, press),
+    claimInvoice: (orderId, press, nonce) => claimInvoice(deps, orderId, press, nonce),
     async invoiceSent(orderId, messageId) {
       await db.orderMessages.updateMany({
         where: { orderPublicId: orderId },
@@ -52,6 +57,14 @@ export function createOrderMessages(deps: OrderMessagesDeps): OrderMessages {
         where: { orderPublicId: orderId, invoiceMessageId: null },
         data: { invoiceSentAt: null },
       });
+    },
+    async isLiveInvoice(orderId, nonce) {
+      const row = await db.orderMessages.findUnique({
+        where: { orderPublicId: orderId },
+        select: { invoiceNonce: true },
+      });
+      // No row: no invoice was claimed here; the previous release's (a bare id) is live.
+      return (row?.invoiceNonce ?? null) === nonce;
     },
     async of(orderId) {
       const row = await db.orderMessages.findUnique({ where: { orderPublicId: orderId } });

@@ -1,4 +1,13 @@
-// @orderbot/core/customers: customers' support requests.
+// @orderbot/core/customers: customers (recorded by any way in) and their support requests.
+export { createCustomers, type Customers } from "./service.ts";
+export {
+  CUSTOMER_LANGUAGES,
+  LAST_SEEN_RESOLUTION_MS,
+  type CustomerLanguage,
+  type CustomerView,
+} from "./customer.ts";
+export type { RecordCustomerInput, RecordCustomerResult } from "./record-customer.ts";
+export type { CustomerChange } from "./customer-settings.ts";
 export {
   MAX_SUPPORT_TEXT,
   supportRequestKey,

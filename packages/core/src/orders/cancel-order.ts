@@ -2,11 +2,9 @@ import type { CoreDeps } from "../deps.ts";
 import {
   invalid,
   NOT_FOUND,
-  NOT_YOURS,
   type Busy,
   type Invalid,
   type NotFound,
-  type NotYours,
   type Unavailable,
 } from "../results.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
@@ -27,8 +25,8 @@ export type CancelOrderResult =
   | { status: "expired" }
   /** Paid, fulfilled or refunded: no longer the user's to cancel. */
   | { status: "conflict"; current: OrderStatus }
+  /** No such order, or another customer's: alike. */
   | NotFound
-  | NotYours
   | Busy
   | Unavailable
   | Invalid;
@@ -74,8 +72,8 @@ async function cancel(
       where: { publicId },
       select: { id: true, userId: true, status: true, version: true },
     });
-    if (!order) return NOT_FOUND;
-    if (order.userId !== userId) return NOT_YOURS;
+    // Alike: another customer's order is answered as one that does not exist.
+    if (!order || order.userId !== userId) return NOT_FOUND;
     if (order.status === "CANCELLED") {
       const view = await findOrderByPublicId(tx, publicId);
       return { status: "ok", order: view!, replayed: true };

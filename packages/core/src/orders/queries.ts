@@ -9,6 +9,16 @@ export async function findOrderByPublicId(
   return order ? orderView(order) : null;
 }
 
+/** A customer's order by its public id; null alike when it is missing and when it is another's. */
+export async function findOwnOrder(
+  db: Database | Tx,
+  publicId: string,
+  userId: bigint,
+): Promise<OrderView | null> {
+  const order = await db.order.findFirst({ where: { publicId, userId }, include: ORDER_INCLUDE });
+  return order ? orderView(order) : null;
+}
+
 export async function listOrders(
   db: Database,
   filter: { userId?: bigint; status?: OrderStatus; limit: number },

@@ -13,8 +13,8 @@ import { isPhysicalOrder, shippingCharge } from "../shipping/shipping-charge.ts"
 /** Why a pre-checkout is refused. The bot maps each code to a message in the user's language. */
 export type PayRefusal =
   | "invalid"
+  /** No such order, or another customer's: alike, so the answer tells nothing about the latter. */
   | "not-found"
-  | "not-yours"
   | "expired"
   | "cancelled"
   | "already-paid"
@@ -158,11 +158,9 @@ async function markPaying(
   const holdUntil = new Date(now.getTime() + deps.config.paymentGraceMs);
   for (;;) {
     const order = await tx.order.findUnique({ where: { publicId: input.orderId } });
-    if (!order) return refused("not-found");
+    if (!order || order.userId !== input.userId) return refused("not-found");
     const refusal =
-      order.userId !== input.userId
-        ? "not-yours"
-        : (statusRefusal(deps, order, now) ?? (await chargeRefusal(deps, tx, order, input)));
+      statusRefusal(deps, order, now) ?? (await chargeRefusal(deps, tx, order, input));
     if (refusal) return refused(refusal);
     // An open order's version counts its changes: 1 for RESERVED → PAYING, 1 per extension.
     // Past maxPayingExtensions the hold is what it is: yes while it lasts, nothing extended.

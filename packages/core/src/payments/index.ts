@@ -10,6 +10,12 @@ export { createPaymentService, type PaymentService } from "./service.ts";
 export type { CheckPayableInput, CheckPayableResult, PayRefusal } from "./check-payable.ts";
 export type { ConfirmPaymentInput, ConfirmPaymentResult } from "./confirm-payment.ts";
 export { paymentNoticeKey } from "./paid-notices.ts";
+export {
+  invoicePayload,
+  newInvoiceNonce,
+  parseInvoicePayload,
+  type InvoicePayload,
+} from "./invoice-payload.ts";
 export type { RefundOrderOptions, RefundOrderResult } from "./refund-order.ts";
 export { AUTO_REFUND_CURRENCY, type RefundReason } from "./refund-queue.ts";
 // Refunds that need a person (/refunds) and refunds Telegram reports (refunded_payment).
@@ -60,3 +66,12 @@ export {
   type CompleteRefundOutcome,
   type PendingRefund,
 } from "./pending-refunds.ts";
+// Whether an order may be paid now, and its invoice's terms, for every way in.
+export {
+  invoiceFor,
+  type InvoiceAsks,
+  type InvoiceForResult,
+  type InvoiceRefusal,
+  type InvoiceSettings,
+  type InvoiceTerms,
+} from "./invoice-for.ts";

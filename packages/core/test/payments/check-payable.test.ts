@@ -49,9 +49,10 @@ describe("checkPayable (pre-checkout)", () => {
       status: "refused",
       reason: "wrong-currency",
     });
+    // Another customer's order is refused exactly as a missing one.
     expect(await check(order, { userId: user(99) })).toEqual({
       status: "refused",
-      reason: "not-yours",
+      reason: "not-found",
     });
     expect(await check(order, { orderId: "ZZZZZZZZ" })).toEqual({
       status: "refused",

@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../../deps.ts";
-import { publicIdSchema } from "../../orders/public-id-schema.ts";
 import type { createConfirmPayment } from "../confirm-payment.ts";
+import { parseInvoicePayload } from "../invoice-payload.ts";
 import { STARS } from "../pending-refunds.ts";
 
 type ConfirmPayment = ReturnType<typeof createConfirmPayment>;
@@ -33,10 +33,11 @@ export async function recordLateCharge(
   confirmPayment: ConfirmPayment,
   charge: UnknownCharge,
 ): Promise<LateChargeOutcome> {
-  const publicId = publicIdSchema.safeParse(charge.payload ?? "");
-  if (!publicId.success) return { status: "no-order" };
+  // Whichever invoice of the order was paid (a replaced one too): the money pays for the order.
+  const invoice = parseInvoicePayload(charge.payload ?? "");
+  if (!invoice) return { status: "no-order" };
   const order = await deps.db.order.findUnique({
-    where: { publicId: publicId.data },
+    where: { publicId: invoice.orderId },
     select: { publicId: true },
   });
   if (!order) return { status: "no-order" };

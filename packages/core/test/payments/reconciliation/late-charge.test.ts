@@ -2,7 +2,11 @@
 // the reconciler records it against the order its payload names, through the successful_payment
 // path, so the update, when it finally comes, changes nothing. A refund only when that path refunds.
 import { describe, expect, it } from "vitest";
-import type { LedgerTransaction } from "../../../src/payments/index.ts";
+import {
+  invoicePayload,
+  newInvoiceNonce,
+  type LedgerTransaction,
+} from "../../../src/payments/index.ts";
 import {
   addProduct,
   loadCodes,
@@ -89,6 +93,20 @@ describe("a charge the reconciler finds before its successful_payment", () => {
     );
     expect(finding?.details).toMatchObject({ orderId: order.id, outcome: "paid" });
     await assertInvariants(h.db);
+  });
+
+  it("names its order by an invoice payload that carries a nonce too", async () => {
+    const { order } = await payingOrder(["NONCE-CODE-0001"]);
+    const chargeId = unique("late-charge");
+    const payload = invoicePayload(order.id, newInvoiceNonce());
+    const pass = telegram([
+      { id: chargeId, userId: order.userId, amount: order.totalMinor, payload },
+    ]);
+    h.clock.advance(GRACE_MS + 1_000);
+    expect((await pass()).found["charge-missing"]).toBe(1);
+    expect(
+      await h.db.payment.findUniqueOrThrow({ where: { telegramChargeId: chargeId } }),
+    ).toMatchObject({ status: "CAPTURED", orderId: expect.any(Number) });
   });
 
   it("is refunded, against its order, only when the order cannot be honoured", async () => {
