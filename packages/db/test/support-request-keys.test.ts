@@ -1,4 +1,4 @@
-// The expand step of migration 20261208010000_support_request_keys: while the previous release runs
+// The expand step of migration 20261209020000_support_request_keys: while the previous release runs
 // beside this one, a request it opens by (chat, message id) and one this release opens by its key
 // are the same request, whichever side wrote it first.
 import path from "node:path";
@@ -10,7 +10,7 @@ import { useEmptyDatabases } from "./support/empty-databases.ts";
 import { useMigrationsBefore } from "./support/migrations-before.ts";
 
 const { db } = useTestDatabase();
-const MIGRATION = "20261208010000_support_request_keys";
+const MIGRATION = "20261209020000_support_request_keys";
 const emptyDatabase = useEmptyDatabases("srk");
 const migrationsBefore = useMigrationsBefore();
 const CHAT = 7_100_000_001n;

@@ -42,7 +42,7 @@ export function askShopFeature(deps: {
       text: cutText(text, MAX_SUPPORT_TEXT),
       customer: { name: customerName(from), username: from.username },
       // The chat names the request by the message it passes on; the database's upgrade trigger
-      // (migration 20261208010000_support_request_keys) reads this form until it is dropped.
+      // (migration 20261209020000_support_request_keys) reads this form until it is dropped.
       requestKey: `ask:${from.id}:${messageId}`,
     });
     if (result.status === "too-many") {
