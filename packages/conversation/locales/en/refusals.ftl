@@ -29,11 +29,14 @@ refusal-problem = { $field }: { $rule ->
         [order-id] not an order id
         [telegram-id] not a Telegram id
         [username] not a Telegram username
+        [discount] a percentage such as 10% or an amount such as 5.00
+        [amount] not an amount in that currency
+        [day] a day: YYYY-MM-DD
        *[other] not in the expected form
     }
     [one-of] one of { $bound }
     [duplicate] { $bound } appears twice
-    [unknown] no such product: { $bound }
+    [unknown] { $bound } is not known
     [not-on-sale] { $bound } is not on sale
     [mixed-currencies] products in different currencies cannot share an order
     [after] must come after { $bound }
@@ -59,3 +62,10 @@ refusal-field-text = text
 refusal-field-batchId = batch
 refusal-field-items = items
 refusal-field-quantity = quantity
+refusal-field-amount = amount
+refusal-field-option = option
+refusal-field-uses = uses
+refusal-field-per = per
+refusal-field-min = min
+refusal-field-from = from
+refusal-field-until = until

@@ -17,11 +17,14 @@ refusal-problem = { $field }：{ $rule ->
         [order-id] 不是订单号
         [telegram-id] 不是 Telegram ID
         [username] 不是 Telegram 用户名
+        [discount] 百分比（如 10%）或金额（如 5.00）
+        [amount] 不是该货币的金额
+        [day] 日期：YYYY-MM-DD
        *[other] 格式不对
     }
     [one-of] 只能是 { $bound } 之一
     [duplicate] { $bound } 出现了两次
-    [unknown] 没有这个商品：{ $bound }
+    [unknown] { $bound } 不存在
     [not-on-sale] { $bound } 未在售
     [mixed-currencies] 不同货币的商品不能放在同一订单中
     [after] 必须晚于 { $bound }
@@ -47,3 +50,10 @@ refusal-field-text = 内容
 refusal-field-batchId = 批次
 refusal-field-items = 商品
 refusal-field-quantity = 数量
+refusal-field-amount = 金额
+refusal-field-option = 选项
+refusal-field-uses = 次数
+refusal-field-per = 每人
+refusal-field-min = 最低金额
+refusal-field-from = 开始
+refusal-field-until = 结束

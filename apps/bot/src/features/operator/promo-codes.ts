@@ -76,7 +76,7 @@ async function addCode(ctx: BotContext, deps: PromoCodesDeps, words: string[]): 
   const actor = await requireRight(ctx, "promo-add", deps.ownerIds);
   if (!actor) return;
   const parsed = parsePromoAdd(words.join(" "), deps.currency, ctx.shopTime.zone);
-  if (!parsed.ok) return usage(ctx, parsed.problem);
+  if (!parsed.ok) return usage(ctx, problemsText(ctx.locale, [parsed.problem]));
   const result = await deps.promotions.create({ ...parsed.value, actor });
   switch (result.status) {
     case "ok":
