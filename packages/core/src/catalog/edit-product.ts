@@ -40,30 +40,37 @@ const inputSchema = z.object({
   onSale: z.boolean().optional(),
 });
 
-export function createEditProduct(deps: CoreDeps) {
-  return async function editProduct(raw: EditProductInput): Promise<EditProductResult> {
-    const refused = refusalOf("product", raw.actor);
-    if (refused) return refused;
-    const parsed = parseWith(inputSchema, { ...raw, actor: raw.actor.id });
-    if (!parsed.ok) return invalid(parsed.problems);
-    const { sku, actor, expectedVersion, title, onSale } = parsed.value;
-    // One conditional statement: the version read by the caller, if given, is the one written over.
-    const [row] = await deps.db.product.updateManyAndReturn({
-      where: { sku, ...(expectedVersion === undefined ? {} : { version: expectedVersion }) },
-      data: {
-        ...(title ? { titleEn: title.en, titleZh: title.zh } : {}),
-        ...(onSale === undefined ? {} : { active: onSale }),
-        version: { increment: 1 },
-      },
-    });
-    if (!row) {
-      const current = await deps.db.product.findUnique({ where: { sku } });
-      return current ? { status: "conflict", product: productView(current) } : NOT_FOUND;
-    }
-    deps.logger.info(
-      { operator: deps.mask(actor), sku, title: title !== undefined, onSale },
-      "product edited",
-    );
-    return { status: "ok", product: productView(row) };
-  };
+export interface ProductEdits {
+  /** Titles and sale status, from the version the caller saw (if given). */
+  edit(input: EditProductInput): Promise<EditProductResult>;
+}
+
+export function createProductEdits(deps: CoreDeps): ProductEdits {
+  return { edit: (raw) => editProduct(deps, raw) };
+}
+
+async function editProduct(deps: CoreDeps, raw: EditProductInput): Promise<EditProductResult> {
+  const refused = refusalOf("product", raw.actor);
+  if (refused) return refused;
+  const parsed = parseWith(inputSchema, { ...raw, actor: raw.actor.id });
+  if (!parsed.ok) return invalid(parsed.problems);
+  const { sku, actor, expectedVersion, title, onSale } = parsed.value;
+  // One conditional statement: the version read by the caller, if given, is the one written over.
+  const [row] = await deps.db.product.updateManyAndReturn({
+    where: { sku, ...(expectedVersion === undefined ? {} : { version: expectedVersion }) },
+    data: {
+      ...(title ? { titleEn: title.en, titleZh: title.zh } : {}),
+      ...(onSale === undefined ? {} : { active: onSale }),
+      version: { increment: 1 },
+    },
+  });
+  if (!row) {
+    const current = await deps.db.product.findUnique({ where: { sku } });
+    return current ? { status: "conflict", product: productView(current) } : NOT_FOUND;
+  }
+  deps.logger.info(
+    { operator: deps.mask(actor), sku, title: title !== undefined, onSale },
+    "product edited",
+  );
+  return { status: "ok", product: productView(row) };
 }

@@ -15,6 +15,7 @@ export {
   PRODUCT_TITLE_MAX,
   type EditProductInput,
   type EditProductResult,
+  type ProductEdits,
 } from "./edit-product.ts";
 export {
   PRODUCT_PHOTO_URL_MAX,
