@@ -1,4 +1,5 @@
-import type { Database } from "@orderbot/db";
+import { runTransaction, type Database } from "@orderbot/db";
+import { recordEvent } from "@orderbot/core/events";
 import { enqueueOutbox, type OutboxMessageInput } from "@orderbot/core/outbox";
 import {
   manualRefundsNotAlerted,
@@ -6,7 +7,6 @@ import {
   starRefundKey,
   starRefundsWithoutCall,
 } from "@orderbot/core/payments";
-import type { OperatorChats } from "../operators/chats.ts";
 import type { Job } from "./job.ts";
 
 /**
@@ -16,12 +16,13 @@ import type { Job } from "./job.ts";
  *   and the relay sends; on Telegram's confirmation the relay marks the payment REFUNDED (a
  *   conditional update, in the transaction that marks the message sent). This job queues the call
  *   for any Stars refund that has none (dedupe key `refund:<charge>`, so never twice).
- * - Other currencies: the provider refunds them, by hand. Operators get one alert per payment
- *   (dedupe key `refund-alert:<charge>:<chat>`, the key core uses when it alerts them itself).
+ * - Other currencies: the provider refunds them, by hand. Operators hear of it by one
+ *   `refund.needed` event per payment (key `refund-alert:<charge>`, the key core uses itself).
  */
 export function refundsJob(deps: {
   db: Database;
-  operatorChats: OperatorChats;
+  /** OPERATOR_GROUP_ID, for the count of chats alerted. */
+  fallbackChat: bigint | undefined;
   intervalMs: number;
   batchSize?: number;
 }): Job {
@@ -44,27 +45,24 @@ export function refundsJob(deps: {
         queued += await enqueueOutbox(deps.db, entries);
         if (missing.length < limit) break;
       }
-      const chats = await deps.operatorChats();
-      while (chats.length > 0 && !signal.aborted) {
+      while (!signal.aborted) {
         const manual = await manualRefundsNotAlerted(deps.db, limit);
-        const alerts: OutboxMessageInput[] = manual.flatMap((r) =>
-          chats.map((chatId) => ({
-            dedupeKey: refundAlertKey(r.telegramChargeId, chatId),
-            chatId,
-            method: "notify",
-            payload: {
-              template: "operator-refund-needed",
-              params: {
-                orderId: r.orderPublicId ?? "",
-                amountMinor: r.amountMinor,
-                currency: r.currency,
-                telegramChargeId: r.telegramChargeId,
-                automatic: 0,
-              },
-            },
-          })),
-        );
-        alerted += await enqueueOutbox(deps.db, alerts);
+        alerted += await runTransaction(deps.db, async (tx) => {
+          let chats = 0;
+          for (const r of manual) {
+            const event = {
+              kind: "refund.needed" as const,
+              orderId: r.orderPublicId ?? "",
+              amountMinor: r.amountMinor,
+              currency: r.currency,
+              telegramChargeId: r.telegramChargeId,
+              automatic: 0 as const,
+            };
+            const keys = { dedupeKey: refundAlertKey(r.telegramChargeId) };
+            chats += await recordEvent(tx, event, keys, deps.fallbackChat);
+          }
+          return chats;
+        });
         if (manual.length < limit) break;
       }
       return { queued, alerted };

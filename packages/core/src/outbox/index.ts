@@ -2,7 +2,6 @@
 export { createOutboxService, type OutboxService } from "./service.ts";
 export {
   enqueueOutbox,
-  enqueueOperatorAlert,
   type OutboxMessageInput,
   type NotificationTemplate,
   type NotifyPayload,
