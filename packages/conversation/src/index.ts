@@ -44,6 +44,7 @@ export {
   UnknownTemplateError,
   type NoticeFacts,
   type Params,
+  type RecentOrder,
   type RenderedNotice,
 } from "./notices/render.ts";
 export {
@@ -57,3 +58,4 @@ export {
   INVOICE_CLAIM_MS,
   type InvoiceClaim,
 } from "./order-messages/invoice-claim.ts";
+export { noticeOfEvent, type EventNotice } from "./notices/events.ts";

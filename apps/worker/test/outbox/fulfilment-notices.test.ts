@@ -11,6 +11,7 @@ function callOf(...args: Parameters<typeof toApiCall>) {
 }
 
 const row = (payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({
+  source: "outbox",
   id: 1,
   dedupeKey: "k",
   chatId,

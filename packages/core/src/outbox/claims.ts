@@ -1,4 +1,4 @@
-import { runTransaction, type Database } from "@orderbot/db";
+import { Prisma, runTransaction, type Database } from "@orderbot/db";
 import { enqueueOutbox, type OutboxMessageInput } from "./messages.ts";
 import type { Sql } from "../database/sql.ts";
 import { chatIdParam } from "../database/sql.ts";
@@ -10,6 +10,8 @@ import { chatIdParam } from "../database/sql.ts";
  * late writes change nothing.
  */
 export interface ClaimedMessage {
+  /** Its table: `outbox` (a message, or a notice the previous release queued) or `delivery` (an event's). */
+  source: Source;
   id: number;
   dedupeKey: string;
   chatId: bigint;
@@ -20,6 +22,24 @@ export interface ClaimedMessage {
   claim: string;
   createdAt: Date;
 }
+
+/**
+ * The two tables the relay claims from, alike in the columns it claims by. A delivery's `method`
+ * is `event`, its payload the event's (`kind` and facts) with what the recipient rule added.
+ */
+export type Source = "outbox" | "delivery";
+
+const TABLES: Record<Source, Prisma.Sql> = {
+  outbox: Prisma.raw("outbox_messages"),
+  delivery: Prisma.raw("deliveries"),
+};
+
+const RETURNED: Record<Source, Prisma.Sql> = {
+  outbox: Prisma.raw("method, payload"),
+  delivery: Prisma.raw(
+    "'event' AS method, (SELECT e.payload || d.params FROM events e WHERE e.id = d.event_id) AS payload",
+  ),
+};
 
 interface ClaimRow {
   id: number;
@@ -47,21 +67,33 @@ export interface ClaimOptions {
  * several relays claim at once without waiting on each other or taking the same row.
  */
 export async function claimDueOutbox(sql: Sql, options: ClaimOptions): Promise<ClaimedMessage[]> {
+  const deliveries = await claimFrom(sql, "delivery", options);
+  const limit = options.limit - deliveries.length;
+  if (limit <= 0) return deliveries;
+  return [...deliveries, ...(await claimFrom(sql, "outbox", { ...options, limit }))];
+}
+
+async function claimFrom(
+  sql: Sql,
+  source: Source,
+  options: ClaimOptions,
+): Promise<ClaimedMessage[]> {
   const rows = await sql.$queryRaw<ClaimRow[]>`
-    UPDATE outbox_messages
+    UPDATE ${TABLES[source]} d
        SET next_attempt_at = timezone('UTC', now()) + make_interval(secs => ${options.claimMs / 1000}::float8),
            attempts = attempts + 1
      WHERE id IN (
-       SELECT id FROM outbox_messages
+       SELECT id FROM ${TABLES[source]}
         WHERE status = 'PENDING' AND next_attempt_at <= timezone('UTC', now())
           AND NOT (chat_id = ANY(${chatIdParam(options.excludeChats ?? [])}::bigint[]))
         ORDER BY lane, next_attempt_at, id
         LIMIT ${options.limit}
         FOR UPDATE SKIP LOCKED)
-    RETURNING id, dedupe_key, chat_id, method, payload, attempts, next_attempt_at::text AS claim, created_at, lane`;
+    RETURNING id, dedupe_key, chat_id, ${RETURNED[source]}, attempts, next_attempt_at::text AS claim, created_at, lane`;
   return rows
     .sort((a, b) => a.lane - b.lane || a.id - b.id)
     .map((r) => ({
+      source,
       id: r.id,
       dedupeKey: r.dedupe_key,
       chatId: BigInt(r.chat_id),
@@ -74,6 +106,8 @@ export async function claimDueOutbox(sql: Sql, options: ClaimOptions): Promise<C
 }
 
 export interface ClaimRef {
+  /** Default: `outbox`. */
+  source?: Source;
   id: number;
   claim: string;
 }
@@ -81,7 +115,7 @@ export interface ClaimRef {
 /** PENDING → SENT, once: only the holder of the current claim can do it. False: the claim was lost. */
 export async function markOutboxSent(sql: Sql, ref: ClaimRef): Promise<boolean> {
   const count = await sql.$executeRaw`
-    UPDATE outbox_messages SET status = 'SENT', sent_at = timezone('UTC', now()), last_error = NULL
+    UPDATE ${TABLES[ref.source ?? "outbox"]} SET status = 'SENT', sent_at = timezone('UTC', now()), last_error = NULL
      WHERE id = ${ref.id} AND status = 'PENDING' AND next_attempt_at = ${ref.claim}::timestamp`;
   return count === 1;
 }
@@ -101,7 +135,7 @@ export async function rescheduleOutbox(sql: Sql, options: RescheduleOptions): Pr
   const count = await sql.$executeRaw`
     WITH due AS (
       SELECT (timezone('UTC', now()) + make_interval(secs => ${options.delayMs / 1000}::float8))::timestamp(3) AS at)
-    UPDATE outbox_messages
+    UPDATE ${TABLES[options.source ?? "outbox"]}
        SET next_attempt_at = CASE WHEN due.at = next_attempt_at THEN due.at + interval '1 millisecond' ELSE due.at END,
            attempts = attempts - ${options.counts ? 0 : 1},
            last_error = COALESCE(${options.error ?? null}, last_error)
@@ -120,7 +154,7 @@ export interface DeadOptions extends ClaimRef {
 export async function markOutboxDead(db: Database, options: DeadOptions): Promise<boolean> {
   return runTransaction(db, async (tx) => {
     const count = await tx.$executeRaw`
-      UPDATE outbox_messages SET status = 'DEAD', last_error = ${options.error}
+      UPDATE ${TABLES[options.source ?? "outbox"]} SET status = 'DEAD', last_error = ${options.error}
        WHERE id = ${options.id} AND status = 'PENDING' AND next_attempt_at = ${options.claim}::timestamp`;
     if (count === 1) await enqueueOutbox(tx, options.alerts);
     return count === 1;
