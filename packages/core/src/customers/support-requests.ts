@@ -221,21 +221,24 @@ async function answerRequest(
   const input = parsed.value;
   const request = await deps.db.supportRequest.findUnique({ where: { id: input.requestId } });
   if (!request) return NOT_FOUND;
-  await deps.db.supportRequest.updateMany({
-    where: { id: request.id, answeredAt: null },
-    data: { answeredAt: deps.clock.now() },
-  });
-  const queued = await enqueueOutbox(deps.db, [
-    {
-      dedupeKey: `support-answer:${input.answerKey}`,
-      chatId: request.chatId,
-      method: "notify",
-      payload: {
-        template: "support-answer",
-        params: { requestId: request.id, text: input.text },
+  // The answer is queued with the request's "answered": both or neither.
+  const queued = await runTransaction(deps.db, async (tx) => {
+    await tx.supportRequest.updateMany({
+      where: { id: request.id, answeredAt: null },
+      data: { answeredAt: deps.clock.now() },
+    });
+    return enqueueOutbox(tx, [
+      {
+        dedupeKey: `support-answer:${input.answerKey}`,
+        chatId: request.chatId,
+        method: "notify",
+        payload: {
+          template: "support-answer",
+          params: { requestId: request.id, text: input.text },
+        },
       },
-    },
-  ]);
+    ]);
+  });
   deps.logger.info({ request: request.id, queued: queued === 1 }, "support request answered");
   return { status: "ok", queued: queued === 1 };
 }

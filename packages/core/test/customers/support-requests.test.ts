@@ -79,4 +79,34 @@ describe("support requests", () => {
     expect(result.status).toBe("invalid");
     expect(await h.db.supportRequest.count()).toBe(before);
   });
+
+  it("marks a request answered only with its answer queued: both or neither", async () => {
+    const asked = await h.shop.support.open({
+      userId: user(7),
+      chatId: user(7),
+      topic: "question",
+      text: "where is my order?",
+      customer: { name: "Di" },
+    });
+    if (asked.status !== "ok") throw new Error(JSON.stringify(asked));
+    // The answer's INSERT fails, as a full disk or a lost connection would fail it.
+    await h.db.$executeRawUnsafe(`
+      CREATE FUNCTION refuse_answer() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'no room for the answer'; END $$`);
+    await h.db.$executeRawUnsafe(`
+      CREATE TRIGGER refuse_answer BEFORE INSERT ON outbox_messages FOR EACH ROW
+      WHEN (NEW.dedupe_key LIKE 'support-answer:%') EXECUTE FUNCTION refuse_answer()`);
+    const answer = { requestId: asked.requestId, answerKey: "-1001:9", text: "On its way." };
+    try {
+      await expect(h.shop.support.answer(answer)).rejects.toThrow();
+      const request = await h.db.supportRequest.findUniqueOrThrow({
+        where: { id: asked.requestId },
+      });
+      expect(request.answeredAt).toBeNull();
+    } finally {
+      await h.db.$executeRawUnsafe(`DROP TRIGGER refuse_answer ON outbox_messages`);
+      await h.db.$executeRawUnsafe(`DROP FUNCTION refuse_answer()`);
+    }
+    expect(await h.shop.support.answer(answer)).toEqual({ status: "ok", queued: true });
+  });
 });
