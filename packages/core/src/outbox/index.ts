@@ -22,7 +22,7 @@ export {
 } from "./claims.ts";
 export { outboxStats, outboxHas, recentSends, type OutboxStats } from "./backlog.ts";
 // Retention: sent messages are deleted after a while, dead letters kept (see retention.ts).
-export { pruneSentOutbox } from "./retention.ts";
+export { pruneDeliveredEvents, pruneSentOutbox } from "./retention.ts";
 export {
   confirmGroupReply,
   queueGroupReply,
