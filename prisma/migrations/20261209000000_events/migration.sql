@@ -47,6 +47,7 @@ CREATE UNIQUE INDEX "deliveries_event_id_chat_id_key" ON "deliveries"("event_id"
 CREATE UNIQUE INDEX "deliveries_dedupe_key_key" ON "deliveries"("dedupe_key");
 CREATE INDEX "deliveries_pending_lane_idx" ON "deliveries"("lane", "next_attempt_at") WHERE "status" = 'PENDING';
 CREATE INDEX "deliveries_sent_at_idx" ON "deliveries"("sent_at") WHERE "status" = 'SENT';
+CREATE INDEX "deliveries_dead_idx" ON "deliveries"("id") WHERE "status" = 'DEAD';
 
 -- The one writer of events: the shop's code (packages/core/src/events/record.ts) and the low-stock
 -- trigger both call it.
