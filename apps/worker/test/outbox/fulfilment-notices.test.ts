@@ -12,6 +12,7 @@ function callOf(...args: Parameters<typeof toApiCall>) {
 
 const row = (payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({
   source: "outbox",
+  lane: 0,
   id: 1,
   dedupeKey: "k",
   chatId,

@@ -19,6 +19,8 @@ export interface ClaimedMessage {
   payload: unknown;
   /** Attempts including this one. */
   attempts: number;
+  /** 0: first; 1: after every lane-0 message. */
+  lane: number;
   claim: string;
   createdAt: Date;
 }
@@ -62,15 +64,23 @@ export interface ClaimOptions {
 }
 
 /**
- * Claims due PENDING messages, lane 0 first, then oldest first, in one statement; a chat's
- * messages come back in that order too. `FOR UPDATE SKIP LOCKED` lets
- * several relays claim at once without waiting on each other or taking the same row.
+ * Claims due PENDING messages and deliveries, lane 0 first, then oldest first, one statement per
+ * table; a chat's messages come back in that order too. Each table gets at least half the batch
+ * while it has that many due, so a broadcast's deliveries never hold back a refund call, nor the
+ * reverse. `FOR UPDATE SKIP LOCKED` lets several relays claim at once without waiting on each
+ * other or taking the same row.
  */
 export async function claimDueOutbox(sql: Sql, options: ClaimOptions): Promise<ClaimedMessage[]> {
-  const deliveries = await claimFrom(sql, "delivery", options);
-  const limit = options.limit - deliveries.length;
-  if (limit <= 0) return deliveries;
-  return [...deliveries, ...(await claimFrom(sql, "outbox", { ...options, limit }))];
+  const half = Math.ceil(options.limit / 2);
+  const outbox = await claimFrom(sql, "outbox", { ...options, limit: half });
+  const deliveries = await claimFrom(sql, "delivery", {
+    ...options,
+    limit: options.limit - outbox.length,
+  });
+  const room = options.limit - outbox.length - deliveries.length;
+  const more = outbox.length === half && room > 0;
+  const rest = more ? await claimFrom(sql, "outbox", { ...options, limit: room }) : [];
+  return [...outbox, ...rest, ...deliveries].sort((a, b) => a.lane - b.lane);
 }
 
 async function claimFrom(
@@ -100,6 +110,7 @@ async function claimFrom(
       method: r.method,
       payload: r.payload,
       attempts: r.attempts,
+      lane: r.lane,
       claim: r.claim,
       createdAt: r.created_at,
     }));

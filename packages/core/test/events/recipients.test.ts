@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { runTransaction } from "@orderbot/db";
 import { expandEvents, recordEvent, type ShopEvent } from "../../src/events/index.ts";
+import { claimDueOutbox, enqueueOutbox } from "../../src/outbox/index.ts";
 import { unique, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 
@@ -100,5 +101,29 @@ describe("the recipient rule", () => {
     } finally {
       await h.db.$executeRaw`DELETE FROM operator_groups WHERE chat_id < -1002000000000`;
     }
+  });
+
+  it("shares a relay's batch between deliveries and outbox messages", async () => {
+    for (let i = 0; i < 6; i++) {
+      const key = unique("many");
+      await record(low(key, 1), key);
+    }
+    await expandEvents(h.db, EXPAND);
+    await enqueueOutbox(
+      h.db,
+      Array.from({ length: 6 }, (_, i) => ({
+        dedupeKey: unique("refund"),
+        chatId: user(i),
+        method: "refundStarPayment" as const,
+        payload: { user_id: Number(user(i)), telegram_payment_charge_id: `c${i}` },
+      })),
+    );
+    const claimed = await claimDueOutbox(h.db, { limit: 4, claimMs: 60_000 });
+    expect(claimed.map((m) => m.source).sort()).toEqual([
+      "delivery",
+      "delivery",
+      "outbox",
+      "outbox",
+    ]);
   });
 });
