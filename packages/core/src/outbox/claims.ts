@@ -1,7 +1,8 @@
-import { Prisma, runTransaction, type Database } from "@orderbot/db";
+import { runTransaction, type Database } from "@orderbot/db";
 import { enqueueOutbox, type OutboxMessageInput } from "./messages.ts";
 import type { Sql } from "../database/sql.ts";
 import { chatIdParam } from "../database/sql.ts";
+import { RETURNED, TABLES, type Source } from "./sources.ts";
 
 /**
  * A claimed message. `claim` is the `next_attempt_at` the claim wrote: a visibility timeout that
@@ -25,24 +26,6 @@ export interface ClaimedMessage {
   createdAt: Date;
 }
 
-/**
- * The two tables the relay claims from, alike in the columns it claims by. A delivery's `method`
- * is `event`, its payload the event's (`kind` and facts) with what the recipient rule added.
- */
-export type Source = "outbox" | "delivery";
-
-const TABLES: Record<Source, Prisma.Sql> = {
-  outbox: Prisma.raw("outbox_messages"),
-  delivery: Prisma.raw("deliveries"),
-};
-
-const RETURNED: Record<Source, Prisma.Sql> = {
-  outbox: Prisma.raw("method, payload"),
-  delivery: Prisma.raw(
-    "'event' AS method, (SELECT e.payload || d.params FROM events e WHERE e.id = d.event_id) AS payload",
-  ),
-};
-
 interface ClaimRow {
   id: number;
   dedupe_key: string;
@@ -64,26 +47,11 @@ export interface ClaimOptions {
 }
 
 /**
- * Claims due PENDING messages and deliveries, lane 0 first, then oldest first, one statement per
- * table; a chat's messages come back in that order too. Each table gets at least half the batch
- * while it has that many due, so a broadcast's deliveries never hold back a refund call, nor the
- * reverse. `FOR UPDATE SKIP LOCKED` lets several relays claim at once without waiting on each
- * other or taking the same row.
+ * Claims due PENDING rows of one table, lane 0 first, then oldest first, in one statement; a
+ * chat's rows come back in that order too. `FOR UPDATE SKIP LOCKED` lets several relays claim at
+ * once without waiting on each other or taking the same row.
  */
-export async function claimDueOutbox(sql: Sql, options: ClaimOptions): Promise<ClaimedMessage[]> {
-  const half = Math.ceil(options.limit / 2);
-  const outbox = await claimFrom(sql, "outbox", { ...options, limit: half });
-  const deliveries = await claimFrom(sql, "delivery", {
-    ...options,
-    limit: options.limit - outbox.length,
-  });
-  const room = options.limit - outbox.length - deliveries.length;
-  const more = outbox.length === half && room > 0;
-  const rest = more ? await claimFrom(sql, "outbox", { ...options, limit: room }) : [];
-  return [...outbox, ...rest, ...deliveries].sort((a, b) => a.lane - b.lane);
-}
-
-async function claimFrom(
+export async function claimDue(
   sql: Sql,
   source: Source,
   options: ClaimOptions,

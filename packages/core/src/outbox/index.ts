@@ -9,8 +9,9 @@ export {
 } from "./messages.ts";
 // The relay's side of the outbox: claiming due messages and settling them. The worker's jobs call
 // these; they never touch Prisma themselves.
+export { claimDueOutbox } from "./batch.ts";
+export type { Source } from "./sources.ts";
 export {
-  claimDueOutbox,
   markOutboxSent,
   rescheduleOutbox,
   markOutboxDead,
