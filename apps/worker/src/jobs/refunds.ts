@@ -1,9 +1,10 @@
-import { runTransaction, type Database } from "@orderbot/db";
-import { recordEvent } from "@orderbot/core/events";
+import { runTransaction, type Database, type Tx } from "@orderbot/db";
+import { recordEvent, reopenUnheard } from "@orderbot/core/events";
 import { enqueueOutbox, type OutboxMessageInput } from "@orderbot/core/outbox";
 import {
   manualRefundsNotAlerted,
   refundAlertKey,
+  type PendingRefund,
   starRefundKey,
   starRefundsWithoutCall,
 } from "@orderbot/core/payments";
@@ -32,7 +33,6 @@ export function refundsJob(deps: {
     intervalMs: deps.intervalMs,
     async run({ signal }) {
       let queued = 0;
-      let alerted = 0;
       for (;;) {
         if (signal.aborted) break;
         const missing = await starRefundsWithoutCall(deps.db, limit);
@@ -45,27 +45,58 @@ export function refundsJob(deps: {
         queued += await enqueueOutbox(deps.db, entries);
         if (missing.length < limit) break;
       }
-      while (!signal.aborted) {
-        const manual = await manualRefundsNotAlerted(deps.db, limit);
-        alerted += await runTransaction(deps.db, async (tx) => {
-          let chats = 0;
-          for (const r of manual) {
-            const event = {
-              kind: "refund.needed" as const,
-              orderId: r.orderPublicId ?? "",
-              amountMinor: r.amountMinor,
-              currency: r.currency,
-              telegramChargeId: r.telegramChargeId,
-              automatic: 0 as const,
-            };
-            const keys = { dedupeKey: refundAlertKey(r.telegramChargeId) };
-            chats += await recordEvent(tx, event, keys, deps.fallbackChat);
-          }
-          return chats;
-        });
-        if (manual.length < limit) break;
-      }
+      const alerted = await alertManualRefunds(deps, limit, signal);
       return { queued, alerted };
     },
   };
+}
+
+/**
+ * Operators told of each refund by hand: its `refund.needed` event recorded, or, when it found
+ * nobody to tell (no group bound then), expanded again now that someone would hear. Returns how
+ * many chats will hear.
+ */
+async function alertManualRefunds(
+  deps: { db: Database; fallbackChat: bigint | undefined },
+  limit: number,
+  signal: AbortSignal,
+): Promise<number> {
+  let alerted = 0;
+  while (!signal.aborted) {
+    const manual = await manualRefundsNotAlerted(deps.db, limit);
+    const recorded = await runTransaction(deps.db, (tx) =>
+      recordAll(tx, manual, deps.fallbackChat),
+    );
+    const keys = manual.map((r) => refundAlertKey(r.telegramChargeId));
+    const reopened = await reopenUnheard(deps.db, keys, deps.fallbackChat);
+    alerted += recorded + reopened;
+    // Nobody to tell yet: the same payments would come back at once.
+    if (manual.length < limit || recorded + reopened === 0) break;
+  }
+  return alerted;
+}
+
+async function recordAll(
+  tx: Tx,
+  manual: readonly PendingRefund[],
+  fallbackChat: bigint | undefined,
+): Promise<number> {
+  let chats = 0;
+  for (const r of manual) {
+    const event = {
+      kind: "refund.needed" as const,
+      orderId: r.orderPublicId ?? "",
+      amountMinor: r.amountMinor,
+      currency: r.currency,
+      telegramChargeId: r.telegramChargeId,
+      automatic: 0 as const,
+    };
+    chats += await recordEvent(
+      tx,
+      event,
+      { dedupeKey: refundAlertKey(r.telegramChargeId) },
+      fallbackChat,
+    );
+  }
+  return chats;
 }

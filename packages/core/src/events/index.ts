@@ -4,3 +4,4 @@ export { eventSchema, type EventKind, type ShopEvent } from "./kinds.ts";
 export { recordEvent, type EventKeys } from "./record.ts";
 export { expandEvents, type ExpandOptions } from "./expand.ts";
 export { operatorChats } from "./recipients.ts";
+export { reopenUnheard } from "./reopen.ts";
