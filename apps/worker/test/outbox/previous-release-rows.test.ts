@@ -13,11 +13,14 @@ const fixture = useWorkerShop({ poolMax: 6 });
 const { db } = fixture;
 let tg: FakeTelegram;
 let ops: SimulatedGroup;
+/** Where the previous release's rows go (a group of its own: each group is paced apart). */
+let old: SimulatedGroup;
 let w: InProcessWorker;
 
 beforeAll(async () => {
   tg = fixture.tg;
   ops = tg.createGroup({ title: "Operators", admins: [await startedUser(tg)] });
+  old = tg.createGroup({ title: "Operators before", admins: [await startedUser(tg)] });
   await db.operatorGroup.create({
     data: { chatId: BigInt(ops.id), title: "Operators", adminIds: [], boundBy: 1n },
   });
@@ -73,10 +76,10 @@ const PAIRS: { template: string; params: Record<string, string | number>; event:
   },
 ];
 
-const textsInGroup = (): string[] =>
+const textsIn = (group: SimulatedGroup): string[] =>
   tg
     .callsTo("sendMessage")
-    .filter((c) => c.ok && c.chatId === ops.id)
+    .filter((c) => c.ok && c.chatId === group.id)
     .map((c) => String(c.params.text));
 
 describe("notices queued by the previous release", () => {
@@ -84,26 +87,24 @@ describe("notices queued by the previous release", () => {
     for (const [i, pair] of PAIRS.entries()) {
       await db.$executeRaw`
         INSERT INTO outbox_messages (dedupe_key, chat_id, method, payload, lane)
-        VALUES (${`old:${i}:${ops.id}`}, ${BigInt(ops.id)}, 'notify',
+        VALUES (${`old:${i}:${old.id}`}, ${BigInt(old.id)}, 'notify',
                 ${JSON.stringify({ template: pair.template, params: pair.params })}::jsonb,
                 ${pair.event.kind === "question.asked" ? 1 : 0})`;
     }
-    await relayAll(w, db);
-    const before = textsInGroup();
-    expect(before).toHaveLength(PAIRS.length);
-    // A question waits behind every other alert (lane 1), in either shape.
-    expect(before[2]).toBe(
-      "Question #5 from Ann Lee (@ann_lee) (about a payment)\nRecent orders:\n" +
-        "AB23CD45 · paid · 30 ⭐\nZZ23CD45 · expired · 1.50 USD\nMessage: charged twice?\n" +
-        "Reply to this message to answer them.",
-    );
-
     await runTransaction(db, async (tx) => {
       for (const [i, pair] of PAIRS.entries())
         await recordEvent(tx, pair.event, { dedupeKey: `new:${i}` }, undefined);
     });
     await relayAll(w, db);
-    expect(textsInGroup().slice(PAIRS.length)).toEqual(before);
+    const sent = textsIn(old);
+    expect(sent).toHaveLength(PAIRS.length);
+    // A question waits behind every other alert (lane 1), in either shape.
+    expect(sent[2]).toBe(
+      "Question #5 from Ann Lee (@ann_lee) (about a payment)\nRecent orders:\n" +
+        "AB23CD45 · paid · 30 ⭐\nZZ23CD45 · expired · 1.50 USD\nMessage: charged twice?\n" +
+        "Reply to this message to answer them.",
+    );
+    expect(textsIn(ops)).toEqual(sent);
     const dead = await db.outboxMessage.count({ where: { status: "DEAD" } });
     expect(dead).toBe(0);
   });
