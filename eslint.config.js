@@ -205,6 +205,22 @@ export default tseslint.config(
     },
   },
   {
+    // Events have one writer (packages/core/src/events/record.ts, in the change's transaction) and
+    // deliveries one (expand.ts): no other product code inserts into either table.
+    files: ["apps/*/src/**/*.ts", "packages/*/src/**/*.ts"],
+    ignores: ["packages/core/src/events/record.ts", "packages/core/src/events/expand.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            'TemplateElement[value.raw=/INSERT\\s+INTO\\s+"?(events|deliveries)\\b|record_event\\s*\\(/i]',
+          message: "Events are written by recordEvent (core/events/record.ts) only.",
+        },
+      ],
+    },
+  },
+  {
     // The one exception: each workspace's vitest.config.ts extends the root's shared test settings
     // (tooling, as tsconfig.json extends tsconfig.base.json), not another workspace's code.
     files: ["**/vitest.config.ts"],

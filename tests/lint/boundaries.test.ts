@@ -113,6 +113,11 @@ const REJECTED: { fixture: string; rule: string; message: string }[] = [
       "'@orderbot/testkit' should be listed in the project's dependencies, not devDependencies",
   },
   {
+    fixture: "second-event-writer.ts",
+    rule: "no-restricted-syntax",
+    message: "Events are written by recordEvent",
+  },
+  {
     fixture: "test-inside-src.ts",
     rule: EXTRANEOUS,
     message: "'vitest' should be listed in the project's dependencies, not devDependencies",

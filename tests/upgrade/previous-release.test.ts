@@ -123,10 +123,13 @@ function shoppers(round: number, plans: Plan[]): Promise<CustomerResult[]> {
   );
 }
 
-/** The shoppers' walks-away run out at once (a reservation lasts minutes), and all is sent. */
-async function settled(): Promise<void> {
+/**
+ * The shoppers' walks-away run out at once (a reservation lasts minutes), and all is sent; events
+ * only once this release's worker relays.
+ */
+async function settled(events: boolean): Promise<void> {
   await makeDue(testDb.db);
-  const result = await settle({ kit: run.kit, db: testDb.db, timeoutMs: 30_000 });
+  const result = await settle({ kit: run.kit, db: testDb.db, timeoutMs: 30_000, events });
   expect(result.pending, "the shop settled").toEqual([]);
 }
 
@@ -140,12 +143,12 @@ function errorLines(apps: AppProcess[]): string[] {
 describe("an upgrade from the previous release", () => {
   it("serves orders with both releases side by side: invariants hold, nothing dead", async () => {
     const results = await shoppers(1, ["pay", "cancel", "abandon", "walk-away", "walk-away"]);
-    await settled();
+    await settled(false);
     // The upgrade finishes: the previous release's worker stops, this release's takes its jobs.
     await run.workers[0]!.process.stop();
     workers.push(await startWorker("worker-3", {}));
     results.push(...(await shoppers(2, ["pay", "cancel", "abandon", "walk-away"])));
-    await settled();
+    await settled(true);
 
     expect([...handledBy.keys()].sort(), "both releases' bots handled updates").toEqual([
       "bot-1",
@@ -157,6 +160,14 @@ describe("an upgrade from the previous release", () => {
     expect(outcomes.filter((o) => !/^(pay: paid|cancel: cancelled|abandon: -)$/.test(o))).toEqual(
       [],
     );
+    // Each paid order told to the operators once: by the previous release's row, or by an event
+    // that waited for this release's relay.
+    const paidAlerts = run.kit
+      .callsTo("sendMessage")
+      .filter((c) => c.ok && String(c.chatId) === run.env.OPERATOR_GROUP_ID)
+      .filter((c) => /^Order \S+ was paid/.test(String(c.params.text)));
+    const paid = results.filter((r) => r.payment?.status === "paid").length;
+    expect(paidAlerts.length, "paid-order alerts").toBe(paid);
     const deleted = run.kit.callsTo("deleteMessage").filter((c) => c.ok);
     expect(deleted.length, "the walked-away invoices were deleted").toBe(3);
     const dead = await testDb.db.outboxMessage.findMany({

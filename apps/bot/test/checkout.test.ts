@@ -6,6 +6,7 @@ import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake
 import { callbacks } from "@orderbot/conversation";
 import type { BotHarness } from "./support/harness.ts";
 import { useOperatorGroup } from "./support/operators.ts";
+import { eventsOf } from "./support/events.ts";
 
 let h: BotHarness, kit: FakeTelegram;
 let owner: SimulatedUser, operators: SimulatedGroup;
@@ -150,21 +151,17 @@ describe("/paysupport and /terms", () => {
     expect(reply.text).toBe(
       `Your request #${request.id} has reached the shop. An operator will answer you in this chat.`,
     );
-    const alerts = await h.db.outboxMessage.findMany({
-      where: { dedupeKey: `support:${request.id}:${operators.id}` },
-    });
-    expect(alerts).toMatchObject([
+    expect(await eventsOf(h.db, `support:${request.id}`)).toMatchObject([
       {
-        chatId: BigInt(operators.id),
-        method: "notify",
-        payload: {
-          template: "operator-support-request",
-          params: {
-            requestId: request.id,
-            customer: "Ann Lee (@ann_lee)",
-            text: "I was charged but the order says reserved",
-            orders: `${id} RESERVED 30 XTR`,
-          },
+        kind: "question.asked",
+        template: "operator-support-request",
+        params: {
+          requestId: request.id,
+          customer: "Ann Lee (@ann_lee)",
+          text: "I was charged but the order says reserved",
+        },
+        facts: {
+          recentOrders: [{ orderId: id, status: "RESERVED", amountMinor: 30, currency: "XTR" }],
         },
       },
     ]);

@@ -5,6 +5,7 @@ import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake
 import { callbacks } from "@orderbot/conversation";
 import type { BotHarness } from "./support/harness.ts";
 import { useOperatorGroup } from "./support/operators.ts";
+import { eventsOf } from "./support/events.ts";
 
 let h: BotHarness, kit: FakeTelegram, group: SimulatedGroup;
 let admin: SimulatedUser, member: SimulatedUser;
@@ -152,12 +153,9 @@ describe("/codes", () => {
     const shown = await ann.waitForMessage(/Your codes/);
     expect(shown.text).toBe("Your codes:\nSEE-AAAA-0001\nSEE-BBBB-0002");
     // The group's paid-order alert shows a count and masked tails, never a code.
-    const alert = await h.db.outboxMessage.findFirstOrThrow({
-      where: { dedupeKey: { contains: `paid:${order.id}` } },
-    });
-    const alertParams = (alert.payload as { params: Record<string, string> }).params;
-    expect(alertParams.codeTails).toBe("••••0001, ••••0002");
-    expect(JSON.stringify(alert.payload)).not.toContain("SEE-");
+    const [alert] = await eventsOf(h.db, `paid:${order.id}`);
+    expect(alert?.facts.codeTails).toEqual(["••••0001", "••••0002"]);
+    expect(JSON.stringify(alert?.payload)).not.toContain("SEE-");
     const bob = kit.createUser({ firstName: "Bob", languageCode: "en" });
     await bob.send("/start");
     await bob.waitForMessage();

@@ -5,6 +5,7 @@ import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake
 import { callbacks } from "@orderbot/conversation";
 import type { BotHarness } from "./support/harness.ts";
 import { useOperatorGroup } from "./support/operators.ts";
+import { eventsOf } from "./support/events.ts";
 
 let h: BotHarness, kit: FakeTelegram;
 let owner: SimulatedUser, operators: SimulatedGroup;
@@ -67,10 +68,8 @@ describe("the order card", () => {
     expect(labels(card.reply_markup)).toEqual(["◀ My orders", "🛍 Catalog"]);
 
     // The operators' notice names the order (the worker lists its items) and whom (the id masked).
-    const [alert] = await h.db.outboxMessage.findMany({
-      where: { dedupeKey: `paid:${id}:${operators.id}` },
-    });
-    expect(alert?.payload).toMatchObject({
+    const [alert] = await eventsOf(h.db, `paid:${id}`);
+    expect(alert).toMatchObject({
       template: "operator-order-paid",
       params: {
         orderId: id,
@@ -172,10 +171,8 @@ describe("asking the shop", () => {
       `Your question #${request.id} has reached the shop. An operator will answer you in this chat.`,
     );
     expect(request).toMatchObject({ topic: "question", text: "hi, do you ship to Berlin?" });
-    const [alert] = await h.db.outboxMessage.findMany({
-      where: { dedupeKey: `support:${request.id}:${operators.id}` },
-    });
-    expect(alert?.payload).toMatchObject({
+    const [alert] = await eventsOf(h.db, `support:${request.id}`);
+    expect(alert).toMatchObject({
       template: "operator-support-request",
       params: { customer: "Cy (@cy_buyer)", text: "hi, do you ship to Berlin?" },
     });

@@ -5,6 +5,7 @@ import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake
 import { withinOneUtcDay } from "@orderbot/testkit";
 import type { BotHarness } from "./support/harness.ts";
 import { useOperatorGroup } from "./support/operators.ts";
+import { eventsOf } from "./support/events.ts";
 
 let h: BotHarness, kit: FakeTelegram, group: SimulatedGroup;
 let owner: SimulatedUser, admin: SimulatedUser, admin2: SimulatedUser, member: SimulatedUser;
@@ -90,15 +91,13 @@ describe("stock and prices", () => {
     expect(await say(admin, "/stock NOPE +1")).toBe("There is no product with SKU NOPE.");
     expect(await say(admin, "/stock TEA-PUER five")).toBe("Usage: /stock SKU +N | -N | =N");
     expect(await stockOf("TEA-PUER")).toBe(3);
-    // Down to the group's threshold (3): operators are told once, through the outbox.
-    const alerts = await h.db.outboxMessage.findMany({
-      where: { dedupeKey: { startsWith: "low-stock:TEA-PUER:" } },
-    });
+    // Down to the group's threshold (3): one event, which the worker delivers to the group.
+    const alerts = await eventsOf(h.db, "stock.low:TEA-PUER:");
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({
-      chatId: BigInt(group.id),
-      method: "notify",
-      payload: { template: "operator-low-stock", params: { sku: "TEA-PUER", stock: 3 } },
+      kind: "stock.low",
+      template: "operator-low-stock",
+      params: { sku: "TEA-PUER", stock: 3 },
     });
   });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { startBotHarness, type BotHarness } from "./support/harness.ts";
 import { ownerActor } from "@orderbot/core/rights";
+import { eventsOf } from "./support/events.ts";
 
 let h: BotHarness;
 let kit: FakeTelegram;
@@ -73,11 +74,9 @@ describe("refunded_payment", () => {
     ).toMatchObject({ status: "REFUNDED", refundedBy: "telegram" });
     expect((await h.shop.orders.get(order.id))?.status).toBe("REFUNDED");
     expect(await stockOf("MUG-PANDA")).toBe(before);
-    expect(
-      await h.db.outboxMessage.findMany({
-        where: { dedupeKey: { startsWith: `refunded-outside:${chargeId}:` } },
-      }),
-    ).toMatchObject([{ chatId: OPS_CHAT, payload: { template: "operator-refunded-outside" } }]);
+    expect(await eventsOf(h.db, `refunded-outside:${chargeId}`)).toMatchObject([
+      { kind: "refund.outside", template: "operator-refunded-outside" },
+    ]);
     // A service message is not a question: no "did not understand".
     expect(kit.chat(buyer).botMessages).toHaveLength(botMessagesBefore);
 
@@ -86,11 +85,7 @@ describe("refunded_payment", () => {
       (d) => d.update.message?.refunded_payment?.telegram_payment_charge_id === chargeId,
     )!.update;
     expect(await h.postUpdate({ ...again, update_id: again.update_id + 100_000 })).toBe(200);
-    expect(
-      await h.db.outboxMessage.count({
-        where: { dedupeKey: { startsWith: `refunded-outside:${chargeId}:` } },
-      }),
-    ).toBe(1);
+    expect(await eventsOf(h.db, `refunded-outside:${chargeId}`)).toHaveLength(1);
     expect(kit.chat(buyer).botMessages).toHaveLength(botMessagesBefore);
   });
 
@@ -113,11 +108,7 @@ describe("refunded_payment", () => {
     expect(
       await h.db.payment.findUniqueOrThrow({ where: { telegramChargeId: chargeId } }),
     ).toMatchObject({ status: "REFUNDED", refundedBy: null });
-    expect(
-      await h.db.outboxMessage.count({
-        where: { dedupeKey: { startsWith: `refunded-outside:${chargeId}:` } },
-      }),
-    ).toBe(0);
+    expect(await eventsOf(h.db, `refunded-outside:${chargeId}`)).toHaveLength(0);
     expect(kit.chat(buyer).botMessages).toHaveLength(botMessagesBefore);
   });
 });

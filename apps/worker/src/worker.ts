@@ -151,6 +151,7 @@ function outboxRelay(deps: WorkerDeps, metrics: WorkerMetrics, chats: OperatorCh
       horizonMs: config.OUTBOX_HORIZON_MS,
       locale: config.NOTIFY_LOCALE,
       shippingOptions: config.SHIPPING_OPTIONS,
+      ...(config.OPERATOR_GROUP_ID === undefined ? {} : { fallbackChat: config.OPERATOR_GROUP_ID }),
     },
     operatorChats: chats,
     ownerIds: config.OWNER_IDS,
@@ -177,7 +178,11 @@ function workerJobs(
       mode: config.EXPIRE_MODE,
     }),
     outboxRelayJob({ relay, intervalMs: config.OUTBOX_INTERVAL_MS }),
-    refundsJob({ db, operatorChats: chats, intervalMs: config.REFUND_INTERVAL_MS }),
+    refundsJob({
+      db,
+      fallbackChat: config.OPERATOR_GROUP_ID,
+      intervalMs: config.REFUND_INTERVAL_MS,
+    }),
     adminRefreshJob({
       groups: deps.groups,
       // The lease's signal; grammY takes it after `other`, typed as its AbortController shim's.

@@ -48,6 +48,7 @@ export {
   UnknownTemplateError,
   type NoticeFacts,
   type Params,
+  type RecentOrder,
   type RenderedNotice,
 } from "./notices/render.ts";
 export {
@@ -61,3 +62,4 @@ export {
   INVOICE_CLAIM_MS,
   type InvoiceClaim,
 } from "./order-messages/invoice-claim.ts";
+export { noticeOfEvent, type EventNotice } from "./notices/events.ts";

@@ -175,6 +175,19 @@ describe("schema: the database refuses what must never happen", () => {
     expect(await rejection(db.outboxMessage.create({ data: row }))).toMatch(/P2002.*dedupe_key/s);
   });
 
+  it("an event whose payload names another kind, and a second delivery of one event to a chat", async () => {
+    const key = unique("event");
+    const event = { kind: "stock.low", dedupeKey: key, deliveryKey: key };
+    expect(
+      await rejection(db.event.create({ data: { ...event, payload: { kind: "order.paid" } } })),
+    ).toMatch(/events_kind/);
+    const { id } = await db.event.create({ data: { ...event, payload: { kind: "stock.low" } } });
+    await db.delivery.create({ data: { eventId: id, chatId: -1n, dedupeKey: `${key}:-1` } });
+    expect(
+      await rejection(db.delivery.create({ data: { eventId: id, chatId: -1n, dedupeKey: "x" } })),
+    ).toMatch(/P2002.*event_id/s);
+  });
+
   it("a second application of one stock batch to a product", async () => {
     const p = await product();
     const row = { productId: p.id, batchId: unique("b"), delta: 5, reason: "IMPORT" as const };

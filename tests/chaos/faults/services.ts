@@ -100,20 +100,23 @@ async function relayLeader(ctx: FaultContext): Promise<AppInstance | undefined> 
 }
 
 /**
- * Outbox messages claimed by a relay right now: a claim pushes next_attempt_at 4 s ahead
+ * Outbox messages and deliveries claimed by a relay right now: a claim pushes next_attempt_at 4 s ahead
  * (OUTBOX_CLAIM_MS), further than any retry delay (at most 2 s in chaos runs).
  */
 async function claimed(ctx: FaultContext): Promise<number> {
   const [row] = await ctx.env.db.$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM outbox_messages
-    WHERE status = 'PENDING' AND next_attempt_at > timezone('UTC', now()) + interval '2.5 seconds'`;
+    SELECT count(*)::int AS n
+      FROM (SELECT status, next_attempt_at FROM outbox_messages
+            UNION ALL SELECT status, next_attempt_at FROM deliveries) m
+     WHERE status = 'PENDING' AND next_attempt_at > timezone('UTC', now()) + interval '2.5 seconds'`;
   return row?.n ?? 0;
 }
 
 /** The chats that outbox messages still wait to reach. */
 async function waitingChats(ctx: FaultContext): Promise<number[]> {
   const rows = await ctx.env.db.$queryRaw<{ chatId: bigint }[]>`
-    SELECT DISTINCT chat_id AS "chatId" FROM outbox_messages WHERE status = 'PENDING'`;
+    SELECT chat_id AS "chatId" FROM outbox_messages WHERE status = 'PENDING'
+     UNION SELECT chat_id FROM deliveries WHERE status = 'PENDING'`;
   return rows.map((row) => Number(row.chatId));
 }
 

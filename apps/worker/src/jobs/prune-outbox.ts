@@ -1,11 +1,11 @@
-import { pruneSentOutbox } from "@orderbot/core/outbox";
+import { pruneDeliveredEvents, pruneSentOutbox } from "@orderbot/core/outbox";
 import type { Database } from "@orderbot/db";
 import type { Job } from "./job.ts";
 
 /**
- * prune-outbox: deletes sent outbox messages older than `keepMs`, in batches, checking `signal`
- * between them. Without it every notification ever sent stays in the table. Dead letters stay:
- * see `pruneSentOutbox`.
+ * prune-outbox: deletes sent outbox messages, and events whose deliveries were all sent, older
+ * than `keepMs`, in batches, checking `signal` between them. Without it every notification ever
+ * sent stays in the tables. Dead letters stay: see `pruneSentOutbox`.
  */
 export function pruneOutboxJob(deps: {
   db: Database;
@@ -19,12 +19,18 @@ export function pruneOutboxJob(deps: {
     intervalMs: deps.intervalMs,
     async run({ signal }) {
       let deleted = 0;
+      let events = 0;
       while (!signal.aborted) {
         const batch = await pruneSentOutbox(deps.db, deps.keepMs, batchSize);
         deleted += batch;
         if (batch < batchSize) break;
       }
-      return { deleted };
+      while (!signal.aborted) {
+        const batch = await pruneDeliveredEvents(deps.db, deps.keepMs, batchSize);
+        events += batch;
+        if (batch < batchSize) break;
+      }
+      return { deleted, events };
     },
   };
 }

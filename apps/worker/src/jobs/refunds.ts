@@ -1,12 +1,13 @@
-import type { Database } from "@orderbot/db";
+import { runTransaction, type Database, type Tx } from "@orderbot/db";
+import { recordEvent, reopenUnheard } from "@orderbot/core/events";
 import { enqueueOutbox, type OutboxMessageInput } from "@orderbot/core/outbox";
 import {
   manualRefundsNotAlerted,
   refundAlertKey,
+  type PendingRefund,
   starRefundKey,
   starRefundsWithoutCall,
 } from "@orderbot/core/payments";
-import type { OperatorChats } from "../operators/chats.ts";
 import type { Job } from "./job.ts";
 
 /**
@@ -16,12 +17,13 @@ import type { Job } from "./job.ts";
  *   and the relay sends; on Telegram's confirmation the relay marks the payment REFUNDED (a
  *   conditional update, in the transaction that marks the message sent). This job queues the call
  *   for any Stars refund that has none (dedupe key `refund:<charge>`, so never twice).
- * - Other currencies: the provider refunds them, by hand. Operators get one alert per payment
- *   (dedupe key `refund-alert:<charge>:<chat>`, the key core uses when it alerts them itself).
+ * - Other currencies: the provider refunds them, by hand. Operators hear of it by one
+ *   `refund.needed` event per payment (key `refund-alert:<charge>`, the key core uses itself).
  */
 export function refundsJob(deps: {
   db: Database;
-  operatorChats: OperatorChats;
+  /** OPERATOR_GROUP_ID, for the count of chats alerted. */
+  fallbackChat: bigint | undefined;
   intervalMs: number;
   batchSize?: number;
 }): Job {
@@ -31,7 +33,6 @@ export function refundsJob(deps: {
     intervalMs: deps.intervalMs,
     async run({ signal }) {
       let queued = 0;
-      let alerted = 0;
       for (;;) {
         if (signal.aborted) break;
         const missing = await starRefundsWithoutCall(deps.db, limit);
@@ -44,30 +45,58 @@ export function refundsJob(deps: {
         queued += await enqueueOutbox(deps.db, entries);
         if (missing.length < limit) break;
       }
-      const chats = await deps.operatorChats();
-      while (chats.length > 0 && !signal.aborted) {
-        const manual = await manualRefundsNotAlerted(deps.db, limit);
-        const alerts: OutboxMessageInput[] = manual.flatMap((r) =>
-          chats.map((chatId) => ({
-            dedupeKey: refundAlertKey(r.telegramChargeId, chatId),
-            chatId,
-            method: "notify",
-            payload: {
-              template: "operator-refund-needed",
-              params: {
-                orderId: r.orderPublicId ?? "",
-                amountMinor: r.amountMinor,
-                currency: r.currency,
-                telegramChargeId: r.telegramChargeId,
-                automatic: 0,
-              },
-            },
-          })),
-        );
-        alerted += await enqueueOutbox(deps.db, alerts);
-        if (manual.length < limit) break;
-      }
+      const alerted = await alertManualRefunds(deps, limit, signal);
       return { queued, alerted };
     },
   };
+}
+
+/**
+ * Operators told of each refund by hand: its `refund.needed` event recorded, or, when it found
+ * nobody to tell (no group bound then), expanded again now that someone would hear. Returns how
+ * many chats will hear.
+ */
+async function alertManualRefunds(
+  deps: { db: Database; fallbackChat: bigint | undefined },
+  limit: number,
+  signal: AbortSignal,
+): Promise<number> {
+  let alerted = 0;
+  while (!signal.aborted) {
+    const manual = await manualRefundsNotAlerted(deps.db, limit);
+    const recorded = await runTransaction(deps.db, (tx) =>
+      recordAll(tx, manual, deps.fallbackChat),
+    );
+    const keys = manual.map((r) => refundAlertKey(r.telegramChargeId));
+    const reopened = await reopenUnheard(deps.db, keys, deps.fallbackChat);
+    alerted += recorded + reopened;
+    // Nobody to tell yet: the same payments would come back at once.
+    if (manual.length < limit || recorded + reopened === 0) break;
+  }
+  return alerted;
+}
+
+async function recordAll(
+  tx: Tx,
+  manual: readonly PendingRefund[],
+  fallbackChat: bigint | undefined,
+): Promise<number> {
+  let chats = 0;
+  for (const r of manual) {
+    const event = {
+      kind: "refund.needed" as const,
+      orderId: r.orderPublicId ?? "",
+      amountMinor: r.amountMinor,
+      currency: r.currency,
+      telegramChargeId: r.telegramChargeId,
+      automatic: 0 as const,
+    };
+    chats += await recordEvent(
+      tx,
+      event,
+      { dedupeKey: refundAlertKey(r.telegramChargeId) },
+      fallbackChat,
+    );
+  }
+  return chats;
 }

@@ -1,13 +1,9 @@
 import type { Database } from "@orderbot/db";
-import { listOperatorGroups } from "@orderbot/core/groups";
+import { operatorChats as ruledChats } from "@orderbot/core/events";
 
-/** Where operator alerts and reports go: every bound operator group, plus OPERATOR_GROUP_ID. */
+/** Where the worker's own alerts and reports go: the recipient rule's operator chats. */
 export type OperatorChats = () => Promise<bigint[]>;
 
 export function operatorChats(db: Database, configured: bigint | null): OperatorChats {
-  return async () => {
-    const chats = new Set((await listOperatorGroups(db)).map((g) => g.chatId));
-    if (configured !== null) chats.add(configured);
-    return [...chats];
-  };
+  return () => ruledChats(db, configured ?? undefined);
 }

@@ -3,6 +3,7 @@ import type { ClaimedMessage } from "@orderbot/core/outbox";
 import { cutText } from "@orderbot/platform";
 import {
   CARD_TEMPLATE,
+  noticeOfEvent,
   renderNotice,
   UnknownTemplateError,
   type Locale,
@@ -73,7 +74,8 @@ export function toApiCall(message: ClaimedMessage, context: RenderContext): ApiC
   const payload = message.payload;
   if (!isRecord(payload))
     throw new InvalidOutboxMessageError(message.id, "payload is not an object");
-  if (message.method === "notify") return notifyCall(message, context);
+  if (message.method === "notify" || message.method === "event")
+    return notifyCall(message, context);
   if (message.method === "refundStarPayment") return refundCall(message, payload);
   if (message.method === "voidInvoice") return voidInvoiceCall(message, context);
   if (CHAT_METHODS.has(message.method)) {
@@ -88,11 +90,29 @@ export function toApiCall(message: ClaimedMessage, context: RenderContext): ApiC
   );
 }
 
-/** A `notify` row's template and parameters; null when it is not one. */
-export function noticeOf(message: ClaimedMessage): { template: string; params: Params } | null {
+interface Notice {
+  template: string;
+  params: Params;
+  facts?: NoticeFacts;
+}
+
+/**
+ * A `notify` row's template and parameters, or the notice an event's delivery is told by; null
+ * when it is neither. An event that is not of a known kind throws (retrying cannot help).
+ */
+export function noticeOf(message: ClaimedMessage): Notice | null {
   const payload = message.payload;
-  if (message.method !== "notify" || !isRecord(payload) || typeof payload.template !== "string")
-    return null;
+  if (!isRecord(payload)) return null;
+  if (message.method === "event") {
+    try {
+      return noticeOfEvent(payload);
+    } catch (error) {
+      throw new InvalidOutboxMessageError(message.id, "not an event of a known kind", {
+        cause: error,
+      });
+    }
+  }
+  if (message.method !== "notify" || typeof payload.template !== "string") return null;
   const params = isRecord(payload.params) ? (payload.params as Params) : {};
   return { template: payload.template, params };
 }
@@ -106,7 +126,8 @@ function notifyCall(message: ClaimedMessage, context: RenderContext): ApiCall | 
   const card = context.messages?.cardMessageId;
   if (isCard && !card) return null;
   try {
-    const rendered = renderNotice(notice.template, notice.params, context.locale, context.facts);
+    const facts = { ...context.facts, ...notice.facts };
+    const rendered = renderNotice(notice.template, notice.params, context.locale, facts);
     // The last resort: a text Telegram refuses as too long would never arrive.
     const text = cutText(rendered.text, MESSAGE_TEXT_LIMIT, "…");
     const buttons = rendered.buttons;

@@ -9,6 +9,7 @@ import {
   type OrderMessages,
 } from "@orderbot/conversation";
 import type { Database } from "@orderbot/db";
+import { expandEvents } from "@orderbot/core/events";
 import type { Logger } from "@orderbot/platform";
 import {
   claimDueOutbox,
@@ -41,7 +42,12 @@ export interface RelayOptions {
   locale: Locale;
   /** SHIPPING_OPTIONS: their titles, in a paid order's alert. */
   shippingOptions: readonly ShippingOption[];
+  /** OPERATOR_GROUP_ID: the recipient rule's chat while no group is bound. */
+  fallbackChat?: bigint;
 }
+
+/** Recipients an event is expanded to per statement, and statements per round. */
+const EXPANSION = { batchSize: 1_000, maxBatches: 10 };
 
 export interface RelayDeps {
   db: Database;
@@ -199,7 +205,8 @@ async function putBack(
   summary: RelaySummary,
 ): Promise<void> {
   for (const message of messages) {
-    const claim = { id: message.id, claim: message.claim, delayMs, counts: false };
+    const { source, id } = message;
+    const claim = { source, id, claim: message.claim, delayMs, counts: false };
     if (await rescheduleOutbox(relay.deps.db, claim)) {
       summary.deferred++;
       relay.deps.metrics.outboxRetries.inc({ reason });
@@ -287,6 +294,8 @@ async function round(relay: Relay, ctx: RelayRunContext, summary: RelaySummary):
   const start = relay.now();
   pacer.prune(start);
   const deadline = start + options.horizonMs;
+  // Events into deliveries first: a delivery is claimed like any message from then on.
+  await expandEvents(db, { ...EXPANSION, fallbackChat: options.fallbackChat });
   const claimed = await claimDueOutbox(db, {
     limit: options.batchSize,
     claimMs: options.claimMs,

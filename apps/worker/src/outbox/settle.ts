@@ -82,6 +82,7 @@ async function settleMoved(
   const { db, metrics } = relay.deps;
   await migrateGroup(db, { fromChatId: message.chatId, toChatId: decision.toChatId });
   const kept = await rescheduleOutbox(db, {
+    source: message.source,
     id: message.id,
     claim: message.claim,
     delayMs: 0,
@@ -106,6 +107,7 @@ async function settleRetry(
   if (result.kind === "rate-limited")
     pacer.blockUntil(message.chatId, relay.now() + decision.delayMs);
   const kept = await rescheduleOutbox(db, {
+    source: message.source,
     id: message.id,
     claim: message.claim,
     delayMs: decision.delayMs,
@@ -139,6 +141,7 @@ async function settleDead(
   log: Logger,
 ): Promise<boolean> {
   const kept = await markOutboxDead(relay.deps.db, {
+    source: message.source,
     id: message.id,
     claim: message.claim,
     error,
@@ -171,13 +174,13 @@ async function deadLetterAlerts(
   // A message to an operator chat that failed for good would fail the same way as its alert.
   const chats = operators.includes(message.chatId) ? (relay.deps.ownerIds ?? []) : operators;
   return chats.map((chatId) => ({
-    dedupeKey: `alert:dead:${message.id}:${message.claim.replace(/\D/g, "")}:${chatId}`,
+    dedupeKey: `alert:dead:${deadId(message)}:${message.claim.replace(/\D/g, "")}:${chatId}`,
     chatId,
     method: "notify" as const,
     payload: {
       template: "operator-dead-letter" as const,
       params: {
-        id: message.id,
+        id: deadId(message),
         method: message.method,
         dedupeKey: message.dedupeKey,
         attempts: message.attempts,
@@ -189,4 +192,9 @@ async function deadLetterAlerts(
 
 function isForbidden(result: SendResult): boolean {
   return result.kind === "permanent" && result.code === FORBIDDEN;
+}
+
+/** A dead letter's number in its alert and key: a delivery's is told apart from a message's. */
+function deadId(message: ClaimedMessage): string {
+  return message.source === "delivery" ? `d${message.id}` : String(message.id);
 }

@@ -5,6 +5,7 @@ import type { FakeTelegram } from "@orderbot/fake-telegram";
 import { saveGroupAdmins } from "@orderbot/core/groups";
 import { reportDay } from "../../src/jobs/daily-report.ts";
 import { startedUser } from "../support/kit.ts";
+import { deliveriesOf, eventsWithKey } from "../support/deliveries.ts";
 import { createOrder, createPayment, createProduct, refundOwed } from "../support/seed.ts";
 import { waitUntil, type InProcessWorker } from "../support/worker.ts";
 import { useWorkerShop } from "../support/shop.ts";
@@ -149,10 +150,7 @@ describe("refunds", () => {
     await both("refunds");
     await both("refunds");
     const groups = await db.operatorGroup.count();
-    const alerts = await db.outboxMessage.findMany({
-      where: { dedupeKey: { startsWith: `refund-alert:${payment.telegramChargeId}:` } },
-    });
-    expect(alerts).toHaveLength(groups);
+    expect(await eventsWithKey(db, `refund-alert:${payment.telegramChargeId}`)).toBe(1);
     expect(
       await db.outboxMessage.count({ where: { dedupeKey: `refund:${payment.telegramChargeId}` } }),
     ).toBe(0);
@@ -161,9 +159,9 @@ describe("refunds", () => {
     await waitUntil(
       "the alerts sent",
       async () =>
-        (await db.outboxMessage.count({
-          where: { id: { in: alerts.map((a) => a.id) }, status: "SENT" },
-        })) === groups,
+        (await deliveriesOf(db, `refund-alert:${payment.telegramChargeId}:`)).filter(
+          (d) => d.status === "SENT",
+        ).length === groups,
       20_000,
     );
     const texts = tg

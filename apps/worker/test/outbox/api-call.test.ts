@@ -14,6 +14,8 @@ function callOf(...args: Parameters<typeof toApiCall>) {
 }
 
 const row = (method: string, payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({
+  source: "outbox",
+  lane: 0,
   id: 1,
   dedupeKey: "k",
   chatId,
@@ -91,8 +93,8 @@ describe("toApiCall", () => {
             requestId: 7,
             topic: "question",
             customer: "Ann (@ann)",
-            // A row of today's shape (amounts as data) beside one queued when they were text.
-            orders: "AB12CD34 PAID 1250 USD\nCD34EF56 RESERVED 5 ⭐",
+            // A row the previous release queued: its orders as lines, amounts as text.
+            orders: "AB12CD34 PAID 12.50 USD\nCD34EF56 RESERVED 5 ⭐",
             text: "Do you ship to Berlin?",
           },
         },

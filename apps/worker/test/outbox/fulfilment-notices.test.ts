@@ -11,6 +11,8 @@ function callOf(...args: Parameters<typeof toApiCall>) {
 }
 
 const row = (payload: unknown, chatId = 7_000_000_001n): ClaimedMessage => ({
+  source: "outbox",
+  lane: 0,
   id: 1,
   dedupeKey: "k",
   chatId,

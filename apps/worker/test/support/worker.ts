@@ -87,7 +87,11 @@ export async function relayAll(
     "the outbox settled",
     async () => {
       await w.worker.runOnce("outbox-relay");
-      return (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0;
+      const [left] = await db.$queryRaw<{ n: number }[]>`
+        SELECT (SELECT count(*) FROM outbox_messages WHERE status = 'PENDING')
+             + (SELECT count(*) FROM deliveries WHERE status = 'PENDING')
+             + (SELECT count(*) FROM events WHERE expanded_at IS NULL) AS n`;
+      return Number(left?.n) === 0;
     },
     timeoutMs,
     everyMs,

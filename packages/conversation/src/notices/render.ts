@@ -19,6 +19,17 @@ export interface NoticeFacts {
   order?: OrderView | null;
   /** SHIPPING_OPTIONS: the titles of a paid order's shipping option. */
   shippingOptions?: readonly ShippingOption[];
+  /** A paid order's codes, their masked tails (an event's; a row carries them joined in `codeTails`). */
+  codeTails?: readonly string[];
+  /** A support request's asker's latest orders (an event's; a row carries them as text in `orders`). */
+  recentOrders?: readonly RecentOrder[];
+}
+
+export interface RecentOrder {
+  orderId: string;
+  status: string;
+  amountMinor: number;
+  currency: string;
 }
 
 /** The notice that edits the order's card in place, when a card shows the order. */
@@ -76,7 +87,7 @@ function argsOf(p: Params, locale: Locale, facts: NoticeFacts): Args {
     items: paidItems(p, locale, facts),
     hasItems: yes(Boolean(facts.order)),
     hasCustomer: yes(present(p.customer)),
-    orders: text(p.orders) ? recentOrders(locale, text(p.orders)) : none,
+    orders: ordersOf(p, locale, facts) || none,
     text: text(p.text) || none,
     zone: text(p.zone) || "UTC",
     // payment-received: whether codes were delivered ("no" for a notice queued before codes were).
@@ -84,19 +95,29 @@ function argsOf(p: Params, locale: Locale, facts: NoticeFacts): Args {
   };
 }
 
+/** The asker's latest orders, one a line: "ID · paid · 50 ⭐". */
+function ordersOf(p: Params, locale: Locale, facts: NoticeFacts): string {
+  if (facts.recentOrders)
+    return facts.recentOrders
+      .map((o) => orderLine(locale, o.orderId, o.status, formatMoney(o.amountMinor, o.currency)))
+      .join("\n");
+  return text(p.orders) ? legacyOrders(locale, text(p.orders)) : "";
+}
+
+const orderLine = (locale: Locale, id: string, status: string, amount: string): string =>
+  `${id} · ${word(locale, `status-${status}`, status)} · ${amount}`;
+
 /**
- * Core's "ID STATUS MINOR CURRENCY" lines in the group's words: "ID · paid · 50 ⭐". A row queued
- * before amounts came as data carries the amount as text ("50 ⭐"): shown as it is.
+ * The previous release's rows carry the orders as "ID STATUS AMOUNT" lines: read back until no
+ * such row can be pending (the release after next).
  */
-function recentOrders(locale: Locale, lines: string): string {
+function legacyOrders(locale: Locale, lines: string): string {
   return lines
     .split("\n")
     .map((line) =>
-      line.replace(/^(\S+) ([A-Z_]+) (.*)$/, (_, id: string, status: string, amount: string) => {
-        const money = /^(\d+) ([A-Z]{3})$/.exec(amount);
-        const shown = money ? formatMoney(Number(money[1]), money[2]!) : amount;
-        return `${id} · ${word(locale, `status-${status}`, status)} · ${shown}`;
-      }),
+      line.replace(/^(\S+) ([A-Z_]+) (.*)$/, (_, id: string, status: string, amount: string) =>
+        orderLine(locale, id, status, amount),
+      ),
     )
     .join("\n");
 }
@@ -105,12 +126,8 @@ function recentOrders(locale: Locale, lines: string): string {
 function paidItems(p: Params, locale: Locale, facts: NoticeFacts): string {
   if (!facts.order) return "";
   const tails = text(p.codeTails);
-  return paidOrderLines(
-    facts.order,
-    facts.shippingOptions ?? [],
-    tails ? tails.split(", ") : [],
-    locale,
-  );
+  const codes = facts.codeTails ?? (tails ? tails.split(", ") : []);
+  return paidOrderLines(facts.order, facts.shippingOptions ?? [], codes, locale);
 }
 
 /** The buttons a notice carries: a paid order's next steps, a card's way back. */

@@ -4,8 +4,10 @@ import { runTransaction } from "@orderbot/db";
 import { z } from "zod";
 import { violatedUniqueIndex } from "../database/db-errors.ts";
 import type { CoreDeps } from "../deps.ts";
+import { recordEvent } from "../events/record.ts";
+import type { ShopEvent } from "../events/kinds.ts";
 import { lockOpenRequests, MAX_OPEN_SUPPORT_REQUESTS } from "./open-requests.ts";
-import { enqueueOperatorAlert, enqueueOutbox } from "../outbox/messages.ts";
+import { enqueueOutbox } from "../outbox/messages.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, telegramId } from "../validation.ts";
 
@@ -116,10 +118,10 @@ async function openRequest(
   const input = parsed.value;
   const before = await earlierRequest(deps, input);
   if (before) return { status: "ok", requestId: before.id, alerted: 0, replayed: true };
-  const alert = await alertParams(deps, input);
+  const orders = await recentOrders(deps, input);
   let result: Recorded;
   try {
-    result = await recordRequest(deps, input, alert);
+    result = await recordRequest(deps, input, orders);
   } catch (error) {
     // Two requests at once under one key: the unique index let one in; this is the other.
     const raced = violatedUniqueIndex(error) || violatedUniqueIndex((error as Error).cause);
@@ -148,34 +150,28 @@ async function earlierRequest(deps: CoreDeps, input: Input): Promise<{ id: numbe
   });
 }
 
-/** Who asks, as operators see them, and their latest orders, one line each. */
-async function alertParams(
-  deps: CoreDeps,
-  input: Input,
-): Promise<{ customer: string; orders: string }> {
+type RecentOrder = Extract<ShopEvent, { kind: "question.asked" }>["orders"][number];
+
+/** The asker's latest orders, newest first. */
+async function recentOrders(deps: CoreDeps, input: Input): Promise<RecentOrder[]> {
   const recent = await deps.db.order.findMany({
     where: { userId: input.userId },
     orderBy: { createdAt: "desc" },
     take: RECENT_ORDERS,
     select: { publicId: true, status: true, totalMinor: true, currency: true },
   });
-  const orders = recent
-    .map((o) => `${o.publicId} ${o.status} ${o.totalMinor} ${o.currency}`)
-    .join("\n");
-  const customer = input.customer.username
-    ? `${input.customer.name} (@${input.customer.username})`
-    : input.customer.name;
-  return { customer, orders };
+  return recent.map((o) => ({
+    orderId: o.publicId,
+    status: o.status,
+    amountMinor: o.totalMinor,
+    currency: o.currency,
+  }));
 }
 
 type Recorded = Exclude<OpenSupportRequestResult, Invalid>;
 
 /** The request and its alert, in one transaction, unless the customer has too many open. */
-function recordRequest(
-  deps: CoreDeps,
-  input: Input,
-  alert: { customer: string; orders: string },
-): Promise<Recorded> {
+function recordRequest(deps: CoreDeps, input: Input, orders: RecentOrder[]): Promise<Recorded> {
   return runTransaction(
     deps.db,
     async (tx): Promise<Recorded> => {
@@ -191,18 +187,19 @@ function recordRequest(
           requestKey: input.requestKey ?? null,
         },
       });
-      const alerted = await enqueueOperatorAlert(
+      const customer = { userId: String(input.userId), ...input.customer };
+      const alerted = await recordEvent(
         tx,
-        deps,
-        supportRequestKey(row.id),
-        "operator-support-request",
         {
+          kind: "question.asked",
           requestId: row.id,
           topic: input.topic,
-          customer: alert.customer,
+          customer,
           text: input.text,
-          orders: alert.orders,
+          orders,
         },
+        { dedupeKey: supportRequestKey(row.id) },
+        deps.config.fallbackOperatorChatId,
       );
       return { status: "ok", requestId: row.id, alerted };
     },
@@ -219,21 +216,24 @@ async function answerRequest(
   const input = parsed.value;
   const request = await deps.db.supportRequest.findUnique({ where: { id: input.requestId } });
   if (!request) return NOT_FOUND;
-  await deps.db.supportRequest.updateMany({
-    where: { id: request.id, answeredAt: null },
-    data: { answeredAt: deps.clock.now() },
-  });
-  const queued = await enqueueOutbox(deps.db, [
-    {
-      dedupeKey: `support-answer:${input.answerKey}`,
-      chatId: request.chatId,
-      method: "notify",
-      payload: {
-        template: "support-answer",
-        params: { requestId: request.id, text: input.text },
+  // The answer is queued with the request's "answered": both or neither.
+  const queued = await runTransaction(deps.db, async (tx) => {
+    await tx.supportRequest.updateMany({
+      where: { id: request.id, answeredAt: null },
+      data: { answeredAt: deps.clock.now() },
+    });
+    return enqueueOutbox(tx, [
+      {
+        dedupeKey: `support-answer:${input.answerKey}`,
+        chatId: request.chatId,
+        method: "notify",
+        payload: {
+          template: "support-answer",
+          params: { requestId: request.id, text: input.text },
+        },
       },
-    },
-  ]);
+    ]);
+  });
   deps.logger.info({ request: request.id, queued: queued === 1 }, "support request answered");
   return { status: "ok", queued: queued === 1 };
 }

@@ -38,7 +38,11 @@ export async function migrateGroup(
     const messages = await tx.$executeRaw`
       UPDATE outbox_messages SET chat_id = ${toChatId}
        WHERE chat_id = ${fromChatId} AND status IN ('PENDING', 'DEAD')`;
-    return { moved, messages };
+    const deliveries = await tx.$executeRaw`
+      UPDATE deliveries d SET chat_id = ${toChatId}
+       WHERE d.chat_id = ${fromChatId} AND d.status IN ('PENDING', 'DEAD')
+         AND NOT EXISTS (SELECT 1 FROM deliveries o WHERE o.event_id = d.event_id AND o.chat_id = ${toChatId})`;
+    return { moved, messages: messages + deliveries };
   });
 }
 
@@ -52,7 +56,11 @@ export async function deadLetterGroupOutbox(
   db: Database,
   input: { chatId: bigint; reason: string },
 ): Promise<number> {
-  return db.$executeRaw`
+  const messages = await db.$executeRaw`
     UPDATE outbox_messages SET status = 'DEAD', last_error = ${input.reason}
      WHERE chat_id = ${input.chatId} AND status = 'PENDING'`;
+  const deliveries = await db.$executeRaw`
+    UPDATE deliveries SET status = 'DEAD', last_error = ${input.reason}
+     WHERE chat_id = ${input.chatId} AND status = 'PENDING'`;
+  return messages + deliveries;
 }

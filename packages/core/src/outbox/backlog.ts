@@ -1,5 +1,6 @@
 // What the outbox holds, read without claiming anything: the backlog's figures for metrics, a
-// lookup by dedupe key, and the recent sends a new relay leader paces from.
+// lookup by dedupe key, and the recent sends a new relay leader paces from. Figures and sends count
+// the events' deliveries too.
 import type { Sql } from "../database/sql.ts";
 
 export interface OutboxStats {
@@ -14,7 +15,9 @@ export async function outboxStats(sql: Sql): Promise<OutboxStats> {
     SELECT count(*) FILTER (WHERE status = 'PENDING')::int AS pending,
            EXTRACT(EPOCH FROM timezone('UTC', now()) - min(created_at) FILTER (WHERE status = 'PENDING'))::float8 AS oldest,
            count(*) FILTER (WHERE status = 'DEAD')::int AS dead
-      FROM outbox_messages WHERE status IN ('PENDING', 'DEAD')`;
+      FROM (SELECT status, created_at FROM outbox_messages WHERE status IN ('PENDING', 'DEAD')
+            UNION ALL
+            SELECT status, created_at FROM deliveries WHERE status IN ('PENDING', 'DEAD')) m`;
   return {
     pending: row?.pending ?? 0,
     oldestPendingAgeSeconds: Math.max(0, row?.oldest ?? 0),
@@ -33,9 +36,11 @@ export async function recentSends(
   windowMs: number,
 ): Promise<{ chatId: bigint; at: number }[]> {
   const rows = await sql.$queryRaw<{ chat_id: bigint; at: number }[]>`
+    WITH since AS (SELECT timezone('UTC', now()) - make_interval(secs => ${windowMs / 1000}::float8) AS t)
     SELECT chat_id, (EXTRACT(EPOCH FROM sent_at) * 1000)::float8 AS at
-      FROM outbox_messages
-     WHERE status = 'SENT' AND sent_at > timezone('UTC', now()) - make_interval(secs => ${windowMs / 1000}::float8)
+      FROM (SELECT chat_id, sent_at FROM outbox_messages, since WHERE status = 'SENT' AND sent_at > since.t
+            UNION ALL
+            SELECT chat_id, sent_at FROM deliveries, since WHERE status = 'SENT' AND sent_at > since.t) s
      ORDER BY sent_at`;
   return rows.map((r) => ({ chatId: BigInt(r.chat_id), at: r.at }));
 }

@@ -2,6 +2,7 @@ import { runTransaction, type Database } from "@orderbot/db";
 import { enqueueOutbox, type OutboxMessageInput } from "./messages.ts";
 import type { Sql } from "../database/sql.ts";
 import { chatIdParam } from "../database/sql.ts";
+import { RETURNED, TABLES, type Source } from "./sources.ts";
 
 /**
  * A claimed message. `claim` is the `next_attempt_at` the claim wrote: a visibility timeout that
@@ -10,6 +11,8 @@ import { chatIdParam } from "../database/sql.ts";
  * late writes change nothing.
  */
 export interface ClaimedMessage {
+  /** Its table: `outbox` (a message, or a notice the previous release queued) or `delivery` (an event's). */
+  source: Source;
   id: number;
   dedupeKey: string;
   chatId: bigint;
@@ -17,6 +20,8 @@ export interface ClaimedMessage {
   payload: unknown;
   /** Attempts including this one. */
   attempts: number;
+  /** 0: first; 1: after every lane-0 message. */
+  lane: number;
   claim: string;
   createdAt: Date;
 }
@@ -42,38 +47,46 @@ export interface ClaimOptions {
 }
 
 /**
- * Claims due PENDING messages, lane 0 first, then oldest first, in one statement; a chat's
- * messages come back in that order too. `FOR UPDATE SKIP LOCKED` lets
- * several relays claim at once without waiting on each other or taking the same row.
+ * Claims due PENDING rows of one table, lane 0 first, then oldest first, in one statement; a
+ * chat's rows come back in that order too. `FOR UPDATE SKIP LOCKED` lets several relays claim at
+ * once without waiting on each other or taking the same row.
  */
-export async function claimDueOutbox(sql: Sql, options: ClaimOptions): Promise<ClaimedMessage[]> {
+export async function claimDue(
+  sql: Sql,
+  source: Source,
+  options: ClaimOptions,
+): Promise<ClaimedMessage[]> {
   const rows = await sql.$queryRaw<ClaimRow[]>`
-    UPDATE outbox_messages
+    UPDATE ${TABLES[source]} d
        SET next_attempt_at = timezone('UTC', now()) + make_interval(secs => ${options.claimMs / 1000}::float8),
            attempts = attempts + 1
      WHERE id IN (
-       SELECT id FROM outbox_messages
+       SELECT id FROM ${TABLES[source]}
         WHERE status = 'PENDING' AND next_attempt_at <= timezone('UTC', now())
           AND NOT (chat_id = ANY(${chatIdParam(options.excludeChats ?? [])}::bigint[]))
         ORDER BY lane, next_attempt_at, id
         LIMIT ${options.limit}
         FOR UPDATE SKIP LOCKED)
-    RETURNING id, dedupe_key, chat_id, method, payload, attempts, next_attempt_at::text AS claim, created_at, lane`;
+    RETURNING id, dedupe_key, chat_id, ${RETURNED[source]}, attempts, next_attempt_at::text AS claim, created_at, lane`;
   return rows
     .sort((a, b) => a.lane - b.lane || a.id - b.id)
     .map((r) => ({
+      source,
       id: r.id,
       dedupeKey: r.dedupe_key,
       chatId: BigInt(r.chat_id),
       method: r.method,
       payload: r.payload,
       attempts: r.attempts,
+      lane: r.lane,
       claim: r.claim,
       createdAt: r.created_at,
     }));
 }
 
 export interface ClaimRef {
+  /** Default: `outbox`. */
+  source?: Source;
   id: number;
   claim: string;
 }
@@ -81,7 +94,7 @@ export interface ClaimRef {
 /** PENDING → SENT, once: only the holder of the current claim can do it. False: the claim was lost. */
 export async function markOutboxSent(sql: Sql, ref: ClaimRef): Promise<boolean> {
   const count = await sql.$executeRaw`
-    UPDATE outbox_messages SET status = 'SENT', sent_at = timezone('UTC', now()), last_error = NULL
+    UPDATE ${TABLES[ref.source ?? "outbox"]} SET status = 'SENT', sent_at = timezone('UTC', now()), last_error = NULL
      WHERE id = ${ref.id} AND status = 'PENDING' AND next_attempt_at = ${ref.claim}::timestamp`;
   return count === 1;
 }
@@ -101,7 +114,7 @@ export async function rescheduleOutbox(sql: Sql, options: RescheduleOptions): Pr
   const count = await sql.$executeRaw`
     WITH due AS (
       SELECT (timezone('UTC', now()) + make_interval(secs => ${options.delayMs / 1000}::float8))::timestamp(3) AS at)
-    UPDATE outbox_messages
+    UPDATE ${TABLES[options.source ?? "outbox"]}
        SET next_attempt_at = CASE WHEN due.at = next_attempt_at THEN due.at + interval '1 millisecond' ELSE due.at END,
            attempts = attempts - ${options.counts ? 0 : 1},
            last_error = COALESCE(${options.error ?? null}, last_error)
@@ -120,7 +133,7 @@ export interface DeadOptions extends ClaimRef {
 export async function markOutboxDead(db: Database, options: DeadOptions): Promise<boolean> {
   return runTransaction(db, async (tx) => {
     const count = await tx.$executeRaw`
-      UPDATE outbox_messages SET status = 'DEAD', last_error = ${options.error}
+      UPDATE ${TABLES[options.source ?? "outbox"]} SET status = 'DEAD', last_error = ${options.error}
        WHERE id = ${options.id} AND status = 'PENDING' AND next_attempt_at = ${options.claim}::timestamp`;
     if (count === 1) await enqueueOutbox(tx, options.alerts);
     return count === 1;

@@ -2,7 +2,6 @@
 export { createOutboxService, type OutboxService } from "./service.ts";
 export {
   enqueueOutbox,
-  enqueueOperatorAlert,
   type OutboxMessageInput,
   type NotificationTemplate,
   type NotifyPayload,
@@ -10,8 +9,9 @@ export {
 } from "./messages.ts";
 // The relay's side of the outbox: claiming due messages and settling them. The worker's jobs call
 // these; they never touch Prisma themselves.
+export { claimDueOutbox } from "./batch.ts";
+export type { Source } from "./sources.ts";
 export {
-  claimDueOutbox,
   markOutboxSent,
   rescheduleOutbox,
   markOutboxDead,
@@ -23,7 +23,7 @@ export {
 } from "./claims.ts";
 export { outboxStats, outboxHas, recentSends, type OutboxStats } from "./backlog.ts";
 // Retention: sent messages are deleted after a while, dead letters kept (see retention.ts).
-export { pruneSentOutbox } from "./retention.ts";
+export { pruneDeliveredEvents, pruneSentOutbox } from "./retention.ts";
 export {
   confirmGroupReply,
   queueGroupReply,

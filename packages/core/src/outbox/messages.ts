@@ -1,5 +1,4 @@
 import type { Database, Tx } from "@orderbot/db";
-import type { CoreDeps } from "../deps.ts";
 
 /**
  * What the outbox carries. `method` names what the relay does with `payload`:
@@ -102,44 +101,4 @@ export async function enqueueOutbox(
     skipDuplicates: true,
   });
   return count;
-}
-
-/**
- * Queues an alert for every bound operator group (usually one), or the configured fallback chat.
- * With neither, the alert is only logged: operators have not bound a group yet. A group that
- * turned paid-order notices off in /settings gets no `operator-order-paid` (a flash sale's orders
- * would outrun Telegram's 20 messages a minute per group); its other alerts still come.
- */
-export async function enqueueOperatorAlert(
-  tx: Tx,
-  deps: Pick<CoreDeps, "config" | "logger">,
-  dedupeKey: string,
-  template: NotificationTemplate,
-  params: Record<string, string | number>,
-): Promise<number> {
-  const groups = await tx.operatorGroup.findMany({ select: { chatId: true, settings: true } });
-  const muted = (settings: unknown) =>
-    template === "operator-order-paid" &&
-    (settings as { notifyPaidOrders?: unknown } | null)?.notifyPaidOrders === false;
-  const chats = groups.filter((g) => !muted(g.settings)).map((g) => g.chatId);
-  if (groups.length > 0 && chats.length === 0) return 0;
-  if (chats.length === 0 && deps.config.fallbackOperatorChatId !== undefined)
-    chats.push(deps.config.fallbackOperatorChatId);
-  if (chats.length === 0) {
-    // Not the params: some carry a customer's name or words.
-    deps.logger.warn(
-      { template, dedupeKey },
-      "operator alert not queued: no operator group is bound",
-    );
-    return 0;
-  }
-  return enqueueOutbox(
-    tx,
-    chats.map((chatId) => ({
-      dedupeKey: `${dedupeKey}:${chatId}`,
-      chatId,
-      method: "notify" as const,
-      payload: { template, params },
-    })),
-  );
 }

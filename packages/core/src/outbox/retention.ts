@@ -19,3 +19,20 @@ export async function pruneSentOutbox(sql: Sql, keepMs: number, limit: number): 
          AND sent_at < timezone('UTC', now()) - make_interval(secs => ${keepMs / 1000}::float8)
        LIMIT ${limit})`;
 }
+
+/**
+ * Deletes up to `limit` events expanded more than `keepMs` ago whose deliveries were all sent (a
+ * dead one keeps its event), their deliveries with them; returns how many events.
+ */
+export async function pruneDeliveredEvents(
+  sql: Sql,
+  keepMs: number,
+  limit: number,
+): Promise<number> {
+  return sql.$executeRaw`
+    DELETE FROM events WHERE id IN (
+      SELECT e.id FROM events e
+       WHERE e.expanded_at < timezone('UTC', now()) - make_interval(secs => ${keepMs / 1000}::float8)
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.status <> 'SENT')
+       LIMIT ${limit})`;
+}

@@ -2,7 +2,8 @@
 // alert and the payer's "payment received".
 import type { Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
-import { enqueueOperatorAlert, enqueueOutbox } from "../outbox/messages.ts";
+import { recordEvent } from "../events/record.ts";
+import { enqueueOutbox } from "../outbox/messages.ts";
 import type { OrderView } from "../views.ts";
 import type { Input, LockedOrder } from "./confirm-payment.ts";
 
@@ -23,20 +24,27 @@ export interface PaidOrder {
 }
 
 /**
- * Queues the operators' paid-order alert and the payer's confirmation. The alert names the order
- * (the worker reads its items and shipping when it sends it, and adds the next step's buttons);
- * the customer, as operators may see them; the codes' masked tails.
+ * Records `order.paid` for the operators and queues the payer's confirmation. The event names the
+ * order (the worker reads its items and shipping when it sends it), the customer as Telegram
+ * showed them, and the codes' masked tails.
  */
 export async function announcePaid(tx: Tx, deps: CoreDeps, paid: PaidOrder): Promise<void> {
   const { input, order, view, codes } = paid;
-  await enqueueOperatorAlert(tx, deps, `paid:${order.publicId}`, "operator-order-paid", {
-    orderId: order.publicId,
-    // What was paid: the goods, plus shipping for a physical order.
-    amountMinor: order.totalMinor + (view.shipping?.shippingMinor ?? 0),
-    currency: order.currency,
-    customer: customerLabel(order.userId, input.customer),
-    ...(codes.length > 0 ? { codeTails: codes.join(", ") } : {}),
-  });
+  const customer = { userId: String(order.userId), ...input.customer };
+  await recordEvent(
+    tx,
+    {
+      kind: "order.paid",
+      orderId: order.publicId,
+      // What was paid: the goods, plus shipping for a physical order.
+      amountMinor: order.totalMinor + (view.shipping?.shippingMinor ?? 0),
+      currency: order.currency,
+      customer,
+      codeTails: [...codes],
+    },
+    { dedupeKey: `paid:${order.publicId}` },
+    deps.config.fallbackOperatorChatId,
+  );
   // The user's confirmation, committed with the payment: if the bot's reply never goes out (it
   // crashed, or Telegram refused it), the worker sends this one when the grace period is over.
   await enqueueOutbox(tx, [
@@ -51,15 +59,4 @@ export async function announcePaid(tx: Tx, deps: CoreDeps, paid: PaidOrder): Pro
       notBefore: new Date(deps.clock.now().getTime() + deps.config.paymentNoticeDelayMs),
     },
   ]);
-}
-
-/** "Ann Lee (@ann_lee) · ••••0001": the name the customer shows, and never more of the id than that. */
-function customerLabel(
-  userId: bigint,
-  customer: { name: string; username?: string | undefined } | undefined,
-): string {
-  const masked = `••••${String(userId).slice(-4)}`;
-  if (!customer) return masked;
-  const name = customer.username ? `${customer.name} (@${customer.username})` : customer.name;
-  return `${name} · ${masked}`;
 }

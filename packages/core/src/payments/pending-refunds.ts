@@ -8,9 +8,9 @@ export const STARS = "XTR";
 /** Dedupe key of a Stars refund call in the outbox; the same key core uses when it queues one. */
 export const starRefundKey = (telegramChargeId: string): string => `refund:${telegramChargeId}`;
 
-/** Dedupe key of the operator alert about a refund, per operator chat; the same key core uses. */
-export const refundAlertKey = (telegramChargeId: string, chatId: bigint): string =>
-  `refund-alert:${telegramChargeId}:${chatId}`;
+/** Dedupe key of the operators' `refund.needed` event about a charge; the same key core uses. */
+export const refundAlertKey = (telegramChargeId: string): string =>
+  `refund-alert:${telegramChargeId}`;
 
 export type CompleteRefundOutcome =
   /** The payment went REFUND_PENDING → REFUNDED now. */
@@ -89,13 +89,16 @@ export async function starRefundsWithoutCall(sql: Sql, limit: number): Promise<P
 
 /**
  * REFUND_PENDING payments in other currencies whose operators were never alerted (the provider
- * refunds them, by hand). Alerts are per operator chat; any alert for the charge counts as told.
+ * refunds them, by hand): no `refund.needed` event that reached or will reach a chat, nor an alert
+ * the previous release queued.
  */
 export async function manualRefundsNotAlerted(sql: Sql, limit: number): Promise<PendingRefund[]> {
   const rows = await sql.$queryRaw<RefundRow[]>`
     SELECT p.id AS payment_id, o.public_id, p.user_id, p.telegram_charge_id, p.amount_minor, p.currency, p.created_at
       FROM payments p LEFT JOIN orders o ON o.id = p.order_id
      WHERE p.status = 'REFUND_PENDING' AND p.currency <> ${STARS}
+       AND NOT EXISTS (SELECT 1 FROM events e WHERE e.dedupe_key = 'refund-alert:' || p.telegram_charge_id
+                         AND (e.expanded_at IS NULL OR EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)))
        AND NOT EXISTS (SELECT 1 FROM outbox_messages m WHERE m.dedupe_key LIKE 'refund-alert:' || p.telegram_charge_id || ':%')
      ORDER BY p.id LIMIT ${limit}`;
   return rows.map(toRefund);

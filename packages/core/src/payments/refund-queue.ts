@@ -1,10 +1,8 @@
 import type { Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
-import {
-  enqueueOperatorAlert,
-  enqueueOutbox,
-  type OutboxMessageInput,
-} from "../outbox/messages.ts";
+import { recordEvent } from "../events/record.ts";
+import { enqueueOutbox, type OutboxMessageInput } from "../outbox/messages.ts";
+import { refundAlertKey } from "./pending-refunds.ts";
 
 /** Why a payment is put up for refund instead of paying for its order. */
 export type RefundReason =
@@ -81,12 +79,10 @@ export async function queueRefund(
     });
   }
   await enqueueOutbox(tx, messages);
-  await enqueueOperatorAlert(
+  await recordEvent(
     tx,
-    deps,
-    `refund-alert:${subject.telegramChargeId}`,
-    "operator-refund-needed",
     {
+      kind: "refund.needed",
       orderId: subject.orderId ?? "",
       reason,
       amountMinor: subject.amountMinor,
@@ -94,6 +90,8 @@ export async function queueRefund(
       telegramChargeId: subject.telegramChargeId,
       automatic: auto ? 1 : 0,
     },
+    { dedupeKey: refundAlertKey(subject.telegramChargeId) },
+    deps.config.fallbackOperatorChatId,
   );
   deps.metrics.refunds.inc({ reason: reason.replace(/-/g, "_") });
 }

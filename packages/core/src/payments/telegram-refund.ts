@@ -2,7 +2,7 @@ import { runTransaction, type OrderStatus, type PaymentStatus, type Tx } from "@
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { UNIQUE, violatedUniqueIndex } from "../database/db-errors.ts";
-import { enqueueOperatorAlert } from "../outbox/messages.ts";
+import { recordEvent } from "../events/record.ts";
 import { transition } from "../orders/transitions.ts";
 import { revokeOrderItems } from "../delivery/revoke-items.ts";
 import { recordShippedRefund } from "../fulfilment/timeline.ts";
@@ -177,18 +177,18 @@ function alert(
   tx: Tx,
   deps: CoreDeps,
   input: Input,
-  params: Record<string, string | number>,
-): ReturnType<typeof enqueueOperatorAlert> {
-  return enqueueOperatorAlert(
+  order: { orderId: string; orderStatus: string },
+): Promise<number> {
+  return recordEvent(
     tx,
-    deps,
-    telegramRefundAlertKey(input.telegramChargeId),
-    "operator-refunded-outside",
     {
+      kind: "refund.outside",
       amountMinor: input.amount,
       currency: input.currency,
       telegramChargeId: input.telegramChargeId,
-      ...params,
+      ...order,
     },
+    { dedupeKey: telegramRefundAlertKey(input.telegramChargeId) },
+    deps.config.fallbackOperatorChatId,
   );
 }

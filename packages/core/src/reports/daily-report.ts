@@ -58,7 +58,9 @@ export function reportQueries(day: string, timeZone: string) {
     refunds: Prisma.sql`
       SELECT (SELECT count(*) FROM payments WHERE status = 'REFUNDED' AND ${within("refunded_at")})::int AS refunded,
              (SELECT count(*) FROM payments WHERE status = 'REFUND_PENDING')::int AS pending`,
-    deadLetters: Prisma.sql`SELECT count(*)::int AS dead FROM outbox_messages WHERE status = 'DEAD'`,
+    deadLetters: Prisma.sql`
+      SELECT ((SELECT count(*) FROM outbox_messages WHERE status = 'DEAD')
+            + (SELECT count(*) FROM deliveries WHERE status = 'DEAD'))::int AS dead`,
   };
 }
 

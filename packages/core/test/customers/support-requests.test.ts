@@ -1,7 +1,8 @@
-// "Ask the shop": a support request is recorded with one alert per operator group, carrying the
-// customer and their latest orders; bad input records nothing.
+// "Ask the shop": a support request is recorded with its `question.asked` event, delivered to each
+// operator group, carrying the customer and their latest orders; bad input records nothing.
 import { describe, expect, it } from "vitest";
 import { supportRequestKey } from "../../src/customers/index.ts";
+import { deliveries } from "../support/deliveries.ts";
 import { addProduct, placed, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 
@@ -32,20 +33,16 @@ describe("support requests", () => {
       topic: "paysupport",
       text: "charged twice?",
     });
-    const alerts = await h.db.outboxMessage.findMany({
-      where: { dedupeKey: { startsWith: `${supportRequestKey(result.requestId)}:` } },
-      orderBy: { chatId: "asc" },
-    });
-    expect(alerts.map((a) => a.chatId)).toEqual([...groups].sort((a, b) => (a < b ? -1 : 1)));
+    const alerts = await deliveries(h.db, `${supportRequestKey(result.requestId)}:`);
+    expect(alerts.map((a) => a.chatId).sort()).toEqual([...groups].sort());
+    expect(alerts[0]).toMatchObject({ kind: "question.asked" });
     expect(alerts[0]!.payload).toEqual({
-      template: "operator-support-request",
-      params: {
-        requestId: result.requestId,
-        topic: "paysupport",
-        customer: "Ann (@ann)",
-        text: "charged twice?",
-        orders: `${order.id} RESERVED 50 XTR`,
-      },
+      kind: "question.asked",
+      requestId: result.requestId,
+      topic: "paysupport",
+      customer: { userId: String(user(1)), name: "Ann", username: "ann" },
+      text: "charged twice?",
+      orders: [{ orderId: order.id, status: "RESERVED", amountMinor: 50, currency: "XTR" }],
     });
   });
 
@@ -65,11 +62,9 @@ describe("support requests", () => {
     expect(results.filter((r) => r.status === "ok" && !r.replayed)).toHaveLength(1);
     expect(await h.db.supportRequest.count({ where: { userId: user(5) } })).toBe(1);
     const [id] = [...ids];
-    expect(
-      await h.db.outboxMessage.count({
-        where: { dedupeKey: { startsWith: `${supportRequestKey(id!)}:` } },
-      }),
-    ).toBe(await h.db.operatorGroup.count());
+    expect(await deliveries(h.db, `${supportRequestKey(id!)}:`)).toHaveLength(
+      await h.db.operatorGroup.count(),
+    );
   });
 
   it("refuses bad input and records nothing", async () => {
@@ -83,5 +78,35 @@ describe("support requests", () => {
     });
     expect(result.status).toBe("invalid");
     expect(await h.db.supportRequest.count()).toBe(before);
+  });
+
+  it("marks a request answered only with its answer queued: both or neither", async () => {
+    const asked = await h.shop.support.open({
+      userId: user(7),
+      chatId: user(7),
+      topic: "question",
+      text: "where is my order?",
+      customer: { name: "Di" },
+    });
+    if (asked.status !== "ok") throw new Error(JSON.stringify(asked));
+    // The answer's INSERT fails, as a full disk or a lost connection would fail it.
+    await h.db.$executeRawUnsafe(`
+      CREATE FUNCTION refuse_answer() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'no room for the answer'; END $$`);
+    await h.db.$executeRawUnsafe(`
+      CREATE TRIGGER refuse_answer BEFORE INSERT ON outbox_messages FOR EACH ROW
+      WHEN (NEW.dedupe_key LIKE 'support-answer:%') EXECUTE FUNCTION refuse_answer()`);
+    const answer = { requestId: asked.requestId, answerKey: "-1001:9", text: "On its way." };
+    try {
+      await expect(h.shop.support.answer(answer)).rejects.toThrow();
+      const request = await h.db.supportRequest.findUniqueOrThrow({
+        where: { id: asked.requestId },
+      });
+      expect(request.answeredAt).toBeNull();
+    } finally {
+      await h.db.$executeRawUnsafe(`DROP TRIGGER refuse_answer ON outbox_messages`);
+      await h.db.$executeRawUnsafe(`DROP FUNCTION refuse_answer()`);
+    }
+    expect(await h.shop.support.answer(answer)).toEqual({ status: "ok", queued: true });
   });
 });

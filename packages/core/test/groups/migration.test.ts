@@ -2,6 +2,8 @@
 // many replicas and messages report the upgrade; a group the bot was removed from keeps its
 // binding and its pending messages become dead letters.
 import { beforeAll, describe, expect, it } from "vitest";
+import { runTransaction } from "@orderbot/db";
+import { expandEvents, recordEvent } from "../../src/events/index.ts";
 import { user } from "../support/fixtures.ts";
 import { type Instance, useShopHarness } from "../support/shop.ts";
 
@@ -36,6 +38,16 @@ describe("a group upgraded to a supergroup", () => {
     await queue(from, `mig:${from}:pending`);
     await queue(from, `mig:${from}:dead`, "DEAD");
     await queue(from, `mig:${from}:sent`, "SENT");
+    // An event's delivery to the group, not yet sent.
+    await runTransaction(h.db, (tx) =>
+      recordEvent(
+        tx,
+        { kind: "stock.low", sku: "MIG", titleEn: "T", titleZh: "T", stock: 1 },
+        { dedupeKey: `mig-event:${from}` },
+        undefined,
+      ),
+    );
+    await expandEvents(h.db, { batchSize: 100, fallbackChat: undefined, maxBatches: 10 });
 
     // Both service messages of the upgrade, on every replica at once.
     const results = await Promise.all(
@@ -61,6 +73,10 @@ describe("a group upgraded to a supergroup", () => {
       ["pending", to],
       ["sent", from],
     ]);
+    const [delivery] = await h.db.$queryRaw<{ chat_id: bigint }[]>`
+      SELECT d.chat_id FROM deliveries d JOIN events e ON e.id = d.event_id
+       WHERE e.dedupe_key = ${`mig-event:${from}`}`;
+    expect(BigInt(delivery!.chat_id)).toBe(to);
   });
 
   it("keeps a binding already made in the supergroup, and refuses bad input", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runTransaction } from "@orderbot/db";
-import { claimDueOutbox, enqueueOperatorAlert, enqueueOutbox } from "../../src/outbox/index.ts";
+import { claimDueOutbox, enqueueOutbox } from "../../src/outbox/index.ts";
 import { unique, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 
@@ -26,45 +26,6 @@ describe("outbox", () => {
       ),
     ).toEqual(expect.arrayContaining([1, 0]));
     expect(await h.db.outboxMessage.count({ where: { dedupeKey: { startsWith: key } } })).toBe(3);
-  });
-
-  it("sends paid-order alerts only to groups that did not turn them off in /settings", async () => {
-    const loud = -1_009_000_000_001n;
-    const quiet = -1_009_000_000_002n;
-    await h.db.operatorGroup.createMany({
-      data: [
-        { chatId: loud, title: "loud", boundBy: user(1), adminIds: [], settings: {} },
-        {
-          chatId: quiet,
-          title: "quiet",
-          boundBy: user(1),
-          adminIds: [],
-          settings: { notifyPaidOrders: false },
-        },
-      ],
-    });
-    try {
-      const key = unique("alert");
-      await runTransaction(h.db, (tx) =>
-        enqueueOperatorAlert(tx, h.shop.deps, `${key}-paid`, "operator-order-paid", {
-          orderId: "ABC",
-        }),
-      );
-      await runTransaction(h.db, (tx) =>
-        enqueueOperatorAlert(tx, h.shop.deps, `${key}-low`, "operator-low-stock", { sku: "X" }),
-      );
-      const queued = await h.db.outboxMessage.findMany({
-        where: { dedupeKey: { startsWith: key } },
-        orderBy: { dedupeKey: "asc" },
-      });
-      expect(queued.map((m) => m.dedupeKey)).toEqual([
-        `${key}-low:${loud}`,
-        `${key}-low:${quiet}`,
-        `${key}-paid:${loud}`,
-      ]);
-    } finally {
-      await h.db.operatorGroup.deleteMany({ where: { chatId: { in: [loud, quiet] } } });
-    }
   });
 
   it("is rolled back with the transaction that queued it", async () => {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { paymentNoticeKey } from "../../src/payments/index.ts";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
+import { deliveries } from "../support/deliveries.ts";
 import { useShopHarness } from "../support/shop.ts";
 import { ownerActor } from "../../src/rights/index.ts";
 
@@ -11,6 +12,7 @@ beforeAll(async () => {
   await h.shop.groups.bind({ chatId: OPS_CHAT, title: "Ops", boundBy: user(900) });
 });
 
+const alertsOf = (prefix: string) => deliveries(h.db, prefix);
 const outbox = (prefix: string) =>
   h.db.outboxMessage.findMany({
     where: { dedupeKey: { startsWith: prefix } },
@@ -48,12 +50,12 @@ describe("confirmPayment", () => {
           currency: "XTR",
         },
       });
-      const alerts = await outbox(`paid:${order.id}:`);
+      const alerts = await alertsOf(`paid:${order.id}:`);
       expect(alerts).toMatchObject([
         {
           chatId: OPS_CHAT,
-          method: "notify",
-          payload: { template: "operator-order-paid", params: { orderId: order.id } },
+          kind: "order.paid",
+          payload: { orderId: order.id },
         },
       ]);
       // The user's confirmation, due once the bot has had its grace period to say it first.
@@ -87,7 +89,7 @@ describe("confirmPayment", () => {
     expect(
       await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } }),
     ).toBe(1);
-    expect(await outbox(`paid:${order.id}:`)).toHaveLength(1); // the operators' alert
+    expect(await alertsOf(`paid:${order.id}:`)).toHaveLength(1); // the operators' alert
     expect(
       await h.db.outboxMessage.count({ where: { dedupeKey: paymentNoticeKey(order.id) } }),
     ).toBe(1);
@@ -146,13 +148,11 @@ describe("confirmPayment", () => {
     expect(await outbox(`refund-notice:${payment.telegramChargeId}`)).toMatchObject([
       { chatId: user(5), payload: { template: "payment-refunded" } },
     ]);
-    expect(await outbox(`refund-alert:${payment.telegramChargeId}`)).toMatchObject([
+    expect(await alertsOf(`refund-alert:${payment.telegramChargeId}`)).toMatchObject([
       {
         chatId: OPS_CHAT,
-        payload: {
-          template: "operator-refund-needed",
-          params: { reason: "late-out-of-stock", automatic: 1 },
-        },
+        kind: "refund.needed",
+        payload: { reason: "late-out-of-stock", automatic: 1 },
       },
     ]);
     // A repeat changes nothing and says so.
@@ -222,7 +222,7 @@ describe("confirmPayment", () => {
       duplicate: false,
     });
     expect(await outbox(`refund:${chargeId}`)).toHaveLength(1);
-    expect(await outbox(`refund-alert:${chargeId}`)).toHaveLength(1);
+    expect(await alertsOf(`refund-alert:${chargeId}`)).toHaveLength(1);
   });
 
   it("leaves refunds in other currencies to operators: no refundStarPayment", async () => {
@@ -232,8 +232,8 @@ describe("confirmPayment", () => {
     const second = paymentFor(order);
     expect((await h.shop.payments.confirmPayment(second)).status).toBe("refund-pending");
     expect(await outbox(`refund:${second.telegramChargeId}`)).toEqual([]);
-    expect(await outbox(`refund-alert:${second.telegramChargeId}`)).toMatchObject([
-      { payload: { params: { automatic: 0, currency: "USD" } } },
+    expect(await alertsOf(`refund-alert:${second.telegramChargeId}`)).toMatchObject([
+      { payload: { automatic: 0, currency: "USD" } },
     ]);
   });
 

@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
+import { deliveries } from "../support/deliveries.ts";
 import { useShopHarness } from "../support/shop.ts";
 
 const OPS_CHAT = -1_001_000_000_077n;
@@ -17,10 +18,7 @@ const refundOf = (p: { telegramChargeId: string; userId: bigint; amount: number 
   amount: p.amount,
   currency: "XTR",
 });
-const alerts = (charge: string) =>
-  h.db.outboxMessage.findMany({
-    where: { dedupeKey: { startsWith: `refunded-outside:${charge}:` } },
-  });
+const alerts = (charge: string) => deliveries(h.db, `refunded-outside:${charge}:`);
 
 describe("recordTelegramRefund", () => {
   it("refunds a PAID order whose payment Telegram refunded: payment REFUNDED, order REFUNDED, stock back, operators told once", async () => {
@@ -48,10 +46,8 @@ describe("recordTelegramRefund", () => {
     expect(await alerts(paid.telegramChargeId)).toMatchObject([
       {
         chatId: OPS_CHAT,
-        payload: {
-          template: "operator-refunded-outside",
-          params: { orderId: order.id, orderStatus: "REFUNDED", amountMinor: order.totalMinor },
-        },
+        kind: "refund.outside",
+        payload: { orderId: order.id, orderStatus: "REFUNDED", amountMinor: order.totalMinor },
       },
     ]);
     // No refund call: the money is back already.
@@ -113,9 +109,7 @@ describe("recordTelegramRefund", () => {
     expect(
       await h.db.payment.findUniqueOrThrow({ where: { telegramChargeId: paid.telegramChargeId } }),
     ).toMatchObject({ orderId: null, status: "REFUNDED", amountMinor: order.totalMinor });
-    expect(await alerts(paid.telegramChargeId)).toMatchObject([
-      { payload: { params: { orderId: "" } } },
-    ]);
+    expect(await alerts(paid.telegramChargeId)).toMatchObject([{ payload: { orderId: "" } }]);
     expect(await h.shop.payments.confirmPayment(paid)).toMatchObject({
       status: "refund-pending",
       duplicate: true,

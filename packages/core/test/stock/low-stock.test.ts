@@ -1,6 +1,7 @@
-// The low-stock alert is written by the change that lowers the stock, in its transaction
-// (migration 20261207000000_low_stock_event): no process has to remember it after the commit.
+// The low-stock event is recorded by the change that lowers the stock, in its transaction
+// (migration 20261209000000_events): no process has to remember it after the commit.
 import { beforeEach, describe, expect, it } from "vitest";
+import { deliveries } from "../support/deliveries.ts";
 import { addProduct, intent, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 import { ownerActor } from "../../src/rights/index.ts";
@@ -8,11 +9,8 @@ import { ownerActor } from "../../src/rights/index.ts";
 const h = useShopHarness();
 const OPERATOR = user(900);
 
-const alerts = () =>
-  h.db.outboxMessage.findMany({
-    where: { dedupeKey: { startsWith: "low-stock:" } },
-    orderBy: { id: "asc" },
-  });
+const FALLBACK = -1009n;
+const alerts = () => deliveries(h.db, "low-stock:", FALLBACK);
 
 async function today(): Promise<string> {
   const [row] = await h.db.$queryRaw<{ day: string }[]>`
@@ -21,7 +19,7 @@ async function today(): Promise<string> {
 }
 
 beforeEach(async () => {
-  await h.db.outboxMessage.deleteMany();
+  await h.db.$executeRaw`DELETE FROM events`;
   await h.db.operatorGroup.deleteMany();
 });
 
@@ -52,9 +50,9 @@ describe("low-stock alerts", () => {
       [`low-stock:${product.sku}:out:${day}:-1001`, -1001n],
     ]);
     // The first order to leave 3 or fewer said so: the stock it left, and the group's threshold.
-    expect(rows[0]!.payload).toEqual({
-      template: "operator-low-stock",
-      params: {
+    expect(rows[0]).toMatchObject({
+      kind: "stock.low",
+      payload: {
         sku: product.sku,
         titleEn: product.titleEn,
         titleZh: product.titleZh,
@@ -62,7 +60,6 @@ describe("low-stock alerts", () => {
         threshold: 3,
       },
     });
-    expect(rows[0]!.status).toBe("PENDING");
   });
 
   it("are queued by an operator's /stock that lowers it, and not by one that raises it", async () => {
@@ -81,7 +78,7 @@ describe("low-stock alerts", () => {
         )
       ).status,
     ).toBe("ok");
-    expect((await alerts()).map((m) => (m.payload as { params: object }).params)).toEqual([
+    expect((await alerts()).map((m) => m.payload)).toEqual([
       expect.objectContaining({ sku: product.sku, stock: 2 }),
     ]);
     expect(
@@ -91,14 +88,15 @@ describe("low-stock alerts", () => {
     expect(await alerts()).toHaveLength(1);
   });
 
-  it("are not queued while no group is bound, nor by an order that took nothing", async () => {
+  it("go to the configured chat while no group is bound, and not for an order that took nothing", async () => {
     const product = await addProduct(h.db, { stock: 2, priceMinor: 10 });
     expect((await h.shop.orders.placeOrder(intent(user(1), product.sku, 1, "low"))).status).toBe(
       "ok",
     );
+    expect((await alerts()).map((m) => m.chatId)).toEqual([FALLBACK]);
     await h.shop.groups.bind({ chatId: -1001, title: "A", boundBy: 1 });
     const short = await h.shop.orders.placeOrder(intent(user(2), product.sku, 2, "low"));
     expect(short.status).toBe("out-of-stock");
-    expect(await alerts()).toEqual([]);
+    expect((await alerts()).map((m) => m.chatId)).toEqual([FALLBACK]);
   });
 });

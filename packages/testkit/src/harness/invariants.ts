@@ -159,7 +159,11 @@ export async function checkInvariants(
     results.push(
       verdict(
         "the outbox delivered everything that is not dead",
-        await q(`SELECT dedupe_key, attempts FROM outbox_messages WHERE status = 'PENDING'`),
+        await q(`SELECT dedupe_key, attempts FROM outbox_messages WHERE status = 'PENDING'
+                 UNION ALL
+                 SELECT dedupe_key, attempts FROM deliveries WHERE status = 'PENDING'
+                 UNION ALL
+                 SELECT dedupe_key, 0 FROM events WHERE expanded_at IS NULL`),
         (r) => `outbox ${r.dedupe_key} pending after ${r.attempts} attempts`,
       ),
     );

@@ -94,7 +94,7 @@ const failing = (results: InvariantResult[]) => results.filter((r) => !r.ok).map
 
 beforeEach(async () => {
   await db.$executeRawUnsafe(
-    "TRUNCATE payments, stock_movements, order_items, orders, products, outbox_messages RESTART IDENTITY CASCADE",
+    "TRUNCATE payments, stock_movements, order_items, orders, products, outbox_messages, events RESTART IDENTITY CASCADE",
   );
 });
 
@@ -167,6 +167,8 @@ describe("checkInvariants", () => {
       });
       await timelineMove(order.id, "RESERVED", "PAID");
       await db.product.update({ where: { id: product.id }, data: { stock: { decrement: 9 } } });
+      // Its fall recorded a stock.low event, which no relay expands here.
+      await db.$executeRawUnsafe(`DELETE FROM events`);
       await db.payment.create({
         data: {
           orderId: order.id,

@@ -1,0 +1,111 @@
+// During an upgrade the previous release's bots still queue operator notices as rows of today's
+// shape (a recipient each, pre-rendered labels and lines). This release's relay sends them, and an
+// event carrying the same facts is told in the same words.
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FakeTelegram, SimulatedGroup } from "@orderbot/fake-telegram";
+import { runTransaction } from "@orderbot/db";
+import { recordEvent, type ShopEvent } from "@orderbot/core/events";
+import { startedUser } from "../support/kit.ts";
+import { relayAll, type InProcessWorker } from "../support/worker.ts";
+import { useWorkerShop } from "../support/shop.ts";
+
+const fixture = useWorkerShop({ poolMax: 6 });
+const { db } = fixture;
+let tg: FakeTelegram;
+let ops: SimulatedGroup;
+/** Where the previous release's rows go (a group of its own: each group is paced apart). */
+let old: SimulatedGroup;
+let w: InProcessWorker;
+
+beforeAll(async () => {
+  tg = fixture.tg;
+  ops = tg.createGroup({ title: "Operators", admins: [await startedUser(tg)] });
+  old = tg.createGroup({ title: "Operators before", admins: [await startedUser(tg)] });
+  await db.operatorGroup.create({
+    data: { chatId: BigInt(ops.id), title: "Operators", adminIds: [], boundBy: 1n },
+  });
+  w = await fixture.startWorker({}, { start: false });
+});
+
+const ANN = { userId: "7000000001", name: "Ann Lee", username: "ann_lee" };
+
+/** Each notice as the previous release queued it, and as this release records it. */
+const PAIRS: { template: string; params: Record<string, string | number>; event: ShopEvent }[] = [
+  {
+    template: "operator-support-request",
+    params: {
+      requestId: 5,
+      topic: "paysupport",
+      customer: "Ann Lee (@ann_lee)",
+      text: "charged twice?",
+      orders: "AB23CD45 PAID 30 ⭐\nZZ23CD45 EXPIRED 1.50 USD",
+    },
+    event: {
+      kind: "question.asked",
+      requestId: 5,
+      topic: "paysupport",
+      customer: ANN,
+      text: "charged twice?",
+      orders: [
+        { orderId: "AB23CD45", status: "PAID", amountMinor: 30, currency: "XTR" },
+        { orderId: "ZZ23CD45", status: "EXPIRED", amountMinor: 150, currency: "USD" },
+      ],
+    },
+  },
+  {
+    template: "operator-order-paid",
+    params: {
+      orderId: "K7Q2M9XA",
+      amountMinor: 30,
+      currency: "XTR",
+      customer: "Ann Lee (@ann_lee) · ••••0001",
+    },
+    event: {
+      kind: "order.paid",
+      orderId: "K7Q2M9XA",
+      amountMinor: 30,
+      currency: "XTR",
+      customer: ANN,
+      codeTails: [],
+    },
+  },
+  {
+    template: "operator-low-stock",
+    params: { sku: "TEA-1", titleEn: "Tea", titleZh: "茶", stock: 2, threshold: 3 },
+    event: { kind: "stock.low", sku: "TEA-1", titleEn: "Tea", titleZh: "茶", stock: 2 },
+  },
+];
+
+const textsIn = (group: SimulatedGroup): string[] =>
+  tg
+    .callsTo("sendMessage")
+    .filter((c) => c.ok && c.chatId === group.id)
+    .map((c) => String(c.params.text));
+
+describe("notices queued by the previous release", () => {
+  it("are sent by this release's relay, in the words of the events that replace them", async () => {
+    for (const [i, pair] of PAIRS.entries()) {
+      await db.$executeRaw`
+        INSERT INTO outbox_messages (dedupe_key, chat_id, method, payload, lane)
+        VALUES (${`old:${i}:${old.id}`}, ${BigInt(old.id)}, 'notify',
+                ${JSON.stringify({ template: pair.template, params: pair.params })}::jsonb,
+                ${pair.event.kind === "question.asked" ? 1 : 0})`;
+    }
+    await runTransaction(db, async (tx) => {
+      for (const [i, pair] of PAIRS.entries())
+        await recordEvent(tx, pair.event, { dedupeKey: `new:${i}` }, undefined);
+    });
+    await relayAll(w, db);
+    const sent = textsIn(old);
+    expect(sent).toHaveLength(PAIRS.length);
+    // A question waits behind every other alert (lane 1), in either shape.
+    expect(sent[2]).toBe(
+      "Question #5 from Ann Lee (@ann_lee) (about a payment)\nRecent orders:\n" +
+        "AB23CD45 · paid · 30 ⭐\nZZ23CD45 · expired · 1.50 USD\nMessage: charged twice?\n" +
+        "Reply to this message to answer them.",
+    );
+    expect(textsIn(ops)).toEqual(sent);
+    const dead = await db.outboxMessage.count({ where: { status: "DEAD" } });
+    expect(dead).toBe(0);
+  });
+});

@@ -1,0 +1,33 @@
+// The one writer of events. It takes a transaction, never the bare client: an event is recorded
+// with the change it reports, or not at all. The SQL function it calls is the low-stock trigger's
+// writer too (migration 20261209000000_events).
+import type { Tx } from "@orderbot/db";
+import { eventSchema, type ShopEvent } from "./kinds.ts";
+
+export interface EventKeys {
+  /** One event per key: a replayed change records nothing new. */
+  dedupeKey: string;
+  /** Its deliveries' key (the chat is appended): events sharing it reach a chat once. Default: `dedupeKey`. */
+  deliveryKey?: string;
+}
+
+/**
+ * Records `event`, checked against its kind's schema (a bad one throws: it is a bug), inside the
+ * caller's transaction. Returns how many chats the recipient rule names now, 0 if the event was
+ * recorded before. `fallbackChat`: OPERATOR_GROUP_ID.
+ */
+export async function recordEvent(
+  tx: Tx,
+  event: ShopEvent,
+  keys: EventKeys,
+  fallbackChat: bigint | undefined,
+): Promise<number> {
+  const { kind, ...facts } = eventSchema.parse(event);
+  const payload = JSON.stringify(facts);
+  const [row] = await tx.$queryRaw<{ recorded: boolean; recipients: number }[]>`
+    SELECT record_event(${kind}, ${keys.dedupeKey}, ${keys.deliveryKey ?? keys.dedupeKey},
+                        ${payload}::jsonb) AS recorded,
+           (SELECT count(*)::int FROM event_recipients(${kind}, ${payload}::jsonb,
+                                                       ${fallbackChat ?? null}::bigint)) AS recipients`;
+  return row?.recorded ? row.recipients : 0;
+}
