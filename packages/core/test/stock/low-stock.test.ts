@@ -2,10 +2,10 @@
 // (migration 20261207000000_low_stock_event): no process has to remember it after the commit.
 import { beforeEach, describe, expect, it } from "vitest";
 import { addProduct, intent, user } from "../support/fixtures.ts";
-import { useShopHarness } from "../support/shop.ts";
+import { HOARDING_CAP_OFF, useShopHarness } from "../support/shop.ts";
 import { ownerActor } from "../../src/rights/index.ts";
 
-const h = useShopHarness();
+const h = useShopHarness({ config: HOARDING_CAP_OFF });
 const OPERATOR = user(900);
 
 const alerts = () =>
