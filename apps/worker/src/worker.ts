@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Api } from "grammy";
-import { createOrderMessages } from "@orderbot/conversation";
-import type { OrderView } from "@orderbot/core";
+import type { OrderMessages } from "@orderbot/conversation";
+import type { Clock, OrderView } from "@orderbot/core";
 import type { GroupService } from "@orderbot/core/groups";
 import type { StarReconciliation } from "@orderbot/core/payments";
 import { createProcessedUpdates, type Database } from "@orderbot/db";
@@ -42,6 +42,10 @@ export interface WorkerDeps {
   expireDue: ExpireDue;
   /** core's `orders.get`: the relay reads a paid order's items and shipping for its alert. */
   readOrder: (publicId: string) => Promise<OrderView | null>;
+  /** The messages showing orders (createRuntime's), which the relay edits. */
+  orderMessages: OrderMessages;
+  /** The shop's clock (createRuntime's): what the jobs take as "now". */
+  clock: Clock;
   /** core's `shop.groups`: the admin-refresh job refreshes each group's admin list through it. */
   groups: Pick<GroupService, "list" | "refreshAdmins">;
   /**
@@ -76,7 +80,7 @@ export interface Worker {
  * environment, the connections and the signals; tests and the demo build workers in-process.
  *
  * @example
- * const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, readOrder: shop.orders.get, groups: shop.groups, api, logger, registry });
+ * const worker = createWorker({ config, ...runtimeDeps(runtime), api, logger, registry });
  * await worker.start({ listen: true });
  * // ...
  * await worker.stop();
@@ -130,7 +134,7 @@ function outboxRelay(deps: WorkerDeps, metrics: WorkerMetrics, chats: OperatorCh
   return createOutboxRelay({
     db: deps.db,
     readOrder: deps.readOrder,
-    orderMessages: createOrderMessages({ db: deps.db, clock: { now: () => new Date() } }),
+    orderMessages: deps.orderMessages,
     callApi: deps.callApi ?? grammyCaller(deps.api),
     pacer: createPacer({
       ...TELEGRAM_LIMITS,
@@ -172,6 +176,7 @@ function workerJobs(
       intervalMs: config.EXPIRE_INTERVAL_MS,
       batchSize: config.EXPIRE_BATCH_SIZE,
       mode: config.EXPIRE_MODE,
+      clock: () => deps.clock.now(),
     }),
     outboxRelayJob({ relay, intervalMs: config.OUTBOX_INTERVAL_MS }),
     refundsJob({ db, operatorChats: chats, intervalMs: config.REFUND_INTERVAL_MS }),
@@ -195,6 +200,7 @@ function workerJobs(
       hour: config.REPORT_HOUR,
       timeZone: config.SHOP_TIME_ZONE,
       lowStockThreshold: config.LOW_STOCK_THRESHOLD,
+      clock: () => deps.clock.now(),
     }),
     pruneProcessedUpdatesJob({
       processed: createProcessedUpdates(db),
