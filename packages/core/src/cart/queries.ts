@@ -38,7 +38,7 @@ export interface CartPromoView {
   problem: PromoRefusal | null;
 }
 
-export async function readCart(db: Sql, userId: bigint, now = new Date()): Promise<CartView> {
+export async function readCart(db: Sql, userId: bigint, now: Date): Promise<CartView> {
   const cart = await db.cart.findUnique({
     where: { userId },
     include: {

@@ -30,7 +30,7 @@ export function createCartService(
   placeOrder: (input: PlaceOrderInput) => Promise<PlaceOrderResult>,
 ): CartService {
   return {
-    view: (userId) => readCart(deps.db, telegramId.parse(userId)),
+    view: (userId) => readCart(deps.db, telegramId.parse(userId), deps.clock.now()),
     async units(userId) {
       const [row] = await deps.db.$queryRaw<{ units: number }[]>`
         SELECT COALESCE(sum(quantity), 0)::int AS units
@@ -47,7 +47,7 @@ export function createCartService(
           RETURNING user_id
         )
         DELETE FROM cart_items WHERE user_id IN (SELECT user_id FROM cart)`;
-      return readCart(deps.db, userId);
+      return readCart(deps.db, userId, deps.clock.now());
     },
     checkout: createCheckout(deps, placeOrder),
   };
