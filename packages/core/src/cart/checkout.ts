@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import type { PlaceOrderInput } from "../orders/place-order-input.ts";
+import type { KnownProduct } from "../orders/price-order.ts";
 import { findOrderByKey } from "../orders/idempotency-key.ts";
 import type { PlaceOrderResult } from "../orders/reserve.ts";
 import type { ShortLine } from "../orders/shortfall.ts";
@@ -54,7 +55,10 @@ const schema = z.object({
  */
 export function createCheckout(
   deps: CoreDeps,
-  placeOrder: (input: PlaceOrderInput) => Promise<PlaceOrderResult>,
+  placeOrder: (
+    input: PlaceOrderInput,
+    known?: readonly KnownProduct[],
+  ) => Promise<PlaceOrderResult>,
 ) {
   return async function checkout(raw: CheckoutInput): Promise<CheckoutResult> {
     const parsed = parseWith(schema, raw);
@@ -76,14 +80,17 @@ export function createCheckout(
       };
     const mixed = mixedKinds(cart.lines);
     if (mixed) return { ...mixed, cart };
-    const result = await placeOrder({
-      userId: input.userId,
-      chatId: input.chatId,
-      items: cart.lines.map((l) => ({ sku: l.product.sku, quantity: l.quantity })),
-      idempotencyKey: input.idempotencyKey,
-      cartRevision: cart.revision,
-      ...(cart.promo ? { promoCodeId: cart.promo.codeId } : {}),
-    });
+    const result = await placeOrder(
+      {
+        userId: input.userId,
+        chatId: input.chatId,
+        items: cart.lines.map((l) => ({ sku: l.product.sku, quantity: l.quantity })),
+        idempotencyKey: input.idempotencyKey,
+        cartRevision: cart.revision,
+        ...(cart.promo ? { promoCodeId: cart.promo.codeId } : {}),
+      },
+      cart.lines.map(knownProduct),
+    );
     if (result.status === "cart-changed")
       return { ...result, cart: await readCart(deps.db, input.userId, deps.clock.now()) };
     if (result.status === "out-of-stock")
@@ -104,5 +111,20 @@ function withStockFound(cart: CartView, short: readonly ShortLine[]): CartView {
         ? line
         : { ...line, product: { ...line.product, stock: available } };
     }),
+  };
+}
+
+/** A cart line's product as placeOrder prices it: the Checkout read it already. */
+function knownProduct({ product, kind }: CartView["lines"][number]): KnownProduct {
+  return {
+    id: product.id,
+    sku: product.sku,
+    titleEn: product.title.en,
+    titleZh: product.title.zh,
+    kind,
+    priceMinor: product.priceMinor,
+    currency: product.currency,
+    stock: product.stock,
+    active: product.active,
   };
 }

@@ -1,6 +1,4 @@
 import type { CoreDeps } from "../deps.ts";
-import type { PlaceOrderInput } from "../orders/place-order-input.ts";
-import type { PlaceOrderResult } from "../orders/reserve.ts";
 import { telegramId } from "../validation.ts";
 import { createCheckout, type CheckoutInput, type CheckoutResult } from "./checkout.ts";
 import { readCart, type CartView } from "./queries.ts";
@@ -27,7 +25,7 @@ export interface CartService {
 
 export function createCartService(
   deps: CoreDeps,
-  placeOrder: (input: PlaceOrderInput) => Promise<PlaceOrderResult>,
+  placeOrder: Parameters<typeof createCheckout>[1],
 ): CartService {
   return {
     view: (userId) => readCart(deps.db, telegramId.parse(userId), deps.clock.now()),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { Database } from "@orderbot/db";
 import { addProduct, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
+import { createShop } from "../../src/index.ts";
 import { useShopHarness } from "../support/shop.ts";
 
 const h = useShopHarness({ config: { maxLines: 3, maxUnitsPerLine: 5, maxOrderTotalMinor: 200 } });
@@ -177,5 +179,53 @@ describe("checkout", () => {
     expect(result).toEqual({ status: "cart-changed" });
     expect(await stockOf(h.db, a.sku)).toBe(10);
     expect(await lines(u)).toEqual([[a.sku, 2]]);
+  });
+});
+
+/** The database, counting the queries made on the products table itself (not through a cart). */
+function countingProductQueries(db: Database): { db: Database; count: () => number } {
+  let queries = 0;
+  const products = new Proxy(db.product, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        queries++;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const counted = new Proxy(db, {
+    get(target, name) {
+      if (name === "product") return products;
+      const value: unknown = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db: counted, count: () => queries };
+}
+
+describe("a Checkout's reads", () => {
+  it("reads each product once, with the cart, and places the order from that read", async () => {
+    const u = user(30);
+    const a = await addProduct(h.db, { stock: 10, priceMinor: 10 });
+    const b = await addProduct(h.db, { stock: 10, priceMinor: 20 });
+    await h.shop.cart.setQuantity({ userId: u, productId: a.id, quantity: 1 });
+    await h.shop.cart.setQuantity({ userId: u, productId: b.id, quantity: 2 });
+    const counting = countingProductQueries(h.db);
+    const shop = createShop({
+      db: counting.db,
+      locks: h.main.locks,
+      clock: h.clock,
+      config: h.shop.deps.config,
+    });
+    const result = await shop.cart.checkout({
+      userId: u,
+      chatId: u,
+      revision: (await h.shop.cart.view(u)).revision,
+      idempotencyKey: unique("co"),
+    });
+    expect(result).toMatchObject({ status: "ok", order: { totalMinor: 50 } });
+    expect(counting.count()).toBe(0); // the products came with the cart's one read
   });
 });
