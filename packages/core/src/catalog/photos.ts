@@ -29,14 +29,20 @@ export type SetProductPhotoResult =
   | { status: "invalid-photo" }
   | { status: "unknown-product" };
 
-export interface ProductPhotos {
-  /** Sets (or, with null, removes) the photo shown on a product's card. */
-  set(input: { sku: string; photo: string | null; actor: bigint }): Promise<SetProductPhotoResult>;
-}
+export type ProductPhotos = ReturnType<typeof createProductPhotos>;
 
-export function createProductPhotos(deps: CoreDeps): ProductPhotos {
+export function createProductPhotos(deps: CoreDeps) {
   return {
-    async set({ sku, photo, actor }) {
+    /** Sets (or, with null, removes) the photo shown on a product's card. */
+    async set({
+      sku,
+      photo,
+      actor,
+    }: {
+      sku: string;
+      photo: string | null;
+      actor: bigint;
+    }): Promise<SetProductPhotoResult> {
       const stored = photo === null ? null : parseProductPhoto(photo);
       if (photo !== null && stored === null) return { status: "invalid-photo" };
       // One conditional statement: no read-then-write, and the photo is not part of what the
