@@ -21,22 +21,9 @@ export interface LanguagePreferencesDeps {
  * reads these copies. A Redis outage reads through to PostgreSQL; PostgreSQL failing fails the
  * update, like any other query.
  */
-export interface LanguagePreferences {
-  /** The stored language, or null for a user the shop has never seen. */
-  get(userId: bigint | number): Promise<Locale | null>;
-  /** /language: the customer's choice, stored (false when it could not be saved). */
-  set(userId: bigint | number, locale: Locale): Promise<boolean>;
-  /**
-   * A customer writing in private: the language stored for them, else `reported` (Telegram's),
-   * stored now as their first contact. One GET when cached; on a miss, one statement, whose
-   * insert returns the language stored already, so a new customer costs no read before it. (For a
-   * customer stored already, that statement is a no-op update of their row: a write where a read
-   * would do, once per cached copy's lifetime, for one round trip less on every first contact.)
-   */
-  remember(userId: bigint | number, reported: Locale): Promise<Locale>;
-}
+export type LanguagePreferences = ReturnType<typeof createLanguagePreferences>;
 
-export function createLanguagePreferences(deps: LanguagePreferencesDeps): LanguagePreferences {
+export function createLanguagePreferences(deps: LanguagePreferencesDeps) {
   const ttlMs = deps.ttlMs ?? 24 * 3_600_000;
   const key = cacheKey(deps);
 
@@ -59,7 +46,8 @@ export function createLanguagePreferences(deps: LanguagePreferencesDeps): Langua
   }
 
   return {
-    async get(userId) {
+    /** The stored language, or null for a user the shop has never seen. */
+    async get(userId: bigint | number): Promise<Locale | null> {
       const hit = await cached(userId);
       if (isLocale(hit)) return hit;
       const row = await deps.db.customer.findUnique({
@@ -70,7 +58,8 @@ export function createLanguagePreferences(deps: LanguagePreferencesDeps): Langua
       await cache(userId, row.language);
       return row.language;
     },
-    async set(userId, locale) {
+    /** /language: the customer's choice, stored (false when it could not be saved). */
+    async set(userId: bigint | number, locale: Locale): Promise<boolean> {
       try {
         await deps.db.customer.upsert({
           where: { userId: BigInt(userId) },
@@ -84,7 +73,15 @@ export function createLanguagePreferences(deps: LanguagePreferencesDeps): Langua
       await cache(userId, locale);
       return true;
     },
-    async remember(userId, reported) {
+    /**
+     * A customer writing in private: the language stored for them, else `reported` (Telegram's),
+     * stored now as their first contact. One GET when cached; on a miss, one statement, whose
+     * insert returns the language stored already, so a new customer costs no read before it. (For
+     * a customer stored already, that statement is a no-op update of their row: a write where a
+     * read would do, once per cached copy's lifetime, for one round trip less on every first
+     * contact.)
+     */
+    async remember(userId: bigint | number, reported: Locale): Promise<Locale> {
       const hit = await cached(userId);
       if (isLocale(hit)) return hit;
       // A customer stored already (earlier, or meanwhile by another replica or a /language)
