@@ -96,8 +96,8 @@ async function startBot() {
   });
   const registry = createMetricsRegistry();
   const runtime = createRuntime(config, { name: "bot", logger: silentLogger, registry });
-  const { db, redis, locks, shop } = runtime;
-  const app = createBotApp({ config, logger: silentLogger, db, redis, locks, shop, registry });
+  const { shop } = runtime;
+  const app = createBotApp({ ...runtime, config, logger: silentLogger, registry });
   await app.start();
   return {
     kit,

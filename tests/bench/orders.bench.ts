@@ -55,7 +55,7 @@ import {
   GLOBAL,
   POOL_MAX,
   PROJECT,
-  startInstance,
+  startUncappedInstance,
   type Instance,
 } from "./orders/designs.ts";
 import { installFloor } from "./orders/floor.ts";
@@ -168,7 +168,8 @@ async function main(): Promise<void> {
   await admin.connect();
   const redisAdmin = createRedis({ url: server.url, commandTimeoutMs: 2_000 });
   try {
-    for (let i = 0; i < INSTANCES; i++) instances.push(await startInstance(testDb.url, server.url));
+    for (let i = 0; i < INSTANCES; i++)
+      instances.push(await startUncappedInstance(testDb.url, server.url));
     const { hot, spread } = await seedProducts(instances[0]!.db);
     const roundTrips = await calibrate(instances[0]!.db);
     const statStatements = await enableStatementTimes(admin);

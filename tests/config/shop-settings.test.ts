@@ -3,7 +3,7 @@
 // either one, by name.
 import { describe, expect, it } from "vitest";
 import { parseBotConfig } from "@orderbot/bot";
-import { resolveCoreConfig, shopConfigOf } from "@orderbot/core";
+import { shopConfigOf } from "@orderbot/core";
 import { configProblems } from "@orderbot/testkit";
 import { parseWorkerConfig } from "@orderbot/worker";
 
@@ -36,7 +36,7 @@ describe("the shop's settings", () => {
     const env = { ...CONNECTIONS, ...RULES };
     const bot = processes.bot(env);
     expect(processes.worker(env)).toEqual(bot);
-    expect(resolveCoreConfig(bot)).toMatchObject({
+    expect(bot).toMatchObject({
       maskKey: CONNECTIONS.LOCK_HASH_KEY,
       fallbackOperatorChatId: -1_002_000_000_001n,
       shippingOptions: [{ id: "post", title: "Post", price: 900 }],
@@ -53,7 +53,7 @@ describe("the shop's settings", () => {
   it("have the same defaults in both processes", () => {
     const bot = processes.bot(CONNECTIONS);
     expect(processes.worker(CONNECTIONS)).toEqual(bot);
-    expect(resolveCoreConfig(bot)).toMatchObject({
+    expect(bot).toMatchObject({
       reservationTtlMs: 15 * 60_000,
       maxUnpaidShare: 0.5,
       paymentGraceMs: 300_000,

@@ -1,7 +1,17 @@
 // The README opens with the "Copy this" table: the eight patterns, each with its code, its SQL and
 // its test. Every linked path exists, each code file stays within 150 lines (a home a reader can
-// copy), and each test is a test file. A fixture shows each check firing.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+// copy), a code folder (a mechanism spanning files) is stated with its true total of lines, and
+// each test is a test file. A fixture shows each check firing.
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -22,6 +32,8 @@ const HEADER = "| pattern | the code | its SQL | its test | the rule it keeps |"
 
 interface Row {
   pattern: string;
+  /** The code cell as written: a folder's total of lines is stated there. */
+  codeCell: string;
   code: string[];
   sql: string[];
   tests: string[];
@@ -43,9 +55,25 @@ export function copyThisRows(readme: string): Row[] {
       .split("|")
       .slice(1, -1)
       .map((c) => c.trim());
-    rows.push({ pattern: pattern!, code: links(code!), sql: links(sql!), tests: links(tests!) });
+    rows.push({
+      pattern: pattern!,
+      codeCell: code!,
+      code: links(code!),
+      sql: links(sql!),
+      tests: links(tests!),
+    });
   }
   return rows;
+}
+
+const linesOf = (file: string) => readFileSync(file, "utf8").trimEnd().split("\n").length;
+
+/** The lines of every file under a folder, as the README states them. */
+function folderLines(dir: string): number {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((entry) => path.join(dir, entry))
+    .filter((file) => statSync(file).isFile())
+    .reduce((sum, file) => sum + linesOf(file), 0);
 }
 
 /** What is wrong with the table, read against the files under `root`: one line a problem. */
@@ -62,7 +90,14 @@ export function copyThisProblems(readme: string, root: string): string[] {
     for (const file of [...row.code, ...row.sql, ...row.tests])
       if (!exists(file)) problems.push(`${row.pattern}: no such path ${file}`);
     for (const file of row.code.filter(exists)) {
-      const lines = readFileSync(path.join(root, file), "utf8").trimEnd().split("\n").length;
+      const full = path.join(root, file);
+      if (statSync(full).isDirectory()) {
+        const total = folderLines(full);
+        if (!row.codeCell.includes(`${total} lines`))
+          problems.push(`${row.pattern}: ${file} has ${total} lines, not stated`);
+        continue;
+      }
+      const lines = linesOf(full);
       if (lines > MAX_LINES) problems.push(`${row.pattern}: ${file} has ${lines} lines`);
     }
     for (const file of row.tests.filter(exists))
@@ -73,8 +108,10 @@ export function copyThisProblems(readme: string, root: string): string[] {
 }
 
 describe("the README's Copy this table", () => {
-  it("finds a missing pattern, a missing path, an over-long file and a test that is not one", () => {
+  it("finds a missing pattern, a missing path, an over-long file, a folder's wrong size and a test that is not one", () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "copy-this-"));
+    mkdirSync(path.join(root, "home"));
+    writeFileSync(path.join(root, "home", "a.ts"), "x\n".repeat(3));
     writeFileSync(path.join(root, "long.ts"), "x\n".repeat(MAX_LINES + 1));
     writeFileSync(path.join(root, "short.ts"), "x\n");
     writeFileSync(path.join(root, "short.test.ts"), "x\n");
@@ -87,18 +124,20 @@ describe("the README's Copy this table", () => {
       "|---|---|---|---|---|",
       "| Redis lock | [long.ts](long.ts) | none | [t](short.test.ts) | one holder |",
       "| Stock rule | [short.ts](short.ts) | [gone](gone.sql) | [t](short.ts) | no oversell |",
+      "| Leader-locked job | [home/](home/), 2 lines | none | [t](short.test.ts) | one runs |",
+      "| Order idempotency key | [home/](home/), 3 lines | none | [t](short.test.ts) | one order |",
       "",
       "## Next",
     ].join("\n");
     const problems = copyThisProblems(fixture, root);
+    const fixturePatterns = copyThisRows(fixture).map((r) => r.pattern);
     rmSync(root, { recursive: true });
     expect(problems).toEqual([
-      ...PATTERNS.filter((p) => p !== "Redis lock" && p !== "Stock rule").map(
-        (p) => `missing pattern: ${p}`,
-      ),
+      ...PATTERNS.filter((p) => !fixturePatterns.includes(p)).map((p) => `missing pattern: ${p}`),
       `Redis lock: long.ts has ${MAX_LINES + 1} lines`,
       "Stock rule: no such path gone.sql",
       "Stock rule: short.ts is not a test file",
+      "Leader-locked job: home/ has 3 lines, not stated",
     ]);
     expect(() => copyThisRows(fixture.replace("## Copy this", "## Quick start"))).toThrow(
       /first section/,

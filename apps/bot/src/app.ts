@@ -3,14 +3,10 @@ import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { createParkedUpdates, createProcessedUpdates, type Database } from "@orderbot/db";
 import { type Shop } from "@orderbot/core";
-import {
-  createLanguagePreferences,
-  createOrderMessages,
-  createReplyPrompts,
-} from "@orderbot/conversation";
-import { createReports } from "@orderbot/core/reports";
+import type { Reports } from "@orderbot/core/reports";
 import type { LockManager } from "@orderbot/lock";
 import { maskId, type Logger, type RedisClient, type Registry } from "@orderbot/platform";
+import type { ConversationServices } from "@orderbot/runtime";
 import type { BotContext } from "./bot/context.ts";
 import { createBot } from "./bot/create-bot.ts";
 import { createI18n } from "./bot/i18n.ts";
@@ -41,6 +37,9 @@ export interface BotAppDeps {
   redis: RedisClient;
   locks: LockManager;
   shop: Shop;
+  /** Built with the shop, on its clock (createRuntime). */
+  reports: Reports;
+  conversation: ConversationServices;
   registry: Registry;
   /** Known bot identity (skips getMe); otherwise `init()` asks the Bot API. */
   botInfo?: UserFromGetMe;
@@ -71,7 +70,7 @@ export interface BotApp {
  * The bot as a library: the same app runs in `main.ts`, in-process tests and the demo.
  *
  * @example
- * const app = createBotApp({ config, logger, db, redis, locks, shop, registry });
+ * const app = createBotApp({ config, logger, registry, ...createRuntime(config, options) });
  * await app.start();
  * // ... on SIGTERM:
  * await app.close();
@@ -131,7 +130,6 @@ type Mask = (id: bigint | number) => string;
 /** The grammY bot, its features given what they need from the config and the shop. */
 function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotContext> {
   const { config, logger, shop } = deps;
-  const clock = shop.deps.clock;
   return createBot({
     token: config.BOT_TOKEN,
     apiRoot: config.TELEGRAM_API_ROOT,
@@ -140,22 +138,8 @@ function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotCo
     logger,
     i18n,
     shop,
-    languages: createLanguagePreferences({
-      customers: shop.customers,
-      db: deps.db,
-      redis: deps.redis,
-      namespace: config.LOCK_NAMESPACE,
-      mask,
-      logger,
-    }),
-    replyPrompts: createReplyPrompts({
-      redis: deps.redis,
-      namespace: config.LOCK_NAMESPACE,
-      mask,
-      logger,
-    }),
-    orderMessages: createOrderMessages({ db: deps.db, clock }),
-    reports: createReports({ db: deps.db, clock, timeZone: config.SHOP_TIME_ZONE }),
+    ...deps.conversation,
+    reports: deps.reports,
     payments: {
       provider:
         config.PROVIDER_TOKEN && config.PROVIDER_CURRENCY

@@ -60,8 +60,7 @@ async function main(config: BotConfig): Promise<void> {
     registry,
     requestId: updateRequestId,
   });
-  const { db, redis, locks, shop } = runtime;
-  const app = createBotApp({ config, logger, registry, db, redis, locks, shop });
+  const app = createBotApp({ config, logger, registry, ...runtime });
 
   closeWithGrace(
     {
@@ -79,9 +78,11 @@ async function main(config: BotConfig): Promise<void> {
     },
   );
 
-  await checkMigrations(db);
+  await checkMigrations(runtime.db);
   // Redis down at start costs availability, not correctness: each lock kind's outage policy applies.
-  await waitForRedis(redis).catch(() => logger.warn("Redis is not reachable yet; starting anyway"));
+  await waitForRedis(runtime.redis).catch(() =>
+    logger.warn("Redis is not reachable yet; starting anyway"),
+  );
   await app.start();
 }
 

@@ -107,7 +107,7 @@ describe("a customer's promo code", () => {
     expect(buttons).toContain("✅ Checkout · 54 ⭐");
     expect(buttons).toContain("✕ Code SALE10");
 
-    // The cart message from before the code: its Checkout is refused as "changed".
+    // The cart message from before the code: its Checkout is refused as "cart-changed".
     const stale = await buyer.pressData(
       cart
         .reply_markup!.inline_keyboard.flat()

@@ -23,11 +23,13 @@ export function createWorkerRuntime(
 }
 
 /** The connections and the shop's services a worker runs on. */
-export function runtimeDeps({ db, redis, locks, shop }: Runtime) {
+export function runtimeDeps({ db, redis, locks, shop, clock, conversation }: Runtime) {
   return {
     db,
     redis,
     locks,
+    clock,
+    orderMessages: conversation.orderMessages,
     expireDue: shop.orders.expireDue,
     readOrder: shop.orders.get,
     markUnreachable: shop.customers.markUnreachable,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Api } from "grammy";
-import { createOrderMessages } from "@orderbot/conversation";
-import type { OrderView } from "@orderbot/core";
+import type { OrderMessages } from "@orderbot/conversation";
+import type { Clock, OrderView } from "@orderbot/core";
 import type { GroupService } from "@orderbot/core/groups";
 import type { StarReconciliation } from "@orderbot/core/payments";
 import { createProcessedUpdates, type Database } from "@orderbot/db";
@@ -44,6 +44,10 @@ export interface WorkerDeps {
   readOrder: (publicId: string) => Promise<OrderView | null>;
   /** core's `customers.markUnreachable`: the relay marks a customer who blocked the bot. */
   markUnreachable?: (userId: bigint) => Promise<unknown>;
+  /** The messages showing orders (createRuntime's), which the relay edits. */
+  orderMessages: OrderMessages;
+  /** The shop's clock (createRuntime's): what the jobs take as "now". */
+  clock: Clock;
   /** core's `shop.groups`: the admin-refresh job refreshes each group's admin list through it. */
   groups: Pick<GroupService, "list" | "refreshAdmins">;
   /**
@@ -78,7 +82,7 @@ export interface Worker {
  * environment, the connections and the signals; tests and the demo build workers in-process.
  *
  * @example
- * const worker = createWorker({ config, db, redis, locks, expireDue: shop.orders.expireDue, readOrder: shop.orders.get, groups: shop.groups, api, logger, registry });
+ * const worker = createWorker({ config, ...runtimeDeps(runtime), api, logger, registry });
  * await worker.start({ listen: true });
  * // ...
  * await worker.stop();
@@ -132,7 +136,7 @@ function outboxRelay(deps: WorkerDeps, metrics: WorkerMetrics, chats: OperatorCh
   return createOutboxRelay({
     db: deps.db,
     readOrder: deps.readOrder,
-    orderMessages: createOrderMessages({ db: deps.db, clock: { now: () => new Date() } }),
+    orderMessages: deps.orderMessages,
     callApi: deps.callApi ?? grammyCaller(deps.api),
     pacer: createPacer({
       ...TELEGRAM_LIMITS,
@@ -176,6 +180,7 @@ function workerJobs(
       intervalMs: config.EXPIRE_INTERVAL_MS,
       batchSize: config.EXPIRE_BATCH_SIZE,
       mode: config.EXPIRE_MODE,
+      clock: () => deps.clock.now(),
     }),
     outboxRelayJob({ relay, intervalMs: config.OUTBOX_INTERVAL_MS }),
     refundsJob({
@@ -203,6 +208,7 @@ function workerJobs(
       hour: config.REPORT_HOUR,
       timeZone: config.SHOP_TIME_ZONE,
       lowStockThreshold: config.LOW_STOCK_THRESHOLD,
+      clock: () => deps.clock.now(),
     }),
     pruneProcessedUpdatesJob({
       processed: createProcessedUpdates(db),

@@ -28,20 +28,9 @@ export interface LanguagePreferencesDeps {
  * reads these copies. A Redis outage reads through to PostgreSQL; PostgreSQL failing fails the
  * update, like any other query.
  */
-export interface LanguagePreferences {
-  /** The stored language, or null for a user the shop has never seen. */
-  get(userId: bigint | number): Promise<Locale | null>;
-  /** /language: the customer's choice, stored (false when it could not be saved). */
-  set(userId: bigint | number, locale: Locale): Promise<boolean>;
-  /**
-   * A customer writing in private: the language stored for them, else `reported` (Telegram's).
-   * One GET when cached; on a miss, core records the customer (first contact, or last seen moved
-   * on) in one statement, which answers with the language stored.
-   */
-  remember(userId: bigint | number, reported: Locale): Promise<Locale>;
-}
+export type LanguagePreferences = ReturnType<typeof createLanguagePreferences>;
 
-export function createLanguagePreferences(deps: LanguagePreferencesDeps): LanguagePreferences {
+export function createLanguagePreferences(deps: LanguagePreferencesDeps) {
   const ttlMs = deps.ttlMs ?? LAST_SEEN_RESOLUTION_MS;
   const key = cacheKey(deps);
 
@@ -64,7 +53,8 @@ export function createLanguagePreferences(deps: LanguagePreferencesDeps): Langua
   }
 
   return {
-    async get(userId) {
+    /** The stored language, or null for a user the shop has never seen. */
+    async get(userId: bigint | number): Promise<Locale | null> {
       const hit = await cached(userId);
       if (isLocale(hit)) return hit;
       const customer = await deps.customers.get(userId);
@@ -72,7 +62,8 @@ export function createLanguagePreferences(deps: LanguagePreferencesDeps): Langua
       await cache(userId, customer.language);
       return customer.language;
     },
-    async set(userId, locale) {
+    /** /language: the customer's choice, stored (false when it could not be saved). */
+    async set(userId: bigint | number, locale: Locale): Promise<boolean> {
       try {
         const result = await deps.customers.setLanguage(userId, locale);
         if (result.status !== "ok") return false;
@@ -83,7 +74,12 @@ export function createLanguagePreferences(deps: LanguagePreferencesDeps): Langua
       await cache(userId, locale);
       return true;
     },
-    async remember(userId, reported) {
+    /**
+     * A customer writing in private: the language stored for them, else `reported` (Telegram's).
+     * One GET when cached; on a miss, core records the customer (first contact, or last seen moved
+     * on) in one statement, which answers with the language stored.
+     */
+    async remember(userId: bigint | number, reported: Locale): Promise<Locale> {
       const hit = await cached(userId);
       if (isLocale(hit)) return hit;
       const result = await deps.customers.record({ userId, language: reported });

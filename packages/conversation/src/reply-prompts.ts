@@ -21,19 +21,14 @@ export interface ReplyPromptsDeps {
   logger: Logger;
 }
 
+export type ReplyPrompts = ReturnType<typeof createReplyPrompts>;
+
 /**
  * The replies the bot asked for by `force_reply` (a ship note, a refund note), per chat and person,
  * for a while: a plain message from someone who owes one is told to reply instead of being ignored.
  * Redis only, and only a hint: an outage or an expired prompt costs the hint, never a change.
  */
-export interface ReplyPrompts {
-  asked(chatId: number, userId: number, owed: OwedReply): Promise<void>;
-  /** The reply `userId` owes in `chatId`, or null. */
-  owed(chatId: number, userId: number): Promise<OwedReply | null>;
-  answered(chatId: number, userId: number): Promise<void>;
-}
-
-export function createReplyPrompts(deps: ReplyPromptsDeps): ReplyPrompts {
+export function createReplyPrompts(deps: ReplyPromptsDeps) {
   const ttlMs = deps.ttlMs ?? 15 * 60_000;
   const key = (chatId: number, userId: number) =>
     `${deps.namespace}:reply:${deps.mask(chatId)}:${deps.mask(userId)}`;
@@ -46,16 +41,17 @@ export function createReplyPrompts(deps: ReplyPromptsDeps): ReplyPrompts {
     }
   };
   return {
-    asked: (chatId, userId, owed) =>
+    asked: (chatId: number, userId: number, owed: OwedReply): Promise<void> =>
       quietly(
         "stored",
         async () =>
           void (await deps.redis.set(key(chatId, userId), JSON.stringify(owed), "PX", ttlMs)),
         undefined,
       ),
-    owed: (chatId, userId) =>
+    /** The reply `userId` owes in `chatId`, or null. */
+    owed: (chatId: number, userId: number): Promise<OwedReply | null> =>
       quietly("read", async () => parse(await deps.redis.get(key(chatId, userId))), null),
-    answered: (chatId, userId) =>
+    answered: (chatId: number, userId: number): Promise<void> =>
       quietly("cleared", async () => void (await deps.redis.del(key(chatId, userId))), undefined),
   };
 }

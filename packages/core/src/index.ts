@@ -5,13 +5,14 @@ export { createShop, type Shop, type CreateShopOptions } from "./shop.ts";
 export { LOCK_KINDS, type LockKind } from "./lock-kinds.ts";
 export { minorUnitDigits, parseMoney, type Money } from "./money.ts";
 export { FORMATS, PROBLEM_RULES, type Format, type Problem, type ProblemRule } from "./problems.ts";
+export { FIXED_RULES, type CoreConfig } from "./config.ts";
 export {
-  coreConfigSchema,
-  resolveCoreConfig,
-  type CoreConfig,
-  type CoreConfigInput,
-} from "./config.ts";
-export { shopConfigOf, shopSettingsShape, type ShopSettings } from "./shop-settings.ts";
+  defaultShopConfig,
+  shopConfigOf,
+  shopSettingsSchema,
+  shopSettingsShape,
+  type ShopSettings,
+} from "./shop-settings.ts";
 export { buildDeps, systemClock, type Clock, type CoreDeps, type CoreDepsInput } from "./deps.ts";
 export { CORE_METRICS, createCoreMetrics, type CoreMetrics } from "./metrics.ts";
 export type { Busy, Unavailable, Invalid, NotFound } from "./results.ts";

@@ -96,7 +96,12 @@ export function problemOf(issue: z.ZodError["issues"][number]): Problem {
       const params = (issue.params ?? {}) as { rule?: unknown; bound?: unknown };
       return withBound(field, isRule(params.rule) ? params.rule : "format", params.bound);
     }
-    default:
+    case "invalid_element":
+    case "invalid_key":
+    case "invalid_union":
+    case "not_multiple_of":
+    case "unrecognized_keys":
+      // Checks the shop's schemas do not make: a form not met, unnamed.
       return { field, rule: "format" };
   }
 }

@@ -3,7 +3,7 @@
 // in flight gets is the one the bot's pre-checkout holds for and the one the worker's expiry waits.
 import { z } from "zod";
 import { telegramIds } from "@orderbot/platform";
-import type { CoreConfigInput } from "./config.ts";
+import { FIXED_RULES, type CoreConfig } from "./config.ts";
 import { shippingOptionsSchema } from "./shipping/options.ts";
 
 /** SHIPPING_OPTIONS' JSON, checked against the shipping options' schema; one issue per problem. */
@@ -87,11 +87,14 @@ export const shopSettingsShape = {
     ),
 };
 
-export type ShopSettings = z.output<z.ZodObject<typeof shopSettingsShape>>;
+export const shopSettingsSchema = z.object(shopSettingsShape);
+
+export type ShopSettings = z.output<typeof shopSettingsSchema>;
 
 /** Core's configuration from the shop's settings and the process's LOCK_HASH_KEY. */
-export function shopConfigOf(settings: ShopSettings & { LOCK_HASH_KEY: string }): CoreConfigInput {
+export function shopConfigOf(settings: ShopSettings & { LOCK_HASH_KEY: string }): CoreConfig {
   return {
+    ...FIXED_RULES,
     maskKey: settings.LOCK_HASH_KEY,
     reservationTtlMs: (settings.RESERVATION_SECONDS ?? settings.RESERVATION_MINUTES * 60) * 1000,
     paymentGraceMs: settings.PAYMENT_GRACE_MS,
@@ -108,4 +111,12 @@ export function shopConfigOf(settings: ShopSettings & { LOCK_HASH_KEY: string })
       ? {}
       : { fallbackOperatorChatId: settings.OPERATOR_GROUP_ID }),
   };
+}
+
+/**
+ * The shop's rules with every setting at the environment's default: what a test or a benchmark
+ * builds a shop with, so that it runs the rules production runs (the hoarding cap included).
+ */
+export function defaultShopConfig(maskKey: string): CoreConfig {
+  return shopConfigOf({ ...shopSettingsSchema.parse({}), LOCK_HASH_KEY: maskKey });
 }

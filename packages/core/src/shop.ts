@@ -2,7 +2,6 @@ import { createCartService, type CartService } from "./cart/service.ts";
 import { createCategoryAdmin, type CategoryAdmin } from "./catalog/categories.ts";
 import { createCatalogService, type CatalogService } from "./catalog/service.ts";
 import { createCatalogImport, type CatalogImport } from "./catalog-import/service.ts";
-import { resolveCoreConfig, type CoreConfigInput } from "./config.ts";
 import { buildDeps, type CoreDeps, type CoreDepsInput } from "./deps.ts";
 import { createFulfilmentService, type FulfilmentService } from "./fulfilment/service.ts";
 import { createProductPhotos, type ProductPhotos } from "./catalog/photos.ts";
@@ -58,7 +57,7 @@ export interface Shop {
   deps: CoreDeps;
 }
 
-export type CreateShopOptions = Omit<CoreDepsInput, "config"> & { config: CoreConfigInput };
+export type CreateShopOptions = CoreDepsInput;
 
 /**
  * Every domain service, built from explicit dependencies. The bot, the worker, tests and
@@ -66,12 +65,12 @@ export type CreateShopOptions = Omit<CoreDepsInput, "config"> & { config: CoreCo
  *
  * @example
  * const locks = createLockManager({ redis, namespace: "prod:shop", kinds: LOCK_KINDS, hashKey });
- * const shop = createShop({ db, locks, config: { maskKey: hashKey }, logger, registry });
+ * const shop = createShop({ db, locks, config: shopConfigOf(settings), logger, registry });
  * const result = await shop.orders.placeOrder({ userId, chatId, items: [{ sku: "TEA", quantity: 1 }], idempotencyKey });
  * if (result.status === "ok") reply(result.order.id);
  */
 export function createShop(options: CreateShopOptions): Shop {
-  const deps = buildDeps({ ...options, config: resolveCoreConfig(options.config) });
+  const deps = buildDeps(options);
   if (options.registry) registerHeldUnpaidGauge(options.registry, options.db);
   const orders = createOrderService(deps);
   return {

@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { createLockManager, outagePolicies } from "@orderbot/lock";
-import { ConfigError, createRedis } from "@orderbot/platform";
-import { LOCK_KINDS, resolveCoreConfig } from "../src/index.ts";
+import { createRedis } from "@orderbot/platform";
+import { defaultShopConfig, LOCK_KINDS, shopSettingsSchema } from "../src/index.ts";
 
 describe("core config", () => {
-  it("fills in the defaults around the one required field", () => {
-    expect(resolveCoreConfig({ maskKey: "0123456789abcdef" })).toEqual({
+  it("is the environment's defaults around the one required field", () => {
+    expect(defaultShopConfig("0123456789abcdef")).toEqual({
       reservationTtlMs: 900_000,
       paymentGraceMs: 300_000,
       paymentNoticeDelayMs: 20_000,
       maxLines: 10,
       maxUnitsPerLine: 10,
       maxOpenOrders: 3,
-      maxUnpaidShare: 1,
+      maxUnpaidShare: 0.5,
       maxPayingExtensions: 3,
       checkPayableDeadlineMs: 8_000,
       replayWaitMs: 2_000,
@@ -24,19 +24,12 @@ describe("core config", () => {
     });
   });
 
-  it("names every problem at once", () => {
-    const attempt = () =>
-      resolveCoreConfig({ maskKey: "short", checkPayableDeadlineMs: 10_000, maxLines: 0 });
-    expect(attempt).toThrow(ConfigError);
-    try {
-      attempt();
-    } catch (error) {
-      expect((error as ConfigError).problems).toEqual([
-        expect.stringMatching(/^core\.maxLines: /),
-        expect.stringMatching(/^core\.checkPayableDeadlineMs: /),
-        expect.stringMatching(/^core\.maskKey: must be at least 16 characters/),
-      ]);
-    }
+  it("is validated once, by the environment's schema, every problem at once", () => {
+    const parsed = shopSettingsSchema.safeParse({ ORDER_MAX_LINES: "0", PAYMENT_GRACE_MS: "10" });
+    expect(parsed.error?.issues.map((issue) => issue.path.join("."))).toEqual([
+      "ORDER_MAX_LINES",
+      "PAYMENT_GRACE_MS",
+    ]);
   });
 });
 

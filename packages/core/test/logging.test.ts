@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "@orderbot/db";
 import { maskId, createLogger } from "@orderbot/platform";
-import { createShop, type Shop } from "../src/index.ts";
+import { createShop, defaultShopConfig, type Shop } from "../src/index.ts";
 import { addProduct, paymentFor, user } from "./support/fixtures.ts";
 import { MASK_KEY, useShopHarness } from "./support/shop.ts";
 import { ownerActor } from "../src/rights/index.ts";
@@ -19,7 +19,7 @@ beforeAll(async () => {
     locks: h.main.locks,
     clock: h.clock,
     logger,
-    config: { maskKey: MASK_KEY },
+    config: defaultShopConfig(MASK_KEY),
   });
 });
 afterAll(() => shop.deps.db.$disconnect());

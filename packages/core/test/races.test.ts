@@ -5,10 +5,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, stockOf, unique, user } from "./support/fixtures.ts";
 import { LEGAL_TRANSITIONS } from "../src/orders/index.ts";
 import { assertInvariants, illegalTransitions, recordTransitions } from "@orderbot/testkit";
-import { type Instance, useShopHarness } from "./support/shop.ts";
+import { type Instance, HOARDING_CAP_OFF, useShopHarness } from "./support/shop.ts";
 
 let instances: Instance[];
-const h = useShopHarness({ config: { maxOpenOrders: 1_000 } });
+const h = useShopHarness({ config: { maxOpenOrders: 1_000, ...HOARDING_CAP_OFF } });
 beforeAll(async () => {
   await recordTransitions(h.db);
   instances = [h.main, ...(await Promise.all([1, 2].map(() => h.instance())))];

@@ -1,2 +1,8 @@
-export { createRuntime, type Runtime, type RuntimeConfig, type RuntimeOptions } from "./runtime.ts";
+export {
+  createRuntime,
+  type ConversationServices,
+  type Runtime,
+  type RuntimeConfig,
+  type RuntimeOptions,
+} from "./runtime.ts";
 export { createPhotoUploader } from "./photo-uploader.ts";

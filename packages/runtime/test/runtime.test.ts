@@ -23,6 +23,7 @@ function configOf(settings: Record<string, string>): RuntimeConfig {
     REDIS_COMMAND_TIMEOUT_MS: 500,
     LOCK_NAMESPACE: testRedis.namespace,
     LOCK_HASH_KEY: "runtime-test-hash-key-0123",
+    SHOP_TIME_ZONE: "Asia/Shanghai",
   };
 }
 
@@ -57,6 +58,23 @@ describe("createRuntime", () => {
     const taken = await runtime.locks.acquire({ kind: "order", id: "runtime-test" });
     expect(taken.ok).toBe(true);
     if (taken.ok) await taken.lease.release();
+  });
+
+  it("runs the shop and the reports on the one clock it was given", async () => {
+    const clock = { now: () => new Date("2031-03-04T20:00:00Z") }; // 5 March in Shanghai
+    const clocked = createRuntime(configOf({}), {
+      name: "runtime-test-clock",
+      logger: silentLogger,
+      registry: createMetricsRegistry(),
+      clock,
+    });
+    try {
+      expect(clocked.shop.deps.clock).toBe(clock);
+      const report = await clocked.reports.today({ lowStockThreshold: 0 });
+      expect(report).toMatchObject({ day: "2031-03-05", timeZone: "Asia/Shanghai" });
+    } finally {
+      await clocked.close();
+    }
   });
 
   it("gives every database session the settings it was asked for", async () => {

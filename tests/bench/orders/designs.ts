@@ -6,7 +6,7 @@ import { createDatabase, type Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
 import { shopLockManager } from "@orderbot/testkit";
 import { createRedis, Registry, waitForRedis, type Redis } from "@orderbot/platform";
-import { createShop, LOCK_KINDS, type Shop } from "@orderbot/core";
+import { createShop, defaultShopConfig, LOCK_KINDS, type Shop } from "@orderbot/core";
 import { reserveOrder, type PlaceOrderResult } from "@orderbot/core/orders";
 import { countRedisCommands } from "../profile/counters.ts";
 import { floorReserve, floorReserveThroughPrisma } from "./floor.ts";
@@ -82,8 +82,14 @@ export const designs: Design[] = [
 ];
 export const [PROJECT, GLOBAL] = designs.map((d) => d.name) as [string, string];
 
-/** One shop instance, as a bot replica has: its own pool, Redis connection and lock manager. */
-export async function startInstance(databaseUrl: string, redisUrl: string): Promise<Instance> {
+/**
+ * One shop instance, as a bot replica has: its own pool, Redis connection and lock manager; with
+ * no cap on open orders and a long pool wait, since it measures the locks, not load shedding.
+ */
+export async function startUncappedInstance(
+  databaseUrl: string,
+  redisUrl: string,
+): Promise<Instance> {
   const db = createDatabase({ url: databaseUrl, poolMax: POOL_MAX, connectTimeoutMs: 30_000 });
   const redis = createRedis({ url: redisUrl, commandTimeoutMs: 2_000 });
   await waitForRedis(redis);
@@ -102,7 +108,11 @@ export async function startInstance(databaseUrl: string, redisUrl: string): Prom
     db,
     locks,
     registry,
-    config: { maskKey: MASK_KEY, maxOpenOrders: 1_000, transactionMaxWaitMs: 30_000 },
+    config: {
+      ...defaultShopConfig(MASK_KEY),
+      maxOpenOrders: 1_000,
+      transactionMaxWaitMs: 30_000,
+    },
   });
   const floor = new pg.Pool({ connectionString: databaseUrl, max: POOL_MAX });
   return { shop, db, redis, locks, floor };

@@ -43,12 +43,13 @@ const config = parseBotConfig({
 });
 const registry = createMetricsRegistry();
 const runtime = createRuntime(config, { name: "bench", logger: silentLogger, registry });
-const { db, redis, locks, shop } = runtime;
+const { db, redis, locks } = runtime;
 await waitForRedis(redis);
 if (!(redis instanceof Redis)) throw new Error("the bench runs on one Redis node");
 countRedisCommands(redis);
 const withoutSafety = process.env.BENCH_WITHOUT_SAFETY === "1";
 const app = createBotApp({
+  ...runtime,
   config,
   logger: silentLogger,
   ...(withoutSafety
@@ -57,8 +58,7 @@ const app = createBotApp({
         redis: withoutRateLimit(redis),
         locks: withoutUpdateLock(locks),
       }
-    : { db, redis, locks }),
-  shop,
+    : {}),
   registry,
 });
 await app.start();

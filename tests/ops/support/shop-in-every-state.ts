@@ -1,7 +1,13 @@
 // A shop with an order in every state, its payments and the Star ledger read from Telegram's list,
 // built through core's own services (as the bot and the worker would) on a test database.
 import { createDatabase, type Database } from "@orderbot/db";
-import { createShop, LOCK_KINDS, type OrderView, type Shop } from "@orderbot/core";
+import {
+  createShop,
+  defaultShopConfig,
+  LOCK_KINDS,
+  type OrderView,
+  type Shop,
+} from "@orderbot/core";
 import type { LedgerTransaction } from "@orderbot/core/payments";
 import { createRedis } from "@orderbot/platform";
 import { createTestRedis, shopLockManager } from "@orderbot/testkit";
@@ -40,7 +46,7 @@ export async function buildShopInEveryState(url: string): Promise<void> {
     db,
     locks,
     clock: { now: () => new Date(now) },
-    config: { maskKey: MASK_KEY },
+    config: defaultShopConfig(MASK_KEY),
   });
   try {
     await fill(shop, db, () => new Date((now += 2 * HOUR)));

@@ -41,24 +41,24 @@ async function tellCheckout(
     }
     case "empty":
       await alert(ctx, ctx.t("cart-empty"));
-      return showCart(ctx, deps);
-    case "changed":
+      return showCart(ctx, deps, result.cart);
+    case "cart-changed":
       await alert(ctx, ctx.t("cart-changed"));
-      return showCart(ctx, deps);
+      return showCart(ctx, deps, result.cart);
     case "out-of-stock":
-      return tellShortage(ctx, deps, result.short);
+      return tellShortage(ctx, deps, result);
     case "promo-refused":
       // Nothing reserved; the cart keeps its code, shown with why, and a button to take it off.
       await alert(
         ctx,
         ctx.t("promo-refused", { code: result.code, why: refusalText(ctx.t, result) }),
       );
-      return showCart(ctx, deps);
+      return showCart(ctx, deps, result.cart);
     case "mixed-kinds":
       // One invoice, one currency: Stars pay for digital goods only (a callback alert holds
       // 200 characters, so the message names the kinds, not every product).
       await alert(ctx, ctx.t("cart-mixed-kinds"));
-      return showCart(ctx, deps);
+      return showCart(ctx, deps, result.cart);
     case "amount-out-of-range":
       await alert(
         ctx,
@@ -73,13 +73,12 @@ async function tellCheckout(
   }
 }
 
-/** What is short, by product title, with the cart as it is now. */
+/** What is short, by product title, with the cart the refusal came with. */
 async function tellShortage(
   ctx: BotContext,
   deps: CartFeatureDeps,
-  short: Extract<CheckoutResult, { status: "out-of-stock" }>["short"],
+  { short, cart }: Extract<CheckoutResult, { status: "out-of-stock" }>,
 ): Promise<void> {
-  const cart = await deps.cart.view(ctx.from!.id);
   const title = (sku: string) =>
     cart.lines.find((l) => l.product.sku === sku)?.product.title[ctx.locale] ?? sku;
   const items = short.map((line) =>

@@ -82,7 +82,14 @@ export function refusalText(t: Translate, refusal: PromoRefusal): string {
       return t("promo-refused-below-minimum", {
         min: formatMoney(refusal.minTotalMinor ?? 0, refusal.currency ?? "XTR"),
       });
-    default:
+    case "unknown":
+    case "inactive":
+    case "not-started":
+    case "expired":
+    case "used-up":
+    case "used-by-you":
+    case "currency":
+    case "total-too-small":
       return t(`promo-refused-${refusal.reason}`);
   }
 }

@@ -87,14 +87,11 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     registry,
     requestId: updateRequestId,
   });
-  const { redis, locks, shop } = runtime;
+  const { locks, shop } = runtime;
   const app = createBotApp({
+    ...runtime,
     config,
     logger: silentLogger,
-    db: runtime.db,
-    redis,
-    locks,
-    shop,
     registry,
     // No worker sends what the group's budget queues here: unless the kit limits the group (as
     // Telegram does), the budget has no limit either, so every reply goes out directly.

@@ -3,7 +3,7 @@
 // through the bot's update scope. The warnings an operator reads after an incident carry it.
 import { describe, expect, it } from "vitest";
 import type { Update } from "grammy/types";
-import { createShop, LOCK_KINDS } from "@orderbot/core";
+import { createShop, defaultShopConfig, LOCK_KINDS } from "@orderbot/core";
 import { useRecordedLocks, useTestDatabase } from "@orderbot/testkit";
 import { updateRequestId } from "../../src/updates/scope.ts";
 import { testPipeline } from "../support/pipeline.ts";
@@ -14,7 +14,7 @@ const BOT_ID = 4242n;
 
 const testDb = useTestDatabase({ poolMax: 5 });
 const fx = useRecordedLocks({ kinds: LOCK_KINDS, hashKey: HASH_KEY });
-const config = { maskKey: HASH_KEY }; // the shop hashes personal ids with the locks' key
+const config = defaultShopConfig(HASH_KEY); // the shop hashes personal ids with the locks' key
 
 function pipeline(handle: (update: Update) => Promise<void>) {
   return testPipeline({

@@ -3,7 +3,7 @@
 // reads after an incident (a release that found the lock gone, a lease lost mid-run) carry it.
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { createShop, LOCK_KINDS } from "@orderbot/core";
+import { createShop, defaultShopConfig, LOCK_KINDS } from "@orderbot/core";
 import { createMetricsRegistry, silentLogger } from "@orderbot/platform";
 import { useRecordedLocks, useTestDatabase } from "@orderbot/testkit";
 import type { Job, JobContext } from "../../src/jobs/job.ts";
@@ -21,7 +21,7 @@ const KINDS = {
 
 const testDb = useTestDatabase({ poolMax: 5 });
 const fx = useRecordedLocks({ kinds: KINDS, hashKey: HASH_KEY });
-const config = { maskKey: HASH_KEY }; // the shop hashes personal ids with the locks' key
+const config = defaultShopConfig(HASH_KEY); // the shop hashes personal ids with the locks' key
 
 /** Runs `run` once as the job `name`, under the runner, and returns the run's id. */
 async function runOnce(name: string, run: (ctx: JobContext) => Promise<void>): Promise<string> {

@@ -4,7 +4,7 @@
 // workers run the job at once, then again: each finding is recorded once and alerted once per
 // operator chat, the orphan charges are refunded exactly once, and history is read once.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createShop } from "@orderbot/core";
+import { createShop, defaultShopConfig } from "@orderbot/core";
 import { type LedgerTransaction } from "@orderbot/core/payments";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { payOnTelegram, startedUser } from "../support/kit.ts";
@@ -109,7 +109,7 @@ describe("reconcile-stars", () => {
 
     // Two passes at once without the lock (a leader paused past its lease, and its successor),
     // then two workers at once, a re-run on each, and once more after the refunds went out.
-    const shop = createShop({ db, locks: undefined as never, config: { maskKey: HASH_KEY } });
+    const shop = createShop({ db, locks: undefined as never, config: defaultShopConfig(HASH_KEY) });
     const pass = () =>
       shop.ledger.reconcile({
         botId: BigInt(tg.botInfo.id),

@@ -1,7 +1,7 @@
 // The set-up most worker tests share: a database, a Redis namespace and a fake Telegram of the
 // file's own, workers in this process, and the bot's side of the shop when a test needs orders.
 import { afterAll, beforeAll } from "vitest";
-import { createShop, type Shop } from "@orderbot/core";
+import { createShop, defaultShopConfig, type Shop } from "@orderbot/core";
 import type { Database } from "@orderbot/db";
 import {
   startFakeTelegram,
@@ -98,7 +98,7 @@ export function useWorkerShop(
       return createShop({
         db: testDb.db,
         locks: botLocks.locks,
-        config: { maskKey: HASH_KEY },
+        config: defaultShopConfig(HASH_KEY),
         logger: silentLogger,
         registry: createMetricsRegistry(),
       });

@@ -12,53 +12,46 @@ export interface OrderMessageIds {
   invoiceDeletable: boolean;
 }
 
-export interface OrderMessages {
-  /** The message now showing the order (in the order's own chat only). */
-  setCard(orderId: string, chatId: bigint | number, messageId: number): Promise<void>;
-  /**
-   * invoice-claim.ts: the right to send the order's invoice, one press at a time; `nonce` (null: a
-   * bare order id) is the new invoice's, and from now on the only one paid.
-   */
-  claimInvoice(orderId: string, press: string, nonce: string | null): Promise<InvoiceClaim>;
-  /** The invoice went out as `messageId`. */
-  invoiceSent(orderId: string, messageId: number): Promise<void>;
-  /** Sending failed: the next Pay may try again at once. */
-  releaseInvoice(orderId: string): Promise<void>;
-  /** Whether the invoice with this nonce is the order's live one (null: a bare order id). */
-  isLiveInvoice(orderId: string, nonce: string | null): Promise<boolean>;
-  /** Null: no message shows the order. */
-  of(orderId: string): Promise<OrderMessageIds | null>;
-}
+export type OrderMessages = ReturnType<typeof createOrderMessages>;
 
 export interface OrderMessagesDeps {
   db: Pick<Database, "order" | "orderMessages" | "$executeRaw">;
   clock: { now(): Date };
 }
 
-export function createOrderMessages(deps: OrderMessagesDeps): OrderMessages {
+export function createOrderMessages(deps: OrderMessagesDeps) {
   const { db } = deps;
   return {
-    async setCard(orderId, chatId, messageId) {
+    /** The message now showing the order (in the order's own chat only). */
+    async setCard(orderId: string, chatId: bigint | number, messageId: number): Promise<void> {
       await db.$executeRaw`
         INSERT INTO order_messages (order_public_id, card_message_id)
         SELECT public_id, ${messageId} FROM orders
          WHERE public_id = ${orderId} AND chat_id = ${BigInt(chatId)}
         ON CONFLICT (order_public_id) DO UPDATE SET card_message_id = EXCLUDED.card_message_id`;
     },
-    claimInvoice: (orderId, press, nonce) => claimInvoice(deps, orderId, press, nonce),
-    async invoiceSent(orderId, messageId) {
+    /**
+     * invoice-claim.ts: the right to send the order's invoice, one press at a time; `nonce` (null: a
+     * bare order id) is the new invoice's, and from now on the only one paid.
+     */
+    claimInvoice: (orderId: string, press: string, nonce: string | null): Promise<InvoiceClaim> =>
+      claimInvoice(deps, orderId, press, nonce),
+    /** The invoice went out as `messageId`. */
+    async invoiceSent(orderId: string, messageId: number): Promise<void> {
       await db.orderMessages.updateMany({
         where: { orderPublicId: orderId },
         data: { invoiceMessageId: messageId },
       });
     },
-    async releaseInvoice(orderId) {
+    /** Sending failed: the next Pay may try again at once. */
+    async releaseInvoice(orderId: string): Promise<void> {
       await db.orderMessages.updateMany({
         where: { orderPublicId: orderId, invoiceMessageId: null },
         data: { invoiceSentAt: null },
       });
     },
-    async isLiveInvoice(orderId, nonce) {
+    /** Whether the invoice with this nonce is the order's live one (null: a bare order id). */
+    async isLiveInvoice(orderId: string, nonce: string | null): Promise<boolean> {
       const row = await db.orderMessages.findUnique({
         where: { orderPublicId: orderId },
         select: { invoiceNonce: true },
@@ -66,7 +59,8 @@ export function createOrderMessages(deps: OrderMessagesDeps): OrderMessages {
       // No row: no invoice was claimed here; the previous release's (a bare id) is live.
       return (row?.invoiceNonce ?? null) === nonce;
     },
-    async of(orderId) {
+    /** Null: no message shows the order. */
+    async of(orderId: string): Promise<OrderMessageIds | null> {
       const row = await db.orderMessages.findUnique({ where: { orderPublicId: orderId } });
       if (!row) return null;
       const age = row.invoiceSentAt && deps.clock.now().getTime() - row.invoiceSentAt.getTime();

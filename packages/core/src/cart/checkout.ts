@@ -1,8 +1,10 @@
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import type { PlaceOrderInput } from "../orders/place-order-input.ts";
+import type { KnownProduct } from "../orders/price-order.ts";
 import { findOrderByKey } from "../orders/idempotency-key.ts";
 import type { PlaceOrderResult } from "../orders/reserve.ts";
+import type { ShortLine } from "../orders/shortfall.ts";
 import { invalid } from "../results.ts";
 import { parseWith, telegramId } from "../validation.ts";
 import { readCart, type CartView } from "./queries.ts";
@@ -17,14 +19,26 @@ export interface CheckoutInput {
   idempotencyKey: string;
 }
 
-/** One answer per reason: a cart that changed under the placement is "changed" too, with the cart. */
+/** A refusal answered from the cart: it comes with the cart as it is now, to show again. */
+type WithCart<R> = R & { cart: CartView };
+
+type CartRefusal = Extract<
+  PlaceOrderResult,
+  { status: "out-of-stock" | "promo-refused" | "cart-changed" }
+>;
+
+/**
+ * One answer per reason, under placeOrder's names. A refusal the customer answers from the cart
+ * carries the cart: the cart read for the checkout, with the short lines' stock as the placement
+ * found it; after "cart-changed" (since the button was drawn, or under the placement), the cart
+ * as it is now.
+ */
 export type CheckoutResult =
-  | Exclude<PlaceOrderResult, { status: "cart-changed" }>
-  | { status: "empty" }
-  /** The cart changed since the button was drawn: here it is now, nothing reserved. */
-  | { status: "changed"; cart: CartView }
+  | Exclude<PlaceOrderResult, CartRefusal>
+  | WithCart<CartRefusal>
+  | WithCart<{ status: "empty" }>
   /** Physical and digital goods together: one kind must be checked out first; nothing reserved. */
-  | MixedKinds;
+  | WithCart<MixedKinds>;
 
 const schema = z.object({
   userId: telegramId,
@@ -41,7 +55,10 @@ const schema = z.object({
  */
 export function createCheckout(
   deps: CoreDeps,
-  placeOrder: (input: PlaceOrderInput) => Promise<PlaceOrderResult>,
+  placeOrder: (
+    input: PlaceOrderInput,
+    known?: readonly KnownProduct[],
+  ) => Promise<PlaceOrderResult>,
 ) {
   return async function checkout(raw: CheckoutInput): Promise<CheckoutResult> {
     const parsed = parseWith(schema, raw);
@@ -50,31 +67,64 @@ export function createCheckout(
     const replay = await findOrderByKey(deps.db, input);
     if (replay) return { status: "ok", order: replay, replayed: true };
 
-    const cart = await readCart(deps.db, input.userId);
-    if (cart.lines.length === 0) return { status: "empty" };
-    if (cart.revision !== input.revision) return { status: "changed", cart };
+    const cart = await readCart(deps.db, input.userId, deps.clock.now());
+    if (cart.lines.length === 0) return { status: "empty", cart };
+    if (cart.revision !== input.revision) return { status: "cart-changed", cart };
     // A product taken off sale is a short line with nothing left.
     const gone = cart.lines.filter((l) => !l.product.active);
     if (gone.length > 0)
       return {
         status: "out-of-stock",
         short: gone.map((l) => ({ sku: l.product.sku, requested: l.quantity, available: 0 })),
+        cart,
       };
-    const mixed = await mixedKinds(
-      deps.db,
-      cart.lines.map((l) => l.product.sku),
+    const mixed = mixedKinds(cart.lines);
+    if (mixed) return { ...mixed, cart };
+    const result = await placeOrder(
+      {
+        userId: input.userId,
+        chatId: input.chatId,
+        items: cart.lines.map((l) => ({ sku: l.product.sku, quantity: l.quantity })),
+        idempotencyKey: input.idempotencyKey,
+        cartRevision: cart.revision,
+        ...(cart.promo ? { promoCodeId: cart.promo.codeId } : {}),
+      },
+      cart.lines.map(knownProduct),
     );
-    if (mixed) return mixed;
-    const result = await placeOrder({
-      userId: input.userId,
-      chatId: input.chatId,
-      items: cart.lines.map((l) => ({ sku: l.product.sku, quantity: l.quantity })),
-      idempotencyKey: input.idempotencyKey,
-      cartRevision: cart.revision,
-      ...(cart.promo ? { promoCodeId: cart.promo.codeId } : {}),
-    });
     if (result.status === "cart-changed")
-      return { status: "changed", cart: await readCart(deps.db, input.userId) };
+      return { ...result, cart: await readCart(deps.db, input.userId, deps.clock.now()) };
+    if (result.status === "out-of-stock")
+      return { ...result, cart: withStockFound(cart, result.short) };
+    if (result.status === "promo-refused") return { ...result, cart };
     return result;
+  };
+}
+
+/** The cart with each short line's stock as the placement found it. */
+function withStockFound(cart: CartView, short: readonly ShortLine[]): CartView {
+  const found = new Map(short.map((line) => [line.sku, line.available]));
+  return {
+    ...cart,
+    lines: cart.lines.map((line) => {
+      const available = found.get(line.product.sku);
+      return available === undefined
+        ? line
+        : { ...line, product: { ...line.product, stock: available } };
+    }),
+  };
+}
+
+/** A cart line's product as placeOrder prices it: the Checkout read it already. */
+function knownProduct({ product, kind }: CartView["lines"][number]): KnownProduct {
+  return {
+    id: product.id,
+    sku: product.sku,
+    titleEn: product.title.en,
+    titleZh: product.title.zh,
+    kind,
+    priceMinor: product.priceMinor,
+    currency: product.currency,
+    stock: product.stock,
+    active: product.active,
   };
 }

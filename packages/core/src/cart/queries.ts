@@ -1,10 +1,12 @@
-import type { PromoKind } from "@orderbot/db";
+import type { ProductKind, PromoKind } from "@orderbot/db";
 import type { Sql } from "../database/sql.ts";
 import { priceWithCode, type PromoRefusal } from "../promotions/terms.ts";
 import { productView, type ProductView } from "../views.ts";
 
 export interface CartLineView {
   product: ProductView;
+  /** PHYSICAL or DIGITAL: one checkout takes one kind (shipping/mixed-cart.ts). */
+  kind: ProductKind;
   quantity: number;
 }
 
@@ -36,7 +38,7 @@ export interface CartPromoView {
   problem: PromoRefusal | null;
 }
 
-export async function readCart(db: Sql, userId: bigint, now = new Date()): Promise<CartView> {
+export async function readCart(db: Sql, userId: bigint, now: Date): Promise<CartView> {
   const cart = await db.cart.findUnique({
     where: { userId },
     include: {
@@ -46,6 +48,7 @@ export async function readCart(db: Sql, userId: bigint, now = new Date()): Promi
   });
   const lines = (cart?.items ?? []).map((item) => ({
     product: productView(item.product),
+    kind: item.product.kind,
     quantity: item.quantity,
   }));
   const onSale = lines.filter((l) => l.product.active);

@@ -1,44 +1,35 @@
 import type { CoreDeps } from "../deps.ts";
-import type { PlaceOrderInput } from "../orders/place-order-input.ts";
-import type { PlaceOrderResult } from "../orders/reserve.ts";
 import { telegramId } from "../validation.ts";
-import { createCheckout, type CheckoutInput, type CheckoutResult } from "./checkout.ts";
+import { createCheckout } from "./checkout.ts";
 import { readCart, type CartView } from "./queries.ts";
-import { createSetQuantity, type SetCartLineResult } from "./set-quantity.ts";
+import { createSetQuantity } from "./set-quantity.ts";
+
+export type CartService = ReturnType<typeof createCartService>;
+
+type UserId = bigint | number | string;
 
 /**
  * A customer's cart, kept in PostgreSQL (docs/architecture.md, The cart). It holds no stock:
  * stock is reserved only by checkout, which turns the whole cart into one order.
  */
-export interface CartService {
-  view(userId: bigint | number | string): Promise<CartView>;
-  /** The units the cart holds (`view(...).units`, what a Cart button shows), in one small query. */
-  units(userId: bigint | number | string): Promise<number>;
-  /** Sets a product's line to `quantity` units; 0 removes it. */
-  setQuantity(input: {
-    userId: bigint | number | string;
-    productId: number;
-    quantity: number;
-  }): Promise<SetCartLineResult>;
-  /** Removes every line. */
-  clear(userId: bigint | number | string): Promise<CartView>;
-  checkout(input: CheckoutInput): Promise<CheckoutResult>;
-}
-
 export function createCartService(
   deps: CoreDeps,
-  placeOrder: (input: PlaceOrderInput) => Promise<PlaceOrderResult>,
-): CartService {
+  placeOrder: Parameters<typeof createCheckout>[1],
+) {
   return {
-    view: (userId) => readCart(deps.db, telegramId.parse(userId)),
-    async units(userId) {
+    view: (userId: UserId): Promise<CartView> =>
+      readCart(deps.db, telegramId.parse(userId), deps.clock.now()),
+    /** The units the cart holds (`view(...).units`, what a Cart button shows), in one small query. */
+    async units(userId: UserId): Promise<number> {
       const [row] = await deps.db.$queryRaw<{ units: number }[]>`
         SELECT COALESCE(sum(quantity), 0)::int AS units
           FROM cart_items WHERE user_id = ${telegramId.parse(userId)}`;
       return row?.units ?? 0;
     },
+    /** Sets a product's line to `quantity` units; 0 removes it. */
     setQuantity: createSetQuantity(deps),
-    async clear(raw) {
+    /** Removes every line. */
+    async clear(raw: UserId): Promise<CartView> {
       const userId = telegramId.parse(raw);
       await deps.db.$executeRaw`
         WITH cart AS (
@@ -47,7 +38,7 @@ export function createCartService(
           RETURNING user_id
         )
         DELETE FROM cart_items WHERE user_id IN (SELECT user_id FROM cart)`;
-      return readCart(deps.db, userId);
+      return readCart(deps.db, userId, deps.clock.now());
     },
     checkout: createCheckout(deps, placeOrder),
   };

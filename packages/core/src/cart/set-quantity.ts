@@ -71,7 +71,7 @@ export function createSetQuantity(deps: CoreDeps) {
       { timeoutMs: deps.config.transactionTimeoutMs, maxWaitMs: deps.config.transactionMaxWaitMs },
     );
     if (outcome === "not-found") return { status: "not-found" };
-    const cart = await readCart(deps.db, userId);
+    const cart = await readCart(deps.db, userId, deps.clock.now());
     if (outcome === "too-many-lines") return { status: "too-many-lines", max: maxLines, cart };
     return { status: "ok", cart, changed: outcome === "changed" };
   };

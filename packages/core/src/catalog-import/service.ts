@@ -36,11 +36,16 @@ export type CatalogImportResult =
   | ({ status: "planned" } & CatalogImportSummary)
   | ({ status: "applied" } & CatalogImportSummary);
 
-export type CatalogImport = (input: CatalogImportInput) => Promise<CatalogImportResult>;
+export type CatalogImport = ReturnType<typeof createCatalogImport>;
 
-export function createCatalogImport(deps: CoreDeps): CatalogImport {
+export function createCatalogImport(deps: CoreDeps) {
   const applyRow = createApplyRow(deps);
-  return async function importCatalog({ csv, dryRun, actor, uploadPhoto }) {
+  return async function importCatalog({
+    csv,
+    dryRun,
+    actor,
+    uploadPhoto,
+  }: CatalogImportInput): Promise<CatalogImportResult> {
     const forbidden = refusalOf("catalog-import", actor);
     if (forbidden) return forbidden;
     const rows = checkedRows(csv);

@@ -56,13 +56,7 @@ export type AssignProductResult =
   | Missing
   | Invalid;
 
-export interface CategoryAdmin {
-  create(input: CreateCategoryInput): Promise<CategoryChangeResult>;
-  rename(input: RenameCategoryInput): Promise<CategoryChangeResult>;
-  remove(slug: string): Promise<RemoveCategoryResult>;
-  /** Puts a product in a category (null: in none). */
-  assign(input: { sku: string; slug: string | null }): Promise<AssignProductResult>;
-}
+export type CategoryAdmin = ReturnType<typeof createCategoryAdmin>;
 
 const FOREIGN_KEY = "23503";
 
@@ -77,12 +71,16 @@ function isUnique(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
 
-export function createCategoryAdmin(deps: CoreDeps): CategoryAdmin {
+export function createCategoryAdmin(deps: CoreDeps) {
   return {
-    create: (input) => createCategory(deps, input),
-    rename: (input) => renameCategory(deps, input),
-    remove: (slug) => removeCategory(deps, slug),
-    assign: (input) => assignProduct(deps, input),
+    create: (input: CreateCategoryInput): Promise<CategoryChangeResult> =>
+      createCategory(deps, input),
+    rename: (input: RenameCategoryInput): Promise<CategoryChangeResult> =>
+      renameCategory(deps, input),
+    remove: (slug: string): Promise<RemoveCategoryResult> => removeCategory(deps, slug),
+    /** Puts a product in a category (null: in none). */
+    assign: (input: { sku: string; slug: string | null }): Promise<AssignProductResult> =>
+      assignProduct(deps, input),
   };
 }
 

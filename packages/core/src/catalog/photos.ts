@@ -39,15 +39,18 @@ export interface SetProductPhotoInput {
   expectedVersion?: number | undefined;
 }
 
-export interface ProductPhotos {
-  /** Sets (or, with null, removes) the photo shown on a product's card. */
-  set(input: SetProductPhotoInput): Promise<SetProductPhotoResult>;
-}
+export type ProductPhotos = ReturnType<typeof createProductPhotos>;
 
-export function createProductPhotos(deps: CoreDeps): ProductPhotos {
+export function createProductPhotos(deps: CoreDeps) {
   const missed = (sku: string) => missedIn(deps, sku);
   return {
-    async set({ sku, photo, actor, expectedVersion }) {
+    /** Sets (or, with null, removes) the photo shown on a product's card. */
+    async set({
+      sku,
+      photo,
+      actor,
+      expectedVersion,
+    }: SetProductPhotoInput): Promise<SetProductPhotoResult> {
       const stored = photo === null ? null : parseProductPhoto(photo);
       if (photo !== null && stored === null) return { status: "invalid-photo" };
       // One conditional statement, no read-then-write; like every write of a product it bumps the

@@ -12,32 +12,7 @@ export interface CatalogPage {
   hasMore: boolean;
 }
 
-export interface CatalogService {
-  /**
-   * Active products, with price and the stock available to reserve, by id; pages from 1.
-   * `categoryId`: only that category's own products (null: those in no category); omitted: all.
-   */
-  list(options?: {
-    page?: number;
-    pageSize?: number;
-    categoryId?: number | null;
-  }): Promise<CatalogPage>;
-  /** One product by id or sku (inactive ones too: operators look them up). */
-  get(ref: { id: number } | { sku: string }): Promise<ProductView | null>;
-  /** Every product, active or not, for operators' /products. */
-  all(): Promise<ProductView[]>;
-  /** The top-level categories (parentId null), or one category's subcategories, by position. */
-  categories(parentId?: number | null): Promise<CategoryView[]>;
-  /** One category by id or slug. */
-  category(ref: { id: number } | { slug: string }): Promise<CategoryView | null>;
-  /** Active products in no category: the catalog lists them as "Other products". */
-  uncategorizedCount(): Promise<number>;
-  /** Active products whose title, in either language, holds every word of `query`. */
-  search(
-    query: string,
-    options?: { page?: number; pageSize?: number; fuzzy?: boolean },
-  ): Promise<SearchPage>;
-}
+export type CatalogService = ReturnType<typeof createCatalogService>;
 
 const pageSchema = z.object({
   page: z.number().int().min(1).default(1),
@@ -45,10 +20,16 @@ const pageSchema = z.object({
   categoryId: z.number().int().min(1).nullable().optional(),
 });
 
-export function createCatalogService(deps: CoreDeps): CatalogService {
+export function createCatalogService(deps: CoreDeps) {
   const { db } = deps;
   return {
-    async list(options = {}) {
+    /**
+     * Active products, with price and the stock available to reserve, by id; pages from 1.
+     * `categoryId`: only that category's own products (null: those in no category); omitted: all.
+     */
+    async list(
+      options: { page?: number; pageSize?: number; categoryId?: number | null } = {},
+    ): Promise<CatalogPage> {
       const { page, pageSize, categoryId } = pageSchema.parse(options);
       const where = {
         active: true,
@@ -71,19 +52,31 @@ export function createCatalogService(deps: CoreDeps): CatalogService {
         hasMore: page * pageSize < total,
       };
     },
-    async get(ref) {
+    /** One product by id or sku (inactive ones too: operators look them up). */
+    async get(ref: { id: number } | { sku: string }): Promise<ProductView | null> {
       const row =
         "id" in ref
           ? await db.product.findUnique({ where: { id: ref.id } })
           : await db.product.findUnique({ where: { sku: ref.sku } });
       return row ? productView(row) : null;
     },
-    async all() {
+    /** Every product, active or not, for operators' /products. */
+    async all(): Promise<ProductView[]> {
       return (await db.product.findMany({ orderBy: { id: "asc" } })).map(productView);
     },
-    categories: (parentId = null) => listCategories(db, parentId),
-    category: (ref) => findCategory(db, ref),
-    uncategorizedCount: () => db.product.count({ where: { active: true, categoryId: null } }),
-    search: (query, options) => searchProducts(db, query, options),
+    /** The top-level categories (parentId null), or one category's subcategories, by position. */
+    categories: (parentId: number | null = null): Promise<CategoryView[]> =>
+      listCategories(db, parentId),
+    /** One category by id or slug. */
+    category: (ref: { id: number } | { slug: string }): Promise<CategoryView | null> =>
+      findCategory(db, ref),
+    /** Active products in no category: the catalog lists them as "Other products". */
+    uncategorizedCount: (): Promise<number> =>
+      db.product.count({ where: { active: true, categoryId: null } }),
+    /** Active products whose title, in either language, holds every word of `query`. */
+    search: (
+      query: string,
+      options?: { page?: number; pageSize?: number; fuzzy?: boolean },
+    ): Promise<SearchPage> => searchProducts(db, query, options),
   };
 }

@@ -87,23 +87,20 @@ const answerSchema = z.object({
   text: z.string().trim().min(1).max(MAX_SUPPORT_TEXT),
 });
 
-export interface SupportRequests {
-  /**
-   * Records the request and, in the same transaction, queues its alert to every operator group
-   * (or OPERATOR_GROUP_ID before one is bound) with the customer's latest orders.
-   */
-  open(raw: OpenSupportRequestInput): Promise<OpenSupportRequestResult>;
-  /**
-   * An operator's answer (a reply to the request's alert in their group), queued to the
-   * customer's chat. Keyed by the operator's message: Telegram re-delivering it queues nothing new.
-   */
-  answer(raw: AnswerSupportRequestInput): Promise<AnswerSupportRequestResult>;
-}
+export type SupportRequests = ReturnType<typeof createSupportRequests>;
 
-export function createSupportRequests(deps: CoreDeps): SupportRequests {
+export function createSupportRequests(deps: CoreDeps) {
   return {
-    open: (raw) => openRequest(deps, raw),
-    answer: (raw) => answerRequest(deps, raw),
+    /**
+     * Records the request and, in the same transaction, queues its alert to every operator group
+     * (or OPERATOR_GROUP_ID before one is bound) with the customer's latest orders.
+     */
+    open: (raw: OpenSupportRequestInput) => openRequest(deps, raw),
+    /**
+     * An operator's answer (a reply to the request's alert in their group), queued to the
+     * customer's chat. Keyed by the operator's message: Telegram re-delivering it queues nothing new.
+     */
+    answer: (raw: AnswerSupportRequestInput) => answerRequest(deps, raw),
   };
 }
 

@@ -1,16 +1,21 @@
 // What Telegram changes about a bound group: an upgrade to a supergroup, the bot removed.
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
-import { invalid, NOT_FOUND } from "../results.ts";
+import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, telegramId } from "../validation.ts";
-import { deadLetterGroupOutbox, migrateGroup } from "./migration.ts";
+import { deadLetterGroupOutbox, migrateGroup, type GroupMigration } from "./migration.ts";
 import { findGroup } from "./queries.ts";
-import type { Arg, Result } from "./service.ts";
+import type { GroupView } from "./service.ts";
+
+type ChatId = bigint | number | string;
 
 const migrateSchema = z
   .object({ fromChatId: telegramId, toChatId: telegramId })
   .refine((m) => m.fromChatId !== m.toChatId, "the new chat id must differ from the old one");
-export async function migrate(deps: CoreDeps, raw: Arg<"migrate">): Result<"migrate"> {
+export async function migrate(
+  deps: CoreDeps,
+  raw: { fromChatId: ChatId; toChatId: ChatId },
+): Promise<({ status: "ok" } & GroupMigration) | Invalid> {
   const parsed = parseWith(migrateSchema, raw);
   if (!parsed.ok) return invalid(parsed.problems);
   const result = await migrateGroup(deps.db, parsed.value);
@@ -28,8 +33,8 @@ export async function migrate(deps: CoreDeps, raw: Arg<"migrate">): Result<"migr
 
 export async function botRemoved(
   deps: CoreDeps,
-  chatIdRaw: Arg<"botRemoved">,
-): Result<"botRemoved"> {
+  chatIdRaw: ChatId,
+): Promise<{ status: "ok"; group: GroupView; deadLettered: number } | NotFound | Invalid> {
   const chatId = telegramId.safeParse(chatIdRaw);
   if (!chatId.success) return invalid([{ field: "chatId", rule: "format", bound: "telegram-id" }]);
   const group = await findGroup(deps.db, chatId.data);

@@ -10,4 +10,9 @@ export {
 export { humanAdminIds, type ChatAdministrator } from "./admins.ts";
 export { migrateGroup, type GroupMigration } from "./migration.ts";
 export { saveGroupAdmins, listOperatorGroups, type OperatorGroupRef } from "./queries.ts";
-export { groupSettingsSchema, type GroupSettings, type GroupSettingsPatch } from "./settings.ts";
+export {
+  DEFAULT_LOW_STOCK_THRESHOLD,
+  groupSettingsSchema,
+  type GroupSettings,
+  type GroupSettingsPatch,
+} from "./settings.ts";

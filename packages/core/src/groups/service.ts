@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, telegramId } from "../validation.ts";
-import type { GroupMigration } from "./migration.ts";
 import { botRemoved, migrate } from "./chat-changes.ts";
 import { forgetAdmins, isAdmin, refreshAdmins } from "./admin-cache.ts";
 import { findGroup, groupView } from "./queries.ts";
@@ -52,74 +51,9 @@ export interface RefreshAdminsOptions {
 /** Telegram's list of a group's administrators (getChatAdministrators), as user ids: see `humanAdminIds`. */
 export type FetchAdmins = (signal?: AbortSignal) => Promise<readonly (bigint | number)[]>;
 
-export interface GroupService {
-  /** Binds a group to the shop (idempotent: binding again updates the title). */
-  bind(input: {
-    chatId: bigint | number | string;
-    title: string;
-    boundBy: bigint | number | string;
-  }): Promise<{ status: "ok"; group: GroupView; created: boolean } | Invalid>;
-  get(chatId: bigint | number | string): Promise<GroupView | null>;
-  /**
-   * Forgets the binding, its settings and admin list (the row is deleted; /bind starts afresh).
-   * Alerts already queued for the group stay queued and are delivered as addressed: they were
-   * due while it was bound, and the bot is still a member.
-   */
-  unbind(input: {
-    chatId: bigint | number | string;
-    actor: bigint | number | string;
-  }): Promise<{ status: "ok" } | NotFound | Invalid>;
-  list(): Promise<GroupView[]>;
-  /** Optimistic concurrency: applied only if the stored version is still `expectedVersion`. */
-  updateSettings(input: {
-    chatId: bigint | number | string;
-    patch: GroupSettingsPatch;
-    expectedVersion: number;
-    actor: bigint | number | string;
-  }): Promise<UpdateSettingsResult>;
-  /**
-   * The group's admins, cached in `operator_groups` for every instance (the worker refreshes them
-   * in the background), refreshed through `fetchAdmins` when older than `maxAgeMs` (default 10 min).
-   * One instance refreshes under the `group-admins` lock (no wait); the others, and everyone while
-   * Redis is down, use the cached list — unless there is none yet: a list never fetched is fetched
-   * directly (a read from Telegram is harmless; an admin check must not fail for want of a cache).
-   * Pass the group if already read (`get`, `list`): one read less.
-   */
-  refreshAdmins(
-    group: bigint | number | string | GroupView,
-    fetchAdmins: FetchAdmins,
-    options?: RefreshAdminsOptions,
-  ): Promise<RefreshAdminsResult>;
-  /**
-   * Whether the user administers the group, by `refreshAdmins`' list (the group as there: id or
-   * view); false when that list is `stale`.
-   */
-  isAdmin(
-    group: bigint | number | string | GroupView,
-    userId: bigint | number | string,
-    fetchAdmins: FetchAdmins,
-    options?: RefreshAdminsOptions,
-  ): Promise<boolean>;
-  /** Marks the cached list stale (someone was promoted, demoted, left or joined): the next check refreshes it. */
-  forgetAdmins(chatId: bigint | number | string): Promise<void>;
-  /**
-   * Follows a group's upgrade to a supergroup (`migrate_to_chat_id`): the binding, its settings
-   * and the outbox messages addressed to the old id move to the new one, in one transaction.
-   * Idempotent (see `migrateGroup`).
-   */
-  migrate(input: {
-    fromChatId: bigint | number | string;
-    toChatId: bigint | number | string;
-  }): Promise<({ status: "ok" } & GroupMigration) | Invalid>;
-  /**
-   * The bot was removed from a group (left or kicked). For a bound group: its pending outbox
-   * messages become dead letters (see `deadLetterGroupOutbox`) and the binding stays, so that
-   * re-adding the bot and retrying restores it. `not-found` for a group that was not bound.
-   */
-  botRemoved(
-    chatId: bigint | number | string,
-  ): Promise<{ status: "ok"; group: GroupView; deadLettered: number } | NotFound | Invalid>;
-}
+export type GroupService = ReturnType<typeof createGroupService>;
+
+type ChatId = bigint | number | string;
 
 const bindSchema = z.object({
   chatId: telegramId,
@@ -134,27 +68,69 @@ const updateSchema = z.object({
   actor: telegramId,
 });
 
-export function createGroupService(deps: CoreDeps): GroupService {
+export function createGroupService(deps: CoreDeps) {
   return {
-    bind: (input) => bind(deps, input),
-    get: (chatId) => getGroup(deps, chatId),
-    unbind: (input) => unbind(deps, input),
+    /** Binds a group to the shop (idempotent: binding again updates the title). */
+    bind: (input: { chatId: ChatId; title: string; boundBy: ChatId }) => bind(deps, input),
+    get: (chatId: ChatId) => getGroup(deps, chatId),
+    /**
+     * Forgets the binding, its settings and admin list (the row is deleted; /bind starts afresh).
+     * Alerts already queued for the group stay queued and are delivered as addressed: they were
+     * due while it was bound, and the bot is still a member.
+     */
+    unbind: (input: { chatId: ChatId; actor: ChatId }) => unbind(deps, input),
     list: () => listGroups(deps),
-    updateSettings: (input) => updateSettings(deps, input),
-    refreshAdmins: (group, fetchAdmins, options) =>
-      refreshAdmins(deps, group, fetchAdmins, options),
-    isAdmin: (group, userId, fetchAdmins, options) =>
-      isAdmin(deps, group, userId, fetchAdmins, options),
-    forgetAdmins: (chatId) => forgetAdmins(deps, chatId),
-    migrate: (input) => migrate(deps, input),
-    botRemoved: (chatId) => botRemoved(deps, chatId),
+    /** Optimistic concurrency: applied only if the stored version is still `expectedVersion`. */
+    updateSettings: (input: {
+      chatId: ChatId;
+      patch: GroupSettingsPatch;
+      expectedVersion: number;
+      actor: ChatId;
+    }) => updateSettings(deps, input),
+    /**
+     * The group's admins, cached in `operator_groups` for every instance (the worker refreshes them
+     * in the background), refreshed through `fetchAdmins` when older than `maxAgeMs` (default 10 min).
+     * One instance refreshes under the `group-admins` lock (no wait); the others, and everyone while
+     * Redis is down, use the cached list — unless there is none yet: a list never fetched is fetched
+     * directly (a read from Telegram is harmless; an admin check must not fail for want of a cache).
+     * Pass the group if already read (`get`, `list`): one read less.
+     */
+    refreshAdmins: (
+      group: ChatId | GroupView,
+      fetchAdmins: FetchAdmins,
+      options?: RefreshAdminsOptions,
+    ) => refreshAdmins(deps, group, fetchAdmins, options),
+    /**
+     * Whether the user administers the group, by `refreshAdmins`' list (the group as there: id or
+     * view); false when that list is `stale`.
+     */
+    isAdmin: (
+      group: ChatId | GroupView,
+      userId: ChatId,
+      fetchAdmins: FetchAdmins,
+      options?: RefreshAdminsOptions,
+    ) => isAdmin(deps, group, userId, fetchAdmins, options),
+    /** Marks the cached list stale (someone was promoted, demoted, left or joined): the next check refreshes it. */
+    forgetAdmins: (chatId: ChatId) => forgetAdmins(deps, chatId),
+    /**
+     * Follows a group's upgrade to a supergroup (`migrate_to_chat_id`): the binding, its settings
+     * and the outbox messages addressed to the old id move to the new one, in one transaction.
+     * Idempotent (see `migrateGroup`).
+     */
+    migrate: (input: { fromChatId: ChatId; toChatId: ChatId }) => migrate(deps, input),
+    /**
+     * The bot was removed from a group (left or kicked). For a bound group: its pending outbox
+     * messages become dead letters (see `deadLetterGroupOutbox`) and the binding stays, so that
+     * re-adding the bot and retrying restores it. `not-found` for a group that was not bound.
+     */
+    botRemoved: (chatId: ChatId) => botRemoved(deps, chatId),
   };
 }
 
-export type Arg<K extends keyof GroupService> = Parameters<GroupService[K]>[0];
-export type Result<K extends keyof GroupService> = ReturnType<GroupService[K]>;
-
-async function bind(deps: CoreDeps, raw: Arg<"bind">): Result<"bind"> {
+async function bind(
+  deps: CoreDeps,
+  raw: { chatId: ChatId; title: string; boundBy: ChatId },
+): Promise<{ status: "ok"; group: GroupView; created: boolean } | Invalid> {
   const parsed = parseWith(bindSchema, raw);
   if (!parsed.ok) return invalid(parsed.problems);
   const { chatId, title, boundBy } = parsed.value;
@@ -174,7 +150,10 @@ async function bind(deps: CoreDeps, raw: Arg<"bind">): Result<"bind"> {
   return { status: "ok", group: groupView(row), created: count === 1 };
 }
 
-async function unbind(deps: CoreDeps, raw: Arg<"unbind">): Result<"unbind"> {
+async function unbind(
+  deps: CoreDeps,
+  raw: { chatId: ChatId; actor: ChatId },
+): Promise<{ status: "ok" } | NotFound | Invalid> {
   const parsed = parseWith(unbindSchema, raw);
   if (!parsed.ok) return invalid(parsed.problems);
   const { chatId, actor } = parsed.value;
@@ -184,19 +163,19 @@ async function unbind(deps: CoreDeps, raw: Arg<"unbind">): Result<"unbind"> {
   return { status: "ok" };
 }
 
-async function getGroup(deps: CoreDeps, chatId: Arg<"get">): Result<"get"> {
+async function getGroup(deps: CoreDeps, chatId: ChatId): Promise<GroupView | null> {
   const id = telegramId.safeParse(chatId);
   return id.success ? findGroup(deps.db, id.data) : null;
 }
 
-async function listGroups(deps: CoreDeps): Result<"list"> {
+async function listGroups(deps: CoreDeps): Promise<GroupView[]> {
   return (await deps.db.operatorGroup.findMany({ orderBy: { createdAt: "asc" } })).map(groupView);
 }
 
 async function updateSettings(
   deps: CoreDeps,
-  raw: Arg<"updateSettings">,
-): Result<"updateSettings"> {
+  raw: z.input<typeof updateSchema>,
+): Promise<UpdateSettingsResult> {
   const parsed = parseWith(updateSchema, raw);
   if (!parsed.ok) return invalid(parsed.problems);
   const { chatId, patch, expectedVersion, actor } = parsed.value;

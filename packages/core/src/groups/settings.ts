@@ -1,12 +1,15 @@
 import { z } from "zod";
 
+/** A group's low-stock threshold until an operator changes it (/settings). */
+export const DEFAULT_LOW_STOCK_THRESHOLD = 3;
+
 /** An operator group's settings (stored as JSON, versioned by the row). */
 export const groupSettingsSchema = z
   .object({
     /** Language of operator alerts and replies in the group. */
     language: z.enum(["en", "zh"]).default("en"),
     /** Alert when a product's stock falls to this or below (0: never). */
-    lowStockThreshold: z.number().int().min(0).max(100_000).default(3),
+    lowStockThreshold: z.number().int().min(0).max(100_000).default(DEFAULT_LOW_STOCK_THRESHOLD),
     /** Post every paid order in the group. */
     notifyPaidOrders: z.boolean().default(true),
   })

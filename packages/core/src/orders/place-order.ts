@@ -7,6 +7,7 @@ import {
   type ValidPlaceOrder,
 } from "./place-order-input.ts";
 import { findOrderByKey } from "./idempotency-key.ts";
+import type { KnownProduct } from "./price-order.ts";
 import { replayOf, reserveOrder, type PlaceOrderResult } from "./reserve.ts";
 
 /**
@@ -19,16 +20,19 @@ import { replayOf, reserveOrder, type PlaceOrderResult } from "./reserve.ts";
  */
 export function createPlaceOrder(
   deps: CoreDeps,
-): (input: PlaceOrderInput) => Promise<PlaceOrderResult> {
+): (input: PlaceOrderInput, known?: readonly KnownProduct[]) => Promise<PlaceOrderResult> {
   const schema = placeOrderSchema(deps.config);
 
-  async function place(raw: PlaceOrderInput): Promise<PlaceOrderResult> {
+  async function place(
+    raw: PlaceOrderInput,
+    known?: readonly KnownProduct[],
+  ): Promise<PlaceOrderResult> {
     const parsed = parseWith(schema, raw);
     if (!parsed.ok) return invalid(parsed.problems);
     const input = parsed.value;
     const outcome = await deps.locks.withLock(
       { kind: "checkout", id: input.userId },
-      ({ signal }) => reserveOrder(deps, input, signal),
+      ({ signal }) => reserveOrder(deps, input, signal, known),
       { waitMs: 0, requestId: deps.requestId() },
     );
     if (outcome.status === "ok") return outcome.value;
@@ -56,9 +60,9 @@ export function createPlaceOrder(
     return outcome.status === "unavailable" ? UNAVAILABLE : BUSY;
   }
 
-  return async function placeOrder(raw) {
+  return async function placeOrder(raw, known) {
     const started = performance.now();
-    const result = await place(raw);
+    const result = await place(raw, known);
     const outcome =
       result.status === "ok" && result.replayed ? "replayed" : result.status.replace(/-/g, "_");
     deps.metrics.orders.inc({ outcome });

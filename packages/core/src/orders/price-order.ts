@@ -1,5 +1,5 @@
 // An order priced before its transaction: its lines at today's prices, its promo, its total.
-import type { ProductKind } from "@orderbot/db";
+import type { ProductKind, ProductModel } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import type { Problem } from "../problems.ts";
 import { invalid, type Invalid } from "../results.ts";
@@ -27,14 +27,24 @@ interface Line {
 
 export type PricedLine = Line & { currency: string; available: number };
 
+/**
+ * The order's products as the caller read them a moment ago (a Checkout, with its cart): priced
+ * from these instead of a read of their own. The conditional decrement checks them all the same.
+ */
+export type KnownProduct = Pick<
+  ProductModel,
+  "id" | "sku" | "titleEn" | "titleZh" | "kind" | "priceMinor" | "currency" | "stock" | "active"
+>;
+
 /** The order's lines with today's prices, or why the input names products that cannot be sold. */
 export async function priceLines(
   deps: CoreDeps,
   input: ValidPlaceOrder,
+  known?: readonly KnownProduct[],
 ): Promise<PricedLine[] | Invalid | InvoiceAmountRefusal> {
-  const products = await deps.db.product.findMany({
-    where: { sku: { in: input.items.map((i) => i.sku) } },
-  });
+  const products =
+    known ??
+    (await deps.db.product.findMany({ where: { sku: { in: input.items.map((i) => i.sku) } } }));
   const bySku = new Map(products.map((p) => [p.sku, p]));
   const problems: Problem[] = [];
   const lines: PricedLine[] = [];
@@ -95,8 +105,9 @@ export interface PricedOrder {
 export async function priceOrder(
   deps: CoreDeps,
   input: ValidPlaceOrder,
+  known?: readonly KnownProduct[],
 ): Promise<{ ok: true; plan: PricedOrder } | { ok: false; refusal: PlaceOrderResult }> {
-  const priced = await priceLines(deps, input);
+  const priced = await priceLines(deps, input, known);
   if (!Array.isArray(priced)) return { ok: false, refusal: priced };
   const short = priced.filter((line) => line.available < line.quantity);
   if (short.length > 0)

@@ -12,7 +12,7 @@ import type { InvoiceAmountRefusal } from "../payments/invoice-limits.ts";
 import type { ValidPlaceOrder } from "./place-order-input.ts";
 import { findOrderByKey, isKeyTaken, storedIdempotencyKey } from "./idempotency-key.ts";
 import { shortfallOf, type ShortLine } from "./shortfall.ts";
-import { priceOrder, type PricedLine, type PricedOrder } from "./price-order.ts";
+import { priceOrder, type KnownProduct, type PricedLine, type PricedOrder } from "./price-order.ts";
 import type { PromoRefusal } from "../promotions/terms.ts";
 import { takeOrderPromoUse, type OrderPromo } from "../promotions/reservation.ts";
 
@@ -59,10 +59,12 @@ export async function reserveOrder(
   deps: CoreDeps,
   input: ValidPlaceOrder,
   signal?: AbortSignal,
+  known?: readonly KnownProduct[],
 ): Promise<PlaceOrderResult> {
   const { db, config } = deps;
   for (let attempt = 1; ; attempt++) {
-    const planned = await priceOrder(deps, input);
+    // A retry follows a lost race: it reads the products again.
+    const planned = await priceOrder(deps, input, attempt === 1 ? known : undefined);
     if (!planned.ok) return refuse(deps, input, planned.refusal);
     const plan = planned.plan;
     try {

@@ -3,27 +3,24 @@
 import type { CoreDeps } from "../deps.ts";
 import { enqueueOutbox, type OutboxMessageInput } from "./messages.ts";
 
+export type OutboxService = ReturnType<typeof createOutboxService>;
+
 /**
  * @example
  * await shop.outbox.enqueue([{ dedupeKey: "hello:42", chatId: 42n, method: "notify", payload }]);
  * await shop.outbox.settleInline(paymentNoticeKey("K7Q2M9XA")); // the bot said it itself
  */
-export interface OutboxService {
-  /** Queues messages outside any transaction (inside one, use `enqueueOutbox(tx, ...)`). */
-  enqueue(messages: OutboxMessageInput[]): Promise<number>;
-  /**
-   * The message's word reached the chat another way (the bot's own reply) before any relay took
-   * it: PENDING and never attempted → SENT. False when a relay has it already (it may then arrive
-   * a second time) or there is no such message.
-   */
-  settleInline(dedupeKey: string): Promise<boolean>;
-}
-
-export function createOutboxService(deps: CoreDeps): OutboxService {
+export function createOutboxService(deps: CoreDeps) {
   const { db, clock } = deps;
   return {
-    enqueue: (messages) => enqueueOutbox(db, messages),
-    async settleInline(dedupeKey) {
+    /** Queues messages outside any transaction (inside one, use `enqueueOutbox(tx, ...)`). */
+    enqueue: (messages: OutboxMessageInput[]): Promise<number> => enqueueOutbox(db, messages),
+    /**
+     * The message's word reached the chat another way (the bot's own reply) before any relay took
+     * it: PENDING and never attempted → SENT. False when a relay has it already (it may then arrive
+     * a second time) or there is no such message.
+     */
+    async settleInline(dedupeKey: string): Promise<boolean> {
       // A relay's claim counts an attempt first: attempts = 0 means no relay has taken it.
       const { count } = await db.outboxMessage.updateMany({
         where: { dedupeKey, status: "PENDING", attempts: 0 },

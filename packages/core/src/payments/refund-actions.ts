@@ -70,15 +70,7 @@ function notOwed(p: PaymentRow): NotOwed {
  * second refund of a charge with CHARGE_ALREADY_REFUNDED, and the payment leaves REFUND_PENDING
  * once, by a conditional update, whoever gets there first.
  */
-export interface RefundActions {
-  /** Sends a Stars refund that Telegram refused (or that has no call yet) again. */
-  retryRefund(ref: PaymentRef, actor: Actor): Promise<RetryRefundResult>;
-  /**
-   * An operator says the money went back outside the bot (the provider's dashboard, Telegram
-   * support): REFUND_PENDING → REFUNDED, once, with who, when and their note.
-   */
-  markRefundedByHand(input: MarkRefundedInput): Promise<MarkRefundedResult>;
-}
+export type RefundActions = ReturnType<typeof createRefundActions>;
 
 export interface MarkRefundedInput {
   ref: PaymentRef;
@@ -87,10 +79,15 @@ export interface MarkRefundedInput {
   note?: string | null;
 }
 
-export function createRefundActions(deps: CoreDeps): RefundActions {
+export function createRefundActions(deps: CoreDeps) {
   return {
-    retryRefund: (ref, actor) => retryRefund(deps, ref, actor),
-    markRefundedByHand: (input) => markRefundedByHand(deps, input),
+    /** Sends a Stars refund that Telegram refused (or that has no call yet) again. */
+    retryRefund: (ref: PaymentRef, actor: Actor) => retryRefund(deps, ref, actor),
+    /**
+     * An operator says the money went back outside the bot (the provider's dashboard, Telegram
+     * support): REFUND_PENDING → REFUNDED, once, with who, when and their note.
+     */
+    markRefundedByHand: (input: MarkRefundedInput) => markRefundedByHand(deps, input),
   };
 }
 

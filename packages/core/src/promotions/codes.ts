@@ -68,13 +68,7 @@ export type DisablePromoCodeResult =
   | { status: "already"; code: PromoCodeView }
   | { status: "not-found"; code: string };
 
-export interface PromoCodeAdmin {
-  create(input: CreatePromoCodeInput): Promise<CreatePromoCodeResult>;
-  /** Every code, newest first, with its remaining uses. */
-  list(): Promise<PromoCodeView[]>;
-  /** Turns a code off: no new use is taken; uses already taken stay with their orders. */
-  disable(code: string): Promise<DisablePromoCodeResult>;
-}
+export type PromoCodeAdmin = ReturnType<typeof createPromoCodeAdmin>;
 
 const VIEW = {
   code: true,
@@ -90,9 +84,9 @@ const VIEW = {
   active: true,
 } as const satisfies Prisma.PromoCodeSelect;
 
-export function createPromoCodeAdmin(deps: CoreDeps): PromoCodeAdmin {
+export function createPromoCodeAdmin(deps: CoreDeps) {
   return {
-    async create(raw) {
+    async create(raw: CreatePromoCodeInput): Promise<CreatePromoCodeResult> {
       const refused = refusalOf("promo-add", raw.actor);
       if (refused) return refused;
       const parsed = parseWith(createSchema, { ...raw, actor: raw.actor.id });
@@ -126,8 +120,11 @@ export function createPromoCodeAdmin(deps: CoreDeps): PromoCodeAdmin {
         throw error;
       }
     },
-    list: () => deps.db.promoCode.findMany({ select: VIEW, orderBy: { id: "desc" }, take: 50 }),
-    async disable(raw) {
+    /** Every code, newest first, with its remaining uses. */
+    list: (): Promise<PromoCodeView[]> =>
+      deps.db.promoCode.findMany({ select: VIEW, orderBy: { id: "desc" }, take: 50 }),
+    /** Turns a code off: no new use is taken; uses already taken stay with their orders. */
+    async disable(raw: string): Promise<DisablePromoCodeResult> {
       const code = raw.trim().toUpperCase();
       const changed = await deps.db.promoCode.updateMany({
         where: { code, active: true },

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { Database } from "@orderbot/db";
 import { addProduct, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
+import { createShop } from "../../src/index.ts";
 import { useShopHarness } from "../support/shop.ts";
 
 const h = useShopHarness({ config: { maxLines: 3, maxUnitsPerLine: 5, maxOrderTotalMinor: 200 } });
@@ -96,7 +98,7 @@ describe("checkout", () => {
     await assertInvariants(h.db);
   });
 
-  it("reserves nothing when a line is short, names every short line, and leaves the cart", async () => {
+  it("reserves nothing when a line is short, names every short line, and leaves the cart, which it returns", async () => {
     const u = user(11);
     const a = await addProduct(h.db, { stock: 10 });
     const b = await addProduct(h.db, { stock: 1 });
@@ -117,6 +119,7 @@ describe("checkout", () => {
         { sku: b.sku, requested: 3, available: 1 },
         { sku: c.sku, requested: 1, available: 0 },
       ],
+      cart: before, // to show again, without reading it a second time
     });
     expect(await h.shop.cart.view(u)).toEqual(before);
     expect(await stockOf(h.db, a.sku)).toBe(10);
@@ -135,7 +138,7 @@ describe("checkout", () => {
       revision: drawn.revision,
       idempotencyKey: unique("co"),
     });
-    expect(changed).toMatchObject({ status: "changed", cart: { units: 2 } });
+    expect(changed).toMatchObject({ status: "cart-changed", cart: { units: 2 } });
 
     const pricey = await addProduct(h.db, { stock: 10, priceMinor: 150 });
     await h.shop.cart.setQuantity({ userId: u, productId: pricey.id, quantity: 2 });
@@ -156,7 +159,7 @@ describe("checkout", () => {
         revision: 0,
         idempotencyKey: unique("co"),
       }),
-    ).toEqual({ status: "empty" });
+    ).toMatchObject({ status: "empty", cart: { lines: [] } });
   });
 
   it("a change between reading the cart and the order's commit rolls the order back", async () => {
@@ -176,5 +179,53 @@ describe("checkout", () => {
     expect(result).toEqual({ status: "cart-changed" });
     expect(await stockOf(h.db, a.sku)).toBe(10);
     expect(await lines(u)).toEqual([[a.sku, 2]]);
+  });
+});
+
+/** The database, counting the queries made on the products table itself (not through a cart). */
+function countingProductQueries(db: Database): { db: Database; count: () => number } {
+  let queries = 0;
+  const products = new Proxy(db.product, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        queries++;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const counted = new Proxy(db, {
+    get(target, name) {
+      if (name === "product") return products;
+      const value: unknown = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db: counted, count: () => queries };
+}
+
+describe("a Checkout's reads", () => {
+  it("reads each product once, with the cart, and places the order from that read", async () => {
+    const u = user(30);
+    const a = await addProduct(h.db, { stock: 10, priceMinor: 10 });
+    const b = await addProduct(h.db, { stock: 10, priceMinor: 20 });
+    await h.shop.cart.setQuantity({ userId: u, productId: a.id, quantity: 1 });
+    await h.shop.cart.setQuantity({ userId: u, productId: b.id, quantity: 2 });
+    const counting = countingProductQueries(h.db);
+    const shop = createShop({
+      db: counting.db,
+      locks: h.main.locks,
+      clock: h.clock,
+      config: h.shop.deps.config,
+    });
+    const result = await shop.cart.checkout({
+      userId: u,
+      chatId: u,
+      revision: (await h.shop.cart.view(u)).revision,
+      idempotencyKey: unique("co"),
+    });
+    expect(result).toMatchObject({ status: "ok", order: { totalMinor: 50 } });
+    expect(counting.count()).toBe(0); // the products came with the cart's one read
   });
 });

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { MAX_CODE_LENGTH, MAX_CODES_PER_BATCH } from "../../src/delivery/index.ts";
 import { addProduct, stockOf, unique } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { useShopHarness } from "../support/shop.ts";
+import { HOARDING_CAP_OFF, useShopHarness } from "../support/shop.ts";
 
-const h = useShopHarness();
+const h = useShopHarness({ config: HOARDING_CAP_OFF });
 
 const OPERATOR = 9_000_000_001n;
 const load = (sku: string, text: string, batchId = unique("codes")) =>

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addProduct, paymentFor, placed, stockOf, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { type Instance, useShopHarness } from "../support/shop.ts";
+import { type Instance, HOARDING_CAP_OFF, useShopHarness } from "../support/shop.ts";
 import { ownerActor } from "../../src/rights/index.ts";
 
 let instances: Instance[];
@@ -13,7 +13,12 @@ let instances: Instance[];
 const h = useShopHarness({
   poolMax: 12,
   connectTimeoutMs: 30_000,
-  config: { maxOpenOrders: 1_000, transactionMaxWaitMs: 30_000, transactionTimeoutMs: 30_000 },
+  config: {
+    maxOpenOrders: 1_000,
+    transactionMaxWaitMs: 30_000,
+    transactionTimeoutMs: 30_000,
+    ...HOARDING_CAP_OFF,
+  },
 });
 beforeAll(async () => {
   instances = [h.main, ...(await Promise.all([1, 2].map(() => h.instance({ poolMax: 12 }))))];

@@ -5,7 +5,7 @@ import { reserveOrder, type PlaceOrderResult } from "../../src/orders/index.ts";
 import { placeOrderSchema } from "../../src/orders/place-order-input.ts";
 import { addProduct, intent, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { type Instance, useShopHarness } from "../support/shop.ts";
+import { type Instance, HOARDING_CAP_OFF, useShopHarness } from "../support/shop.ts";
 
 let instances: Instance[];
 const CAP = 2;
@@ -14,7 +14,7 @@ const CAP = 2;
 // time (a 1 s Redis timeout once answered 51 calls "unavailable" in CI), and the point here is
 // correctness under contention (load shedding and outages have tests of their own).
 const h = useShopHarness({
-  config: { maxOpenOrders: CAP, transactionMaxWaitMs: 15_000 },
+  config: { maxOpenOrders: CAP, transactionMaxWaitMs: 15_000, ...HOARDING_CAP_OFF },
   poolMax: 10,
   redisCommandTimeoutMs: 10_000,
 });

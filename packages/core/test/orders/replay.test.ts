@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 import type { PlaceOrderInput } from "../../src/orders/index.ts";
 import { addProduct, intent, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { useShopHarness } from "../support/shop.ts";
+import { HOARDING_CAP_OFF, useShopHarness } from "../support/shop.ts";
 import { ownerActor } from "../../src/rights/index.ts";
 
-const h = useShopHarness({ config: { maxOpenOrders: 1 } });
+const h = useShopHarness({ config: { maxOpenOrders: 1, ...HOARDING_CAP_OFF } });
 
 /** Places `input`, runs `between`, replays it: the replay gets the first order, and only it exists. */
 async function expectReplayAnswered(input: PlaceOrderInput, between?: () => Promise<unknown>) {

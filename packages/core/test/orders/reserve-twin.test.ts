@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import { placeOrderSchema } from "../../src/orders/place-order-input.ts";
 import { reserveOrder } from "../../src/orders/reserve.ts";
 import { addProduct, intent, user } from "../support/fixtures.ts";
-import { useShopHarness } from "../support/shop.ts";
+import { HOARDING_CAP_OFF, useShopHarness } from "../support/shop.ts";
 
-const h = useShopHarness();
+const h = useShopHarness({ config: HOARDING_CAP_OFF });
 
 describe("reserveOrder after its twin took the last units", () => {
   it("answers with the twin's order (replayed), not out-of-stock", async () => {

@@ -47,7 +47,7 @@ describe("applyToCart", () => {
         revision: drawn,
         idempotencyKey: "old",
       }),
-    ).toMatchObject({ status: "changed" });
+    ).toMatchObject({ status: "cart-changed" });
     const placed = await h.shop.cart.checkout({
       userId: buyer,
       chatId: buyer,

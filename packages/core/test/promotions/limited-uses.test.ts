@@ -10,13 +10,18 @@ import { type CheckoutResult } from "../../src/cart/index.ts";
 import { reserveOrder, type PlaceOrderResult } from "../../src/orders/index.ts";
 import { addProduct, paymentFor, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { type Instance, useShopHarness } from "../support/shop.ts";
+import { type Instance, HOARDING_CAP_OFF, useShopHarness } from "../support/shop.ts";
 import { ownerActor } from "../../src/rights/index.ts";
 
 let instances: Instance[];
 
 const h = useShopHarness({
-  config: { maxOpenOrders: 5, transactionMaxWaitMs: 20_000, transactionTimeoutMs: 20_000 },
+  config: {
+    maxOpenOrders: 5,
+    transactionMaxWaitMs: 20_000,
+    transactionTimeoutMs: 20_000,
+    ...HOARDING_CAP_OFF,
+  },
   poolMax: 5,
 });
 beforeAll(async () => {

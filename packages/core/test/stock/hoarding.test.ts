@@ -2,14 +2,13 @@
 // under concurrent placements; a bound on how often pre-checkout extends a PAYING hold; the
 // share held unpaid as a metric. Real PostgreSQL and Redis, several shop instances.
 import { beforeAll, describe, expect, it } from "vitest";
-import { ConfigError } from "@orderbot/platform";
-import { resolveCoreConfig } from "../../src/config.ts";
+import { defaultShopConfig, shopSettingsSchema } from "../../src/shop-settings.ts";
 import { STOCK_HOLD_METRICS } from "../../src/stock/unpaid-holds.ts";
 import { addProduct, intent, payable, placed, user } from "../support/fixtures.ts";
 import { type Instance, useShopHarness } from "../support/shop.ts";
 
 let instances: Instance[];
-const h = useShopHarness({ config: { maxUnpaidShare: 0.5, maxPayingExtensions: 2 } });
+const h = useShopHarness({ config: { maxPayingExtensions: 2 } });
 beforeAll(async () => {
   instances = [h.main, ...(await Promise.all([1, 2, 3].map(() => h.instance())))];
 });
@@ -68,12 +67,10 @@ describe("the per-product cap on units held unpaid", () => {
     expect(await heldOf(product.id)).toBe(0);
   });
 
-  it("is a validated setting: a share of 0 or above 1 is refused", () => {
-    for (const maxUnpaidShare of [0, -0.5, 1.5])
-      expect(() => resolveCoreConfig({ maskKey: "k".repeat(16), maxUnpaidShare })).toThrow(
-        ConfigError,
-      );
-    expect(resolveCoreConfig({ maskKey: "k".repeat(16) }).maxUnpaidShare).toBe(1);
+  it("is a validated setting, on by default: a share of 0 or above 1 is refused", () => {
+    for (const share of ["0", "-0.5", "1.5"])
+      expect(shopSettingsSchema.safeParse({ ORDER_MAX_UNPAID_SHARE: share }).success).toBe(false);
+    expect(defaultShopConfig("k".repeat(16)).maxUnpaidShare).toBe(0.5);
   });
 
   it("exports the share of each product's unsold units held unpaid", async () => {

@@ -3,10 +3,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { deliveries } from "../support/deliveries.ts";
 import { addProduct, intent, user } from "../support/fixtures.ts";
-import { useShopHarness } from "../support/shop.ts";
+import { HOARDING_CAP_OFF, useShopHarness } from "../support/shop.ts";
 import { ownerActor } from "../../src/rights/index.ts";
 
-const h = useShopHarness();
+const h = useShopHarness({ config: HOARDING_CAP_OFF });
 const OPERATOR = user(900);
 
 const FALLBACK = -1009n;

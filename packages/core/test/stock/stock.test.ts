@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addProduct, intent, placed, stockOf, unique, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
-import { type Instance, useShopHarness } from "../support/shop.ts";
+import { type Instance, HOARDING_CAP_OFF, useShopHarness } from "../support/shop.ts";
 import { ownerActor } from "../../src/rights/index.ts";
 import type { StockChange } from "../../src/stock/index.ts";
 
@@ -9,7 +9,9 @@ let instances: Instance[];
 const OPERATOR = user(900);
 // 60 changes at once queue for one product's row: the pool wait is long so that a loaded machine
 // tests the invariants, not the 2 s default wait (it once ran out in CI).
-const h = useShopHarness({ config: { maxOpenOrders: 1_000, transactionMaxWaitMs: 15_000 } });
+const h = useShopHarness({
+  config: { maxOpenOrders: 1_000, transactionMaxWaitMs: 15_000, ...HOARDING_CAP_OFF },
+});
 beforeAll(async () => {
   instances = [h.main, ...(await Promise.all([1, 2, 3].map(() => h.instance())))];
 });

@@ -1,7 +1,8 @@
 // The version-column update's home (src/stock/versioned-update.ts): operators on connections of
-// their own, who all read the same version, change the price at once; exactly one wins and the
-// rest are told. The same race read first and written after unconditionally (a barrier between,
-// so the race is certain) lets every writer think it won: the check is not vacuous.
+// their own, who all read the same version, set the same new price at once; exactly one wins and
+// the rest are told. They write the same price so that nothing but the version can tell them
+// apart: without the version condition every writer wins. The same race written unconditionally
+// (a barrier between read and write, so the race is certain) shows that outcome.
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, runTransaction, type Database } from "@orderbot/db";
 import { barrier, useTestDatabase } from "@orderbot/testkit";
@@ -9,6 +10,7 @@ import { writePriceIfUnchanged } from "../../src/stock/versioned-update.ts";
 
 const testDb = useTestDatabase();
 const WRITERS = 8;
+const NEW_PRICE = 20;
 const clients: Database[] = [];
 afterAll(() => Promise.all(clients.map((db) => db.$disconnect())));
 
@@ -23,12 +25,12 @@ async function product(sku: string) {
   });
 }
 
-describe("a price changed by 8 operators at once, from the same version", () => {
+describe("one new price set by 8 operators at once, from the same version", () => {
   it("lets exactly one win; the others get no row back and nothing of theirs is written", async () => {
     const { id, version } = await product("VERSIONED");
     const allRead = barrier(WRITERS);
     const won = await Promise.all(
-      writers().map(async (db, i) => {
+      writers().map(async (db) => {
         const seen = await db.product.findUniqueOrThrow({ where: { id } });
         await allRead();
         const row = await runTransaction(db, (tx) =>
@@ -36,28 +38,27 @@ describe("a price changed by 8 operators at once, from the same version", () => 
             productId: id,
             seenPriceMinor: seen.priceMinor,
             expectedVersion: seen.version,
-            priceMinor: 20 + i,
+            priceMinor: NEW_PRICE,
           }),
         );
-        return row ? row.priceMinor : null;
+        return row !== null;
       }),
     );
-    const winners = won.filter((price) => price !== null);
-    expect(winners).toHaveLength(1);
+    expect(won.filter(Boolean)).toHaveLength(1);
     const after = await testDb.db.product.findUniqueOrThrow({ where: { id } });
-    expect(after).toMatchObject({ priceMinor: winners[0], version: version + 1 });
+    expect(after).toMatchObject({ priceMinor: NEW_PRICE, version: version + 1 });
   });
 
   it("lets every writer think it won when each writes what it read, unconditionally", async () => {
     const { id, version } = await product("UNVERSIONED");
     const allRead = barrier(WRITERS);
     const won = await Promise.all(
-      writers().map(async (db, i) => {
+      writers().map(async (db) => {
         const seen = await db.product.findUniqueOrThrow({ where: { id } });
         await allRead();
         const { count } = await db.product.updateMany({
           where: { id },
-          data: { priceMinor: 20 + i, version: seen.version + 1 },
+          data: { priceMinor: NEW_PRICE, version: seen.version + 1 },
         });
         return count === 1;
       }),

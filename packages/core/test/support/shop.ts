@@ -11,7 +11,13 @@ import {
   type TestDatabase,
   type TestRedis,
 } from "@orderbot/testkit";
-import { createShop, LOCK_KINDS, type CoreConfigInput, type Shop } from "../../src/index.ts";
+import {
+  createShop,
+  defaultShopConfig,
+  LOCK_KINDS,
+  type CoreConfig,
+  type Shop,
+} from "../../src/index.ts";
 import { TestClock } from "./clock.ts";
 
 export const MASK_KEY = "test-mask-key-0123456789";
@@ -25,7 +31,8 @@ export interface Instance {
 }
 
 export interface InstanceOptions {
-  config?: Partial<CoreConfigInput>;
+  /** Rules other than the shop's defaults: the test's name says why. */
+  config?: Partial<CoreConfig>;
   /** Another Redis (a server of the test's own, to stop). */
   redisUrl?: string;
   kinds?: Record<string, LockKindConfig>;
@@ -103,7 +110,7 @@ export async function createHarness({
       locks,
       clock,
       registry,
-      config: { maskKey: MASK_KEY, ...merged.config },
+      config: { ...defaultShopConfig(MASK_KEY), ...merged.config },
     });
     closers.push(async () => {
       await locks.close();
@@ -130,6 +137,12 @@ export async function createHarness({
     },
   };
 }
+
+/**
+ * The hoarding cap off (`maxUnpaidShare` 1): for a race for every unit of a product, which unpaid
+ * holds could not win under the shop's default cap. The cap has its own tests (stock/hoarding).
+ */
+export const HOARDING_CAP_OFF = { maxUnpaidShare: 1 } as const satisfies Partial<CoreConfig>;
 
 /**
  * createHarness for one test file: opened in the file's beforeAll, closed in its afterAll. Its

@@ -62,6 +62,8 @@ async function categoryCommand(
   const [action, first, ...rest] = ctx.match.split(/\s+/).filter(Boolean);
   const usage = () => respond(ctx, ctx.t("op-category-usage"));
   switch (action?.toLowerCase()) {
+    case undefined:
+      return usage();
     case "add": {
       const names = titles(rest);
       if (!first || !names) return usage();
@@ -160,7 +162,8 @@ function changeText(
       return ctx.t("op-category-exists", { slug: result.slug });
     case "too-deep":
       return ctx.t("op-category-too-deep", { parent: result.parent });
-    default:
+    case "invalid":
+    case "not-found":
       return refusal(ctx, result, "");
   }
 }

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
 import { formatMoney } from "@orderbot/conversation";
-import type { GroupService } from "@orderbot/core/groups";
+import { DEFAULT_LOW_STOCK_THRESHOLD, type GroupService } from "@orderbot/core/groups";
 import type { Reports } from "@orderbot/core/reports";
 import type { BotContext } from "../../bot/context.ts";
 
@@ -15,7 +15,7 @@ export function reportFeature(deps: {
   feature.command("report", async (ctx) => {
     const group = ctx.chat ? await deps.groups.get(ctx.chat.id) : null;
     const report = await deps.reports.today({
-      lowStockThreshold: group?.settings.lowStockThreshold ?? 3,
+      lowStockThreshold: group?.settings.lowStockThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD,
     });
     const revenue =
       report.revenue.map((r) => formatMoney(r.amountMinor, r.currency)).join(", ") ||

@@ -32,32 +32,21 @@ export interface ReconcileResult extends ReadLedgerResult {
   alerted: number;
 }
 
-export interface StarReconciliation {
-  /** One pass: read Telegram's new transactions, compare, record and alert new findings. */
-  reconcile(options: ReconcileOptions): Promise<ReconcileResult>;
-  /** Findings nobody has resolved yet, oldest first. */
-  openFindings(limit: number): Promise<LedgerFinding[]>;
-  openFindingCount(): Promise<number>;
-  /** An operator settles a finding; `actor` is who (recorded), with an optional note. */
-  resolveFinding(
-    id: number,
-    actor: Actor,
-    note?: string | null,
-  ): Promise<ResolveFindingResult | Forbidden>;
-}
+export type StarReconciliation = ReturnType<typeof createStarReconciliation>;
 
 /**
  * Reconciliation of the payments table with Telegram's own record of the bot's Stars. The
  * worker's reconcile-stars job runs `reconcile` under its leader lock; every step is also safe
  * without the lock (conditional position, unique findings, unique charge ids, outbox dedupe).
  */
-export function createStarReconciliation(deps: CoreDeps): StarReconciliation {
+export function createStarReconciliation(deps: CoreDeps) {
   const actions = {
     recordTelegramRefund: createRecordTelegramRefund(deps),
     confirmPayment: createConfirmPayment(deps),
   };
   return {
-    async reconcile(options) {
+    /** One pass: read Telegram's new transactions, compare, record and alert new findings. */
+    async reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
       const read = await readLedger(deps.db, {
         botId: options.botId,
         fetchPage: options.fetchPage,
@@ -77,9 +66,15 @@ export function createStarReconciliation(deps: CoreDeps): StarReconciliation {
       });
       return { ...read, found, alerted };
     },
-    openFindings: (limit) => openFindings(deps.db, limit),
-    openFindingCount: () => openFindingCount(deps.db),
-    resolveFinding: async (id, actor, note) =>
+    /** Findings nobody has resolved yet, oldest first. */
+    openFindings: (limit: number): Promise<LedgerFinding[]> => openFindings(deps.db, limit),
+    openFindingCount: (): Promise<number> => openFindingCount(deps.db),
+    /** An operator settles a finding; `actor` is who (recorded), with an optional note. */
+    resolveFinding: async (
+      id: number,
+      actor: Actor,
+      note?: string | null,
+    ): Promise<ResolveFindingResult | Forbidden> =>
       refusalOf("finding-resolve", actor) ??
       resolveFinding(deps.db, {
         id,
