@@ -8,6 +8,7 @@ import { cartRoutes } from "./cart-routes.ts";
 import { catalogRoutes } from "./catalog-routes.ts";
 import type { InvoiceLinkDeps } from "./invoice-link.ts";
 import { orderRoutes } from "./order-routes.ts";
+import { securityHeaders } from "./security-headers.ts";
 import { authenticate, type ShopperDeps } from "./shopper.ts";
 
 export const STOREFRONT_API_PREFIX = "/app/api";
@@ -27,6 +28,7 @@ export interface StorefrontDeps {
 export function storefrontApi(deps: StorefrontDeps): FastifyPluginAsync {
   const now = () => deps.shop.deps.clock.now();
   return async (app: FastifyInstance) => {
+    await securityHeaders(app);
     app.addHook("onRequest", authenticate({ ...deps.auth, customers: deps.shop.customers, now }));
     // A customer's cart and orders: never kept by a cache between them and the browser.
     app.addHook("onSend", async (_request, reply) => {

@@ -191,6 +191,18 @@ describe("the last unit", () => {
   });
 });
 
+describe("headers", () => {
+  it("sends a CSP that runs scripts from the app and telegram.org and lets only Telegram's web clients frame it", async () => {
+    const answer = await callApi(h, null, "/cart");
+    const csp = answer.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self' https://telegram.org");
+    expect(csp).toContain("frame-ancestors https://web.telegram.org");
+    expect(answer.headers.get("x-frame-options")).toBeNull();
+    const health = await fetch(new URL("/healthz", h.config.PUBLIC_URL));
+    expect(health.headers.get("content-security-policy")).toBeNull();
+  });
+});
+
 /** Puts one unit of `sku` in the cart and checks out; the order's id. */
 async function placeWithApi(api: ReturnType<typeof shopper>, sku: string): Promise<string> {
   const set = await api(`/cart/lines/${await productId(sku)}`, {
