@@ -272,6 +272,8 @@ function storefrontDeps(
         },
       },
       providerToken: config.PROVIDER_TOKEN,
+      nonce: config.INVOICE_NONCE,
+      claims: createOrderMessages({ db: deps.db, clock: deps.shop.deps.clock }),
       translate: (locale) => (key, variables) => parts.i18n.t(locale, key, variables),
     },
   };

@@ -5,9 +5,11 @@
 // the order reads PAID only once the server has recorded it.
 import { GrammyError, type Api } from "grammy";
 import type { OrderView } from "@orderbot/core";
+import type { OrderMessages } from "@orderbot/conversation";
 import {
   invoiceFor,
   invoicePayload,
+  newInvoiceNonce,
   type InvoiceRefusal,
   type InvoiceSettings,
   type InvoiceTerms,
@@ -21,6 +23,12 @@ export interface InvoiceLinkDeps {
   settings: InvoiceSettings;
   /** The provider's token, for physical goods; it stays on the server. */
   providerToken: string;
+  /**
+   * INVOICE_NONCE: a link carries a nonce and claims the order's one live invoice, as the chat's
+   * Pay does, so an invoice sent before it is paid no more (and a chat Pay after it replaces it).
+   */
+  nonce: boolean;
+  claims: Pick<OrderMessages, "claimInvoice" | "releaseInvoice">;
   translate: (locale: Locale) => Translate;
   now: () => Date;
 }
@@ -28,43 +36,69 @@ export interface InvoiceLinkDeps {
 export type InvoiceLinkResult =
   | { status: "ok"; url: string; terms: InvoiceTerms }
   | InvoiceRefusal
+  /** Another attempt claimed the order's invoice a moment ago (a double tap): use that one. */
+  | { status: "invoice-pending" }
   /** Telegram refused the invoice (an amount or provider problem): nothing to pay. */
   | { status: "invoice-refused" };
 
+/** `attempt`: the client's key for this Pay; a retry with it claims again instead of waiting. */
 export async function createOrderInvoiceLink(
   deps: InvoiceLinkDeps,
   order: OrderView | null,
   customer: { userId: number; locale: Locale },
+  attempt: string,
 ): Promise<InvoiceLinkResult> {
   const decided = invoiceFor(order, customer, { settings: deps.settings, now: deps.now() });
   if (decided.status !== "ok") return decided;
   const { terms } = decided;
-  const t = deps.translate(customer.locale);
-  const title = invoiceTitle(t, terms.title.orderId);
-  const items = itemLines(t, terms.description, customer.locale);
+  const nonce = deps.nonce ? newInvoiceNonce() : null;
+  if (nonce !== null) {
+    const claim = await deps.claims.claimInvoice(terms.orderId, `app:${attempt}`, nonce);
+    if (claim.status === "already-sent") return { status: "invoice-pending" };
+    if (claim.status === "not-found") return { status: "not-found" };
+  }
   try {
-    const url = await deps.api.createInvoiceLink(
-      title,
-      invoiceDescription(t, terms.description, items),
-      // The bare order id: pre-checkout and the payment find the order by it, as for the chat's.
-      invoicePayload(terms.orderId, null),
-      terms.payVia === "provider" ? deps.providerToken : "",
-      terms.currency,
-      [{ label: title, amount: terms.amountMinor }],
-      terms.asks
-        ? {
-            need_name: terms.asks.name,
-            need_phone_number: terms.asks.phone,
-            need_email: terms.asks.email,
-            need_shipping_address: terms.asks.shippingAddress,
-            is_flexible: terms.asks.shippingAddress,
-          }
-        : {},
+    const url = await askTelegram(
+      deps,
+      terms,
+      customer.locale,
+      invoicePayload(terms.orderId, nonce),
     );
     return { status: "ok", url, terms };
   } catch (error) {
+    // As the chat's Pay: the next attempt may claim again at once.
+    if (nonce !== null) await deps.claims.releaseInvoice(terms.orderId);
     if (error instanceof GrammyError && error.error_code === 400)
       return { status: "invoice-refused" };
     throw error;
   }
+}
+
+/** The link, its texts in the customer's language; pre-checkout and payment find the order by the payload. */
+function askTelegram(
+  deps: InvoiceLinkDeps,
+  terms: InvoiceTerms,
+  locale: Locale,
+  payload: string,
+): Promise<string> {
+  const t = deps.translate(locale);
+  const title = invoiceTitle(t, terms.title.orderId);
+  const items = itemLines(t, terms.description, locale);
+  return deps.api.createInvoiceLink(
+    title,
+    invoiceDescription(t, terms.description, items),
+    payload,
+    terms.payVia === "provider" ? deps.providerToken : "",
+    terms.currency,
+    [{ label: title, amount: terms.amountMinor }],
+    terms.asks
+      ? {
+          need_name: terms.asks.name,
+          need_phone_number: terms.asks.phone,
+          need_email: terms.asks.email,
+          need_shipping_address: terms.asks.shippingAddress,
+          is_flexible: terms.asks.shippingAddress,
+        }
+      : {},
+  );
 }

@@ -10,11 +10,15 @@ import {
   type InvoiceLinkResult,
 } from "./invoice-link.ts";
 import { orderJson } from "./json.ts";
-import { parse } from "./requests.ts";
+import { badRequest, parse } from "./requests.ts";
 import { shopperOf } from "./shopper.ts";
 
 const MY_ORDERS = 20;
 const orderParams = z.object({ id: z.string().regex(PUBLIC_ID_PATTERN, "an order id") });
+/** The client's key for one Pay: a retry of it (a lost answer) makes the link again. */
+const linkBody = z.object({
+  attemptKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "16-64 characters of A-Z a-z 0-9 _ -"),
+});
 const NOT_FOUND = { status: "not-found" } as const;
 
 export function orderRoutes(
@@ -39,8 +43,11 @@ export function orderRoutes(
     const params = parse(orderParams, request.params);
     if (!params.ok) return reply.code(404).send(NOT_FOUND);
     const shopper = shopperOf(request);
+    const body = parse(linkBody, request.body);
+    if (!body.ok) return badRequest(reply, body.problems);
     const order = await orders.getOwn(params.value.id, shopper.userId);
-    return sendLink(reply, await createOrderInvoiceLink(invoices, order, shopper));
+    const attempt = body.value.attemptKey;
+    return sendLink(reply, await createOrderInvoiceLink(invoices, order, shopper, attempt));
   });
 }
 
@@ -62,6 +69,8 @@ function sendLink(reply: FastifyReply, result: InvoiceLinkResult) {
       return reply
         .code(409)
         .send({ status: result.status, reason: result.reason, order: orderJson(result.order) });
+    case "invoice-pending":
+      return reply.code(409).header("retry-after", "60").send({ status: result.status });
     case "invoice-refused":
       return reply.code(502).send({ status: result.status });
   }

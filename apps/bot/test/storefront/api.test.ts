@@ -55,7 +55,10 @@ describe("a Mini App shopper", () => {
     expect(await h.db.order.count({ where: { userId: BigInt(ann.id) } })).toBe(1);
     const id: string = first.body.order.id;
 
-    const link = await api(`/orders/${id}/invoice-link`, { method: "POST" });
+    const link = await api(`/orders/${id}/invoice-link`, {
+      method: "POST",
+      json: { attemptKey: randomUUID() },
+    });
     expect(link.body).toMatchObject({ status: "ok", amount: { minor: 60, currency: "XTR" } });
     expect((await api(`/orders/${id}`)).body.order.status).toBe("RESERVED");
 
@@ -136,7 +139,10 @@ describe("refusals", () => {
     expect(missing).toMatchObject({ status: 404, body: { status: "not-found" } });
     for (const answer of [
       await eve(`/orders/${id}`),
-      await eve(`/orders/${id}/invoice-link`, { method: "POST" }),
+      await eve(`/orders/${id}/invoice-link`, {
+        method: "POST",
+        json: { attemptKey: randomUUID() },
+      }),
     ])
       expect({ status: answer.status, body: answer.body }).toEqual({
         status: missing.status,
