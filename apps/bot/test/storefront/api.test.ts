@@ -3,11 +3,15 @@
 // invoice link through the fake Telegram, and sees PAID only once the bot recorded the payment.
 // In-process bot, real HTTP, PostgreSQL and Redis.
 import { randomUUID } from "node:crypto";
+import { PassThrough } from "node:stream";
+import Fastify from "fastify";
+import { createLogger } from "@orderbot/platform";
 import { describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { callbacks } from "@orderbot/conversation";
 import type { BotHarness } from "../support/harness.ts";
 import { useBotHarness } from "../support/operators.ts";
+import { storefrontApi } from "../../src/storefront/api.ts";
 import { callApi, initDataFor, shopper } from "./support.ts";
 
 let h: BotHarness, kit: FakeTelegram;
@@ -206,6 +210,51 @@ describe("headers", () => {
     expect(answer.headers.get("x-frame-options")).toBeNull();
     const health = await fetch(new URL("/healthz", h.config.PUBLIC_URL));
     expect(health.headers.get("content-security-policy")).toBeNull();
+  });
+});
+
+describe("logs", () => {
+  it("never carry the initData or the bot's token, whatever the request", async () => {
+    const lines: string[] = [];
+    const stream = new PassThrough();
+    stream.on("data", (chunk: Buffer) => lines.push(chunk.toString()));
+    const logger = createLogger({ level: "trace", destination: stream });
+    const app = Fastify({ loggerInstance: logger });
+    const limiter = { admitsRequest: () => Promise.resolve(true) };
+    const auth = { botToken: kit.token, maxAgeSeconds: 60, limiter, retryAfterSeconds: 1, logger };
+    const invoices = {
+      api: h.app.bot.api,
+      settings: { provider: null, asks: { name: false, phone: false, email: false } },
+      providerToken: "",
+      nonce: false,
+      claims: {
+        claimInvoice: () => Promise.reject(new Error("unused")),
+        releaseInvoice: () => Promise.resolve(),
+      },
+      translate: () => () => "",
+    };
+    await app.register(storefrontApi({ shop: h.shop, auth, invoices }), { prefix: "/app/api" });
+    const user = kit.createUser({ firstName: "Lou", languageCode: "en" });
+    const good = initDataFor(user, kit.token);
+    const old = initDataFor(user, kit.token, 120);
+    for (const initData of [good, old, good.replace("Shopper", "Shopped")]) {
+      const authorization = `tma ${initData}`;
+      await app.inject({ url: "/app/api/cart", headers: { authorization } });
+      // A body that is not JSON: Fastify's own error path logs too.
+      await app.inject({
+        method: "POST",
+        url: "/app/api/checkout",
+        headers: { authorization, "content-type": "application/json" },
+        payload: "{not json",
+      });
+    }
+    await app.close();
+    const logged = lines.join("");
+    expect(logged).toContain("storefront request refused");
+    expect(logged).not.toContain(kit.token);
+    expect(logged).not.toContain(encodeURIComponent(String(user.id)));
+    for (const hash of [good, old].map((raw) => new URLSearchParams(raw).get("hash")!))
+      expect(logged).not.toContain(hash);
   });
 });
 
