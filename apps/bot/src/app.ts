@@ -7,6 +7,7 @@ import {
   createLanguagePreferences,
   createOrderMessages,
   createReplyPrompts,
+  type LanguagePreferences,
 } from "@orderbot/conversation";
 import { createReports } from "@orderbot/core/reports";
 import type { LockManager } from "@orderbot/lock";
@@ -82,7 +83,16 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   const mask = (id: bigint | number) => maskId(id, config.LOCK_HASH_KEY);
   const metrics = createBotMetrics(deps.registry);
   const i18n = createI18n();
-  const bot = botFor(deps, i18n, mask);
+  // One cache of customers' languages for both ways in: a known customer costs one Redis GET.
+  const languages = createLanguagePreferences({
+    customers: deps.shop.customers,
+    db: deps.db,
+    redis: deps.redis,
+    namespace: config.LOCK_NAMESPACE,
+    mask,
+    logger,
+  });
+  const bot = botFor(deps, i18n, mask, languages);
   // A bot token starts with the bot's id: known before getMe, and the same on every replica.
   const botId = BigInt(config.BOT_TOKEN.split(":")[0]!);
   const rateLimiter = rateLimiterFor(deps, mask, metrics);
@@ -97,7 +107,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     bodyLimit: config.WEBHOOK_BODY_LIMIT,
     metricsToken: config.METRICS_PORT === undefined ? (config.METRICS_TOKEN ?? null) : null,
   });
-  void server.register(storefrontApi(storefrontDeps(deps, { bot, i18n, rateLimiter })), {
+  void server.register(storefrontApi(storefrontDeps(deps, { bot, i18n, rateLimiter, languages })), {
     prefix: STOREFRONT_API_PREFIX,
   });
   const metricsServer =
@@ -134,7 +144,12 @@ type Poller = ReturnType<typeof startPolling>;
 type Mask = (id: bigint | number) => string;
 
 /** The grammY bot, its features given what they need from the config and the shop. */
-function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotContext> {
+function botFor(
+  deps: BotAppDeps,
+  i18n: I18n<BotContext>,
+  mask: Mask,
+  languages: LanguagePreferences,
+): Bot<BotContext> {
   const { config, logger, shop } = deps;
   const clock = shop.deps.clock;
   return createBot({
@@ -145,14 +160,7 @@ function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotCo
     logger,
     i18n,
     shop,
-    languages: createLanguagePreferences({
-      customers: shop.customers,
-      db: deps.db,
-      redis: deps.redis,
-      namespace: config.LOCK_NAMESPACE,
-      mask,
-      logger,
-    }),
+    languages,
     replyPrompts: createReplyPrompts({
       redis: deps.redis,
       namespace: config.LOCK_NAMESPACE,
@@ -246,7 +254,12 @@ function rateLimiterFor(deps: BotAppDeps, mask: Mask, metrics: BotMetrics) {
 /** The storefront's API: the same shop, the bot's token to check initData and make invoice links. */
 function storefrontDeps(
   deps: BotAppDeps,
-  parts: { bot: Bot<BotContext>; i18n: I18n<BotContext>; rateLimiter: RequestLimiter },
+  parts: {
+    bot: Bot<BotContext>;
+    i18n: I18n<BotContext>;
+    rateLimiter: RequestLimiter;
+    languages: LanguagePreferences;
+  },
 ): StorefrontDeps {
   const { config } = deps;
   return {
@@ -255,6 +268,7 @@ function storefrontDeps(
       botToken: config.BOT_TOKEN,
       maxAgeSeconds: config.STOREFRONT_INIT_DATA_MAX_AGE_S,
       limiter: parts.rateLimiter,
+      languages: parts.languages,
       retryAfterSeconds: Math.ceil(config.RATE_LIMIT_WINDOW_MS / 1000),
       logger: deps.logger.child({ component: "storefront" }),
     },

@@ -15,7 +15,7 @@ export const STOREFRONT_API_PREFIX = "/app/api";
 
 export interface StorefrontDeps {
   shop: Shop;
-  auth: Omit<ShopperDeps, "customers" | "now">;
+  auth: Omit<ShopperDeps, "now">;
   invoices: Omit<InvoiceLinkDeps, "now">;
 }
 
@@ -29,7 +29,7 @@ export function storefrontApi(deps: StorefrontDeps): FastifyPluginAsync {
   const now = () => deps.shop.deps.clock.now();
   return async (app: FastifyInstance) => {
     await securityHeaders(app);
-    app.addHook("onRequest", authenticate({ ...deps.auth, customers: deps.shop.customers, now }));
+    app.addHook("onRequest", authenticate({ ...deps.auth, now }));
     // A customer's cart and orders: never kept by a cache between them and the browser.
     app.addHook("onSend", async (_request, reply) => {
       void reply.header("cache-control", "no-store");

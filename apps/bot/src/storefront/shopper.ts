@@ -1,10 +1,11 @@
 // Every storefront request is authenticated on its own (no session, so any bot replica serves
-// any request): initData checked, the customer recorded through core's one call, then the
-// customer's rate limit, counted with their chat updates. A refusal changes nothing: the check
-// runs before any write, and a rate-limited request has been recorded but does no work.
+// any request): initData checked, the customer recorded through core's one call (on a miss of the
+// language cache the chat shares), then the customer's rate limit, counted with their chat
+// updates. A refusal changes nothing: the check runs before any write, and a rate-limited request
+// has at most been recorded, doing no work.
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Customers } from "@orderbot/core/customers";
+import type { LanguagePreferences } from "@orderbot/conversation";
 import type { Logger } from "@orderbot/platform";
 import { localeFromLanguageCode, type Locale } from "../format/translate.ts";
 import type { RequestLimiter } from "../updates/rate-limit.ts";
@@ -21,7 +22,11 @@ export interface Shopper {
 export interface ShopperDeps {
   botToken: string;
   maxAgeSeconds: number;
-  customers: Pick<Customers, "record">;
+  /**
+   * The customer's language, cached as the chat's is; a miss records them through core's
+   * `customers.record` (first contact, or last seen moved on).
+   */
+  languages: Pick<LanguagePreferences, "remember">;
   limiter: RequestLimiter;
   /** Retry-After on a 429: the rate limit's window. */
   retryAfterSeconds: number;
@@ -52,18 +57,15 @@ export function authenticate(deps: ShopperDeps) {
       return reply.code(401).send({ status: "unauthorized", reason: check.reason });
     }
     const { user } = check;
-    const recorded = await deps.customers.record({
-      userId: user.id,
-      language: localeFromLanguageCode(user.languageCode),
-    });
-    if (recorded.status !== "ok")
-      return reply.code(401).send({ status: "unauthorized", reason: "malformed" });
+    const locale = await deps.languages.remember(
+      user.id,
+      localeFromLanguageCode(user.languageCode),
+    );
     if (!(await deps.limiter.admitsRequest(user.id, randomUUID())))
       return reply
         .code(429)
         .header("retry-after", String(deps.retryAfterSeconds))
         .send({ status: "rate-limited" });
-    const locale = recorded.customer.language;
     shoppers.set(request, { userId: user.id, locale, startParam: check.startParam });
   };
 }

@@ -221,7 +221,15 @@ describe("logs", () => {
     const logger = createLogger({ level: "trace", destination: stream });
     const app = Fastify({ loggerInstance: logger });
     const limiter = { admitsRequest: () => Promise.resolve(true) };
-    const auth = { botToken: kit.token, maxAgeSeconds: 60, limiter, retryAfterSeconds: 1, logger };
+    const languages = { remember: () => Promise.resolve("en" as const) };
+    const auth = {
+      botToken: kit.token,
+      maxAgeSeconds: 60,
+      limiter,
+      languages,
+      retryAfterSeconds: 1,
+      logger,
+    };
     const invoices = {
       api: h.app.bot.api,
       settings: { provider: null, asks: { name: false, phone: false, email: false } },
