@@ -63,6 +63,28 @@ const CORE_TRANSPORT = [
   },
 ];
 
+/**
+ * packages/core/src: money and people are data there (an amount and a currency, a user id). How
+ * they read ("25 ⭐", "Ann (@ann)") is the conversation's: core exports no formatter and holds none
+ * of the tools one is made of.
+ */
+const CORE_WORDS =
+  "Core speaks the shop's language only: formatting money or names is @orderbot/conversation's job.";
+const FORMATTER_NAME = "/^(format|render|display)[A-Z]/";
+const LABEL_NAME = "/^label[A-Z]|Label$/";
+const CORE_FORMATTING = [
+  `FunctionDeclaration[id.name=${FORMATTER_NAME}]`,
+  `VariableDeclarator[id.name=${FORMATTER_NAME}]`,
+  `ExportNamedDeclaration > FunctionDeclaration[id.name=${LABEL_NAME}]`,
+  `ExportNamedDeclaration > VariableDeclaration > VariableDeclarator[id.name=${LABEL_NAME}]`,
+  `ExportSpecifier[exported.name=${FORMATTER_NAME}]`,
+  `ExportSpecifier[exported.name=${LABEL_NAME}]`,
+  "MemberExpression[object.name='Intl'][property.name=/^(NumberFormat|RelativeTimeFormat|ListFormat|PluralRules|DisplayNames)$/]",
+  "CallExpression[callee.property.name=/^toLocale/]",
+  "Literal[value=/⭐/]",
+  "TemplateElement[value.raw=/⭐/]",
+].map((selector) => ({ selector, message: CORE_WORDS }));
+
 /** packages/lock/src: copyable alone, so it imports no other workspace. */
 const LOCK_ALONE = [
   {
@@ -175,6 +197,10 @@ export default tseslint.config(
   },
   { files: ["apps/bot/src/storefront/**/*.ts"], rules: restrict(...STOREFRONT_APART) },
   { files: ["packages/core/**/*.ts"], rules: restrict(...CORE_TRANSPORT) },
+  {
+    files: ["packages/core/src/**/*.ts"],
+    rules: { "no-restricted-syntax": ["error", ...CORE_FORMATTING] },
+  },
   { files: ["packages/lock/src/**/*.ts"], rules: restrict(...LOCK_ALONE) },
   {
     // Product code: functions a reader can hold. Tests, benchmarks and the test kit may be longer.

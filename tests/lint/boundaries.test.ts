@@ -14,6 +14,8 @@ const FIXTURES = path.join(import.meta.dirname, "fixtures");
 const RESTRICTED = "no-restricted-imports";
 const EXTRANEOUS = "import-x/no-extraneous-dependencies";
 const RELATIVE = "import-x/no-relative-packages";
+const SYNTAX = "no-restricted-syntax";
+const CORE_WORDS = "Core speaks the shop's language only";
 
 /** Each fixture, the rule it breaks and a piece of that rule's message. */
 const REJECTED: { fixture: string; rule: string; message: string }[] = [
@@ -78,6 +80,11 @@ const REJECTED: { fixture: string; rule: string; message: string }[] = [
     rule: RESTRICTED,
     message: "Core knows the shop, not the chat",
   },
+  { fixture: "core-exports-formatter.ts", rule: SYNTAX, message: CORE_WORDS },
+  { fixture: "core-exports-label.ts", rule: SYNTAX, message: CORE_WORDS },
+  { fixture: "core-number-format.ts", rule: SYNTAX, message: CORE_WORDS },
+  { fixture: "core-to-locale-string.ts", rule: SYNTAX, message: CORE_WORDS },
+  { fixture: "core-star-sign.ts", rule: SYNTAX, message: CORE_WORDS },
   {
     fixture: "lock-imports-workspace.ts",
     rule: RESTRICTED,

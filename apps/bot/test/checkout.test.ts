@@ -163,7 +163,7 @@ describe("/paysupport and /terms", () => {
             requestId: request.id,
             customer: "Ann Lee (@ann_lee)",
             text: "I was charged but the order says reserved",
-            orders: `${id} RESERVED 30 ⭐`,
+            orders: `${id} RESERVED 30 XTR`,
           },
         },
       },

@@ -266,6 +266,38 @@ describe("the admin list", () => {
   });
 });
 
+describe("refusals", () => {
+  /** The group's language setting, as an owner sets it with /settings. */
+  async function groupLanguage(language: "en" | "zh") {
+    const { version } = (await h.shop.groups.get(group.id))!;
+    const patch = { language };
+    const set = await h.shop.groups.updateSettings({
+      chatId: group.id,
+      patch,
+      expectedVersion: version,
+      actor: owner.id,
+    });
+    expect(set.status).toBe("ok");
+  }
+
+  it("words an input core refused in the group's language, naming field and bound", async () => {
+    const before = await stockOf("TEA-PUER");
+    expect(await say(admin, "/stock TEA-PUER +5000000")).toBe(
+      "That was not accepted: units: at most 1,000,000",
+    );
+    await groupLanguage("zh");
+    try {
+      expect(await say(admin, "/stock TEA-PUER +5000000")).toBe("未被接受：数量：最多 1,000,000");
+      expect(await say(admin, "/category add bad_slug! Tea | 茶")).toBe(
+        "未被接受：标识：1 至 32 个 a-z、0-9 或“-”，以字母或数字开头",
+      );
+    } finally {
+      await groupLanguage("en");
+    }
+    expect(await stockOf("TEA-PUER")).toBe(before);
+  });
+});
+
 describe("/unbind", () => {
   it("is refused to anyone but an owner, asks an owner to confirm, then unbinds the group", async () => {
     // An admin who is not an owner.

@@ -1,6 +1,7 @@
 // `/promo add` parsed without a bot: every option, the currencies, the days in the shop's zone,
 // and what is refused.
 import { describe, expect, it } from "vitest";
+import { problemsText } from "@orderbot/conversation";
 import { parsePromoAdd, startOfDay } from "../src/features/operator/promo-command.ts";
 
 const parse = (args: string, currency = "XTR", zone = "UTC") => parsePromoAdd(args, currency, zone);
@@ -45,26 +46,33 @@ describe("parsePromoAdd", () => {
   });
 
   it("refuses what it cannot read, naming the problem", () => {
-    const problem = (args: string) => {
+    // Typed as core's problems are, and worded by the conversation (English here).
+    const problem = (args: string, locale: "en" | "zh" = "en") => {
       const parsed = parse(args);
-      return parsed.ok ? "ok" : parsed.problem;
+      return parsed.ok ? "ok" : problemsText(locale, [parsed.problem]);
     };
-    expect(problem("")).toBe("CODE and the amount are required");
-    expect(problem("SALE")).toBe("CODE and the amount are required");
-    expect(problem("SALE 0% uses=5")).toBe("a percentage is 1-100");
-    expect(problem("SALE 101% uses=5")).toBe("a percentage is 1-100");
-    expect(problem("SALE 2.5 uses=5")).toBe("not an amount of XTR: 2.5");
-    expect(problem("SALE ten uses=5")).toBe("not 10% or an amount: ten");
-    expect(problem("SALE 10%")).toBe("uses=N is required");
-    expect(problem("SALE 10% uses=0")).toBe("uses is 1-1000000");
-    expect(problem("SALE 10% uses=5 uses=6")).toBe("uses given twice");
-    expect(problem("SALE 10% uses=5 per=0")).toBe("per is 1-100");
-    expect(problem("SALE 10% uses=5 min=abc")).toBe("not an amount: min=abc");
-    expect(problem("SALE 10% uses=5 color=red")).toBe("unknown option: color=red");
-    expect(problem("SALE 10% uses=5 from=2026-13-01")).toBe("from is a day: YYYY-MM-DD");
-    expect(problem("SALE 10% uses=5 until=31.12.2026")).toBe("until is a day: YYYY-MM-DD");
+    expect(problem("")).toBe("code: required");
+    expect(problem("SALE")).toBe("amount: required");
+    expect(problem("SALE 0% uses=5")).toBe("amount: at least 1");
+    expect(problem("SALE 101% uses=5")).toBe("amount: at most 100");
+    expect(problem("SALE 2.5 uses=5")).toBe("amount: not an amount in that currency");
+    expect(problem("SALE ten uses=5")).toBe(
+      "amount: a percentage such as 10% or an amount such as 5.00",
+    );
+    expect(problem("SALE 10%")).toBe("uses: required");
+    expect(problem("SALE 10% uses=0")).toBe("uses: at least 1");
+    expect(problem("SALE 10% uses=5 uses=6")).toBe("uses: uses appears twice");
+    expect(problem("SALE 10% uses=5 per=0")).toBe("per: at least 1");
+    expect(problem("SALE 10% uses=5 per=x")).toBe("per: must be a whole number");
+    expect(problem("SALE 10% uses=5 min=abc")).toBe("min: not an amount in that currency");
+    expect(problem("SALE 10% uses=5 color=red")).toBe("option: color=red is not known");
+    expect(problem("SALE 10% uses=5 from=2026-13-01")).toBe("from: a day: YYYY-MM-DD");
+    expect(problem("SALE 10% uses=5 until=31.12.2026")).toBe("until: a day: YYYY-MM-DD");
     expect(problem("SALE 10% uses=5 from=2026-12-02 until=2026-12-01")).toBe(
-      "until comes before from",
+      "until: must come after from",
+    );
+    expect(problem("SALE 10% uses=5 from=2026-12-02 until=2026-12-01", "zh")).toBe(
+      "结束：必须晚于 开始",
     );
   });
 });

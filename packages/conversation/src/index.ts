@@ -1,6 +1,8 @@
 // @orderbot/conversation: everything a person reads in Telegram. The Fluent texts (locales/), the
 // callback-data codecs of every button, the buttons the worker's notices carry, the rendering of
 // the outbox's notices in each recipient's language, and each customer's language.
+export { formatMoney } from "./money/format-money.ts";
+export { problemsText, problemText } from "./refusals/problems.ts";
 export {
   isLocale,
   localeFromLanguageCode,
@@ -23,6 +25,8 @@ export {
 export {
   callbacks,
   CALLBACK_DATA_MAX_BYTES,
+  fitSearchQuery,
+  SEARCH_QUERY_MAX_BYTES,
   MENU_ACTIONS,
   SETTING_KEYS,
   type CallbackCodec,

@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CALLBACK_DATA_MAX_BYTES, callbacks } from "../src/index.ts";
+import {
+  CALLBACK_DATA_MAX_BYTES,
+  callbacks,
+  fitSearchQuery,
+  SEARCH_QUERY_MAX_BYTES,
+} from "../src/index.ts";
 
 /** A product card's place: the product, its quantity, and the catalog page it was opened from. */
 const card = (productId: number, qty: number, categoryId: number, page: number) => ({
@@ -99,6 +104,20 @@ describe("callback data codecs", () => {
           expect(callbacks.product.decode(data)).toEqual({ productId, qty, categoryId, page });
         },
       ),
+    );
+  });
+});
+
+describe("a search's words in its next-page button", () => {
+  it("keeps the query within what the button can carry, whatever core would search", () => {
+    const query = fitSearchQuery(`${"茶".repeat(30)} tea`);
+    expect(query).toBe("茶".repeat(13));
+    expect(Buffer.byteLength(query)).toBeLessThanOrEqual(SEARCH_QUERY_MAX_BYTES);
+    const data = callbacks.searchPage.encode({ page: 1000, query });
+    expect(Buffer.byteLength(data)).toBeLessThanOrEqual(CALLBACK_DATA_MAX_BYTES);
+    expect(fitSearchQuery("Pu'er, CAKE! cake")).toBe("pu er cake");
+    expect(fitSearchQuery("green tea oolong black white yellow")).toBe(
+      "green tea oolong black white",
     );
   });
 });

@@ -3,7 +3,8 @@
 // folder: @orderbot/core/orders, /payments, /cart, /catalog, /stock, /promotions and the rest.
 export { createShop, type Shop, type CreateShopOptions } from "./shop.ts";
 export { LOCK_KINDS, type LockKind } from "./lock-kinds.ts";
-export { formatMoney, parseMoney } from "./money.ts";
+export { minorUnitDigits, parseMoney, type Money } from "./money.ts";
+export { FORMATS, PROBLEM_RULES, type Format, type Problem, type ProblemRule } from "./problems.ts";
 export {
   coreConfigSchema,
   resolveCoreConfig,

@@ -1,21 +1,20 @@
+/** An amount of money: integer minor units of a currency, never a float and never text. */
+export interface Money {
+  minor: number;
+  currency: string;
+}
+
 /** Currencies without a fractional unit: Telegram Stars, and the ISO ones the Bot API lists with exp 0. */
 const ZERO_DECIMAL = new Set(["XTR", "JPY", "KRW", "VND", "CLP", "ISK", "UGX", "PYG"]);
 
-/**
- * Integer minor units as people read them: "25 ⭐" for Stars, "12.50 USD" otherwise. Never
- * floating-point arithmetic on money: the minor units are split with integer division.
- */
-export function formatMoney(minor: number, currency: string): string {
-  if (currency === "XTR") return `${minor} ⭐`;
-  if (ZERO_DECIMAL.has(currency)) return `${minor} ${currency}`;
-  const sign = minor < 0 ? "-" : "";
-  const abs = Math.abs(minor);
-  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, "0")} ${currency}`;
+/** How many decimal places the currency's minor unit has: 0 for Stars and yen, else 2. */
+export function minorUnitDigits(currency: string): 0 | 2 {
+  return ZERO_DECIMAL.has(currency) ? 0 : 2;
 }
 
-/** "12.5" or "12" (an operator's /price argument) → minor units; null when it is not an amount. */
+/** "12.5" or "12" (a catalog file's or an operator's price) → minor units; null when it is not an amount. */
 export function parseMoney(text: string, currency: string): number | null {
-  const decimals = ZERO_DECIMAL.has(currency) ? 0 : 2;
+  const decimals = minorUnitDigits(currency);
   const pattern = decimals === 0 ? /^(\d{1,9})$/ : /^(\d{1,9})(?:\.(\d{1,2}))?$/;
   const match = pattern.exec(text.trim());
   if (!match) return null;

@@ -6,6 +6,7 @@ import { resolveCoreConfig, type CoreConfigInput } from "./config.ts";
 import { buildDeps, type CoreDeps, type CoreDepsInput } from "./deps.ts";
 import { createFulfilmentService, type FulfilmentService } from "./fulfilment/service.ts";
 import { createProductPhotos, type ProductPhotos } from "./catalog/photos.ts";
+import { createProductEdits, type ProductEdits } from "./catalog/edit-product.ts";
 import { createGroupService, type GroupService } from "./groups/service.ts";
 import { createOrderService, type OrderService } from "./orders/service.ts";
 import { createOutboxService, type OutboxService } from "./outbox/service.ts";
@@ -32,6 +33,8 @@ export interface Shop {
   cart: CartService;
   /** Operators setting the photo on a product's card. */
   photos: ProductPhotos;
+  /** Operators editing a product's titles and whether it is on sale, from the version they saw. */
+  products: ProductEdits;
   orders: OrderService;
   /** Operators moving paid orders on (processing, shipped, delivered), and orders' timelines. */
   fulfilment: FulfilmentService;
@@ -77,6 +80,7 @@ export function createShop(options: CreateShopOptions): Shop {
     categories: createCategoryAdmin(deps),
     cart: createCartService(deps, orders.placeOrder),
     photos: createProductPhotos(deps),
+    products: createProductEdits(deps),
     orders,
     fulfilment: createFulfilmentService(deps),
     payments: createPaymentService(deps),

@@ -47,7 +47,7 @@ describe("logs", () => {
     await shop.payments.confirmPayment(paymentFor(placed.order));
     await shop.payments.confirmPayment(paymentFor(placed.order)); // a second payment: refund path
     await shop.payments.refundOrder(placed.order.id, ownerActor(operator));
-    await shop.stock.adjustStock(p.sku, "+3", ownerActor(operator));
+    await shop.stock.adjustStock(p.sku, { op: "add", units: 3 }, ownerActor(operator));
     await shop.stock.setPrice({ sku: p.sku, priceMinor: 25, actor: ownerActor(operator) });
     await shop.groups.updateSettings({
       chatId: group,

@@ -8,6 +8,7 @@ import { addProduct, payable, unique, user } from "./support/fixtures.ts";
 import { assertInvariants, illegalTransitions, recordTransitions } from "@orderbot/testkit";
 import { type Instance, useShopHarness } from "./support/shop.ts";
 import { ownerActor } from "../src/rights/index.ts";
+import type { StockChange } from "../src/stock/index.ts";
 
 let clients: Instance[];
 let skus: string[];
@@ -76,7 +77,12 @@ const op = fc.oneof(
     kind: fc.constant("adjust" as const),
     client,
     product: fc.nat({ max: 3 }),
-    change: fc.constantFrom("+2", "-1", "=4", "=0"),
+    change: fc.constantFrom(
+      { op: "add", units: 2 },
+      { op: "remove", units: 1 },
+      { op: "set", units: 4 },
+      { op: "set", units: 0 },
+    ) as fc.Arbitrary<StockChange>,
   }),
   fc.record({ kind: fc.constant("refund" as const), client, order: ref }),
   fc.record({ kind: fc.constant("fulfil" as const), client, order: ref }),

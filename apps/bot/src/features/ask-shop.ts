@@ -28,11 +28,11 @@ export function askShopFeature(deps: {
   const feature = new Composer<BotContext>();
   const privateChats = feature.chatType("private");
 
-  /** Opens the request; `sourceMessageId`: the message passed on (one request per message). Null: refused, and told. */
+  /** Opens the request for the message passed on (one request per message). Null: refused, and told. */
   async function relay(
     ctx: BotContext & { from: { id: number } },
     text: string,
-    sourceMessageId: number,
+    messageId: number,
   ) {
     const from = ctx.from as NonNullable<BotContext["from"]>;
     const result = await deps.support.open({
@@ -41,7 +41,9 @@ export function askShopFeature(deps: {
       topic: "question",
       text: cutText(text, MAX_SUPPORT_TEXT),
       customer: { name: customerName(from), username: from.username },
-      sourceMessageId,
+      // The chat names the request by the message it passes on; the database's upgrade trigger
+      // (migration 20261209020000_support_request_keys) reads this form until it is dropped.
+      requestKey: `ask:${from.id}:${messageId}`,
     });
     if (result.status === "too-many") {
       await ctx.reply(ctx.t("support-too-many", { max: result.max }));

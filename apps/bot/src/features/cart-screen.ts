@@ -1,5 +1,5 @@
 import { cutText } from "@orderbot/platform";
-import { formatMoney } from "@orderbot/core";
+import { formatMoney } from "@orderbot/conversation";
 import { type CartService, type CartView } from "@orderbot/core/cart";
 import type { BotContext } from "../bot/context.ts";
 import { cartKeyboard } from "../keyboards/cart.ts";

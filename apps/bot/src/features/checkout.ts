@@ -1,7 +1,6 @@
-import { formatMoney } from "@orderbot/core";
-import { type CheckoutResult } from "@orderbot/core/cart";
+import type { CheckoutResult } from "@orderbot/core/cart";
 import type { BotContext, PrivateButtonContext } from "../bot/context.ts";
-import { callbacks } from "@orderbot/conversation";
+import { callbacks, formatMoney } from "@orderbot/conversation";
 import { orderCard } from "../format/order-card.ts";
 import { refusalText } from "../format/promo.ts";
 import type { CartFeatureDeps } from "./cart.ts";

@@ -1,9 +1,8 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { formatMoney } from "@orderbot/core";
 import { DELIVERY_TEXT_LIMIT, type DeliveryService } from "@orderbot/core/delivery";
-import { type OrderService } from "@orderbot/core/orders";
+import type { OrderService } from "@orderbot/core/orders";
 import type { BotContext, PrivateButtonContext, PrivateContext } from "../bot/context.ts";
-import { callbacks, type OrderMessages } from "@orderbot/conversation";
+import { callbacks, type OrderMessages, formatMoney } from "@orderbot/conversation";
 import { orderCard } from "../format/order-card.ts";
 import { formatDate } from "../format/order.ts";
 import { alert } from "./support.ts";

@@ -1,9 +1,9 @@
 import { Composer } from "grammy";
-import { formatMoney, type ProductView } from "@orderbot/core";
-import { type CatalogService } from "@orderbot/core/catalog";
+import type { ProductView } from "@orderbot/core";
+import type { CatalogService } from "@orderbot/core/catalog";
 import { type OrderService, type PlaceOrderResult } from "@orderbot/core/orders";
 import type { BotContext, PrivateButtonContext } from "../bot/context.ts";
-import { callbacks, type OrderMessages } from "@orderbot/conversation";
+import { callbacks, type OrderMessages, formatMoney } from "@orderbot/conversation";
 import { orderCard } from "../format/order-card.ts";
 import { productCard } from "./product.ts";
 import { showProductCard } from "./product-card.ts";

@@ -1,9 +1,9 @@
 import { Composer } from "grammy";
-import { formatMoney, type ProductView } from "@orderbot/core";
-import { type CartService } from "@orderbot/core/cart";
-import { type CatalogService } from "@orderbot/core/catalog";
+import type { ProductView } from "@orderbot/core";
+import type { CartService } from "@orderbot/core/cart";
+import type { CatalogService } from "@orderbot/core/catalog";
 import type { BotContext } from "../bot/context.ts";
-import { callbacks } from "@orderbot/conversation";
+import { callbacks, formatMoney } from "@orderbot/conversation";
 import { productKeyboard } from "../keyboards/product.ts";
 import { showProductCard } from "./product-card.ts";
 

@@ -1,14 +1,13 @@
 import { Composer } from "grammy";
-import { formatMoney } from "@orderbot/core";
-import { type CartService } from "@orderbot/core/cart";
-import { type PromotionService } from "@orderbot/core/promotions";
+import type { CartService } from "@orderbot/core/cart";
+import type { PromotionService } from "@orderbot/core/promotions";
 import type {
   BotContext,
   PrivateButtonContext,
   PrivateCommandContext,
   PrivateContext,
 } from "../bot/context.ts";
-import { promoCallbacks } from "@orderbot/conversation";
+import { promoCallbacks, formatMoney } from "@orderbot/conversation";
 import { refusalText } from "../format/promo.ts";
 import { LOCALES } from "../format/translate.ts";
 import { cartScreen } from "./cart-screen.ts";

@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
 import type { CatalogService } from "@orderbot/core/catalog";
 import type { BotContext } from "../bot/context.ts";
-import { callbacks } from "@orderbot/conversation";
+import { callbacks, fitSearchQuery } from "@orderbot/conversation";
 import { listingKeyboard } from "../keyboards/catalog.ts";
 import { productLines } from "./catalog.ts";
 import { showInPlace } from "./support.ts";
@@ -22,7 +22,9 @@ export function searchFeature(deps: {
   const privateChats = feature.chatType("private");
 
   async function results(ctx: BotContext, query: string, page: number, fuzzy = true) {
-    const found = await deps.catalog.search(query, { page, pageSize: deps.pageSize, fuzzy });
+    // The words must fit the "next page" button: the chat's limit, applied before core searches.
+    const words = fitSearchQuery(query);
+    const found = await deps.catalog.search(words, { page, pageSize: deps.pageSize, fuzzy });
     const pages = Math.max(1, Math.ceil(found.total / found.pageSize));
     const back = { label: ctx.t("btn-back"), data: callbacks.catalogPage.encode({ page: 1 }) };
     if (found.total === 0)

@@ -5,7 +5,7 @@
 import { Composer } from "grammy";
 import type { InvoiceSettings } from "@orderbot/core/payments";
 import type { ShippingOption } from "@orderbot/core/shipping";
-import { formatMoney } from "@orderbot/core";
+import { formatMoney } from "@orderbot/conversation";
 import { optionsFor } from "@orderbot/core/shipping";
 import type { BotContext } from "../bot/context.ts";
 

@@ -1,5 +1,6 @@
 import type { InlineKeyboard } from "grammy";
-import { formatMoney, type OrderView } from "@orderbot/core";
+import type { OrderView } from "@orderbot/core";
+import { formatMoney } from "@orderbot/conversation";
 import type { BotContext } from "../bot/context.ts";
 import { orderKeyboard } from "../keyboards/order.ts";
 import { isOpen, orderText } from "./order.ts";

@@ -1,4 +1,5 @@
-import { formatMoney, type OrderView } from "@orderbot/core";
+import type { OrderView } from "@orderbot/core";
+import { formatMoney } from "@orderbot/conversation";
 import { formatClock, formatDay, formatDuration, UTC_SHOP_TIME, type ShopTime } from "./time.ts";
 import { orderPromoLines } from "./promo.ts";
 import { timelineText } from "./timeline.ts";

@@ -1,7 +1,8 @@
-import { formatMoney, type OrderPromoView, type OrderView } from "@orderbot/core";
-import { type CartView } from "@orderbot/core/cart";
+import type { OrderPromoView, OrderView } from "@orderbot/core";
+import { formatMoney } from "@orderbot/conversation";
+import type { CartView } from "@orderbot/core/cart";
 import type { InvoiceTerms } from "@orderbot/core/payments";
-import { type PromoRefusal } from "@orderbot/core/promotions";
+import type { PromoRefusal } from "@orderbot/core/promotions";
 import { cutText } from "@orderbot/platform";
 import type { Translate } from "./translate.ts";
 

@@ -1,6 +1,6 @@
 import type { Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
-import { formatMoney } from "@orderbot/core";
+import { formatMoney } from "@orderbot/conversation";
 import { enqueueOutbox, outboxHas } from "@orderbot/core/outbox";
 import { buildDailyReport, dayIn, type DailyReport } from "@orderbot/core/reports";
 import type { OperatorChats } from "../operators/chats.ts";

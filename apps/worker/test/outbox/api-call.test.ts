@@ -91,7 +91,8 @@ describe("toApiCall", () => {
             requestId: 7,
             topic: "question",
             customer: "Ann (@ann)",
-            orders: "AB12CD34 PAID 25 ⭐\nCD34EF56 RESERVED 5 ⭐",
+            // A row of today's shape (amounts as data) beside one queued when they were text.
+            orders: "AB12CD34 PAID 1250 USD\nCD34EF56 RESERVED 5 ⭐",
             text: "Do you ship to Berlin?",
           },
         },
@@ -103,7 +104,7 @@ describe("toApiCall", () => {
       [
         "顾客问题 #7，来自 Ann (@ann)",
         "最近的订单：",
-        "AB12CD34 · 已支付 · 25 ⭐",
+        "AB12CD34 · 已支付 · 12.50 USD",
         "CD34EF56 · 待付款 · 5 ⭐",
         "留言：Do you ship to Berlin?",
         "回复本消息即可答复顾客。",

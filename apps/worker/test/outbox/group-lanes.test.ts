@@ -35,7 +35,7 @@ describe("the operator group's outbox under a flood of questions", () => {
         topic: "question",
         text: `question ${i}`,
         customer: { name: `Customer ${userId}` },
-        sourceMessageId: i + 1,
+        requestKey: `question:${i + 1}`,
       });
     const results: Awaited<ReturnType<typeof ask>>[] = [];
     for (let c = 0; c < CUSTOMERS; c += 4) {

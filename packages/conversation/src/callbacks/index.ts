@@ -18,6 +18,7 @@ import {
 } from "./codec.ts";
 
 export { CALLBACK_DATA_MAX_BYTES, type CallbackCodec } from "./codec.ts";
+export { fitSearchQuery, SEARCH_QUERY_MAX_BYTES } from "./search-query.ts";
 
 /** Group settings an operator can change from /settings (see features/operator/settings.ts). */
 export const SETTING_KEYS = ["notifyPaidOrders", "lowStockThreshold", "language"] as const;
@@ -38,7 +39,7 @@ export const callbacks = {
   catalogPage: defineCallback("c", { page: pageField }),
   /** A page of one category: its subcategories, then its products (0: products in no category). */
   category: defineCallback("k", { categoryId: countField, page: pageField }),
-  /** A page of search results; the query's words ride along (core keeps them within 40 bytes). */
+  /** A page of search results; the query's words ride along (fitSearchQuery keeps them short). */
   searchPage: defineCallback("f", {
     page: pageFieldUpTo(SEARCH_MAX_PAGE),
     query: searchQueryField,

@@ -1,7 +1,8 @@
 // What the operators' paid-order alert lists under its heading, read from the order when the alert
 // is sent: the items, a physical order's shipping (the buyer's details masked: the alert's "Show
 // contact" reveals them to who presses), and the masked tails of the codes it was given.
-import { formatMoney, type OrderView } from "@orderbot/core";
+import type { OrderView } from "@orderbot/core";
+import { formatMoney } from "../money/format-money.ts";
 import type { OrderShippingView, ShippingOption } from "@orderbot/core/shipping";
 import type { Locale } from "../languages.ts";
 import { format } from "./fluent.ts";

@@ -2,7 +2,8 @@
 // (a template named after the event, and its ids and facts), never words, so a notice is in its
 // recipient's language as it is when sent, and the words can change under queued rows. Facts that
 // live with the order (a paid order's items and shipping) are read from it when sent.
-import { formatMoney, type OrderView } from "@orderbot/core";
+import type { OrderView } from "@orderbot/core";
+import { formatMoney } from "../money/format-money.ts";
 import type { ShippingOption } from "@orderbot/core/shipping";
 import { LOCALES, type Locale } from "../languages.ts";
 import { CARD_WAY_BACK, fulfilmentButtons, showPhoneButton, type NoticeButton } from "./buttons.ts";
@@ -83,16 +84,19 @@ function argsOf(p: Params, locale: Locale, facts: NoticeFacts): Args {
   };
 }
 
-/** Core's "ID STATUS AMOUNT" lines, with each state in the glossary's word: "ID · paid · 50 ⭐". */
+/**
+ * Core's "ID STATUS MINOR CURRENCY" lines in the group's words: "ID · paid · 50 ⭐". A row queued
+ * before amounts came as data carries the amount as text ("50 ⭐"): shown as it is.
+ */
 function recentOrders(locale: Locale, lines: string): string {
   return lines
     .split("\n")
     .map((line) =>
-      line.replace(
-        /^(\S+) ([A-Z_]+) (.*)$/,
-        (_, id: string, status: string, amount: string) =>
-          `${id} · ${word(locale, `status-${status}`, status)} · ${amount}`,
-      ),
+      line.replace(/^(\S+) ([A-Z_]+) (.*)$/, (_, id: string, status: string, amount: string) => {
+        const money = /^(\d+) ([A-Z]{3})$/.exec(amount);
+        const shown = money ? formatMoney(Number(money[1]), money[2]!) : amount;
+        return `${id} · ${word(locale, `status-${status}`, status)} · ${shown}`;
+      }),
     )
     .join("\n");
 }

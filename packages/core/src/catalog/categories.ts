@@ -12,7 +12,7 @@ export const categorySlugSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "1-32 of a-z, 0-9 and '-', starting with a letter or digit");
+  .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "slug");
 
 const titleSchema = z.string().trim().min(1).max(64);
 

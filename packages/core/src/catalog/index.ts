@@ -10,7 +10,13 @@ export {
   type RemoveCategoryResult,
   type RenameCategoryInput,
 } from "./categories.ts";
-export { SEARCH_MAX_PAGE, SEARCH_QUERY_MAX_BYTES, searchWords, type SearchPage } from "./search.ts";
+export { SEARCH_MAX_PAGE, searchWords, type SearchPage } from "./search.ts";
+export {
+  PRODUCT_TITLE_MAX,
+  type EditProductInput,
+  type EditProductResult,
+  type ProductEdits,
+} from "./edit-product.ts";
 export {
   PRODUCT_PHOTO_URL_MAX,
   parseProductPhoto,

@@ -27,26 +27,37 @@ export function parseProductPhoto(input: string): string | null {
 export type SetProductPhotoResult =
   | { status: "ok"; product: ProductView }
   | { status: "invalid-photo" }
-  | { status: "unknown-product" };
+  | { status: "unknown-product" }
+  /** The product is no longer at `expectedVersion`: nothing changed; `product` is as it is now. */
+  | { status: "conflict"; product: ProductView };
+
+export interface SetProductPhotoInput {
+  sku: string;
+  photo: string | null;
+  actor: bigint;
+  /** The product version the caller saw: a product changed since is refused, not changed. */
+  expectedVersion?: number | undefined;
+}
 
 export interface ProductPhotos {
   /** Sets (or, with null, removes) the photo shown on a product's card. */
-  set(input: { sku: string; photo: string | null; actor: bigint }): Promise<SetProductPhotoResult>;
+  set(input: SetProductPhotoInput): Promise<SetProductPhotoResult>;
 }
 
 export function createProductPhotos(deps: CoreDeps): ProductPhotos {
+  const missed = (sku: string) => missedIn(deps, sku);
   return {
-    async set({ sku, photo, actor }) {
+    async set({ sku, photo, actor, expectedVersion }) {
       const stored = photo === null ? null : parseProductPhoto(photo);
       if (photo !== null && stored === null) return { status: "invalid-photo" };
-      // One conditional statement: no read-then-write, and the photo is not part of what the
-      // version column guards (stock and price), so it does not bump it.
+      // One conditional statement, no read-then-write; like every write of a product it bumps the
+      // version, so a caller holding an older one is told.
       const rows = await deps.db.product.updateManyAndReturn({
-        where: { sku },
-        data: { photo: stored },
+        where: { sku, ...(expectedVersion === undefined ? {} : { version: expectedVersion }) },
+        data: { photo: stored, version: { increment: 1 } },
       });
       const row = rows[0];
-      if (!row) return { status: "unknown-product" };
+      if (!row) return missed(sku);
       deps.logger.info(
         { sku, actor: deps.mask(actor), kind: stored === null ? "none" : kindOf(stored) },
         "product photo set",
@@ -54,6 +65,14 @@ export function createProductPhotos(deps: CoreDeps): ProductPhotos {
       return { status: "ok", product: productView(row) };
     },
   };
+}
+
+/** Why the update matched no row: no such product, or it moved past the expected version. */
+async function missedIn(deps: CoreDeps, sku: string): Promise<SetProductPhotoResult> {
+  const current = await deps.db.product.findUnique({ where: { sku } });
+  return current
+    ? { status: "conflict", product: productView(current) }
+    : { status: "unknown-product" };
 }
 
 const kindOf = (photo: string): "url" | "file_id" =>

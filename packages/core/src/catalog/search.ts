@@ -7,13 +7,9 @@ import { z } from "zod";
 import type { Sql } from "../database/sql.ts";
 import { productView, type ProductView } from "../views.ts";
 
-/**
- * A query's words fit in this many bytes (UTF-8), so that a button can carry the query to the
- * next page of results within Telegram's 64 bytes of callback data. Later words are dropped.
- */
-export const SEARCH_QUERY_MAX_BYTES = 40;
 /** The last page of results a search can ask for. */
 export const SEARCH_MAX_PAGE = 1000;
+/** A title search, not a document: later words are dropped. */
 const MAX_WORDS = 5;
 
 export interface SearchPage {
@@ -28,29 +24,13 @@ export interface SearchPage {
   fuzzy: boolean;
 }
 
-/** Lowercase words, split on spaces and punctuation, each once, within SEARCH_QUERY_MAX_BYTES. */
+/** Lowercase words, split on spaces and punctuation, each once, at most MAX_WORDS. */
 export function searchWords(query: string): string[] {
   const words: string[] = [];
-  let bytes = 0;
   for (const word of query.toLowerCase().split(/[\s\p{P}\p{S}]+/u)) {
-    if (!word || words.includes(word) || words.length >= MAX_WORDS) continue;
-    // A first word longer than the limit is cut to fit (by characters, never mid-character).
-    const fitted = words.length === 0 ? fit(word, SEARCH_QUERY_MAX_BYTES) : word;
-    const size = Buffer.byteLength(fitted) + (words.length > 0 ? 1 : 0);
-    if (bytes + size > SEARCH_QUERY_MAX_BYTES) break;
-    words.push(fitted);
-    bytes += size;
+    if (word && !words.includes(word) && words.length < MAX_WORDS) words.push(word);
   }
   return words;
-}
-
-function fit(word: string, maxBytes: number): string {
-  let out = "";
-  for (const char of word) {
-    if (Buffer.byteLength(out + char) > maxBytes) break;
-    out += char;
-  }
-  return out;
 }
 
 const optionsSchema = z.object({

@@ -4,7 +4,6 @@ import { runTransaction } from "@orderbot/db";
 import { z } from "zod";
 import { violatedUniqueIndex } from "../database/db-errors.ts";
 import type { CoreDeps } from "../deps.ts";
-import { formatMoney } from "../money.ts";
 import { lockOpenRequests, MAX_OPEN_SUPPORT_REQUESTS } from "./open-requests.ts";
 import { enqueueOperatorAlert, enqueueOutbox } from "../outbox/messages.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
@@ -12,7 +11,7 @@ import { parseWith, telegramId } from "../validation.ts";
 
 /**
  * Orders listed with a request: enough for an operator to see what it is about. One line each,
- * "ID STATUS AMOUNT": the worker shows the state in the group's words.
+ * "ID STATUS MINOR CURRENCY": the worker shows the state and the amount in the group's words.
  */
 const RECENT_ORDERS = 5;
 /** The stored text fits one Telegram message with the alert's header (checked in the database too). */
@@ -32,10 +31,10 @@ export interface OpenSupportRequestInput {
   /** How operators know them: their Telegram name and @username. Shown to operators only. */
   customer: { name: string; username?: string | undefined };
   /**
-   * The customer's message this request passes on ("Ask the shop"): a second press for the same
-   * message finds the first request instead of opening another.
+   * What the way in names this request by (the chat: the message an "Ask the shop" press passes
+   * on): asking again with the same key finds the first request instead of opening another.
    */
-  sourceMessageId?: number;
+  requestKey?: string;
 }
 
 export type OpenSupportRequestResult =
@@ -43,7 +42,7 @@ export type OpenSupportRequestResult =
       status: "ok";
       requestId: number;
       /** Operator groups alerted (0: none bound, or a replay). */ alerted: number;
-      /** The message was passed on before: this is that request, alerted then. */
+      /** Its key was asked under before: this is that request, alerted then. */
       replayed?: boolean;
     }
   /** The customer has `max` requests open already: nothing recorded, nothing alerted. */
@@ -55,12 +54,12 @@ const inputSchema = z.object({
   chatId: telegramId,
   topic: z.enum(SUPPORT_TOPICS),
   text: z.string().max(MAX_SUPPORT_TEXT),
-  sourceMessageId: z.number().int().min(1).optional(),
+  requestKey: z.string().min(1).max(128).optional(),
   customer: z.object({
     name: z.string().min(1).max(128),
     username: z
       .string()
-      .regex(/^[A-Za-z0-9_]{1,32}$/)
+      .regex(/^[A-Za-z0-9_]{1,32}$/, "username")
       .optional(),
   }),
 });
@@ -122,7 +121,7 @@ async function openRequest(
   try {
     result = await recordRequest(deps, input, alert);
   } catch (error) {
-    // Two presses at once for one message: the unique index let one in; this is the other.
+    // Two requests at once under one key: the unique index let one in; this is the other.
     const raced = violatedUniqueIndex(error) || violatedUniqueIndex((error as Error).cause);
     const first = raced ? await earlierRequest(deps, input) : null;
     if (!first) throw error;
@@ -140,16 +139,11 @@ async function openRequest(
   return result;
 }
 
-/** The request already opened for this message of the customer's, if any. */
+/** The request already opened under this key, if any. */
 async function earlierRequest(deps: CoreDeps, input: Input): Promise<{ id: number } | null> {
-  if (input.sourceMessageId === undefined) return null;
+  if (input.requestKey === undefined) return null;
   return deps.db.supportRequest.findUnique({
-    where: {
-      chatId_sourceMessageId: {
-        chatId: BigInt(input.chatId),
-        sourceMessageId: input.sourceMessageId,
-      },
-    },
+    where: { requestKey: input.requestKey },
     select: { id: true },
   });
 }
@@ -166,7 +160,7 @@ async function alertParams(
     select: { publicId: true, status: true, totalMinor: true, currency: true },
   });
   const orders = recent
-    .map((o) => `${o.publicId} ${o.status} ${formatMoney(o.totalMinor, o.currency)}`)
+    .map((o) => `${o.publicId} ${o.status} ${o.totalMinor} ${o.currency}`)
     .join("\n");
   const customer = input.customer.username
     ? `${input.customer.name} (@${input.customer.username})`
@@ -194,7 +188,7 @@ function recordRequest(
           chatId: input.chatId,
           topic: input.topic,
           text: input.text,
-          sourceMessageId: input.sourceMessageId ?? null,
+          requestKey: input.requestKey ?? null,
         },
       });
       const alerted = await enqueueOperatorAlert(

@@ -31,7 +31,7 @@ export async function botRemoved(
   chatIdRaw: Arg<"botRemoved">,
 ): Result<"botRemoved"> {
   const chatId = telegramId.safeParse(chatIdRaw);
-  if (!chatId.success) return invalid(["chatId: not a Telegram id"]);
+  if (!chatId.success) return invalid([{ field: "chatId", rule: "format", bound: "telegram-id" }]);
   const group = await findGroup(deps.db, chatId.data);
   if (!group) return NOT_FOUND;
   const deadLettered = await deadLetterGroupOutbox(deps.db, {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { CoreConfig } from "../config.ts";
+import { issueParams } from "../problems.ts";
 import { skuSchema, telegramId } from "../validation.ts";
 
 export interface PlaceOrderInput {
@@ -39,7 +40,7 @@ export function placeOrderSchema(config: Pick<CoreConfig, "maxLines" | "maxUnits
             ctx.addIssue({
               code: "custom",
               path: [index, "sku"],
-              message: `${item.sku} appears twice`,
+              ...issueParams("duplicate", item.sku),
             });
           seen.add(item.sku);
         });

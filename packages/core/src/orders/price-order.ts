@@ -1,6 +1,7 @@
 // An order priced before its transaction: its lines at today's prices, its promo, its total.
 import type { ProductKind } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
+import type { Problem } from "../problems.ts";
 import { invalid, type Invalid } from "../results.ts";
 import {
   checkInvoiceAmount,
@@ -35,12 +36,14 @@ export async function priceLines(
     where: { sku: { in: input.items.map((i) => i.sku) } },
   });
   const bySku = new Map(products.map((p) => [p.sku, p]));
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   const lines: PricedLine[] = [];
   input.items.forEach((item, index) => {
     const product = bySku.get(item.sku);
-    if (!product) return problems.push(`items.${index}.sku: unknown product ${item.sku}`);
-    if (!product.active) return problems.push(`items.${index}.sku: ${item.sku} is not on sale`);
+    if (!product)
+      return problems.push({ field: `items.${index}.sku`, rule: "unknown", bound: item.sku });
+    if (!product.active)
+      return problems.push({ field: `items.${index}.sku`, rule: "not-on-sale", bound: item.sku });
     lines.push({
       productId: product.id,
       sku: product.sku,
@@ -53,11 +56,9 @@ export async function priceLines(
     });
   });
   if (new Set(lines.map((l) => l.currency)).size > 1)
-    problems.push("items: products in different currencies cannot share an order");
+    problems.push({ field: "items", rule: "mixed-currencies" });
   if (lines.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0) > MAX_TOTAL_MINOR)
-    problems.push(
-      `items: the order's total would exceed ${MAX_TOTAL_MINOR} minor units; order fewer`,
-    );
+    problems.push({ field: "items", rule: "max", bound: MAX_TOTAL_MINOR });
   if (problems.length > 0) return invalid(problems);
   const total = lines.reduce((sum, l) => sum + l.unitPriceMinor * l.quantity, 0);
   const currency = lines[0]!.currency;

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { INVOICE_LIMITS } from "../payments/invoice-limits.ts";
 import { invalid, type Invalid } from "../results.ts";
+import { issueParams } from "../problems.ts";
 import { currencySchema, parseWith, telegramId } from "../validation.ts";
 import { PROMO_CODE_PATTERN } from "./terms.ts";
 import { refusalOf, type Actor, type Forbidden } from "../rights/may-do.ts";
@@ -27,11 +28,7 @@ export interface PromoCodeView {
 
 const createSchema = z
   .object({
-    code: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(PROMO_CODE_PATTERN, "3-32 of A-Z, 0-9, '-' and '_', starting with a letter or digit"),
+    code: z.string().trim().toUpperCase().regex(PROMO_CODE_PATTERN, "promo-code"),
     kind: z.enum(["PERCENT", "FIXED"]),
     value: z.number().int().min(1).max(2_147_483_647),
     /** FIXED: the currency of the amount and of the minimum. */
@@ -45,17 +42,17 @@ const createSchema = z
   })
   .superRefine((input, ctx) => {
     if (input.kind === "PERCENT" && input.value > 100)
-      ctx.addIssue({ code: "custom", path: ["value"], message: "a percentage is 1-100" });
+      ctx.addIssue({ code: "custom", path: ["value"], ...issueParams("max", 100) });
     if (input.kind === "FIXED" && input.currency === null)
-      ctx.addIssue({ code: "custom", path: ["currency"], message: "a fixed amount needs one" });
+      ctx.addIssue({ code: "custom", path: ["currency"], ...issueParams("required") });
     if (input.currency !== null && !INVOICE_LIMITS[input.currency])
       ctx.addIssue({
         code: "custom",
         path: ["currency"],
-        message: "not a currency the shop takes",
+        ...issueParams("one-of", Object.keys(INVOICE_LIMITS).join("|")),
       });
     if (input.startsAt && input.endsAt && input.startsAt >= input.endsAt)
-      ctx.addIssue({ code: "custom", path: ["endsAt"], message: "must be after the start" });
+      ctx.addIssue({ code: "custom", path: ["endsAt"], ...issueParams("after", "startsAt") });
   });
 
 export type CreatePromoCodeInput = Omit<z.input<typeof createSchema>, "actor"> & {

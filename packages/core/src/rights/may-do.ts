@@ -26,6 +26,7 @@ export interface Actor {
  */
 export const RIGHTS = {
   stock: null,
+  product: null, // titles and sale status: no money moves
   refund: "can_promote_members", // money goes back to the buyer
   "refund-retry": "can_promote_members", // sends a refused refund to Telegram again
   "refund-mark": "can_promote_members", // records money as returned, closing what the shop owes

@@ -6,8 +6,10 @@ import type { ProductKind } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
+import { issueParams } from "../problems.ts";
 import { currencySchema, parseWith, skuSchema, telegramId } from "../validation.ts";
 import { refusalOf, type Actor, type Forbidden } from "../rights/may-do.ts";
+import { productView, type ProductView } from "../views.ts";
 
 export interface SetProductKindInput {
   sku: string;
@@ -18,12 +20,16 @@ export interface SetProductKindInput {
   priceMinor?: number | undefined;
   /** Needs the rights table's right for `kind`: a change of kind sets a price. */
   actor: Actor;
+  /** The product version the caller saw: a product changed since is refused, not changed. */
+  expectedVersion?: number | undefined;
 }
 
 export type SetProductKindResult =
   | { status: "ok"; sku: string; kind: ProductKind; currency: string; priceMinor: number }
   /** It is priced in another currency: give its price in `currency`. */
   | { status: "price-required"; sku: string; priceCurrency: string }
+  /** The product is no longer at `expectedVersion`: nothing changed; `product` is as it is now. */
+  | { status: "conflict"; product: ProductView }
   | NotFound
   | Invalid
   | Forbidden;
@@ -35,9 +41,10 @@ const schema = z
     currency: currencySchema,
     priceMinor: z.number().int().min(1).max(2_147_483_647).optional(),
     actor: telegramId,
+    expectedVersion: z.number().int().min(0).optional(),
   })
   .refine((input) => (input.kind === "DIGITAL") === (input.currency === "XTR"), {
-    message: "digital goods are priced in XTR, physical goods in the provider's currency",
+    ...issueParams("kind-currency"),
     path: ["currency"],
   });
 
@@ -50,9 +57,16 @@ export function createSetProductKind(deps: CoreDeps) {
     const input = parsed.value;
     return deps.db.$transaction(async (tx) => {
       const [product] = await tx.$queryRaw<
-        { id: number; currency: string; priceMinor: number }[]
-      >`SELECT id, currency, price_minor AS "priceMinor" FROM products WHERE sku = ${input.sku} FOR UPDATE`;
+        { id: number; currency: string; priceMinor: number; version: number }[]
+      >`SELECT id, currency, price_minor AS "priceMinor", version
+          FROM products WHERE sku = ${input.sku} FOR UPDATE`;
       if (!product) return NOT_FOUND;
+      // Locked: the version read is the one written over, so a stale caller is told, never ignored.
+      if (input.expectedVersion !== undefined && product.version !== input.expectedVersion)
+        return {
+          status: "conflict",
+          product: productView(await tx.product.findUniqueOrThrow({ where: { id: product.id } })),
+        } as const;
       const repriced = product.currency !== input.currency;
       if (repriced && input.priceMinor === undefined)
         return { status: "price-required", sku: input.sku, priceCurrency: product.currency };

@@ -13,24 +13,41 @@ export type AdjustStockResult =
    * `replayed`: this request id was applied before; nothing changed now, `delta` is the first time's.
    */
   | { status: "ok"; product: ProductView; delta: number; replayed?: boolean }
-  /** "-N" with fewer than N units available. */
+  /** "remove" with fewer units than that available. */
   | { status: "insufficient"; available: number }
-  /** "=N" lost to concurrent changes several times in a row; try again. */
-  | { status: "conflict" }
+  /**
+   * The product is no longer at `expectedVersion`, or "set" lost to concurrent changes several
+   * times in a row: nothing changed; `product` is as it is now.
+   */
+  | { status: "conflict"; product: ProductView }
   | NotFound
   | Invalid
   | Forbidden;
 
-/** "+N" adds, "-N" removes (never below zero), "=N" sets. N up to 1,000,000. */
+/** What a stock change does: add or remove `units`, or set the stock to `units`. */
+export const STOCK_OPS = ["add", "remove", "set"] as const;
+export type StockOp = (typeof STOCK_OPS)[number];
+
+export interface StockChange {
+  op: StockOp;
+  /** 1..1,000,000 (0 only to set). */
+  units: number;
+  /** The product version the caller saw: a product changed since is refused, not changed. */
+  expectedVersion?: number | undefined;
+}
+
+export const MAX_STOCK_UNITS = 1_000_000;
+
 const changeSchema = z
-  .string()
-  .trim()
-  .regex(/^[+\-=]\d{1,7}$/, 'must be "+N", "-N" or "=N"')
-  .transform((value) => ({ op: value[0] as "+" | "-" | "=", n: Number(value.slice(1)) }))
-  .refine(
-    ({ op, n }) => n <= 1_000_000 && (op === "=" || n > 0),
-    "N must be 1..1000000 (0 only with =)",
-  );
+  .object({
+    op: z.enum(STOCK_OPS),
+    units: z.number().int().min(0).max(MAX_STOCK_UNITS),
+    expectedVersion: z.number().int().min(0).optional(),
+  })
+  .refine(({ op, units }) => op === "set" || units > 0, {
+    path: ["units"],
+    message: "positive",
+  });
 
 const inputSchema = z.object({
   sku: skuSchema,
@@ -45,15 +62,16 @@ const inputSchema = z.object({
 const SET_ATTEMPTS = 3;
 
 /**
- * An operator's `/stock SKU +N|-N|=N`. Every change is one conditional, versioned UPDATE plus an
- * ADJUST ledger row in the same transaction, so `stock = sum(ledger)` keeps holding:
- * "-N" only where `stock >= N`; "=N" only where the version is still the one read (the delta was
- * computed from it), retried a few times against concurrent orders. No lock is needed.
+ * An operator's stock change. Every change is one conditional, versioned UPDATE plus an ADJUST
+ * ledger row in the same transaction, so `stock = sum(ledger)` keeps holding: "remove" only where
+ * `stock >= units`; "set" only where the version is still the one read (the delta was computed
+ * from it), retried a few times against concurrent orders; with `expectedVersion`, any change only
+ * at that version, never retried. No lock is needed.
  */
 export function createAdjustStock(deps: CoreDeps) {
   return (
     sku: string,
-    change: string,
+    change: StockChange,
     actor: Actor,
     options: { requestId?: string } = {},
   ): Promise<AdjustStockResult> => adjustStock(deps, sku, change, actor, options);
@@ -65,7 +83,7 @@ type Change = Input["change"];
 async function adjustStock(
   deps: CoreDeps,
   sku: string,
-  change: string,
+  change: StockChange,
   actor: Actor,
   options: { requestId?: string },
 ): Promise<AdjustStockResult> {
@@ -136,32 +154,55 @@ async function replayOnDuplicate(
 async function adjust(deps: CoreDeps, input: Input): Promise<AdjustStockResult> {
   const { sku, change, requestId } = input;
   const who = `op:${deps.mask(input.actor)}`;
-  for (let attempt = 1; attempt <= SET_ATTEMPTS; attempt++) {
-    const product = await deps.db.product.findUnique({ where: { sku } });
+  // With an expected version the caller decided on what it saw: a moved product is its to re-read.
+  const attempts = change.expectedVersion === undefined ? SET_ATTEMPTS : 1;
+  let product: ProductModel | null = null;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    product = await deps.db.product.findUnique({ where: { sku } });
     if (!product) return NOT_FOUND;
     // Telegram re-delivers a command whose first run failed after the change committed (its
     // reply hit an error, say): the change must not be made twice.
     const earlier = await replay(deps, product.id, requestId);
     if (earlier) return earlier;
-    const delta =
-      change.op === "+" ? change.n : change.op === "-" ? -change.n : change.n - product.stock;
+    if (change.expectedVersion !== undefined && product.version !== change.expectedVersion) break;
+    const delta = deltaOf(change, product.stock);
     if (delta === 0) return unchanged(deps, product, who, requestId);
     const updated = await applyChange(deps, product, change, delta, who, requestId).catch(
-      (error: unknown) => replayOnDuplicate(deps, error, product.id, requestId),
+      (error: unknown) => replayOnDuplicate(deps, error, product!.id, requestId),
     );
     if (updated && "status" in updated) return updated;
     if (updated) return { status: "ok", product: productView(updated), delta };
     deps.metrics.stockConflicts.inc({ op: "adjust_stock" });
-    if (change.op === "-") {
-      const current = await deps.db.product.findUnique({
-        where: { id: product.id },
-        select: { stock: true },
-      });
-      if ((current?.stock ?? 0) < change.n)
-        return { status: "insufficient", available: current?.stock ?? 0 };
-    }
+    const short = change.op === "remove" ? await shortfall(deps, product.id, change.units) : null;
+    if (short) return short;
   }
-  return { status: "conflict" };
+  return conflict(deps, product!.id);
+}
+
+const deltaOf = (change: Change, stock: number): number =>
+  change.op === "add"
+    ? change.units
+    : change.op === "remove"
+      ? -change.units
+      : change.units - stock;
+
+/** "remove" refused for want of units, if that is why its update matched no row. */
+async function shortfall(
+  deps: CoreDeps,
+  productId: number,
+  units: number,
+): Promise<AdjustStockResult | null> {
+  const current = await deps.db.product.findUnique({
+    where: { id: productId },
+    select: { stock: true },
+  });
+  const available = current?.stock ?? 0;
+  return available < units ? { status: "insufficient", available } : null;
+}
+
+async function conflict(deps: CoreDeps, productId: number): Promise<AdjustStockResult> {
+  const product = await deps.db.product.findUnique({ where: { id: productId } });
+  return product ? { status: "conflict", product: productView(product) } : NOT_FOUND;
 }
 
 /** The conditional update and its ADJUST ledger row; null when the condition no longer holds. */
@@ -176,12 +217,12 @@ function applyChange(
   return runTransaction(
     deps.db,
     async (tx) => {
-      const where =
-        change.op === "="
-          ? { id: product.id, version: product.version }
-          : change.op === "-"
-            ? { id: product.id, stock: { gte: change.n } }
-            : { id: product.id };
+      const pinned = change.op === "set" || change.expectedVersion !== undefined;
+      const where = {
+        id: product.id,
+        ...(pinned ? { version: product.version } : {}),
+        ...(change.op === "remove" ? { stock: { gte: change.units } } : {}),
+      };
       const rows = await tx.product.updateManyAndReturn({
         where,
         data: { stock: { increment: delta }, version: { increment: 1 } },

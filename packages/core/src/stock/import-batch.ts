@@ -68,7 +68,9 @@ export function createImportStockBatch(deps: CoreDeps) {
     });
     const idBySku = new Map(products.map((p) => [p.sku, p.id]));
     const unknown = input.lines.flatMap((line, index) =>
-      idBySku.has(line.sku) ? [] : [`lines.${index}.sku: unknown product ${line.sku}`],
+      idBySku.has(line.sku)
+        ? []
+        : [{ field: `lines.${index}.sku`, rule: "unknown" as const, bound: line.sku }],
     );
     if (unknown.length > 0) return invalid(unknown);
 

@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import type { Actor } from "../rights/may-do.ts";
-import { createAdjustStock, type AdjustStockResult } from "./adjust-stock.ts";
+import { createAdjustStock, type AdjustStockResult, type StockChange } from "./adjust-stock.ts";
 import {
   createImportStockBatch,
   type ImportStockBatchInput,
@@ -9,10 +9,10 @@ import {
 import { createSetPrice, type SetPriceInput, type SetPriceResult } from "./set-price.ts";
 
 export interface StockService {
-  /** `/stock SKU +N|-N|=N`; with a `requestId` (the command's chat and message), a retry changes nothing twice. */
+  /** Add, remove or set units; with a `requestId` (the command's identity), a retry changes nothing twice. */
   adjustStock(
     sku: string,
-    change: string,
+    change: StockChange,
     actor: Actor,
     options?: { requestId?: string },
   ): Promise<AdjustStockResult>;

@@ -57,11 +57,11 @@ describe("50 concurrent checkouts over overlapping products", () => {
     for (const p of products) {
       const demand = [...carts.values()].reduce((sum, c) => sum + (c.get(p.sku) ?? 0), 0);
       const stock = Math.floor(demand * 0.75);
-      expect(await h.shop.stock.adjustStock(p.sku, `=${stock}`, ownerActor(user(1)))).toMatchObject(
-        {
-          status: "ok",
-        },
-      );
+      expect(
+        await h.shop.stock.adjustStock(p.sku, { op: "set", units: stock }, ownerActor(user(1))),
+      ).toMatchObject({
+        status: "ok",
+      });
       initial.set(p.sku, stock);
     }
     const before = new Map(

@@ -43,11 +43,28 @@ describe("shop.photos.set", () => {
     const set = await h.shop.photos.set({ sku: target, photo: FILE_ID, actor: 7_000_000_001n });
     expect(set).toMatchObject({ status: "ok", product: { sku: target, photo: FILE_ID } });
     expect((await h.shop.catalog.get({ sku: target }))?.photo).toBe(FILE_ID);
-    expect((await h.shop.catalog.get({ sku: target }))?.version).toBe(before?.version);
+    expect((await h.shop.catalog.get({ sku: target }))?.version).toBe(before!.version + 1);
     await h.shop.photos.set({ sku: target, photo: "https://example.com/b.jpg", actor: 1n });
     expect((await h.shop.catalog.get({ sku: target }))?.photo).toBe("https://example.com/b.jpg");
     await h.shop.photos.set({ sku: target, photo: null, actor: 1n });
     expect((await h.shop.catalog.get({ sku: target }))?.photo).toBeNull();
+  });
+
+  it("refuses a change from a stale version with the product as it is now", async () => {
+    const target = await sku();
+    const seen = (await h.shop.catalog.get({ sku: target }))!.version;
+    await h.shop.photos.set({ sku: target, photo: FILE_ID, actor: 1n });
+    const stale = { sku: target, photo: null, actor: 1n, expectedVersion: seen };
+    expect(await h.shop.photos.set(stale)).toEqual({
+      status: "conflict",
+      product: expect.objectContaining({ photo: FILE_ID, version: seen + 1 }),
+    });
+    expect((await h.shop.catalog.get({ sku: target }))?.photo).toBe(FILE_ID);
+    const current = { ...stale, expectedVersion: seen + 1 };
+    expect(await h.shop.photos.set(current)).toMatchObject({
+      status: "ok",
+      product: { photo: null },
+    });
   });
 
   it("changes nothing for a bad photo or an unknown product", async () => {

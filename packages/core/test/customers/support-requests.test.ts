@@ -44,7 +44,7 @@ describe("support requests", () => {
         topic: "paysupport",
         customer: "Ann (@ann)",
         text: "charged twice?",
-        orders: `${order.id} RESERVED 50 ⭐`,
+        orders: `${order.id} RESERVED 50 XTR`,
       },
     });
   });
@@ -57,7 +57,7 @@ describe("support requests", () => {
         topic: "question",
         text: "do you ship to Berlin?",
         customer: { name: "Cy" },
-        sourceMessageId: 77,
+        requestKey: "ask:77",
       });
     const results = await Promise.all(Array.from({ length: 8 }, ask));
     const ids = new Set(results.map((r) => (r.status === "ok" ? r.requestId : null)));

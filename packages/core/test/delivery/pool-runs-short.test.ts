@@ -36,7 +36,11 @@ describe("a pool that runs short at payment time", () => {
     expect(loaded).toMatchObject({ status: "ok", added: CODES });
     // The pool edited behind the reservations' back: 40 units nobody has a code for.
     expect(
-      await h.shop.stock.adjustStock(product.sku, `+${CUSTOMERS - CODES}`, ownerActor(OPERATOR)),
+      await h.shop.stock.adjustStock(
+        product.sku,
+        { op: "add", units: CUSTOMERS - CODES },
+        ownerActor(OPERATOR),
+      ),
     ).toMatchObject({ status: "ok" });
     expect(await stockOf(h.db, product.sku)).toBe(CUSTOMERS);
 

@@ -104,9 +104,15 @@ describe("core's rights table", () => {
     expect(
       (await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 30, actor: holder })).status,
     ).toBe("ok");
-    expect((await h.shop.stock.adjustStock(p.sku, "+1", actor(moderator))).status).toBe("ok");
     expect(
-      await h.shop.stock.adjustStock(p.sku, "+1", actor({ role: "none", rights: [] })),
+      (await h.shop.stock.adjustStock(p.sku, { op: "add", units: 1 }, actor(moderator))).status,
+    ).toBe("ok");
+    expect(
+      await h.shop.stock.adjustStock(
+        p.sku,
+        { op: "add", units: 1 },
+        actor({ role: "none", rights: [] }),
+      ),
     ).toEqual({ status: "forbidden", action: "stock", right: null });
     expect(await h.db.product.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({
       priceMinor: 30,

@@ -40,6 +40,34 @@ describe("setProductKind", () => {
     ]);
   });
 
+  it("refuses a change from a stale version with the product as it is now", async () => {
+    const p = await addProduct(h.db, { stock: 5, priceMinor: 40 });
+    const seen = p.version;
+    await h.shop.stock.setPrice({ sku: p.sku, priceMinor: 45, actor: ownerActor(user(1)) });
+    const kind = { sku: p.sku, kind: "PHYSICAL", currency: "USD", priceMinor: 1_250 } as const;
+    expect(
+      await h.shop.shipping.setProductKind({
+        ...kind,
+        actor: ownerActor(user(1)),
+        expectedVersion: seen,
+      }),
+    ).toEqual({
+      status: "conflict",
+      product: expect.objectContaining({ currency: "XTR", priceMinor: 45, version: seen + 1 }),
+    });
+    expect(await h.db.product.findUnique({ where: { id: p.id } })).toMatchObject({
+      kind: "DIGITAL",
+      priceMinor: 45,
+    });
+    expect(
+      await h.shop.shipping.setProductKind({
+        ...kind,
+        actor: ownerActor(user(1)),
+        expectedVersion: seen + 1,
+      }),
+    ).toMatchObject({ status: "ok", kind: "PHYSICAL" });
+  });
+
   it("refuses a kind in the wrong currency, and an unknown product", async () => {
     const p = await addProduct(h.db, { stock: 5 });
     expect(

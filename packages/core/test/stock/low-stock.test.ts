@@ -68,18 +68,26 @@ describe("low-stock alerts", () => {
   it("are queued by an operator's /stock that lowers it, and not by one that raises it", async () => {
     const product = await addProduct(h.db, { stock: 10, priceMinor: 10 });
     await h.shop.groups.bind({ chatId: -1001, title: "A", boundBy: 1 });
-    expect((await h.shop.stock.adjustStock(product.sku, "+5", ownerActor(OPERATOR))).status).toBe(
-      "ok",
-    );
-    expect((await h.shop.stock.adjustStock(product.sku, "-13", ownerActor(OPERATOR))).status).toBe(
-      "ok",
-    );
+    expect(
+      (await h.shop.stock.adjustStock(product.sku, { op: "add", units: 5 }, ownerActor(OPERATOR)))
+        .status,
+    ).toBe("ok");
+    expect(
+      (
+        await h.shop.stock.adjustStock(
+          product.sku,
+          { op: "remove", units: 13 },
+          ownerActor(OPERATOR),
+        )
+      ).status,
+    ).toBe("ok");
     expect((await alerts()).map((m) => (m.payload as { params: object }).params)).toEqual([
       expect.objectContaining({ sku: product.sku, stock: 2 }),
     ]);
-    expect((await h.shop.stock.adjustStock(product.sku, "+1", ownerActor(OPERATOR))).status).toBe(
-      "ok",
-    );
+    expect(
+      (await h.shop.stock.adjustStock(product.sku, { op: "add", units: 1 }, ownerActor(OPERATOR)))
+        .status,
+    ).toBe("ok");
     expect(await alerts()).toHaveLength(1);
   });
 

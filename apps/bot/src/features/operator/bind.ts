@@ -1,7 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { GroupService } from "@orderbot/core/groups";
 import type { BotContext } from "../../bot/context.ts";
-import { callbacks } from "@orderbot/conversation";
+import { callbacks, problemsText } from "@orderbot/conversation";
 import { respond } from "./guard.ts";
 
 /**
@@ -29,7 +29,10 @@ export function bindFeature(deps: {
       boundBy: owner.id,
     });
     if (result.status === "invalid")
-      return respond(ctx, ctx.t("op-invalid", { problems: result.problems.join("; ") }));
+      return respond(
+        ctx,
+        ctx.t("op-invalid", { problems: problemsText(ctx.locale, result.problems) }),
+      );
     await respond(ctx, ctx.t("op-bind-ok"));
   });
 

@@ -1,5 +1,7 @@
+import { problemsText } from "@orderbot/conversation";
 import { Composer, type CommandContext } from "grammy";
 import type { CatalogService, CategoryAdmin, CategoryView } from "@orderbot/core/catalog";
+import type { Invalid } from "@orderbot/core";
 import type { BotContext } from "../../bot/context.ts";
 import { pages } from "../../format/pages.ts";
 import { respond } from "./guard.ts";
@@ -135,13 +137,11 @@ async function setCategory(
   return respond(ctx, refusal(ctx, result, slug));
 }
 
-type Refusal =
-  | { status: "not-found"; what: "category" | "parent" | "product" }
-  | { status: "invalid"; problems: string[] };
+type Refusal = { status: "not-found"; what: "category" | "parent" | "product" } | Invalid;
 
 function refusal(ctx: BotContext, result: Refusal, name: string): string {
   if (result.status === "invalid")
-    return ctx.t("op-category-invalid", { problems: result.problems.join("; ") });
+    return ctx.t("op-category-invalid", { problems: problemsText(ctx.locale, result.problems) });
   return ctx.t(`op-category-missing-${result.what}`, { name });
 }
 

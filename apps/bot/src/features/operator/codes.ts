@@ -1,3 +1,4 @@
+import { problemsText } from "@orderbot/conversation";
 import { Composer } from "grammy";
 import { type CatalogService } from "@orderbot/core/catalog";
 import {
@@ -153,7 +154,7 @@ function reply(ctx: BotContext, result: LoadCodesResult, sku: string): string {
     case "unavailable":
       return ctx.t("op-unavailable");
     case "invalid":
-      return ctx.t("op-invalid", { problems: result.problems.join("; ") });
+      return ctx.t("op-invalid", { problems: problemsText(ctx.locale, result.problems) });
   }
   return ctx.t("op-codes-usage");
 }

@@ -1,5 +1,5 @@
 import type { InlineKeyboard } from "grammy";
-import { formatMoney } from "@orderbot/core";
+import { formatMoney } from "@orderbot/conversation";
 import {
   type LedgerFinding,
   type LedgerFindingsSection,

@@ -1,9 +1,9 @@
 import { Composer, InlineKeyboard, type CallbackQueryContext } from "grammy";
-import { formatMoney, type OrderView } from "@orderbot/core";
+import type { OrderView } from "@orderbot/core";
 import { ORDER_STATUSES, type OrderService } from "@orderbot/core/orders";
-import { type PaymentService } from "@orderbot/core/payments";
+import type { PaymentService } from "@orderbot/core/payments";
 import type { BotContext } from "../../bot/context.ts";
-import { callbacks } from "@orderbot/conversation";
+import { callbacks, formatMoney } from "@orderbot/conversation";
 import { formatDate, formatTime, itemLines, maskedCustomer } from "../../format/order.ts";
 import { timelineText } from "../../format/timeline.ts";
 import { nextStepKeyboard } from "./fulfilment.ts";

@@ -1,8 +1,7 @@
 import { Composer } from "grammy";
-import { formatMoney } from "@orderbot/core";
-import { type CatalogService } from "@orderbot/core/catalog";
+import type { CatalogService } from "@orderbot/core/catalog";
 import type { BotContext } from "../../bot/context.ts";
-import { callbacks } from "@orderbot/conversation";
+import { callbacks, formatMoney } from "@orderbot/conversation";
 import { productsKeyboard } from "../../keyboards/products.ts";
 import { respond } from "./guard.ts";
 import { productPages } from "./product-pages.ts";

@@ -1,5 +1,5 @@
 import { Composer, type CommandContext } from "grammy";
-import { formatMoney } from "@orderbot/core";
+import { formatMoney, problemsText } from "@orderbot/conversation";
 import { type PromoCodeView, type PromotionService } from "@orderbot/core/promotions";
 import type { BotContext } from "../../bot/context.ts";
 import { formatDate } from "../../format/order.ts";
@@ -76,7 +76,7 @@ async function addCode(ctx: BotContext, deps: PromoCodesDeps, words: string[]): 
   const actor = await requireRight(ctx, "promo-add", deps.ownerIds);
   if (!actor) return;
   const parsed = parsePromoAdd(words.join(" "), deps.currency, ctx.shopTime.zone);
-  if (!parsed.ok) return usage(ctx, parsed.problem);
+  if (!parsed.ok) return usage(ctx, problemsText(ctx.locale, [parsed.problem]));
   const result = await deps.promotions.create({ ...parsed.value, actor });
   switch (result.status) {
     case "ok":
@@ -87,7 +87,7 @@ async function addCode(ctx: BotContext, deps: PromoCodesDeps, words: string[]): 
     case "exists":
       return respond(ctx, ctx.t("op-promo-exists", { code: result.code }));
     case "invalid":
-      return usage(ctx, result.problems.join("; "));
+      return usage(ctx, problemsText(ctx.locale, result.problems));
     case "forbidden":
       return respond(ctx, refusalText(ctx, result));
   }

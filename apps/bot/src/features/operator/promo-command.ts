@@ -1,9 +1,17 @@
-import { parseMoney } from "@orderbot/core";
-import { type CreatePromoCodeInput } from "@orderbot/core/promotions";
+import { parseMoney, type Problem as ProblemData } from "@orderbot/core";
+import type { CreatePromoCodeInput } from "@orderbot/core/promotions";
 
-/** A parsed `/promo add`, ready for core (which validates it again), or what was wrong. */
+/**
+ * A parsed `/promo add`, ready for core (which validates it again), or what was wrong, as core's
+ * problems are (field, rule, bound), for the conversation to word: fields are the command's words.
+ */
 export type PromoAddCommand =
-  { ok: true; value: Omit<CreatePromoCodeInput, "actor"> } | { ok: false; problem: string };
+  { ok: true; value: Omit<CreatePromoCodeInput, "actor"> } | { ok: false; problem: ProblemData };
+
+const refuse = (field: string, rule: ProblemData["rule"], bound?: number | string): Problem => ({
+  ok: false,
+  problem: bound === undefined ? { field, rule } : { field, rule, bound },
+});
 
 /**
  * `/promo add CODE 10%|5.00[CUR] uses=50 [per=1] [min=20.00] [from=YYYY-MM-DD] [until=YYYY-MM-DD]`
@@ -13,7 +21,8 @@ export type PromoAddCommand =
  */
 export function parsePromoAdd(args: string, currency: string, timeZone: string): PromoAddCommand {
   const [code, amount, ...options] = args.split(/\s+/).filter(Boolean);
-  if (!code || !amount) return { ok: false, problem: "CODE and the amount are required" };
+  if (!code) return refuse("code", "required");
+  if (!amount) return refuse("amount", "required");
   const discount = parseDiscount(amount, currency);
   if (!discount.ok) return discount;
   const seen = parseOptions(options);
@@ -24,7 +33,7 @@ export function parsePromoAdd(args: string, currency: string, timeZone: string):
   return { ok: true, value: { code, kind, value, currency: discount.currency, ...limits.value } };
 }
 
-type Problem = { ok: false; problem: string };
+type Problem = { ok: false; problem: ProblemData };
 
 /** "10%" or "5.00[CUR]"; the currency is null for a percentage. */
 function parseDiscount(
@@ -35,13 +44,14 @@ function parseDiscount(
   const percent = /^(\d{1,3})%$/.exec(amount);
   if (percent) {
     const value = Number(percent[1]);
-    if (value < 1 || value > 100) return { ok: false, problem: "a percentage is 1-100" };
+    if (value < 1) return refuse("amount", "min", 1);
+    if (value > 100) return refuse("amount", "max", 100);
     return { ok: true, kind: "PERCENT", value, currency: null };
   }
-  if (!fixed) return { ok: false, problem: `not 10% or an amount: ${amount}` };
+  if (!fixed) return refuse("amount", "format", "discount");
   const codeCurrency = fixed[2]?.toUpperCase() ?? currency;
   const value = parseMoney(fixed[1]!, codeCurrency);
-  if (value === null) return { ok: false, problem: `not an amount of ${codeCurrency}: ${amount}` };
+  if (value === null) return refuse("amount", "format", "amount");
   return { ok: true, kind: "FIXED", value, currency: codeCurrency };
 }
 
@@ -50,8 +60,8 @@ function parseOptions(options: string[]): { ok: true; options: Map<string, strin
   const seen = new Map<string, string>();
   for (const option of options) {
     const match = /^(uses|per|min|from|until)=(\S+)$/.exec(option.toLowerCase());
-    if (!match) return { ok: false, problem: `unknown option: ${option}` };
-    if (seen.has(match[1]!)) return { ok: false, problem: `${match[1]} given twice` };
+    if (!match) return refuse("option", "unknown", option);
+    if (seen.has(match[1]!)) return refuse(match[1]!, "duplicate", match[1]!);
     seen.set(match[1]!, match[2]!);
   }
   return { ok: true, options: seen };
@@ -65,21 +75,23 @@ function parseLimits(
   currency: string,
   timeZone: string,
 ): { ok: true; value: Limits } | Problem {
-  const count = (name: string, max: number): number | null | undefined => {
+  const count = (name: string, max: number): number | Problem | undefined => {
     const text = seen.get(name);
     if (text === undefined) return undefined;
-    return /^\d{1,7}$/.test(text) && Number(text) >= 1 && Number(text) <= max ? Number(text) : null;
+    if (!/^\d{1,7}$/.test(text)) return refuse(name, "integer");
+    const n = Number(text);
+    return n < 1 ? refuse(name, "min", 1) : n > max ? refuse(name, "max", max) : n;
   };
   const totalUses = count("uses", 1_000_000);
-  if (totalUses === undefined) return { ok: false, problem: "uses=N is required" };
-  if (totalUses === null) return { ok: false, problem: "uses is 1-1000000" };
+  if (totalUses === undefined) return refuse("uses", "required");
+  if (typeof totalUses !== "number") return totalUses;
   const perCustomer = count("per", 100);
-  if (perCustomer === null) return { ok: false, problem: "per is 1-100" };
+  if (perCustomer !== undefined && typeof perCustomer !== "number") return perCustomer;
   let minTotalMinor = 0;
   const min = seen.get("min");
   if (min !== undefined) {
     const parsed = parseMoney(min, currency);
-    if (parsed === null) return { ok: false, problem: `not an amount: min=${min}` };
+    if (parsed === null) return refuse("min", "format", "amount");
     minTotalMinor = parsed;
   }
   const day = (name: string, next: boolean): Date | null | undefined => {
@@ -88,10 +100,9 @@ function parseLimits(
   };
   const startsAt = day("from", false);
   const endsAt = day("until", true);
-  if (startsAt === null) return { ok: false, problem: "from is a day: YYYY-MM-DD" };
-  if (endsAt === null) return { ok: false, problem: "until is a day: YYYY-MM-DD" };
-  if (startsAt && endsAt && startsAt >= endsAt)
-    return { ok: false, problem: "until comes before from" };
+  if (startsAt === null) return refuse("from", "format", "day");
+  if (endsAt === null) return refuse("until", "format", "day");
+  if (startsAt && endsAt && startsAt >= endsAt) return refuse("until", "after", "from");
   return {
     ok: true,
     value: {

@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
-import { formatMoney } from "@orderbot/core";
-import { type GroupService } from "@orderbot/core/groups";
-import { type Reports } from "@orderbot/core/reports";
+import { formatMoney } from "@orderbot/conversation";
+import type { GroupService } from "@orderbot/core/groups";
+import type { Reports } from "@orderbot/core/reports";
 import type { BotContext } from "../../bot/context.ts";
 
 /** /report: today's figures so far, the same ones the worker posts once a day. */

@@ -31,7 +31,8 @@ export const REFUSALS = {
 
 /** Core refused: the same words as the early check's (a member demoted between the two). */
 export function refusalText(ctx: BotContext, refused: Forbidden): string {
-  return ctx.t(refused.action === "stock" ? "op-not-admin" : REFUSALS[refused.action]);
+  const { action } = refused;
+  return ctx.t(action === "stock" || action === "product" ? "op-not-admin" : REFUSALS[action]);
 }
 
 const OWNER: Member = { role: "owner", rights: [] };

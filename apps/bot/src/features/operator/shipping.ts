@@ -3,11 +3,11 @@
 // them in full to the admin who presses it, in a dialog nobody else sees, recorded with who and when.
 import type { InlineKeyboard } from "grammy";
 import { Composer, type CallbackQueryContext } from "grammy";
-import { formatMoney, parseMoney, type OrderView } from "@orderbot/core";
-import { type CatalogService } from "@orderbot/core/catalog";
+import { parseMoney, type OrderView } from "@orderbot/core";
+import type { CatalogService } from "@orderbot/core/catalog";
 import { type ShippingOption, type ShippingService } from "@orderbot/core/shipping";
 import type { BotContext } from "../../bot/context.ts";
-import { callbacks } from "@orderbot/conversation";
+import { callbacks, formatMoney } from "@orderbot/conversation";
 import { optionLabel } from "../shipping.ts";
 import { alert } from "../support.ts";
 import { actorOf, respond } from "./guard.ts";
@@ -136,6 +136,8 @@ async function kindCommand(ctx: BotContext, deps: OperatorShippingDeps) {
       );
     case "not-found":
       return respond(ctx, ctx.t("op-unknown-sku", { sku: typed }));
+    case "conflict":
+      return respond(ctx, ctx.t("op-busy"));
     case "invalid":
       return usage();
     case "forbidden":

@@ -1,11 +1,13 @@
 import { Composer } from "grammy";
-import { formatMoney, parseMoney } from "@orderbot/core";
-import { type CatalogService } from "@orderbot/core/catalog";
+import { parseMoney } from "@orderbot/core";
+import { formatMoney, problemsText } from "@orderbot/conversation";
+import type { CatalogService } from "@orderbot/core/catalog";
 import { type SetPriceResult, type StockService } from "@orderbot/core/stock";
 import type { BotContext } from "../../bot/context.ts";
 import { respond } from "./guard.ts";
 import { adminActor, refusalText, requireRight } from "./rights.ts";
 import { knownSku } from "./sku.ts";
+import { parseStockChange } from "./stock-change.ts";
 
 export interface StockFeatureDeps {
   catalog: CatalogService;
@@ -28,7 +30,8 @@ export function stockFeature(deps: StockFeatureDeps): Composer<BotContext> {
 }
 
 async function stockCommand(ctx: BotContext, deps: StockFeatureDeps): Promise<void> {
-  const [typed, change, ...rest] = args(ctx);
+  const [typed, typedChange, ...rest] = args(ctx);
+  const change = typedChange ? parseStockChange(typedChange) : null;
   if (!typed || !change || rest.length > 0) return respond(ctx, ctx.t("op-stock-usage"));
   const sku = await knownSku(ctx, deps.catalog, typed);
   if (sku === null) return;
@@ -61,7 +64,7 @@ async function stockCommand(ctx: BotContext, deps: StockFeatureDeps): Promise<vo
     case "insufficient":
       await respond(
         ctx,
-        ctx.t("op-stock-short", { sku, requested: change.slice(1), available: result.available }),
+        ctx.t("op-stock-short", { sku, requested: change.units, available: result.available }),
       );
       break;
     case "conflict":
@@ -69,7 +72,10 @@ async function stockCommand(ctx: BotContext, deps: StockFeatureDeps): Promise<vo
       await respondNotChanged(ctx, result.status, sku);
       break;
     case "invalid":
-      await respond(ctx, ctx.t("op-stock-usage"));
+      await respond(
+        ctx,
+        ctx.t("op-invalid", { problems: problemsText(ctx.locale, result.problems) }),
+      );
       break;
     case "forbidden":
       await respond(ctx, refusalText(ctx, result));
@@ -109,7 +115,7 @@ function priceText(
         after: formatMoney(priceMinor, productCurrency),
       });
     case "invalid":
-      return ctx.t("op-invalid", { problems: result.problems.join("; ") });
+      return ctx.t("op-invalid", { problems: problemsText(ctx.locale, result.problems) });
     case "forbidden":
       return refusalText(ctx, result);
     case "amount-out-of-range":

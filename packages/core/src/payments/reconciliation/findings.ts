@@ -79,10 +79,14 @@ export async function resolveFinding(
 ): Promise<ResolveFindingResult> {
   const note = input.note?.trim() || null;
   if (!Number.isSafeInteger(input.id) || input.id <= 0)
-    return { status: "invalid", problems: ["id: must be a positive integer"] };
-  if (input.actor.trim() === "") return { status: "invalid", problems: ["actor: required"] };
+    return { status: "invalid", problems: [{ field: "id", rule: "min", bound: 1 }] };
+  if (input.actor.trim() === "")
+    return { status: "invalid", problems: [{ field: "actor", rule: "required" }] };
   if (note && note.length > FINDING_NOTE_MAX)
-    return { status: "invalid", problems: [`note: at most ${FINDING_NOTE_MAX} characters`] };
+    return {
+      status: "invalid",
+      problems: [{ field: "note", rule: "max-length", bound: FINDING_NOTE_MAX }],
+    };
   const { count } = await sql.starLedgerFinding.updateMany({
     where: { id: input.id, resolvedAt: null },
     data: { resolvedAt: input.now, resolvedBy: input.actor, resolveNote: note },
