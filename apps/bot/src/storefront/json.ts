@@ -1,14 +1,9 @@
 // What the storefront's API answers, as JSON: amounts as values (minor units and a currency),
 // never formatted text; times as ISO strings; ids a browser can hold (no bigint). Only what the
 // customer may see: no operator names, no other customer's data.
-import type { OrderView, ProductView } from "@orderbot/core";
+import type { Money, OrderView, ProductView } from "@orderbot/core";
 import type { CartView } from "@orderbot/core/cart";
 import type { CategoryView } from "@orderbot/core/catalog";
-
-export interface Money {
-  minor: number;
-  currency: string;
-}
 
 const money = (minor: number, currency: string): Money => ({ minor, currency });
 
