@@ -135,6 +135,20 @@ describe("refusals", () => {
     expect(await h.db.customer.count({ where: { userId: ids } })).toBe(1);
   });
 
+  it("answers bad input with 400 and core's problems, changing nothing", async () => {
+    const kim = kit.createUser({ firstName: "Kim", languageCode: "en" });
+    const api = shopper(h, kim);
+    const fan = await productId("FAN-SILK");
+    const answer = await api(`/cart/lines/${fan}`, { method: "PUT", json: { quantity: -1 } });
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status: 400,
+      body: { status: "invalid", problems: [{ field: "quantity", rule: "min", bound: 0 }] },
+    });
+    const checkout = await api("/checkout", { method: "POST", json: { revision: 0 } });
+    expect(checkout.body.problems).toEqual([{ field: "idempotencyKey", rule: "required" }]);
+    expect(await h.db.cartItem.count({ where: { userId: BigInt(kim.id) } })).toBe(0);
+  });
+
   it("answers another customer's order exactly as a missing one", async () => {
     const dan = await customer("Dan");
     const eve = shopper(h, kit.createUser({ firstName: "Eve", languageCode: "en" }));
