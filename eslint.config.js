@@ -37,6 +37,15 @@ const FEATURE_STORAGE_BY_EXPRESSION = [
   ].map((selector) => ({ selector, message: FEATURE_STORAGE[0].message })),
 ];
 
+/** apps/bot/src/storefront: a second way into the shop calls core, never the chat's features. */
+const STOREFRONT_APART = [
+  {
+    regex: String.raw`(^|/)features(/|$)`,
+    message:
+      "The storefront does not import the chat's features (apps/bot/src/features): a rule both ways in need moves to @orderbot/core.",
+  },
+];
+
 /** packages/core: business rules know nothing of Telegram or HTTP. */
 const CORE_TRANSPORT = [
   {
@@ -192,6 +201,7 @@ export default tseslint.config(
       "no-restricted-syntax": FEATURE_STORAGE_BY_EXPRESSION,
     },
   },
+  { files: ["apps/bot/src/storefront/**/*.ts"], rules: restrict(...STOREFRONT_APART) },
   { files: ["packages/core/**/*.ts"], rules: restrict(...CORE_TRANSPORT) },
   {
     files: ["packages/core/src/**/*.ts"],

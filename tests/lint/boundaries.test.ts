@@ -50,6 +50,11 @@ const REJECTED: { fixture: string; rule: string; message: string }[] = [
     message: "Bot features do not touch Redis",
   },
   {
+    fixture: "storefront-imports-feature.ts",
+    rule: RESTRICTED,
+    message: "The storefront does not import the chat's features",
+  },
+  {
     fixture: "core-imports-grammy.ts",
     rule: RESTRICTED,
     message: "Core knows nothing of Telegram",

@@ -6,6 +6,7 @@ import { type Shop } from "@orderbot/core";
 import type { Reports } from "@orderbot/core/reports";
 import type { LockManager } from "@orderbot/lock";
 import { maskId, type Logger, type RedisClient, type Registry } from "@orderbot/platform";
+import type { LanguagePreferences } from "@orderbot/conversation";
 import type { ConversationServices } from "@orderbot/runtime";
 import type { BotContext } from "./bot/context.ts";
 import { createBot } from "./bot/create-bot.ts";
@@ -21,7 +22,8 @@ import { createUpdatePipeline, type ProcessUpdate } from "./updates/pipeline.ts"
 import { longPollSeconds } from "./bot/api-calls.ts";
 import { createParking } from "./updates/parking.ts";
 import { startPolling } from "./updates/polling.ts";
-import { createRateLimiter } from "./updates/rate-limit.ts";
+import { createRateLimiter, type RateLimiter, type RequestLimiter } from "./updates/rate-limit.ts";
+import { STOREFRONT_API_PREFIX, storefrontApi, type StorefrontDeps } from "./storefront/api.ts";
 import { createOperatorRoster } from "./updates/operator-roster.ts";
 import { HANDLED_UPDATE_TYPES } from "./updates/schema.ts";
 import { webhookMaxConnections } from "./updates/max-connections.ts";
@@ -80,10 +82,13 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   const mask = (id: bigint | number) => maskId(id, config.LOCK_HASH_KEY);
   const metrics = createBotMetrics(deps.registry);
   const i18n = createI18n();
+  // One cache of customers' languages for both ways in: a known customer costs one Redis GET.
+  const languages = deps.conversation.languages;
   const bot = botFor(deps, i18n, mask);
   // A bot token starts with the bot's id: known before getMe, and the same on every replica.
   const botId = BigInt(config.BOT_TOKEN.split(":")[0]!);
-  const processUpdate = pipelineFor(deps, { bot, i18n, mask, metrics, botId });
+  const rateLimiter = rateLimiterFor(deps, mask, metrics);
+  const processUpdate = pipelineFor(deps, { bot, i18n, mask, metrics, botId, rateLimiter });
 
   const server = createServer({
     processUpdate,
@@ -93,6 +98,9 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     webhookSecret: config.BOT_MODE === "webhook" ? (config.WEBHOOK_SECRET ?? null) : null,
     bodyLimit: config.WEBHOOK_BODY_LIMIT,
     metricsToken: config.METRICS_PORT === undefined ? (config.METRICS_TOKEN ?? null) : null,
+  });
+  void server.register(storefrontApi(storefrontDeps(deps, { bot, i18n, rateLimiter, languages })), {
+    prefix: STOREFRONT_API_PREFIX,
   });
   const metricsServer =
     config.METRICS_PORT === undefined ? null : createMetricsServer(deps.registry, logger);
@@ -175,29 +183,16 @@ function pipelineFor(
     mask: Mask;
     metrics: BotMetrics;
     botId: bigint;
+    rateLimiter: RateLimiter;
   },
 ): ProcessUpdate {
-  const { config, logger, shop } = deps;
+  const { logger } = deps;
   const { bot, i18n } = parts;
   return createUpdatePipeline({
     botId: parts.botId,
     processed: createProcessedUpdates(deps.db),
     locks: deps.locks,
-    rateLimiter: createRateLimiter({
-      redis: deps.redis,
-      prefix: `${config.LOCK_NAMESPACE}:ratelimit:`,
-      mask: parts.mask,
-      limit: config.RATE_LIMIT_PER_WINDOW,
-      windowMs: config.RATE_LIMIT_WINDOW_MS,
-      failedOpen: parts.metrics.rateLimitFailOpen,
-      logger,
-      isOperator: createOperatorRoster({
-        load: () => shop.groups.list(),
-        maxAgeMs: 30_000,
-        missRefreshMs: 1_000,
-        logger,
-      }).isOperator,
-    }),
+    rateLimiter: parts.rateLimiter,
     // A limited button press is still answered, so no spinner is left; limited messages get
     // nothing, since replying to a flood would only feed it. The language is the one Telegram
     // reports: reading the user's choice from Redis would cost the flood a second round trip.
@@ -213,6 +208,68 @@ function pipelineFor(
     metrics: parts.metrics,
     logger,
   });
+}
+
+/** The per-user rate limit, one count per user for the chat's updates and the storefront's calls. */
+function rateLimiterFor(deps: BotAppDeps, mask: Mask, metrics: BotMetrics) {
+  const { config, logger, shop } = deps;
+  return createRateLimiter({
+    redis: deps.redis,
+    prefix: `${config.LOCK_NAMESPACE}:ratelimit:`,
+    mask,
+    limit: config.RATE_LIMIT_PER_WINDOW,
+    windowMs: config.RATE_LIMIT_WINDOW_MS,
+    failedOpen: metrics.rateLimitFailOpen,
+    logger,
+    isOperator: createOperatorRoster({
+      load: () => shop.groups.list(),
+      maxAgeMs: 30_000,
+      missRefreshMs: 1_000,
+      logger,
+    }).isOperator,
+  });
+}
+
+/** The storefront's API: the same shop, the bot's token to check initData and make invoice links. */
+function storefrontDeps(
+  deps: BotAppDeps,
+  parts: {
+    bot: Bot<BotContext>;
+    i18n: I18n<BotContext>;
+    rateLimiter: RequestLimiter;
+    languages: LanguagePreferences;
+  },
+): StorefrontDeps {
+  const { config } = deps;
+  return {
+    shop: deps.shop,
+    auth: {
+      botToken: config.BOT_TOKEN,
+      maxAgeSeconds: config.STOREFRONT_INIT_DATA_MAX_AGE_S,
+      limiter: parts.rateLimiter,
+      languages: parts.languages,
+      retryAfterSeconds: Math.ceil(config.RATE_LIMIT_WINDOW_MS / 1000),
+      logger: deps.logger.child({ component: "storefront" }),
+    },
+    invoices: {
+      api: parts.bot.api,
+      settings: {
+        provider:
+          config.PROVIDER_TOKEN && config.PROVIDER_CURRENCY
+            ? { currency: config.PROVIDER_CURRENCY }
+            : null,
+        asks: {
+          name: config.INVOICE_NEED_NAME,
+          phone: config.INVOICE_NEED_PHONE,
+          email: config.INVOICE_NEED_EMAIL,
+        },
+      },
+      providerToken: config.PROVIDER_TOKEN,
+      nonce: config.INVOICE_NONCE,
+      claims: deps.conversation.orderMessages,
+      translate: (locale) => (key, variables) => parts.i18n.t(locale, key, variables),
+    },
+  };
 }
 
 /** Webhook mode: Telegram is told where to send updates, with the secret it must send back. */

@@ -144,6 +144,15 @@ export const botConfigSchema = z
       .min(100)
       .default(10_000)
       .describe("The rate limit's window (ms)."),
+    STOREFRONT_INIT_DATA_MAX_AGE_S: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(604_800)
+      .default(86_400)
+      .describe(
+        "The storefront API accepts a Mini App's initData signed at most this long ago (s).",
+      ),
     GROUP_RATE_WINDOW_MS: z.coerce
       .number()
       .int()

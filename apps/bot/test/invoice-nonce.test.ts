@@ -2,11 +2,13 @@
 // whose answer was lost fails its update, and its re-delivery sends a second invoice; the first,
 // never tracked, is declined at pre-checkout. An invoice of the previous release (a bare order id)
 // still pays. In-process bot, real HTTP, PostgreSQL and Redis.
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { callbacks } from "@orderbot/conversation";
 import type { BotHarness } from "./support/harness.ts";
 import { useBotHarness } from "./support/operators.ts";
+import { shopper } from "./storefront/support.ts";
 
 let h: BotHarness, kit: FakeTelegram;
 useBotHarness({ env: { INVOICE_NONCE: "true" } }, (opened) => ({ h, kit } = opened));
@@ -95,5 +97,38 @@ describe("an invoice of the previous release", () => {
       { telegramChargeId: paid.chargeId, status: "CAPTURED" },
     ]);
     expect((await h.db.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe("PAID");
+  });
+});
+
+describe("an invoice link of the storefront", () => {
+  it("claims the order's live invoice: a retried attempt's newer link is paid, its older one declined", async () => {
+    const buyer = kit.createUser({ firstName: "Linked", languageCode: "en" });
+    await buyer.send("/start");
+    await buyer.waitForMessage("Welcome");
+    const api = shopper(h, buyer);
+    const fan = await h.db.product.findUniqueOrThrow({ where: { sku: "FAN-SILK" } });
+    const set = await api(`/cart/lines/${fan.id}`, { method: "PUT", json: { quantity: 1 } });
+    const attempt = { revision: set.body.cart.revision, idempotencyKey: randomUUID() };
+    const id: string = (await api("/checkout", { method: "POST", json: attempt })).body.order.id;
+
+    const link = (attemptKey: string) =>
+      api(`/orders/${id}/invoice-link`, { method: "POST", json: { attemptKey } });
+    const attemptKey = randomUUID();
+    const older = await link(attemptKey);
+    // Another attempt within the double-tap window finds the invoice claimed.
+    expect((await link(randomUUID())).body).toEqual({ status: "invoice-pending" });
+    // The same attempt again (its answer was lost): a new link, and only it is paid.
+    const newer = await link(attemptKey);
+    expect(newer.body.url).not.toBe(older.body.url);
+    expect(await buyer.payLink(older.body.url)).toMatchObject({
+      status: "declined",
+      errorMessage:
+        "A newer invoice for this order was sent: please pay that one. Nothing was charged.",
+    });
+    const paid = await buyer.payLink(newer.body.url);
+    if (paid.status !== "paid") throw new Error(`payment ${paid.status}`);
+    await paid.handled();
+    expect(paid.payload).toMatch(new RegExp(`^${id}:`));
+    expect((await api(`/orders/${id}`)).body.order.status).toBe("PAID");
   });
 });

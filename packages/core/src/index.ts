@@ -4,7 +4,14 @@
 export { createShop, type Shop, type CreateShopOptions } from "./shop.ts";
 export { LOCK_KINDS, type LockKind } from "./lock-kinds.ts";
 export { minorUnitDigits, parseMoney, type Money } from "./money.ts";
-export { FORMATS, PROBLEM_RULES, type Format, type Problem, type ProblemRule } from "./problems.ts";
+export {
+  FORMATS,
+  PROBLEM_RULES,
+  problemOf,
+  type Format,
+  type Problem,
+  type ProblemRule,
+} from "./problems.ts";
 export { FIXED_RULES, type CoreConfig } from "./config.ts";
 export {
   defaultShopConfig,

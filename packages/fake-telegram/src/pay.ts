@@ -4,6 +4,7 @@
 // unique charge id.
 import { FakeTelegramError } from "./errors.ts";
 import type { KitContext } from "./methods/context.ts";
+import { invoiceOfLink } from "./methods/invoice-links.ts";
 import { recordCharge, STARS, uniqueChargeId } from "./stars-ledger.ts";
 import type { ChatRecord, ChargeRecord, StoredMessage } from "./state.ts";
 import type { TgMessage, User } from "./types.ts";
@@ -79,7 +80,40 @@ export async function payInvoice(
   chat: ChatRecord,
   options: PayOptions,
 ): Promise<PaymentResult> {
-  const stored = findInvoice(chat, options.invoice);
+  return payStored(ctx, user, chat, findInvoice(chat, options.invoice), options);
+}
+
+/**
+ * Pays an invoice link made by createInvoiceLink, as Telegram.WebApp.openInvoice does: the same
+ * steps as an invoice message, and the successful_payment arrives in the user's private chat with
+ * the bot. A link may be paid more than once (each payment is a charge of its own).
+ */
+export async function payInvoiceLink(
+  ctx: KitContext,
+  user: User,
+  chat: ChatRecord,
+  url: string,
+  options: Omit<PayOptions, "invoice">,
+): Promise<PaymentResult> {
+  const invoice = invoiceOfLink(ctx.state.invoiceLinks, url);
+  if (!invoice) throw new FakeTelegramError(`${url} is not an invoice link of this bot`);
+  // No message shows a link's invoice: message id 0 stands for "none".
+  const stored: StoredMessage = {
+    message: { message_id: 0, date: Math.floor(Date.now() / 1000), chat: chat.chat },
+    fromBot: true,
+    deleted: false,
+    invoice: { ...invoice },
+  };
+  return payStored(ctx, user, chat, stored, options);
+}
+
+async function payStored(
+  ctx: KitContext,
+  user: User,
+  chat: ChatRecord,
+  stored: StoredMessage,
+  options: Omit<PayOptions, "invoice">,
+): Promise<PaymentResult> {
   const invoice = stored.invoice!;
   if (invoice.paidChargeId) {
     throw new FakeTelegramError(

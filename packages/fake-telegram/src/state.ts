@@ -155,6 +155,8 @@ export class TelegramState {
   readonly preCheckoutQueries = new Map<string, PreCheckoutRecord>();
   readonly shippingQueries = new Map<string, ShippingQueryRecord>();
   readonly charges = new Map<string, ChargeRecord>();
+  /** Invoices made by createInvoiceLink, by the link's slug (`https://t.me/$<slug>`). */
+  readonly invoiceLinks = new Map<string, InvoiceRecord>();
   /** The bot's Stars transactions, oldest first: Telegram's list only ever grows at the end. */
   readonly starLedger: StarLedgerEntry[] = [];
   /** Every photo sent by the bot or by users, by its file_ids. */

@@ -9,7 +9,7 @@ import { findButton, latestBotMessage, visibleButtons, visibleData } from "./but
 import { type KitContext, unixNow } from "./methods/context.ts";
 import { shallow } from "./methods/messages.ts";
 import { forwardMessage } from "./forward.ts";
-import { payInvoice, type PayOptions, type PaymentResult } from "./pay.ts";
+import { payInvoice, payInvoiceLink, type PayOptions, type PaymentResult } from "./pay.ts";
 import type { CallbackAnswer, ChatRecord, StoredMessage } from "./state.ts";
 import { type ChatRef, chatIdOf, type TgMessage, type User } from "./types.ts";
 import { MAX_CAPTION_LENGTH, MAX_TEXT_LENGTH } from "./format.ts";
@@ -225,6 +225,14 @@ export class SimulatedUser {
    */
   pay(options: PayOptions & Where = {}): Promise<PaymentResult> {
     return payInvoice(this.ctx, this.user, this.chatFor(options.in), options);
+  }
+
+  /**
+   * Pays an invoice link (createInvoiceLink's), as a Mini App's openInvoice does: pre-checkout,
+   * then the successful_payment in the private chat with the bot.
+   */
+  payLink(url: string, options: Omit<PayOptions, "invoice"> = {}): Promise<PaymentResult> {
+    return payInvoiceLink(this.ctx, this.user, this.chatFor(undefined), url, options);
   }
 
   /**

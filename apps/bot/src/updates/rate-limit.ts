@@ -27,6 +27,14 @@ export interface RateLimiter {
   admits(update: Update): Promise<boolean>;
 }
 
+export interface RequestLimiter {
+  /**
+   * Whether a request of another way in (the storefront's API) may go on: counted in the same
+   * window as the user's private updates, `requestId` unique per request.
+   */
+  admitsRequest(userId: number, requestId: string): Promise<boolean>;
+}
+
 /**
  * Admits an update (ARGV[1], its update_id) against the window's set of admitted ones (KEYS[1]):
  * 1 if it is in the set already (Telegram re-sent it, or the poller retries it: one update counts
@@ -76,7 +84,7 @@ function groupChat(update: Update): number | undefined {
  * Redis down (or full) does not take the bot down: the counter fails open (the update is let
  * through), counted and warned about, since limiting is then off for everyone.
  */
-export function createRateLimiter(options: RateLimitOptions): RateLimiter {
+export function createRateLimiter(options: RateLimitOptions): RateLimiter & RequestLimiter {
   let warnedAt = -Infinity;
   const failOpen = (error: unknown) => {
     options.failedOpen?.inc();
@@ -91,10 +99,10 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     );
   };
 
-  async function admit(key: string, updateId: number): Promise<boolean> {
+  async function admit(key: string, member: number | string): Promise<boolean> {
     try {
       const { limit, windowMs } = options;
-      const admitted = await ADMIT.run(options.redis, [key], [updateId, limit, windowMs]);
+      const admitted = await ADMIT.run(options.redis, [key], [member, limit, windowMs]);
       return admitted === 1;
     } catch (error) {
       failOpen(error);
@@ -116,5 +124,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
         ? options.isOperator(group, sender)
         : false;
     },
+    admitsRequest: (userId, requestId) =>
+      admit(`${options.prefix}${options.mask(userId)}`, `request:${requestId}`),
   };
 }

@@ -24,6 +24,7 @@ import {
   refundStarPayment,
   sendInvoice,
 } from "./payments.ts";
+import { createInvoiceLink } from "./invoice-links.ts";
 import { answerShippingQuery } from "./shipping.ts";
 import { deleteWebhook, getUpdates, getWebhookInfo, setWebhook } from "./webhook.ts";
 
@@ -49,6 +50,7 @@ export const METHODS: Record<string, MethodHandler> = {
   sendChatAction,
   answerCallbackQuery,
   sendInvoice,
+  createInvoiceLink,
   answerPreCheckoutQuery,
   answerShippingQuery,
   refundStarPayment,

@@ -73,7 +73,7 @@ export function parsePrices(value: unknown): LabeledPrice[] {
 }
 
 /** An invoice's own terms (texts, prices, currency, token), checked before its chat is looked up. */
-function readTerms(args: Args) {
+export function readTerms(args: Args) {
   const title = args.required("title");
   const description = args.required("description");
   const payload = args.required("payload");
@@ -142,7 +142,7 @@ export const sendInvoice: MethodHandler = (ctx, args) => {
   return structuredClone(stored.message);
 };
 
-function readAsks(args: Args): InvoiceAsks {
+export function readAsks(args: Args): InvoiceAsks {
   return {
     name: args.bool("need_name"),
     phoneNumber: args.bool("need_phone_number"),
