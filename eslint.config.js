@@ -37,6 +37,17 @@ const FEATURE_STORAGE_BY_EXPRESSION = [
   ].map((selector) => ({ selector, message: FEATURE_STORAGE[0].message })),
 ];
 
+/** The one writer of events and the one of deliveries; no other product code inserts into them. */
+const EVENT_WRITER_FILES = [
+  "packages/core/src/events/record.ts",
+  "packages/core/src/events/expand.ts",
+];
+const EVENT_WRITERS = {
+  selector:
+    'TemplateElement[value.raw=/INSERT\\s+INTO\\s+"?(events|deliveries)\\b|record_event\\s*\\(/i]',
+  message: "Events are written by recordEvent (core/events/record.ts) only.",
+};
+
 /** apps/bot/src/storefront: a second way into the shop calls core, never the chat's features. */
 const STOREFRONT_APART = [
   {
@@ -195,16 +206,29 @@ export default tseslint.config(
     },
   },
   {
+    // Events have one writer (packages/core/src/events/record.ts, in the change's transaction) and
+    // deliveries one (expand.ts): no other product code inserts into either table. The blocks below
+    // that set no-restricted-syntax again repeat this selector (a later setting replaces it).
+    files: ["apps/*/src/**/*.ts", "packages/*/src/**/*.ts"],
+    ignores: EVENT_WRITER_FILES,
+    rules: { "no-restricted-syntax": ["error", EVENT_WRITERS] },
+  },
+  {
     files: ["apps/bot/src/features/**/*.ts"],
     rules: {
       ...restrict(...FEATURE_STORAGE),
-      "no-restricted-syntax": FEATURE_STORAGE_BY_EXPRESSION,
+      "no-restricted-syntax": [...FEATURE_STORAGE_BY_EXPRESSION, EVENT_WRITERS],
     },
   },
   { files: ["apps/bot/src/storefront/**/*.ts"], rules: restrict(...STOREFRONT_APART) },
   { files: ["packages/core/**/*.ts"], rules: restrict(...CORE_TRANSPORT) },
   {
     files: ["packages/core/src/**/*.ts"],
+    ignores: EVENT_WRITER_FILES,
+    rules: { "no-restricted-syntax": ["error", ...CORE_FORMATTING, EVENT_WRITERS] },
+  },
+  {
+    files: EVENT_WRITER_FILES,
     rules: { "no-restricted-syntax": ["error", ...CORE_FORMATTING] },
   },
   { files: ["packages/lock/src/**/*.ts"], rules: restrict(...LOCK_ALONE) },
@@ -218,22 +242,6 @@ export default tseslint.config(
     ignores: ["packages/testkit/**"],
     rules: {
       "max-lines-per-function": ["error", { max: 60, skipBlankLines: true, skipComments: true }],
-    },
-  },
-  {
-    // Events have one writer (packages/core/src/events/record.ts, in the change's transaction) and
-    // deliveries one (expand.ts): no other product code inserts into either table.
-    files: ["apps/*/src/**/*.ts", "packages/*/src/**/*.ts"],
-    ignores: ["packages/core/src/events/record.ts", "packages/core/src/events/expand.ts"],
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector:
-            'TemplateElement[value.raw=/INSERT\\s+INTO\\s+"?(events|deliveries)\\b|record_event\\s*\\(/i]',
-          message: "Events are written by recordEvent (core/events/record.ts) only.",
-        },
-      ],
     },
   },
   {
