@@ -89,6 +89,13 @@ function sendCheckout(reply: FastifyReply, result: CheckoutResult) {
     case "unsupported-currency":
       // Refusals that are data already (out of stock with the short lines, the open-order limit,
       // a promo refused, mixed kinds, an amount no invoice may ask): nothing was reserved.
-      return reply.code(409).send(result);
+      return reply.code(409).send(refusalJson(result));
   }
+}
+
+/** A refusal as JSON: the cart it carries (with its user's id, a bigint) as the API shows carts. */
+function refusalJson(result: Exclude<CheckoutResult, { status: "ok" | "invalid" }>) {
+  if (!("cart" in result)) return result;
+  const { cart, ...refusal } = result;
+  return { ...refusal, cart: cartJson(cart) };
 }
