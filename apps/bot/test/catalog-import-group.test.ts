@@ -58,9 +58,25 @@ describe("/import in the operator group", () => {
     const before = await catalog();
     const reply = await send(owner, `${FILE}\nNEW-CUP,Cup,杯子,teaware,twelve,XTR,digital,5,`);
     expect(reply.text).toBe(
-      'Nothing was imported: 1 row is refused.\n4 NEW-CUP: price: "twelve" is not an amount',
+      "Nothing was imported: 1 row is refused.\n4 NEW-CUP: price: not an amount in that currency",
     );
     expect(reply.reply_markup).toBeUndefined();
     expect(await catalog()).toEqual(before);
+  });
+
+  it("words a refused row in the group's language", async () => {
+    const { version } = (await h.shop.groups.get(group.id))!;
+    const zh = { chatId: group.id, patch: { language: "zh" as const }, actor: owner.id };
+    expect((await h.shop.groups.updateSettings({ ...zh, expectedVersion: version })).status).toBe(
+      "ok",
+    );
+    try {
+      const reply = await send(owner, `${FILE}\nNEW-BOWL,Bowl,碗,nowhere,12,XTR,digital,5,`);
+      expect(reply.text).toContain("4 NEW-BOWL: 分类：nowhere 不存在");
+    } finally {
+      const { version: now } = (await h.shop.groups.get(group.id))!;
+      const en = { ...zh, patch: { language: "en" as const }, expectedVersion: now };
+      await h.shop.groups.updateSettings(en);
+    }
   });
 });

@@ -122,11 +122,11 @@ describe("importing a catalog", () => {
     expect(refused).toEqual({
       status: "refused",
       refused: [
-        { line: 4, sku: "NEW-CUP", reason: 'price: "twelve" is not an amount' },
+        { line: 4, sku: "NEW-CUP", problem: { field: "price", rule: "format", bound: "amount" } },
         {
           line: 5,
           sku: "NEW-BOWL",
-          reason: 'category: no category "nowhere" (create it with /category first)',
+          problem: { field: "category", rule: "unknown", bound: "nowhere" },
         },
       ],
     });

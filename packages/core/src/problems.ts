@@ -34,6 +34,20 @@ export const PROBLEM_RULES = [
   "after",
   /** A kind priced in the wrong currency (digital goods in XTR, physical in the provider's). */
   "kind-currency",
+  /** An amount no single invoice may ask for (payments/invoice-limits.ts). */
+  "invoice-amount",
+  /** Set once: it stays `bound`, what orders were placed in. */
+  "fixed",
+  /** Not a CSV file. */
+  "not-csv",
+  /** A header other than `bound`, the columns in their order. */
+  "header",
+  /** A row with another number of fields than the header's `bound`. */
+  "columns",
+  /** A file to upload, and no bot token to upload it with. */
+  "needs-bot-token",
+  /** Telegram did not take the upload. */
+  "upload-failed",
 ] as const;
 export type ProblemRule = (typeof PROBLEM_RULES)[number];
 
@@ -50,6 +64,8 @@ export const FORMATS = [
   "telegram-id",
   "username",
   "request-id",
+  "amount",
+  "photo",
 ] as const;
 export type Format = (typeof FORMATS)[number];
 

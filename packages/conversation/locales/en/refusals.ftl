@@ -32,6 +32,7 @@ refusal-problem = { $field }: { $rule ->
         [discount] a percentage such as 10% or an amount such as 5.00
         [amount] not an amount in that currency
         [day] a day: YYYY-MM-DD
+        [photo] a file's path, an HTTP(S) URL or a file_id
        *[other] not in the expected form
     }
     [one-of] one of { $bound }
@@ -41,6 +42,13 @@ refusal-problem = { $field }: { $rule ->
     [mixed-currencies] products in different currencies cannot share an order
     [after] must come after { $bound }
     [kind-currency] digital goods are priced in XTR, physical goods in the provider's currency
+    [invoice-amount] no invoice can ask this amount
+    [fixed] stays { $bound }: orders were placed in it
+    [not-csv] not a CSV file
+    [header] must be { $bound }
+    [columns] needs the header's { $bound } fields
+    [needs-bot-token] uploading a file needs the bot's token (BOT_TOKEN)
+    [upload-failed] Telegram did not take the upload
    *[other] not accepted
 }
 # The fields an operator types, by the name core gives them; any other shows as named there.
@@ -69,3 +77,13 @@ refusal-field-per = per
 refusal-field-min = min
 refusal-field-from = from
 refusal-field-until = until
+refusal-field-file = file
+refusal-field-header = header
+refusal-field-row = row
+refusal-field-title_en = English title
+refusal-field-title_zh = Chinese title
+refusal-field-category = category
+refusal-field-price = price
+refusal-field-kind = kind
+refusal-field-stock = stock
+refusal-field-photo = photo

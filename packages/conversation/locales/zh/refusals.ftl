@@ -20,6 +20,7 @@ refusal-problem = { $field }：{ $rule ->
         [discount] 百分比（如 10%）或金额（如 5.00）
         [amount] 不是该货币的金额
         [day] 日期：YYYY-MM-DD
+        [photo] 文件路径、HTTP(S) 链接或 file_id
        *[other] 格式不对
     }
     [one-of] 只能是 { $bound } 之一
@@ -29,6 +30,13 @@ refusal-problem = { $field }：{ $rule ->
     [mixed-currencies] 不同货币的商品不能放在同一订单中
     [after] 必须晚于 { $bound }
     [kind-currency] 数字商品以 XTR 计价，实物商品以支付服务商的货币计价
+    [invoice-amount] 任何账单都不能收取这个金额
+    [fixed] 保持为 { $bound }：已有订单以此下单
+    [not-csv] 不是 CSV 文件
+    [header] 必须是 { $bound }
+    [columns] 需要与表头相同的 { $bound } 个字段
+    [needs-bot-token] 上传文件需要机器人的令牌（BOT_TOKEN）
+    [upload-failed] Telegram 未接受上传
    *[other] 未被接受
 }
 # The fields an operator types, by the name core gives them; any other shows as named there.
@@ -57,3 +65,13 @@ refusal-field-per = 每人
 refusal-field-min = 最低金额
 refusal-field-from = 开始
 refusal-field-until = 结束
+refusal-field-file = 文件
+refusal-field-header = 表头
+refusal-field-row = 行
+refusal-field-title_en = 英文标题
+refusal-field-title_zh = 中文标题
+refusal-field-category = 分类
+refusal-field-price = 价格
+refusal-field-kind = 类型
+refusal-field-stock = 库存
+refusal-field-photo = 图片

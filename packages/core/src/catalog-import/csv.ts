@@ -1,6 +1,7 @@
 // A catalog file as rows: csv-parse reads the CSV (quotes, BOM, line breaks inside quotes); this
 // file only checks the header and keeps each row's line for the refusals.
 import { CsvError, parse } from "csv-parse/sync";
+import type { Problem } from "../problems.ts";
 
 /** The columns of a catalog file, in the order the sample uses; `photo` may be left empty. */
 export const CATALOG_COLUMNS = [
@@ -26,10 +27,11 @@ export interface CsvRow {
   fields: Record<CatalogColumn, string>;
 }
 
+/** A refused row (or, on line 1, the file): the problem as data, worded by whoever shows it. */
 export interface Refusal {
   line: number;
   sku?: string;
-  reason: string;
+  problem: Problem;
 }
 
 /** Not a catalog file at all; or its rows, with those of the wrong width refused. */
@@ -50,35 +52,33 @@ export function readCatalogCsv(text: string): ReadCsvResult {
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const line = (error as CsvError & { lines?: number }).lines ?? 1;
-    return { ok: false, refused: [{ line, reason: `not a CSV file: ${error.message}` }] };
+    return { ok: false, refused: [{ line, problem: { field: "file", rule: "not-csv" } }] };
   }
-  const header = headerProblem(text);
-  if (header) return { ok: false, refused: [{ line: 1, reason: header }] };
-  if (records.length > CATALOG_MAX_ROWS)
-    return { ok: false, refused: [{ line: 1, reason: `more than ${CATALOG_MAX_ROWS} rows` }] };
+  if (!headerIsRight(text)) {
+    const problem: Problem = { field: "header", rule: "header", bound: CATALOG_COLUMNS.join(",") };
+    return { ok: false, refused: [{ line: 1, problem }] };
+  }
+  if (records.length > CATALOG_MAX_ROWS) {
+    const problem: Problem = { field: "file", rule: "max-items", bound: CATALOG_MAX_ROWS };
+    return { ok: false, refused: [{ line: 1, problem }] };
+  }
   const refused: Refusal[] = [];
   const rows: CsvRow[] = [];
   for (const { record, info } of records) {
     const count = Object.keys(record).length;
     if (info.error !== undefined || count !== CATALOG_COLUMNS.length) {
-      refused.push({
-        line: info.lines,
-        reason: `has a different number of fields than the header's ${CATALOG_COLUMNS.length}`,
-      });
+      const problem: Problem = { field: "row", rule: "columns", bound: CATALOG_COLUMNS.length };
+      refused.push({ line: info.lines, problem });
     } else rows.push({ line: info.lines, fields: record as Record<CatalogColumn, string> });
   }
   return { ok: true, rows, refused };
 }
 
 /** The header must name every column, each once, and nothing else. */
-function headerProblem(text: string): string | null {
+function headerIsRight(text: string): boolean {
   const [names = []] = parse(text.replace(/^\uFEFF/, ""), { to_line: 1, trim: true }) as string[][];
-  const seen = names.map((name) => name.toLowerCase());
-  const missing = CATALOG_COLUMNS.filter((column) => !seen.includes(column));
-  const unknown = seen.filter((name) => !(CATALOG_COLUMNS as readonly string[]).includes(name));
-  if (missing.length === 0 && unknown.length === 0 && seen.length === CATALOG_COLUMNS.length)
-    return null;
-  return `the header must be ${CATALOG_COLUMNS.join(",")}${
-    missing.length ? `; missing: ${missing.join(", ")}` : ""
-  }${unknown.length ? `; unknown: ${unknown.join(", ")}` : ""}`;
+  const seen = new Set(names.map((name) => name.toLowerCase()));
+  return (
+    names.length === CATALOG_COLUMNS.length && CATALOG_COLUMNS.every((column) => seen.has(column))
+  );
 }

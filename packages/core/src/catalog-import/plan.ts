@@ -1,6 +1,7 @@
 // What a catalog file would do to the shop, read without writing: each row a product to create,
 // one to change (and which fields), one already as the file says, or a refusal with its reason.
 import type { Database, ProductModel } from "@orderbot/db";
+import type { Problem } from "../problems.ts";
 import type { Refusal } from "./csv.ts";
 import { photoChanged, planPhoto, type PlannedPhoto } from "./photo.ts";
 import type { CatalogRow } from "./row.ts";
@@ -38,22 +39,22 @@ export async function planCatalog(
   const refused: Refusal[] = [];
   const planned: PlannedRow[] = [];
   for (const row of rows) {
-    const refuse = (reason: string) => refused.push({ line: row.line, sku: row.sku, reason });
+    const refuse = (problem: Problem) => refused.push({ line: row.line, sku: row.sku, problem });
     const earlier = firstLine.get(row.sku);
     if (earlier !== undefined) {
-      refuse(`sku: also on line ${earlier}`);
+      refuse({ field: "sku", rule: "duplicate", bound: row.sku });
       continue;
     }
     firstLine.set(row.sku, row.line);
     const categoryId = row.category === null ? null : categoryIds.get(row.category);
     if (categoryId === undefined) {
-      refuse(`category: no category "${row.category}" (create it with /category first)`);
+      refuse({ field: "category", rule: "unknown", bound: row.category ?? "" });
       continue;
     }
     const product = bySku.get(row.sku);
     const photo = planPhoto(row.photo, product, canUpload);
     if (photo === "needs-uploader") {
-      refuse("photo: uploading a file needs the bot's token (BOT_TOKEN)");
+      refuse({ field: "photo", rule: "needs-bot-token" });
       continue;
     }
     if (!product) {
@@ -68,11 +69,11 @@ export async function planCatalog(
 }
 
 /** A product's currency and kind stay what orders were placed in. */
-function fixedFieldProblem(row: CatalogRow, product: ProductModel): string | null {
+function fixedFieldProblem(row: CatalogRow, product: ProductModel): Problem | null {
   if (row.currency !== product.currency)
-    return `currency: the shop sells it in ${product.currency}, which cannot change`;
+    return { field: "currency", rule: "fixed", bound: product.currency };
   if (row.kind !== product.kind)
-    return `kind: it is ${product.kind.toLowerCase()} in the shop, which cannot change`;
+    return { field: "kind", rule: "fixed", bound: product.kind.toLowerCase() };
   return null;
 }
 

@@ -1,27 +1,28 @@
 // One catalog row, checked: what an operator's commands would accept for the same product.
 import { z } from "zod";
 import { parseMoney } from "../money.ts";
+import { issueParams, problemOf, type Problem } from "../problems.ts";
 import { categorySlugSchema } from "../catalog/categories.ts";
 import { parseProductPhoto } from "../catalog/photos.ts";
 import { checkInvoiceAmount } from "../payments/invoice-limits.ts";
 import { currencySchema, skuSchema } from "../validation.ts";
 import type { CatalogColumn } from "./csv.ts";
 
-const title = z.string().min(1, "is empty").max(200, "is longer than 200 characters");
+const title = z.string().min(1).max(200);
 
 const fieldsSchema = z.object({
   sku: skuSchema,
   title_en: title,
   title_zh: title,
   category: z.union([z.literal(""), categorySlugSchema]),
-  price: z.string().min(1, "is empty"),
+  price: z.string().min(1),
   currency: currencySchema,
-  kind: z.enum(["digital", "physical"], { error: "must be digital or physical" }),
+  kind: z.enum(["digital", "physical"]),
   stock: z
     .string()
-    .regex(/^\d{1,7}$/, "must be a whole number of units")
+    .refine((text) => /^\d{1,7}$/.test(text), issueParams("integer"))
     .transform(Number)
-    .refine((units) => units <= 1_000_000, "must be at most 1000000"),
+    .refine((units) => units <= 1_000_000, issueParams("max", 1_000_000)),
   photo: z.string(),
 });
 
@@ -61,25 +62,26 @@ function photoCell(text: string): PhotoCell | "invalid" {
   return PATH.test(text) && !text.includes("://") ? { kind: "path", path: text } : "invalid";
 }
 
-export type RowResult = { ok: true; row: CatalogRow } | { ok: false; reason: string };
+export type RowResult = { ok: true; row: CatalogRow } | { ok: false; problem: Problem };
+
+const refused = (field: string, rule: Problem["rule"], bound?: string | number): RowResult => ({
+  ok: false,
+  problem: bound === undefined ? { field, rule } : { field, rule, bound },
+});
 
 export function parseCatalogRow(line: number, fields: Record<CatalogColumn, string>): RowResult {
   const parsed = fieldsSchema.safeParse(fields);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { ok: false, reason: `${String(issue.path[0])}: ${issue.message}` };
-  }
+  if (!parsed.success) return { ok: false, problem: problemOf(parsed.error.issues[0]!) };
   const value = parsed.data;
   const kind = value.kind === "digital" ? "DIGITAL" : "PHYSICAL";
   if ((kind === "DIGITAL") !== (value.currency === "XTR"))
-    return { ok: false, reason: "currency: digital goods sell for XTR, physical goods in another" };
+    return refused("currency", "kind-currency");
   const priceMinor = parseMoney(value.price, value.currency);
-  if (priceMinor === null) return { ok: false, reason: `price: "${value.price}" is not an amount` };
+  if (priceMinor === null) return refused("price", "format", "amount");
   if (checkInvoiceAmount(priceMinor, value.currency).status !== "ok")
-    return { ok: false, reason: "price: no invoice can ask this amount" };
+    return refused("price", "invoice-amount");
   const photo = photoCell(value.photo);
-  if (photo === "invalid")
-    return { ok: false, reason: "photo: must be a file's path, an HTTP(S) URL or a file_id" };
+  if (photo === "invalid") return refused("photo", "format", "photo");
   return {
     ok: true,
     row: {

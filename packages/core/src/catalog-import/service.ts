@@ -2,6 +2,7 @@
 // would create, change or refuse, and the import itself. A file with any refused row changes
 // nothing; a file imported twice changes nothing the second time.
 import type { CoreDeps } from "../deps.ts";
+import type { Problem } from "../problems.ts";
 import { refusalOf, type Actor, type Forbidden } from "../rights/may-do.ts";
 import { createApplyRow } from "./apply.ts";
 import { readCatalogCsv, type Refusal } from "./csv.ts";
@@ -88,10 +89,11 @@ function checkedRows(csv: string): CheckedRows {
   for (const { line, fields } of read.rows) {
     const parsed = parseCatalogRow(line, fields);
     if (parsed.ok) rows.push(parsed.row);
-    else refused.push({ line, ...(fields.sku ? { sku: fields.sku } : {}), reason: parsed.reason });
+    else
+      refused.push({ line, ...(fields.sku ? { sku: fields.sku } : {}), problem: parsed.problem });
   }
   if (read.rows.length + read.refused.length === 0)
-    refused.push({ line: 1, reason: "the file has no products" });
+    refused.push({ line: 1, problem: { field: "file", rule: "min-items", bound: 1 } });
   return { ok: true, rows, refused };
 }
 
@@ -123,7 +125,8 @@ async function uploadPhotos(rows: PlannedRow[], upload: UploadPhoto): Promise<Re
     try {
       planned.photo = { photo: await done.get(source)!, source };
     } catch {
-      refused.push({ line: planned.row.line, sku: planned.row.sku, reason: "photo: not uploaded" });
+      const problem: Problem = { field: "photo", rule: "upload-failed" };
+      refused.push({ line: planned.row.line, sku: planned.row.sku, problem });
     }
   }
   return refused;

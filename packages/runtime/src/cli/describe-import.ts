@@ -1,5 +1,6 @@
 // What `npm run catalog` prints for an import's result: one line per kind of outcome, and one per
-// refused row with its line and reason.
+// refused row with its line and reason, in English (the conversation's words).
+import { problemText } from "@orderbot/conversation";
 import type { CatalogImportResult } from "@orderbot/core/catalog-import";
 
 export function describeImport(result: CatalogImportResult): string[] {
@@ -8,7 +9,8 @@ export function describeImport(result: CatalogImportResult): string[] {
     return [
       `refused, nothing changed (${result.refused.length} row${result.refused.length === 1 ? "" : "s"}):`,
       ...result.refused.map(
-        ({ line, sku, reason }) => `  line ${line}${sku ? ` (${sku})` : ""}: ${reason}`,
+        ({ line, sku, problem }) =>
+          `  line ${line}${sku ? ` (${sku})` : ""}: ${problemText("en", problem)}`,
       ),
     ];
   const verb = result.status === "planned" ? "would " : "";

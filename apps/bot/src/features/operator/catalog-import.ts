@@ -5,7 +5,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { CatalogImport, CatalogImportResult } from "@orderbot/core/catalog-import";
 import { createPhotoUploader } from "@orderbot/runtime";
-import { callbacks } from "@orderbot/conversation";
+import { callbacks, problemText } from "@orderbot/conversation";
 import type { BotContext } from "../../bot/context.ts";
 import type { Actor } from "@orderbot/core/rights";
 import { respond } from "./guard.ts";
@@ -102,7 +102,7 @@ function describe(ctx: BotContext, result: CatalogImportResult): string {
       count: result.refused.length,
       rows: result.refused
         .slice(0, 20)
-        .map((r) => `${r.line}${r.sku ? ` ${r.sku}` : ""}: ${r.reason}`)
+        .map((r) => `${r.line}${r.sku ? ` ${r.sku}` : ""}: ${problemText(ctx.locale, r.problem)}`)
         .join("\n"),
     });
   const figures = {
