@@ -20,7 +20,7 @@ describe("a refusal's problems, in the reader's language", () => {
   it("and in Chinese", () => {
     expect(problemsText("zh", problems)).toBe(
       "SKU：只能包含字母、数字、“.”、“_”和“-”；SKU：TEA 出现了两次；" +
-        "结束：必须晚于 开始；note：最多 1 个字符；kind：只能是 digital|physical 之一",
+        "结束：必须晚于 开始；note：最多 1 个字符；类型：只能是 digital|physical 之一",
     );
   });
 });
