@@ -40,6 +40,8 @@ export interface FeatureDeps {
     asks: InvoiceAsks;
     /** INVOICE_NONCE: each invoice's payload carries a nonce (invoice-payload.ts in core). */
     nonce: boolean;
+    /** PAYMENT_GRACE_MS: how long a payment in flight holds an order past its reservation. */
+    paymentGraceMs: number;
   };
   /** Physical goods' shipping options (SHIPPING_OPTIONS). */
   shippingOptions: readonly ShippingOption[];

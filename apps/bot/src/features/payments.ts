@@ -17,7 +17,7 @@ import { loggableError } from "../log-safety.ts";
 import { updateReceivedAt } from "../updates/scope.ts";
 import { mainMenuKeyboard } from "../keyboards/menu.ts";
 import { sendInvoiceOnPay } from "./invoice.ts";
-import type { InvoiceAsks, ProviderSettings } from "./shipping.ts";
+import type { FeatureDeps } from "./deps.ts";
 
 export interface PaymentsFeatureDeps {
   orders: OrderService;
@@ -30,7 +30,7 @@ export interface PaymentsFeatureDeps {
    * Digital goods are invoiced in Stars; physical goods through `provider` (none: not sold),
    * asking for the address, a shipping option and what `asks` says.
    */
-  invoice: { provider: ProviderSettings | null; asks: InvoiceAsks; nonce: boolean };
+  invoice: FeatureDeps["payments"];
   now?: () => Date;
 }
 

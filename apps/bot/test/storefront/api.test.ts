@@ -246,7 +246,11 @@ describe("logs", () => {
     };
     const invoices = {
       api: h.app.bot.api,
-      settings: { provider: null, asks: { name: false, phone: false, email: false } },
+      settings: {
+        provider: null,
+        asks: { name: false, phone: false, email: false },
+        paymentGraceMs: 60_000,
+      },
       providerToken: "",
       nonce: false,
       claims: {

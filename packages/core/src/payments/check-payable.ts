@@ -1,3 +1,4 @@
+import { closedToPayment } from "./pay-window.ts";
 import { runTransaction, sqlStateOf, TransactionAbortedError, type Tx } from "@orderbot/db";
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
@@ -160,7 +161,8 @@ async function markPaying(
     const order = await tx.order.findUnique({ where: { publicId: input.orderId } });
     if (!order || order.userId !== input.userId) return refused("not-found");
     const refusal =
-      statusRefusal(deps, order, now) ?? (await chargeRefusal(deps, tx, order, input));
+      closedToPayment(order, now, deps.config.paymentGraceMs) ??
+      (await chargeRefusal(deps, tx, order, input));
     if (refusal) return refused(refusal);
     // An open order's version counts its changes: 1 for RESERVED → PAYING, 1 per extension.
     // Past maxPayingExtensions the hold is what it is: yes while it lasts, nothing extended.
@@ -174,28 +176,6 @@ async function markPaying(
     if (!(await holdForPayment(tx, order, expiresAt))) continue;
     const view = await findOrderByPublicId(tx, input.orderId);
     return { status: "ok", order: view! };
-  }
-}
-
-/** Why an order in this status cannot be paid now, or null if it can. */
-function statusRefusal(deps: CoreDeps, order: OrderRow, now: Date): PayRefusal | null {
-  switch (order.status) {
-    case "PAID":
-    case "PROCESSING":
-    case "SHIPPED":
-    case "DELIVERED":
-    case "REFUNDED":
-      return "already-paid";
-    case "CANCELLED":
-      return "cancelled";
-    case "EXPIRED":
-      return "expired";
-    case "RESERVED":
-      return order.expiresAt <= now ? "expired" : null; // due, the worker just has not run yet
-    case "PAYING":
-      return order.expiresAt.getTime() + deps.config.paymentGraceMs <= now.getTime()
-        ? "expired"
-        : null;
   }
 }
 

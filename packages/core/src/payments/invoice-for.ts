@@ -2,6 +2,7 @@
 // (the chat's sendInvoice, a Mini App's invoice link). The terms are data; the words are the
 // renderer's, and the provider's token stays with the way in that sends the invoice.
 import type { OrderItemView, OrderPromoView, OrderView } from "../views.ts";
+import { closedToPayment } from "./pay-window.ts";
 
 /** The shop's invoicing: digital goods for Stars; physical goods through the provider. */
 export interface InvoiceSettings {
@@ -9,6 +10,8 @@ export interface InvoiceSettings {
   provider: { currency: string } | null;
   /** What a physical order's invoice asks besides the shipping address (always asked). */
   asks: { name: boolean; phone: boolean; email: boolean };
+  /** How long a payment in flight holds an order past its reservation (PAYMENT_GRACE_MS). */
+  paymentGraceMs: number;
 }
 
 /** What a physical order's payment form asks for; a Stars invoice asks nothing. */
@@ -54,34 +57,11 @@ export function invoiceFor(
   shop: { settings: InvoiceSettings; now: Date },
 ): InvoiceForResult {
   if (!order || order.userId !== BigInt(customer.userId)) return { status: "not-found" };
-  const closed = closedReason(order, shop.now);
+  const closed = closedToPayment(order, shop.now, shop.settings.paymentGraceMs);
   if (closed) return { status: "refused", reason: closed, order };
   const via = payVia(order, shop.settings);
   if (via.status !== "ok") return { status: "not-sold", reason: via.reason, order };
   return { status: "ok", order, terms: termsOf(order, via.payVia, shop.settings) };
-}
-
-/** Why an order in this state cannot be paid now, or null if it can. */
-function closedReason(
-  order: OrderView,
-  now: Date,
-): "cancelled" | "expired" | "already-paid" | null {
-  switch (order.status) {
-    case "CANCELLED":
-      return "cancelled";
-    case "EXPIRED":
-      return "expired";
-    case "PAID":
-    case "PROCESSING":
-    case "SHIPPED":
-    case "DELIVERED":
-    case "REFUNDED":
-      return "already-paid";
-    case "RESERVED":
-      return order.expiresAt <= now ? "expired" : null; // due, the worker just has not run yet
-    case "PAYING":
-      return null;
-  }
 }
 
 /** Whether an order's goods are shipped (then it is paid through the provider, with shipping). */

@@ -8,8 +8,8 @@ import { useShopHarness } from "../support/shop.ts";
 const h = useShopHarness();
 
 const asks = { name: true, phone: false, email: true };
-const sold: InvoiceSettings = { provider: { currency: "USD" }, asks };
-const notSold: InvoiceSettings = { provider: null, asks };
+const sold: InvoiceSettings = { provider: { currency: "USD" }, asks, paymentGraceMs: 60_000 };
+const notSold: InvoiceSettings = { ...sold, provider: null };
 
 async function starsOrder(n: number) {
   const p = await addProduct(h.db, { stock: 5, priceMinor: 40 });
@@ -86,6 +86,18 @@ describe("invoiceFor", () => {
     expect(await invoice(paid.id, 5)).toMatchObject({ status: "refused", reason: "already-paid" });
     expect(await invoice(due.id, 6)).toMatchObject({ status: "refused", reason: "expired" });
     expect(await invoice(expired.id, 7)).toMatchObject({ status: "refused", reason: "expired" });
+  });
+
+  it("offers a paying order's invoice for as long as pre-checkout would take its payment", async () => {
+    const paying = await starsOrder(11);
+    const now = h.clock.now();
+    await h.db.order.update({
+      where: { publicId: paying.id },
+      data: { status: "PAYING", expiresAt: now },
+    });
+    expect(await invoice(paying.id, 11)).toMatchObject({ status: "ok" });
+    h.clock.advance(sold.paymentGraceMs);
+    expect(await invoice(paying.id, 11)).toMatchObject({ status: "refused", reason: "expired" });
   });
 
   it("refuses physical goods without a provider, and an order in another currency", async () => {
