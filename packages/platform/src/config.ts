@@ -68,6 +68,14 @@ export const sharedConfigShape = {
     .max(60_000)
     .default(500)
     .describe("A Redis command slower than this (ms) counts as an outage."),
+  TELEGRAM_SEND_PER_SECOND: z.coerce
+    .number()
+    .min(1)
+    .max(1000)
+    .default(30)
+    .describe(
+      "Messages a second the bot sends across all chats, shared by every instance (Telegram: about 30).",
+    ),
   LOCK_NAMESPACE: z
     .preprocess(
       (value) => (value === "" ? undefined : value),
