@@ -162,8 +162,7 @@ async function waitForPlace(
     } catch (error) {
       return { kind: "unavailable", error };
     }
-    if (attempt.taken)
-      return { kind: "taken", waitedMs: Date.now() - start, place: attempt.place };
+    if (attempt.taken) return { kind: "taken", waitedMs: Date.now() - start, place: attempt.place };
     const left = start + maxWaitMs - Date.now();
     if (attempt.waitMs > left) return { kind: "later", ...attempt };
     try {
