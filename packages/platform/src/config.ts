@@ -76,6 +76,14 @@ export const sharedConfigShape = {
     .describe(
       "Messages a second the bot sends across all chats, shared by every instance (Telegram: about 30).",
     ),
+  TELEGRAM_CHAT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(3000)
+    .describe(
+      "Telegram's window for a private chat's 3 messages (ms); only fake-Telegram runs shorten it.",
+    ),
   LOCK_NAMESPACE: z
     .preprocess(
       (value) => (value === "" ? undefined : value),

@@ -7,6 +7,7 @@ export interface SendBudgetConfig {
   BOT_TOKEN: string;
   LOCK_NAMESPACE: string;
   TELEGRAM_SEND_PER_SECOND: number;
+  TELEGRAM_CHAT_WINDOW_MS: number;
   GROUP_RATE_WINDOW_MS: number;
 }
 
@@ -23,6 +24,7 @@ export function sendBudgetFromConfig(
     limits: {
       ...TELEGRAM_SEND_LIMITS,
       perSecond: config.TELEGRAM_SEND_PER_SECOND,
+      chatWindowMs: config.TELEGRAM_CHAT_WINDOW_MS,
       groupWindowMs: config.GROUP_RATE_WINDOW_MS,
     },
     metrics: createSendBudgetMetrics(registry),
