@@ -38,7 +38,9 @@ export function budgetedSends(budget: SendBudget, deadlineMs: number): Transform
       maxWaitMs: deadlineMs,
       ...(signal ? { signal: signal as AbortSignal } : {}),
     });
-    if (taken.kind === "later") return budgetRefusal(taken.waitMs);
+    // Aborted: the deadline has passed and the caller has moved on; Telegram need not hear of it.
+    if (taken.kind === "later" || taken.kind === "aborted")
+      return budgetRefusal(taken.kind === "later" ? taken.waitMs : 0);
     const result = await prev(method, payload, signal).finally(() => {
       if (taken.kind === "taken") void budget.answered(taken.place).catch(() => undefined);
     });

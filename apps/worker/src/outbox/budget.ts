@@ -25,8 +25,7 @@ export async function takeBudget(
   });
   if (taken.kind === "aborted") return { go: false, delayMs: 0, reason: "stopped" };
   if (taken.kind === "later") return { go: false, delayMs: taken.waitMs, reason: "paced" };
-  if (taken.kind === "unavailable")
-    relay.deps.logger.warn({ err: taken.error }, "send budget unavailable: pacing locally");
+  // Unavailable: counted (orderbot_send_budget_takes_total), not logged per message.
   return taken.kind === "taken" ? { go: true, place: taken.place } : { go: true };
 }
 
