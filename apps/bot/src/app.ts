@@ -148,7 +148,12 @@ function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotCo
     token: config.BOT_TOKEN,
     apiRoot: config.TELEGRAM_API_ROOT,
     callTimeoutMs: config.TELEGRAM_CALL_TIMEOUT_MS,
-    sendBudget: sendBudgetFromConfig(deps.redis, config, deps.registry),
+    sendBudget: sendBudgetFromConfig(
+      deps.redis,
+      config,
+      deps.registry,
+      config.TELEGRAM_CALL_TIMEOUT_MS,
+    ),
     ...(deps.botInfo ? { botInfo: deps.botInfo } : {}),
     logger,
     i18n,

@@ -58,7 +58,14 @@ function instance(raw = false, url = t.url): { budget: SendBudget; api: Api; reg
   connections.push(redis);
   const registry = createMetricsRegistry();
   const metrics = createSendBudgetMetrics(registry);
-  const budget = createSendBudget({ redis, botId: "8000000001", prefix, limits: LIMITS, metrics });
+  const budget = createSendBudget({
+    redis,
+    inFlightMs: 20_000,
+    botId: "8000000001",
+    prefix,
+    limits: LIMITS,
+    metrics,
+  });
   const api = new Api(tg.token, { apiRoot: tg.apiRoot });
   if (!raw) boundApiCalls(api, DEADLINE_MS, budget);
   return { budget, api, registry };

@@ -43,7 +43,7 @@ api.config.use((prev, method, payload, signal) =>
     signal as never,
   ),
 );
-const sendBudget = sendBudgetFromConfig(redis, config, registry);
+const sendBudget = sendBudgetFromConfig(redis, config, registry, config.OUTBOX_SEND_TIMEOUT_MS);
 const worker = createWorker({
   config,
   ...runtimeDeps(runtime),

@@ -25,7 +25,13 @@ function budgets(count: number): SendBudget[] {
   return Array.from({ length: count }, () => {
     const redis = new Redis(t.url, { maxRetriesPerRequest: 1 });
     connections.push(redis);
-    return createSendBudget({ redis, botId: "42", prefix, limits: TELEGRAM_SEND_LIMITS });
+    return createSendBudget({
+      redis,
+      inFlightMs: 20_000,
+      botId: "42",
+      prefix,
+      limits: TELEGRAM_SEND_LIMITS,
+    });
   });
 }
 

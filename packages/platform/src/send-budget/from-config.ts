@@ -11,14 +11,19 @@ export interface SendBudgetConfig {
   GROUP_RATE_WINDOW_MS: number;
 }
 
-/** The bot's budget as the bot and the worker both build it: one key space per bot id. */
+/**
+ * The bot's budget as the bot and the worker both build it: one key space per bot id.
+ * `callTimeoutMs`: the process's Bot API call deadline, how long an unanswered call holds its place.
+ */
 export function sendBudgetFromConfig(
   redis: ScriptClient,
   config: SendBudgetConfig,
   registry: Registry,
+  callTimeoutMs: number,
 ): SendBudget {
   return createSendBudget({
     redis,
+    inFlightMs: callTimeoutMs,
     botId: config.BOT_TOKEN.split(":")[0]!,
     prefix: config.LOCK_NAMESPACE,
     limits: {

@@ -60,6 +60,8 @@ export interface SendBudgetDeps {
   /** Prefix of every key, e.g. the deployment's namespace. */
   prefix: string;
   limits: SendLimits;
+  /** The longest a call can be in flight (its deadline): its place is held that long unanswered. */
+  inFlightMs: number;
   metrics?: SendBudgetMetrics;
 }
 
@@ -119,6 +121,7 @@ async function tryTake(
     1000 + limits.marginMs,
     group ? limits.groupPerWindow : limits.chatPerWindow,
     (group ? limits.groupWindowMs : limits.chatWindowMs) + limits.marginMs,
+    Math.max(0, Math.ceil(deps.inFlightMs)),
   ];
   const [ok, waitMs, reason] = (await takeScript.run(deps.redis, keys, args)) as [
     number,

@@ -7,8 +7,10 @@ import { LuaScript } from "@orderbot/lock";
 
 /**
  * KEYS pause, global window, chat window; ARGV member, global limit (for this priority), global
- * window ms, chat limit, chat window ms. {1, 0}: taken and recorded; {0, waitMs, reason}: not
- * taken, try again after waitMs ("paused", "global" or "chat").
+ * window ms, chat limit, chat window ms, in-flight ms. {1, 0}: taken and recorded; {0, waitMs,
+ * reason}: not taken, try again after waitMs ("paused", "global" or "chat"). A place is recorded
+ * at now + in-flight (the call's deadline) until `answered` moves it to its answer: a call still
+ * in flight holds its place, so a window starts only once Telegram has surely received the call.
  */
 export const takeScript = new LuaScript(`
 local t = redis.call('TIME')
@@ -19,17 +21,19 @@ local function wait(key, limit, window)
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
   local n = redis.call('ZCARD', key)
   if n < limit then return 0 end
-  local edge = redis.call('ZRANGE', key, n - limit, n - limit, 'WITHSCORES')
-  return math.max(1, tonumber(edge[2]) + window - now)
+  local edge = tonumber(redis.call('ZRANGE', key, n - limit, n - limit, 'WITHSCORES')[2])
+  if edge > now then return 25 end
+  return math.max(1, edge + window - now)
 end
 local g = wait(KEYS[2], tonumber(ARGV[2]), tonumber(ARGV[3]))
 if g > 0 then return {0, g, 'global'} end
 local c = wait(KEYS[3], tonumber(ARGV[4]), tonumber(ARGV[5]))
 if c > 0 then return {0, c, 'chat'} end
-redis.call('ZADD', KEYS[2], now, ARGV[1])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-redis.call('ZADD', KEYS[3], now, ARGV[1])
-redis.call('PEXPIRE', KEYS[3], ARGV[5])
+local held = now + tonumber(ARGV[6])
+redis.call('ZADD', KEYS[2], held, ARGV[1])
+redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[3]) + tonumber(ARGV[6]))
+redis.call('ZADD', KEYS[3], held, ARGV[1])
+redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[5]) + tonumber(ARGV[6]))
 return {1, 0}
 `);
 

@@ -22,7 +22,13 @@ let run = 0;
 function budget(limits = STILL) {
   const redis = new Redis(t.url, { maxRetriesPerRequest: 1 });
   connections.push(redis);
-  return createSendBudget({ redis, botId: "42", prefix: `${t.namespace}:${run++}`, limits });
+  return createSendBudget({
+    redis,
+    inFlightMs: 20_000,
+    botId: "42",
+    prefix: `${t.namespace}:${run++}`,
+    limits,
+  });
 }
 
 /** How many of `count` takes (to distinct private chats) the window lets through at once. */
