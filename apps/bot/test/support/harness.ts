@@ -75,6 +75,7 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
       LOCK_HASH_KEY: "harness-hash-key-0123456789",
       OWNER_IDS: String(OWNER_ID),
       GROUP_RATE_WINDOW_MS: "1000",
+      TELEGRAM_CHAT_WINDOW_MS: "100",
       ...options.env,
     },
     new Set(options.defaulted),
