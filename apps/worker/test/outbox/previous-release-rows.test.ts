@@ -1,10 +1,11 @@
-// During an upgrade the previous release's bots still queue operator notices as rows of today's
-// shape (a recipient each, pre-rendered labels and lines). This release's relay sends them, and an
-// event carrying the same facts is told in the same words.
+// During an upgrade the previous release still queues notices as rows of today's shape (a
+// recipient each; for operators, pre-rendered labels and lines). This release's relay sends them,
+// and an event carrying the same facts is told in the same words, to the same kind of recipient.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { FakeTelegram, SimulatedGroup } from "@orderbot/fake-telegram";
 import { runTransaction } from "@orderbot/db";
 import { recordEvent, type ShopEvent } from "@orderbot/core/events";
+import { createOrder, createProduct } from "../support/seed.ts";
 import { startedUser } from "../support/kit.ts";
 import { relayAll, type InProcessWorker } from "../support/worker.ts";
 import { useWorkerShop } from "../support/shop.ts";
@@ -107,5 +108,53 @@ describe("notices queued by the previous release", () => {
     expect(textsIn(ops)).toEqual(sent);
     const dead = await db.outboxMessage.count({ where: { status: "DEAD" } });
     expect(dead).toBe(0);
+  });
+
+  it("to a customer are sent alike, and the events reach the customer their ids name", async () => {
+    const [before, buyer] = [await startedUser(tg), await startedUser(tg)];
+    const product = await createProduct(db, 5);
+    const order = await createOrder(db, {
+      productId: product.id,
+      userId: BigInt(buyer.id),
+      status: "EXPIRED",
+    });
+    const request = await db.supportRequest.create({
+      data: { userId: BigInt(buyer.id), chatId: BigInt(buyer.id), topic: "question", text: "?" },
+    });
+    const customerPairs: {
+      template: string;
+      params: Record<string, string | number>;
+      event: ShopEvent;
+    }[] = [
+      {
+        template: "order-expired",
+        params: { orderId: order.publicId },
+        event: { kind: "order.expired", orderId: order.publicId },
+      },
+      {
+        template: "support-answer",
+        params: { requestId: request.id, text: "On its way." },
+        event: { kind: "question.answered", requestId: request.id, text: "On its way." },
+      },
+    ];
+    for (const [i, pair] of customerPairs.entries())
+      await db.$executeRaw`
+        INSERT INTO outbox_messages (dedupe_key, chat_id, method, payload)
+        VALUES (${`old-customer:${i}`}, ${BigInt(before.id)}, 'notify',
+                ${JSON.stringify({ template: pair.template, params: pair.params })}::jsonb)`;
+    await runTransaction(db, async (tx) => {
+      for (const [i, pair] of customerPairs.entries())
+        await recordEvent(tx, pair.event, { dedupeKey: `new-customer:${i}` }, BigInt(ops.id));
+    });
+    const opsBefore = textsIn(ops).length;
+    await relayAll(w, db);
+    const sent = textsIn(before);
+    expect(sent).toEqual([
+      `Your reservation ${order.publicId} has expired and its items are back on sale. ` +
+        "Nothing was charged. Order again from /catalog.",
+      `The shop's answer to your question #${request.id}:\nOn its way.`,
+    ]);
+    expect(textsIn(buyer)).toEqual(sent);
+    expect(textsIn(ops)).toHaveLength(opsBefore);
   });
 });

@@ -52,5 +52,11 @@ export function noticeOfEvent(payload: Record<string, unknown>): EventNotice {
       const { kind: _, ...facts } = event;
       return { template: "operator-refunded-outside", params: facts, facts: {} };
     }
+    case "order.expired":
+      return { template: "order-expired", params: { orderId: event.orderId }, facts: {} };
+    case "question.answered": {
+      const { kind: _, ...facts } = event;
+      return { template: "support-answer", params: facts, facts: {} };
+    }
   }
 }

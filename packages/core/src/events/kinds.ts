@@ -60,10 +60,30 @@ export const eventSchema = z.discriminatedUnion("kind", [
     /** The order's status after the refund; "" with no order. */
     orderStatus: z.string(),
   }),
+  // Told to the customer the ids name (the order's or the request's), not to operators.
+  z.object({
+    kind: z.literal("order.expired"),
+    orderId: z.string(),
+  }),
+  z.object({
+    kind: z.literal("question.answered"),
+    requestId: z.number().int(),
+    /** The operator's answer, as they wrote it. */
+    text: z.string(),
+  }),
 ]);
 
 export type ShopEvent = z.infer<typeof eventSchema>;
 export type EventKind = ShopEvent["kind"];
+
+/**
+ * Kinds told to the customer the ids name, not to operators: the recipient rule's customer branch
+ * (`customer_event_kinds`, migration 20261210000000_customer_events) lists the same.
+ */
+export const CUSTOMER_KINDS: ReadonlySet<EventKind> = new Set([
+  "order.expired",
+  "question.answered",
+]);
 
 /** Events operators wait behind every other message for (the relay's lane 1). */
 export const LATE_KINDS: ReadonlySet<EventKind> = new Set(["question.asked"]);
