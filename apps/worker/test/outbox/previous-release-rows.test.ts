@@ -77,7 +77,7 @@ const PAIRS: { template: string; params: Record<string, string | number>; event:
   },
 ];
 
-const textsIn = (group: SimulatedGroup): string[] =>
+const textsIn = (group: { id: number }): string[] =>
   tg
     .callsTo("sendMessage")
     .filter((c) => c.ok && c.chatId === group.id)
@@ -121,6 +121,16 @@ describe("notices queued by the previous release", () => {
     const request = await db.supportRequest.create({
       data: { userId: BigInt(buyer.id), chatId: BigInt(buyer.id), topic: "question", text: "?" },
     });
+    const orphan = await db.payment.create({
+      data: {
+        userId: BigInt(buyer.id),
+        telegramChargeId: `orphan-${buyer.id}`,
+        amountMinor: 50,
+        currency: "XTR",
+        status: "REFUND_PENDING",
+      },
+    });
+    const charge = orphan.telegramChargeId;
     const customerPairs: {
       template: string;
       params: Record<string, string | number>;
@@ -130,6 +140,29 @@ describe("notices queued by the previous release", () => {
         template: "order-expired",
         params: { orderId: order.publicId },
         event: { kind: "order.expired", orderId: order.publicId },
+      },
+      {
+        template: "order-refunded",
+        params: { orderId: order.publicId, amountMinor: 10, currency: "XTR" },
+        event: {
+          kind: "order.refunded",
+          orderId: order.publicId,
+          amountMinor: 10,
+          currency: "XTR",
+          telegramChargeId: `refunded-${buyer.id}`,
+        },
+      },
+      {
+        template: "payment-refunded",
+        params: { orderId: "", reason: "unknown-order", amountMinor: 50, currency: "XTR" },
+        event: {
+          kind: "payment.rejected",
+          orderId: "",
+          reason: "unknown-order",
+          amountMinor: 50,
+          currency: "XTR",
+          telegramChargeId: charge,
+        },
       },
       {
         template: "support-answer",
@@ -152,6 +185,8 @@ describe("notices queued by the previous release", () => {
     expect(sent).toEqual([
       `Your reservation ${order.publicId} has expired and its items are back on sale. ` +
         "Nothing was charged. Order again from /catalog.",
+      `Order ${order.publicId} is refunded: 10 ⭐ goes back to you.`,
+      "Your payment of 50 ⭐ could not be applied (the order is unknown). It is refunded in full.",
       `The shop's answer to your question #${request.id}:\nOn its way.`,
     ]);
     expect(textsIn(buyer)).toEqual(sent);

@@ -54,6 +54,14 @@ export function noticeOfEvent(payload: Record<string, unknown>): EventNotice {
     }
     case "order.expired":
       return { template: "order-expired", params: { orderId: event.orderId }, facts: {} };
+    case "order.refunded": {
+      const { kind: _, telegramChargeId: __, ...facts } = event;
+      return { template: "order-refunded", params: facts, facts: {} };
+    }
+    case "payment.rejected": {
+      const { kind: _, telegramChargeId: __, ...facts } = event;
+      return { template: "payment-refunded", params: facts, facts: {} };
+    }
     case "question.answered": {
       const { kind: _, ...facts } = event;
       return { template: "support-answer", params: facts, facts: {} };

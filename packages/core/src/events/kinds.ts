@@ -66,6 +66,23 @@ export const eventSchema = z.discriminatedUnion("kind", [
     orderId: z.string(),
   }),
   z.object({
+    kind: z.literal("order.refunded"),
+    /** An operator refunded this paid order. */
+    orderId: z.string(),
+    ...money,
+    telegramChargeId: z.string(),
+  }),
+  z.object({
+    kind: z.literal("payment.rejected"),
+    /** The payment could not be applied and is refunded; "" when its invoice named no order. */
+    orderId: z.string(),
+    /** A RefundReason. */
+    reason: z.string(),
+    ...money,
+    /** With no order, the payer (the payment's user) is told. */
+    telegramChargeId: z.string(),
+  }),
+  z.object({
     kind: z.literal("question.answered"),
     requestId: z.number().int(),
     /** The operator's answer, as they wrote it. */

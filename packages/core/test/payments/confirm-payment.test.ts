@@ -145,8 +145,21 @@ describe("confirmPayment", () => {
         payload: { user_id: Number(user(5)), telegram_payment_charge_id: payment.telegramChargeId },
       },
     ]);
-    expect(await outbox(`refund-notice:${payment.telegramChargeId}`)).toMatchObject([
-      { chatId: user(5), payload: { template: "payment-refunded" } },
+    // The payer is told in the order's chat, and no operator chat is.
+    expect(await alertsOf(`refund-notice:${payment.telegramChargeId}:`)).toEqual([
+      {
+        dedupeKey: `refund-notice:${payment.telegramChargeId}:${user(5)}`,
+        chatId: user(5),
+        kind: "payment.rejected",
+        payload: {
+          kind: "payment.rejected",
+          orderId: order.id,
+          reason: "late-out-of-stock",
+          amountMinor: 40,
+          currency: "XTR",
+          telegramChargeId: payment.telegramChargeId,
+        },
+      },
     ]);
     expect(await alertsOf(`refund-alert:${payment.telegramChargeId}`)).toMatchObject([
       {
@@ -223,6 +236,10 @@ describe("confirmPayment", () => {
     });
     expect(await outbox(`refund:${chargeId}`)).toHaveLength(1);
     expect(await alertsOf(`refund-alert:${chargeId}`)).toHaveLength(1);
+    // No order to find the payer by: the payment's user, in their private chat.
+    expect(await alertsOf(`refund-notice:${chargeId}:`)).toMatchObject([
+      { chatId: user(10), kind: "payment.rejected", payload: { orderId: "" } },
+    ]);
   });
 
   it("leaves refunds in other currencies to operators: no refundStarPayment", async () => {
@@ -280,8 +297,8 @@ describe("refundOrder (operator) and refund tracking", () => {
     expect(restock).toMatchObject([{ delta: 2, actor: expect.stringMatching(/^op:/) }]);
     expect(restock[0]!.actor).not.toContain(String(user(900)));
     expect(await outbox(`refund:${payment.telegramChargeId}`)).toHaveLength(1);
-    expect(await outbox(`refund-notice:${payment.telegramChargeId}`)).toMatchObject([
-      { payload: { template: "order-refunded" } },
+    expect(await alertsOf(`refund-notice:${payment.telegramChargeId}:`)).toMatchObject([
+      { chatId: order.chatId, kind: "order.refunded", payload: { orderId: order.id } },
     ]);
 
     expect(await h.shop.payments.refundOrder(order.id, ownerActor(user(900)))).toMatchObject({
