@@ -4,7 +4,7 @@
 --
 -- The kinds told to a customer, not to operators (packages/core/src/events/kinds.ts).
 CREATE FUNCTION "customer_event_kinds"() RETURNS TEXT[] LANGUAGE sql IMMUTABLE AS $$
-  SELECT ARRAY['order.expired', 'order.refunded', 'payment.rejected', 'question.answered']
+  SELECT ARRAY['order.expired', 'order.moved', 'order.refunded', 'payment.rejected', 'question.answered']
 $$;
 
 -- Expand only: the previous release reads no event, and the `outbox_messages` notices it still
@@ -32,7 +32,7 @@ RETURNS TABLE ("chat_id" BIGINT, "params" JSONB) LANGUAGE sql STABLE AS $$
           OR (r."threshold" > 0 AND ("p_payload" ->> 'stock')::numeric <= r."threshold"))
   UNION ALL
   SELECT o."chat_id", '{}'::jsonb FROM "orders" o
-   WHERE "p_kind" IN ('order.expired', 'order.refunded', 'payment.rejected')
+   WHERE "p_kind" IN ('order.expired', 'order.moved', 'order.refunded', 'payment.rejected')
      AND o."public_id" = "p_payload" ->> 'orderId'
   UNION ALL
   -- A payment its invoice named no order for: the payer, in their private chat.

@@ -142,6 +142,17 @@ describe("notices queued by the previous release", () => {
         event: { kind: "order.expired", orderId: order.publicId },
       },
       {
+        template: "order-status",
+        params: {
+          orderId: order.publicId,
+          status: "SHIPPED",
+          step: "SHIPPED",
+          note: "DHL 1",
+          hasNote: "yes",
+        },
+        event: { kind: "order.moved", orderId: order.publicId, status: "SHIPPED", note: "DHL 1" },
+      },
+      {
         template: "order-refunded",
         params: { orderId: order.publicId, amountMinor: 10, currency: "XTR" },
         event: {
@@ -185,6 +196,7 @@ describe("notices queued by the previous release", () => {
     expect(sent).toEqual([
       `Your reservation ${order.publicId} has expired and its items are back on sale. ` +
         "Nothing was charged. Order again from /catalog.",
+      `Your order ${order.publicId} has shipped.\nTracking: DHL 1\nWe will tell you when it is delivered.`,
       `Order ${order.publicId} is refunded: 10 ⭐ goes back to you.`,
       "Your payment of 50 ⭐ could not be applied (the order is unknown). It is refunded in full.",
       `The shop's answer to your question #${request.id}:\nOn its way.`,

@@ -54,6 +54,11 @@ export function noticeOfEvent(payload: Record<string, unknown>): EventNotice {
     }
     case "order.expired":
       return { template: "order-expired", params: { orderId: event.orderId }, facts: {} };
+    case "order.moved": {
+      const { orderId, status, note } = event;
+      const params = { orderId, status, step: status, note, hasNote: note ? "yes" : "no" };
+      return { template: "order-status", params, facts: {} };
+    }
     case "order.refunded": {
       const { kind: _, telegramChargeId: __, ...facts } = event;
       return { template: "order-refunded", params: facts, facts: {} };

@@ -66,6 +66,14 @@ export const eventSchema = z.discriminatedUnion("kind", [
     orderId: z.string(),
   }),
   z.object({
+    kind: z.literal("order.moved"),
+    /** An operator moved this paid order on: PROCESSING, SHIPPED or DELIVERED. */
+    orderId: z.string(),
+    status: z.enum(["PROCESSING", "SHIPPED", "DELIVERED"]),
+    /** What the operator added (a tracking number); "" for none. */
+    note: z.string(),
+  }),
+  z.object({
     kind: z.literal("order.refunded"),
     /** An operator refunded this paid order. */
     orderId: z.string(),
