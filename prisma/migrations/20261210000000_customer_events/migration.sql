@@ -4,7 +4,8 @@
 --
 -- The kinds told to a customer, not to operators (packages/core/src/events/kinds.ts).
 CREATE FUNCTION "customer_event_kinds"() RETURNS TEXT[] LANGUAGE sql IMMUTABLE AS $$
-  SELECT ARRAY['order.expired', 'order.moved', 'order.refunded', 'payment.rejected', 'question.answered']
+  SELECT ARRAY['order.expired', 'order.moved', 'order.refunded', 'payment.received', 'payment.rejected',
+               'question.answered']
 $$;
 
 -- Expand only: the previous release reads no event, and the `outbox_messages` notices it still
@@ -32,7 +33,7 @@ RETURNS TABLE ("chat_id" BIGINT, "params" JSONB) LANGUAGE sql STABLE AS $$
           OR (r."threshold" > 0 AND ("p_payload" ->> 'stock')::numeric <= r."threshold"))
   UNION ALL
   SELECT o."chat_id", '{}'::jsonb FROM "orders" o
-   WHERE "p_kind" IN ('order.expired', 'order.moved', 'order.refunded', 'payment.rejected')
+   WHERE "p_kind" IN ('order.expired', 'order.moved', 'order.refunded', 'payment.received', 'payment.rejected')
      AND o."public_id" = "p_payload" ->> 'orderId'
   UNION ALL
   -- A payment its invoice named no order for: the payer, in their private chat.
@@ -43,3 +44,19 @@ RETURNS TABLE ("chat_id" BIGINT, "params" JSONB) LANGUAGE sql STABLE AS $$
   SELECT s."chat_id", '{}'::jsonb FROM "support_requests" s
    WHERE "p_kind" = 'question.answered' AND s."id" = ("p_payload" ->> 'requestId')::int
 $$;
+
+-- An event may be due later (a payer's "payment received", which the bot's own reply normally
+-- says first): it is expanded once due. Until then the bot may settle it (told inline): expanded
+-- to nobody.
+ALTER TABLE "events" ADD COLUMN "not_before" TIMESTAMP(3);
+
+CREATE FUNCTION "record_event"("p_kind" TEXT, "p_dedupe_key" TEXT, "p_delivery_key" TEXT, "p_payload" JSONB,
+                               "p_not_before" TIMESTAMP(3))
+RETURNS BOOLEAN LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "events" ("kind", "dedupe_key", "delivery_key", "payload", "not_before")
+  VALUES ("p_kind", "p_dedupe_key", "p_delivery_key", "p_payload" || jsonb_build_object('kind', "p_kind"),
+          "p_not_before")
+  ON CONFLICT ("dedupe_key") DO NOTHING;
+  RETURN FOUND;
+END $$;

@@ -142,6 +142,11 @@ describe("notices queued by the previous release", () => {
         event: { kind: "order.expired", orderId: order.publicId },
       },
       {
+        template: "payment-received",
+        params: { orderId: order.publicId, hasCodes: "no" },
+        event: { kind: "payment.received", orderId: order.publicId, codesDelivered: false },
+      },
+      {
         template: "order-status",
         params: {
           orderId: order.publicId,
@@ -196,6 +201,9 @@ describe("notices queued by the previous release", () => {
     expect(sent).toEqual([
       `Your reservation ${order.publicId} has expired and its items are back on sale. ` +
         "Nothing was charged. Order again from /catalog.",
+      `Payment received: order ${order.publicId} is paid. Thank you!\n` +
+        "What happens next: the shop prepares your order and tells you here at each step, " +
+        "usually within a working day. Your orders are under My orders.",
       `Your order ${order.publicId} has shipped.\nTracking: DHL 1\nWe will tell you when it is delivered.`,
       `Order ${order.publicId} is refunded: 10 ⭐ goes back to you.`,
       "Your payment of 50 ⭐ could not be applied (the order is unknown). It is refunded in full.",

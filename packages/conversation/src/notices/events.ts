@@ -59,6 +59,10 @@ export function noticeOfEvent(payload: Record<string, unknown>): EventNotice {
       const params = { orderId, status, step: status, note, hasNote: note ? "yes" : "no" };
       return { template: "order-status", params, facts: {} };
     }
+    case "payment.received": {
+      const params = { orderId: event.orderId, hasCodes: event.codesDelivered ? "yes" : "no" };
+      return { template: "payment-received", params, facts: {} };
+    }
     case "order.refunded": {
       const { kind: _, telegramChargeId: __, ...facts } = event;
       return { template: "order-refunded", params: facts, facts: {} };

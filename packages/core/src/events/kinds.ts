@@ -74,6 +74,13 @@ export const eventSchema = z.discriminatedUnion("kind", [
     note: z.string(),
   }),
   z.object({
+    kind: z.literal("payment.received"),
+    /** The payer's order is paid: due after a grace in which the bot's reply says it first. */
+    orderId: z.string(),
+    /** Whether the payment gave digital items (their codes go in messages of their own). */
+    codesDelivered: z.boolean(),
+  }),
+  z.object({
     kind: z.literal("order.refunded"),
     /** An operator refunded this paid order. */
     orderId: z.string(),

@@ -1,7 +1,7 @@
 // The one writer of events. It takes a transaction, never the bare client: an event is recorded
 // with the change it reports, or not at all. The SQL function it calls is the low-stock trigger's
 // writer too (migration 20261209000000_events).
-import type { Tx } from "@orderbot/db";
+import { Prisma, utcTimestamp, type Tx } from "@orderbot/db";
 import { eventSchema, type ShopEvent } from "./kinds.ts";
 
 export interface EventKeys {
@@ -9,6 +9,8 @@ export interface EventKeys {
   dedupeKey: string;
   /** Its deliveries' key (the chat is appended): events sharing it reach a chat once. Default: `dedupeKey`. */
   deliveryKey?: string;
+  /** Not told before this time (default: at once); until then it may be told inline (settle-inline.ts). */
+  notBefore?: Date;
 }
 
 /**
@@ -24,9 +26,10 @@ export async function recordEvent(
 ): Promise<number> {
   const { kind, ...facts } = eventSchema.parse(event);
   const payload = JSON.stringify(facts);
+  const notBefore = keys.notBefore ? utcTimestamp(keys.notBefore) : Prisma.sql`NULL::timestamp(3)`;
   const [row] = await tx.$queryRaw<{ recorded: boolean; recipients: number }[]>`
     SELECT record_event(${kind}, ${keys.dedupeKey}, ${keys.deliveryKey ?? keys.dedupeKey},
-                        ${payload}::jsonb) AS recorded,
+                        ${payload}::jsonb, ${notBefore}) AS recorded,
            (SELECT count(*)::int FROM event_recipients(${kind}, ${payload}::jsonb,
                                                        ${fallbackChat ?? null}::bigint)) AS recipients`;
   return row?.recorded ? row.recipients : 0;

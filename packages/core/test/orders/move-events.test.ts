@@ -81,7 +81,11 @@ describe("an order's move", () => {
     const p = await addProduct(h.db, { stock: 5 });
     const order = await placed(h.shop, customer, [{ sku: p.sku, quantity: 1 }]);
     expect((await h.shop.payments.confirmPayment(paymentFor(order))).status).toBe("ok");
-    const methods = (await eventsOf(customer)).map(([key]) => String(key).split(":")[0]);
-    expect(methods).toEqual(["payment-received"]);
+    // Only the payer's "payment received" (an event, due after the bot's grace): no card, no void.
+    expect(await h.db.outboxMessage.count({ where: { chatId: customer } })).toBe(0);
+    const told = await h.db.event.findMany({
+      where: { payload: { path: ["orderId"], equals: order.id } },
+    });
+    expect(told.map((e) => e.kind).sort()).toEqual(["order.paid", "payment.received"]);
   });
 });

@@ -59,19 +59,19 @@ describe("confirmPayment", () => {
         },
       ]);
       // The user's confirmation, due once the bot has had its grace period to say it first.
-      const notices = await h.db.outboxMessage.findMany({
-        where: { dedupeKey: paymentNoticeKey(order.id) },
-      });
+      const notices = await h.db.$queryRaw<
+        { payload: object; not_before: Date; recipients: bigint[] }[]
+      >`
+        SELECT payload, not_before,
+               ARRAY(SELECT chat_id FROM event_recipients(kind, payload, NULL)) AS recipients
+          FROM events WHERE delivery_key = ${paymentNoticeKey(order.id)}`;
       expect(notices).toHaveLength(1);
       const notice = notices[0];
       expect(notice).toMatchObject({
-        dedupeKey: paymentNoticeKey(order.id),
-        chatId: order.chatId,
-        status: "PENDING",
-        attempts: 0,
-        payload: { template: "payment-received", params: { orderId: order.id } },
+        payload: { kind: "payment.received", orderId: order.id, codesDelivered: false },
+        recipients: [order.chatId],
       });
-      expect(notice!.nextAttemptAt.getTime() - h.clock.now().getTime()).toBe(20_000); // the default
+      expect(notice!.not_before.getTime() - h.clock.now().getTime()).toBe(20_000); // the default
     }
     expect(await stockOf(h.db, p.sku)).toBe(7);
     await assertInvariants(h.db);
@@ -90,9 +90,7 @@ describe("confirmPayment", () => {
       await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } }),
     ).toBe(1);
     expect(await alertsOf(`paid:${order.id}:`)).toHaveLength(1); // the operators' alert
-    expect(
-      await h.db.outboxMessage.count({ where: { dedupeKey: paymentNoticeKey(order.id) } }),
-    ).toBe(1);
+    expect(await h.db.event.count({ where: { deliveryKey: paymentNoticeKey(order.id) } })).toBe(1);
   });
 
   it("re-reserves a late payment for an expired order when the stock is still there (ledger RERESERVE)", async () => {
