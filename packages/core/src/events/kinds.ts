@@ -60,6 +60,17 @@ export const eventSchema = z.discriminatedUnion("kind", [
     /** The order's status after the refund; "" with no order. */
     orderStatus: z.string(),
   }),
+  z.object({
+    kind: z.literal("ledger.finding"),
+    /** Telegram's Stars ledger and the payments table differ (star_ledger_findings). */
+    findingId: z.number().int(),
+    /** What differs: the finding's kind. */
+    finding: z.string(),
+    telegramChargeId: z.string(),
+    /** In Stars; absent when that side has no record. */
+    telegramAmount: z.number().int().optional(),
+    shopAmount: z.number().int().optional(),
+  }),
   // Told to the customer the ids name (the order's or the request's), not to operators.
   z.object({
     kind: z.literal("order.expired"),
