@@ -125,6 +125,10 @@ export type EventKind = ShopEvent["kind"];
  */
 export const CUSTOMER_KINDS: ReadonlySet<EventKind> = new Set([
   "order.expired",
+  "order.moved",
+  "order.refunded",
+  "payment.received",
+  "payment.rejected",
   "question.answered",
 ]);
 
