@@ -34,3 +34,33 @@ export async function recordEvent(
                                                        ${fallbackChat ?? null}::bigint)) AS recipients`;
   return row?.recorded ? row.recipients : 0;
 }
+
+/**
+ * Records many events in one statement, each checked as `recordEvent` checks it (a set-based
+ * change, such as a batch of expiries, records its events at once). Returns how many chats the
+ * recipient rule names now for the events recorded now.
+ */
+export async function recordEvents(
+  tx: Tx,
+  entries: readonly { event: ShopEvent; keys: Omit<EventKeys, "notBefore"> }[],
+  fallbackChat: bigint | undefined,
+): Promise<number> {
+  if (entries.length === 0) return 0;
+  const rows = entries.map(({ event, keys }) => {
+    const { kind, ...facts } = eventSchema.parse(event);
+    return { kind, payload: JSON.stringify(facts), ...keys };
+  });
+  const [row] = await tx.$queryRaw<{ recipients: number }[]>`
+    WITH e AS (
+      SELECT * FROM unnest(${rows.map((r) => r.kind)}::text[], ${rows.map((r) => r.dedupeKey)}::text[],
+                           ${rows.map((r) => r.deliveryKey ?? r.dedupeKey)}::text[],
+                           ${rows.map((r) => r.payload)}::text[]) AS e(kind, dedupe_key, delivery_key, payload)),
+    recorded AS MATERIALIZED (
+      SELECT e.kind, e.payload::jsonb AS payload,
+             record_event(e.kind, e.dedupe_key, e.delivery_key, e.payload::jsonb) AS new
+        FROM e)
+    SELECT coalesce(sum((SELECT count(*) FROM event_recipients(r.kind, r.payload, ${fallbackChat ?? null}::bigint))), 0)::int
+           AS recipients
+      FROM recorded r WHERE r.new`;
+  return row?.recipients ?? 0;
+}

@@ -3,7 +3,7 @@ import type { CoreDeps } from "../deps.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
 import { moveEvents } from "./move-events.ts";
 import { enqueueOutbox } from "../outbox/messages.ts";
-import { recordEvent } from "../events/record.ts";
+import { recordEvents } from "../events/record.ts";
 import { giveBackPromoUses } from "../promotions/give-back.ts";
 
 export interface ExpireDueResult {
@@ -110,8 +110,12 @@ async function expireBatch(
   await giveBackPromoUses(tx, ids);
   await lockProductsOfOrders(tx, ids);
   const moved = await moveOrderStock(tx, ids, "RELEASE", "worker");
-  let notified = 0;
-  for (const o of expired) notified += await recordExpired(tx, o.publicId);
+  // Each customer hears their reservation ran out; the configured operator chat never does.
+  const notified = await recordEvents(
+    tx,
+    expired.map((o) => expiredEvent(o.publicId)),
+    undefined,
+  );
   await enqueueOutbox(
     tx,
     expired.flatMap((o) => moveEvents(o, "EXPIRED")),
@@ -123,9 +127,8 @@ async function expireBatch(
   };
 }
 
-/** The customer hears their reservation ran out: 1 when the event is new and names them. */
-async function recordExpired(tx: Tx, orderId: string): Promise<number> {
+/** An order's `order.expired`, told once under the key its notice always had. */
+function expiredEvent(orderId: string) {
   const keys = { dedupeKey: `order.expired:${orderId}`, deliveryKey: `expired:${orderId}` };
-  // A customer kind: the configured operator chat is never its recipient.
-  return recordEvent(tx, { kind: "order.expired", orderId }, keys, undefined);
+  return { event: { kind: "order.expired", orderId } as const, keys };
 }
