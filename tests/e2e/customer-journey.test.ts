@@ -50,9 +50,12 @@ const confirmations = (user: SimulatedUser, id: string) =>
   user.view().botMessages.filter((m) => m.text?.includes(`Payment received: order ${id} is paid.`));
 
 /** As if the grace period of every waiting message had passed. */
+/** What waits for a later time is due now: outbox rows, and events not yet expanded. */
 async function dueNow(shop: E2eShop): Promise<void> {
   await shop.db
     .$executeRaw`UPDATE outbox_messages SET next_attempt_at = timezone('UTC', now()) - interval '1 second' WHERE status = 'PENDING'`;
+  await shop.db
+    .$executeRaw`UPDATE events SET not_before = timezone('UTC', now()) - interval '1 second' WHERE expanded_at IS NULL`;
 }
 
 describe("webhook mode, two replicas", () => {

@@ -129,9 +129,7 @@ describe("fulfilment", () => {
       where: { order: { publicId: id }, toStatus: "SHIPPED" },
     });
     expect(timeline).toHaveLength(1);
-    expect(
-      await shop.db.outboxMessage.count({ where: { dedupeKey: `status:${id}:SHIPPED` } }),
-    ).toBe(1);
+    expect(await shop.db.event.count({ where: { deliveryKey: `status:${id}:SHIPPED` } })).toBe(1);
     await shop.relayOutbox();
     const note = winner === "@ada_ops" ? "UPS 1Z999" : "FedEx 7777";
     await customer.waitForMessage(new RegExp(`Tracking: ${note}`), { timeoutMs: 10_000 });

@@ -2,7 +2,8 @@
 // tracking note by reply, /process /ship /deliver typed, a second press told who moved it and
 // when, refunds after shipping that need a reason, and the customer's card with its history.
 import { describe, expect, it } from "vitest";
-import { FULFILMENT_STEPS, statusNoticeKey } from "@orderbot/core/fulfilment";
+import { FULFILMENT_STEPS } from "@orderbot/core/fulfilment";
+import { eventsOf } from "./support/events.ts";
 import type { FakeTelegram, SimulatedGroup, SimulatedUser } from "@orderbot/fake-telegram";
 import { callbacks, fulfilmentButtons } from "@orderbot/conversation";
 import type { BotHarness } from "./support/harness.ts";
@@ -66,10 +67,10 @@ describe("fulfilment from the operator group", () => {
     expect(done.reply_markup!.inline_keyboard.flat().map((b) => b.text)).toEqual([
       "✅ Mark delivered",
     ]);
-    const notice = await h.db.outboxMessage.findUniqueOrThrow({
-      where: { dedupeKey: statusNoticeKey(id, "SHIPPED") },
-    });
-    expect(notice.payload).toMatchObject({ params: { note: "DHL 00340434" } });
+    const shippedNotice = () => eventsOf(h.db, `order.moved:${id}:SHIPPED`);
+    expect(await shippedNotice()).toMatchObject([
+      { template: "order-status", params: { note: "DHL 00340434" } },
+    ]);
 
     // The owner presses the old Ship button: told at once, nothing changes.
     const second = await owner.press("🚚 Mark shipped", { in: group, messageId: card.message_id });
@@ -83,9 +84,7 @@ describe("fulfilment from the operator group", () => {
     // And replying to the old prompt again ships nothing twice.
     await owner.send("UPS 1Z", { in: group, replyTo: prompt.message_id });
     expect((await group.waitForMessage()).text).toMatch(/^Already done: order .* by @ada_ops/);
-    expect(
-      await h.db.outboxMessage.count({ where: { dedupeKey: statusNoticeKey(id, "SHIPPED") } }),
-    ).toBe(1);
+    expect(await shippedNotice()).toHaveLength(1);
 
     await admin.press("✅ Mark delivered", { in: group, messageId: done.message_id });
     expect((await group.waitForMessage(/is delivered/)).text).toBe(

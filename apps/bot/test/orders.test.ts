@@ -2,6 +2,7 @@
 // out, and payments that must not go through. In-process bot, real HTTP, PostgreSQL and Redis.
 import { describe, expect, it } from "vitest";
 import { paymentNoticeKey } from "@orderbot/core/payments";
+import { eventsOf } from "./support/events.ts";
 import type { FakeTelegram, SimulatedUser } from "@orderbot/fake-telegram";
 import { callbacks } from "@orderbot/conversation";
 import type { BotHarness } from "./support/harness.ts";
@@ -180,10 +181,14 @@ describe("paying", () => {
       .botMessages.filter((m) => m.text?.startsWith("Payment received"));
     expect(confirmations).toHaveLength(1);
     expect(await h.db.payment.count({ where: { order: { publicId: id } } })).toBe(1);
-    // The copy queued with the payment is settled by the reply: the worker will not send it again.
-    expect(
-      await h.db.outboxMessage.findMany({ where: { dedupeKey: paymentNoticeKey(id) } }),
-    ).toMatchObject([{ status: "SENT", attempts: 0 }]);
+    // The event recorded with the payment is settled by the reply: expanded to nobody, the worker
+    // will not send it again.
+    const settled = await h.db.event.findMany({
+      where: { deliveryKey: paymentNoticeKey(id) },
+      include: { deliveries: true },
+    });
+    expect(settled).toMatchObject([{ kind: "payment.received", deliveries: [] }]);
+    expect(settled[0]!.expandedAt).not.toBeNull();
   });
 });
 
@@ -201,18 +206,18 @@ describe("a payment confirmation that fails to send", () => {
     expect(user.view().botMessages.filter((m) => m.text?.startsWith("Payment received"))).toEqual(
       [],
     );
-    const queued = await h.db.outboxMessage.findMany({
-      where: { dedupeKey: paymentNoticeKey(id) },
+    const [queued, ...more] = await eventsOf(h.db, `payment.received:${id}`);
+    expect(more).toEqual([]);
+    expect(queued).toMatchObject({
+      recipients: [BigInt(user.id)],
+      template: "payment-received",
+      params: { orderId: id, hasCodes: "no" },
     });
-    expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({
-      chatId: BigInt(user.id),
-      method: "notify",
-      status: "PENDING",
-      attempts: 0,
-      payload: { template: "payment-received", params: { orderId: id } },
+    const event = await h.db.event.findUniqueOrThrow({
+      where: { dedupeKey: `payment.received:${id}` },
     });
-    expect(queued[0]!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+    expect(event.expandedAt).toBeNull();
+    expect(event.notBefore!.getTime()).toBeGreaterThan(Date.now());
     expect(await h.db.payment.count({ where: { order: { publicId: id } } })).toBe(1);
   });
 });

@@ -6,11 +6,22 @@ import type { Database } from "@orderbot/db";
 export interface RecordedEvent extends EventNotice {
   kind: string;
   payload: Record<string, unknown>;
+  /** The chats the recipient rule names now (none configured for operators). */
+  recipients: bigint[];
 }
 
 /** Events whose key starts with `prefix`, oldest first. */
 export async function eventsOf(db: Database, prefix: string): Promise<RecordedEvent[]> {
-  const rows = await db.$queryRaw<{ kind: string; payload: Record<string, unknown> }[]>`
-    SELECT kind, payload FROM events WHERE starts_with(dedupe_key, ${prefix}) ORDER BY id`;
-  return rows.map((r) => ({ kind: r.kind, payload: r.payload, ...noticeOfEvent(r.payload) }));
+  const rows = await db.$queryRaw<
+    { kind: string; payload: Record<string, unknown>; recipients: bigint[] }[]
+  >`
+    SELECT kind, payload,
+           ARRAY(SELECT chat_id FROM event_recipients(kind, payload, NULL) ORDER BY chat_id) AS recipients
+      FROM events WHERE starts_with(dedupe_key, ${prefix}) ORDER BY id`;
+  return rows.map((r) => ({
+    kind: r.kind,
+    payload: r.payload,
+    recipients: r.recipients.map(BigInt),
+    ...noticeOfEvent(r.payload),
+  }));
 }

@@ -56,8 +56,14 @@ describe("a payment that arrives as its reservation expires", () => {
       30_000,
     );
     await waitUntil(
-      "the outbox drained",
-      async () => (await db.outboxMessage.count({ where: { status: "PENDING" } })) === 0,
+      "the outbox and the events' deliveries drained",
+      async () => {
+        const [left] = await db.$queryRaw<{ n: number }[]>`
+          SELECT (SELECT count(*) FROM outbox_messages WHERE status = 'PENDING')
+               + (SELECT count(*) FROM deliveries WHERE status = 'PENDING')
+               + (SELECT count(*) FROM events WHERE expanded_at IS NULL)::int AS n`;
+        return Number(left?.n) === 0;
+      },
       30_000,
     );
     expect(successfulRefundCalls(chargeId)).toBe(1);

@@ -52,5 +52,57 @@ export function noticeOfEvent(payload: Record<string, unknown>): EventNotice {
       const { kind: _, ...facts } = event;
       return { template: "operator-refunded-outside", params: facts, facts: {} };
     }
+    case "ledger.finding": {
+      const { kind: _, finding, ...facts } = event;
+      return {
+        template: "operator-ledger-finding",
+        params: { ...facts, kind: finding },
+        facts: {},
+      };
+    }
+    case "order.expired":
+    case "order.moved":
+    case "order.refunded":
+    case "payment.received":
+    case "payment.rejected":
+    case "question.answered":
+      return customerNotice(event);
+  }
+}
+
+type OperatorKind =
+  | "order.paid"
+  | "question.asked"
+  | "stock.low"
+  | "refund.needed"
+  | "refund.outside"
+  | "ledger.finding";
+
+/** A notice to the customer the event's ids name. */
+function customerNotice(event: Exclude<ShopEvent, { kind: OperatorKind }>): EventNotice {
+  switch (event.kind) {
+    case "order.expired":
+      return { template: "order-expired", params: { orderId: event.orderId }, facts: {} };
+    case "order.moved": {
+      const { orderId, status, note } = event;
+      const params = { orderId, status, step: status, note, hasNote: note ? "yes" : "no" };
+      return { template: "order-status", params, facts: {} };
+    }
+    case "payment.received": {
+      const params = { orderId: event.orderId, hasCodes: event.codesDelivered ? "yes" : "no" };
+      return { template: "payment-received", params, facts: {} };
+    }
+    case "order.refunded": {
+      const { kind: _, telegramChargeId: __, ...facts } = event;
+      return { template: "order-refunded", params: facts, facts: {} };
+    }
+    case "payment.rejected": {
+      const { kind: _, telegramChargeId: __, ...facts } = event;
+      return { template: "payment-refunded", params: facts, facts: {} };
+    }
+    case "question.answered": {
+      const { kind: _, ...facts } = event;
+      return { template: "support-answer", params: facts, facts: {} };
+    }
   }
 }

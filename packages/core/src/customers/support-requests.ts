@@ -7,7 +7,6 @@ import type { CoreDeps } from "../deps.ts";
 import { recordEvent } from "../events/record.ts";
 import type { ShopEvent } from "../events/kinds.ts";
 import { lockOpenRequests, MAX_OPEN_SUPPORT_REQUESTS } from "./open-requests.ts";
-import { enqueueOutbox } from "../outbox/messages.ts";
 import { invalid, NOT_FOUND, type Invalid, type NotFound } from "../results.ts";
 import { parseWith, telegramId } from "../validation.ts";
 
@@ -219,17 +218,12 @@ async function answerRequest(
       where: { id: request.id, answeredAt: null },
       data: { answeredAt: deps.clock.now() },
     });
-    return enqueueOutbox(tx, [
-      {
-        dedupeKey: `support-answer:${input.answerKey}`,
-        chatId: request.chatId,
-        method: "notify",
-        payload: {
-          template: "support-answer",
-          params: { requestId: request.id, text: input.text },
-        },
-      },
-    ]);
+    const event = { kind: "question.answered", requestId: request.id, text: input.text } as const;
+    const keys = {
+      dedupeKey: `question.answered:${input.answerKey}`,
+      deliveryKey: `support-answer:${input.answerKey}`,
+    };
+    return recordEvent(tx, event, keys, undefined);
   });
   deps.logger.info({ request: request.id, queued: queued === 1 }, "support request answered");
   return { status: "ok", queued: queued === 1 };

@@ -37,7 +37,8 @@ async function expandBatch(
   const [row] = await db.$queryRaw<{ events: number; written: number }[]>`
     WITH due AS (
       SELECT id, kind, delivery_key, payload, expanded_to FROM events
-       WHERE expanded_at IS NULL ORDER BY id LIMIT ${options.eventsPerStatement ?? 100}
+       WHERE expanded_at IS NULL AND (not_before IS NULL OR not_before <= timezone('UTC', now()))
+       ORDER BY id LIMIT ${options.eventsPerStatement ?? 100}
          FOR UPDATE SKIP LOCKED),
     ranked AS (
       SELECT d.id AS event_id, d.kind, d.delivery_key, r.chat_id, r.params,

@@ -60,10 +60,77 @@ export const eventSchema = z.discriminatedUnion("kind", [
     /** The order's status after the refund; "" with no order. */
     orderStatus: z.string(),
   }),
+  z.object({
+    kind: z.literal("ledger.finding"),
+    /** Telegram's Stars ledger and the payments table differ (star_ledger_findings). */
+    findingId: z.number().int(),
+    /** What differs: the finding's kind. */
+    finding: z.string(),
+    telegramChargeId: z.string(),
+    /** In Stars; absent when that side has no record. */
+    telegramAmount: z.number().int().optional(),
+    shopAmount: z.number().int().optional(),
+  }),
+  // Told to the customer the ids name (the order's or the request's), not to operators.
+  z.object({
+    kind: z.literal("order.expired"),
+    orderId: z.string(),
+  }),
+  z.object({
+    kind: z.literal("order.moved"),
+    /** An operator moved this paid order on: PROCESSING, SHIPPED or DELIVERED. */
+    orderId: z.string(),
+    status: z.enum(["PROCESSING", "SHIPPED", "DELIVERED"]),
+    /** What the operator added (a tracking number); "" for none. */
+    note: z.string(),
+  }),
+  z.object({
+    kind: z.literal("payment.received"),
+    /** The payer's order is paid: due after a grace in which the bot's reply says it first. */
+    orderId: z.string(),
+    /** Whether the payment gave digital items (their codes go in messages of their own). */
+    codesDelivered: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal("order.refunded"),
+    /** An operator refunded this paid order. */
+    orderId: z.string(),
+    ...money,
+    telegramChargeId: z.string(),
+  }),
+  z.object({
+    kind: z.literal("payment.rejected"),
+    /** The payment could not be applied and is refunded; "" when its invoice named no order. */
+    orderId: z.string(),
+    /** A RefundReason. */
+    reason: z.string(),
+    ...money,
+    /** With no order, the payer (the payment's user) is told. */
+    telegramChargeId: z.string(),
+  }),
+  z.object({
+    kind: z.literal("question.answered"),
+    requestId: z.number().int(),
+    /** The operator's answer, as they wrote it. */
+    text: z.string(),
+  }),
 ]);
 
 export type ShopEvent = z.infer<typeof eventSchema>;
 export type EventKind = ShopEvent["kind"];
+
+/**
+ * Kinds told to the customer the ids name, not to operators: the recipient rule's customer branch
+ * (`customer_event_kinds`, migration 20261210000000_customer_events) lists the same.
+ */
+export const CUSTOMER_KINDS: ReadonlySet<EventKind> = new Set([
+  "order.expired",
+  "order.moved",
+  "order.refunded",
+  "payment.received",
+  "payment.rejected",
+  "question.answered",
+]);
 
 /** Events operators wait behind every other message for (the relay's lane 1). */
 export const LATE_KINDS: ReadonlySet<EventKind> = new Set(["question.asked"]);

@@ -138,12 +138,7 @@ async function advance(deps: CoreDeps, tx: Tx, input: Move): Promise<AdvanceOrde
   });
   // The row is locked: only a bug (an update outside the lock's transaction) loses here.
   if (!moved) throw new Error(`order ${input.orderId} changed under its row lock`);
-  await queueStatusNotice(
-    tx,
-    { publicId: input.orderId, chatId: order.chatId },
-    input.to,
-    input.note,
-  );
+  await queueStatusNotice(tx, input.orderId, input.to, input.note);
   const entry = await tx.orderTimelineEntry.findFirstOrThrow({
     where: { orderId: order.id, event: "move", toStatus: input.to },
   });

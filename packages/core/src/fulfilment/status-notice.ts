@@ -1,41 +1,32 @@
-// The customer's notice of a status change, queued in the transaction that made the change.
-import type { OrderStatus, Tx } from "@orderbot/db";
-import { enqueueOutbox } from "../outbox/messages.ts";
+// The customer's notice of a status change, recorded in the transaction that made the change.
+import type { Tx } from "@orderbot/db";
+import { recordEvent } from "../events/record.ts";
+
+/** The steps an operator moves a paid order through, each told to its customer. */
+export type FulfilmentStatus = "PROCESSING" | "SHIPPED" | "DELIVERED";
 
 /**
- * One notice per order and status: a re-run, a replayed update or a second operator queues
- * nothing new, because the outbox's dedupe key is unique.
+ * The key of the notice's delivery (the chat is appended): one per order and status, so a re-run,
+ * a replayed update or a second operator tells the customer nothing new.
  */
-export function statusNoticeKey(publicId: string, status: OrderStatus): string {
+export function statusNoticeKey(publicId: string, status: FulfilmentStatus): string {
   return `status:${publicId}:${status}`;
 }
 
 /**
- * Queues "your order is now STATUS" (with the note, e.g. a tracking number) to the order's chat.
- * Returns 1 when queued now, 0 when it was queued before.
+ * Records `order.moved` (with the note, e.g. a tracking number): the recipient rule tells the
+ * order's chat. Returns 1 when recorded now, 0 when it was recorded before.
  */
 export async function queueStatusNotice(
   tx: Tx,
-  order: { publicId: string; chatId: bigint },
-  status: OrderStatus,
+  orderId: string,
+  status: FulfilmentStatus,
   note: string | null,
 ): Promise<number> {
-  return enqueueOutbox(tx, [
-    {
-      dedupeKey: statusNoticeKey(order.publicId, status),
-      chatId: order.chatId,
-      method: "notify",
-      payload: {
-        template: "order-status",
-        // `status` is shown in the glossary's word; `step` is what the message selects on.
-        params: {
-          orderId: order.publicId,
-          status,
-          step: status,
-          note: note ?? "",
-          hasNote: note ? "yes" : "no",
-        },
-      },
-    },
-  ]);
+  const event = { kind: "order.moved", orderId, status, note: note ?? "" } as const;
+  const keys = {
+    dedupeKey: `order.moved:${orderId}:${status}`,
+    deliveryKey: statusNoticeKey(orderId, status),
+  };
+  return recordEvent(tx, event, keys, undefined);
 }

@@ -3,6 +3,7 @@ import type { CoreDeps } from "../deps.ts";
 import { lockProductsOfOrders, moveOrderStock } from "../stock/ledger.ts";
 import { moveEvents } from "./move-events.ts";
 import { enqueueOutbox } from "../outbox/messages.ts";
+import { recordEvents } from "../events/record.ts";
 import { giveBackPromoUses } from "../promotions/give-back.ts";
 
 export interface ExpireDueResult {
@@ -10,7 +11,7 @@ export interface ExpireDueResult {
   expired: number;
   /** Stock units returned to sale. */
   releasedUnits: number;
-  /** User notifications queued. */
+  /** `order.expired` events recorded that name a customer to tell. */
   notified: number;
   /** Transactions run (one per batch). */
   batches: number;
@@ -35,8 +36,8 @@ interface ExpiredRow {
  * Expires due reservations, set-based: each batch is one short transaction that claims up to
  * `batchSize` due orders with `FOR UPDATE SKIP LOCKED` — RESERVED past `expires_at`, PAYING past
  * `expires_at` + the payment grace — moves them to EXPIRED, returns their stock with one UPDATE
- * per product (driven by RELEASE ledger rows, unique per order and product), and queues one
- * notification per order (unique dedupe key). Several workers may run it at once: each claims
+ * per product (driven by RELEASE ledger rows, unique per order and product), and records one
+ * `order.expired` event per order (unique dedupe key). Several workers may run it at once: each claims
  * different rows, and an order being paid or cancelled (row locked) is skipped, not waited for.
  */
 export function createExpireDue(deps: CoreDeps) {
@@ -109,12 +110,12 @@ async function expireBatch(
   await giveBackPromoUses(tx, ids);
   await lockProductsOfOrders(tx, ids);
   const moved = await moveOrderStock(tx, ids, "RELEASE", "worker");
-  const notified = await tx.$executeRaw`
-    INSERT INTO outbox_messages (dedupe_key, chat_id, method, payload)
-    SELECT 'expired:' || e.public_id, e.chat_id, 'notify',
-           jsonb_build_object('template', 'order-expired', 'params', jsonb_build_object('orderId', e.public_id))
-    FROM unnest(${expired.map((o) => o.publicId)}::text[], ${expired.map((o) => o.chatId)}::bigint[]) AS e(public_id, chat_id)
-    ON CONFLICT (dedupe_key) DO NOTHING`;
+  // Each customer hears their reservation ran out; the configured operator chat never does.
+  const notified = await recordEvents(
+    tx,
+    expired.map((o) => expiredEvent(o.publicId)),
+    undefined,
+  );
   await enqueueOutbox(
     tx,
     expired.flatMap((o) => moveEvents(o, "EXPIRED")),
@@ -124,4 +125,10 @@ async function expireBatch(
     releasedUnits: moved.reduce((sum, m) => sum + m.delta, 0),
     notified,
   };
+}
+
+/** An order's `order.expired`, told once under the key its notice always had. */
+function expiredEvent(orderId: string) {
+  const keys = { dedupeKey: `order.expired:${orderId}`, deliveryKey: `expired:${orderId}` };
+  return { event: { kind: "order.expired", orderId } as const, keys };
 }

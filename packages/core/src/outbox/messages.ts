@@ -19,6 +19,11 @@ export type OutboxMessageInput = (
   notBefore?: Date;
 };
 
+/**
+ * What a `notify` row tells. This release records the customer notices (order-expired,
+ * payment-received, order-refunded, payment-refunded, order-status, support-answer) and the ledger
+ * finding as events (../events/kinds.ts): rows of theirs are the previous release's, still sent.
+ */
 export type NotificationTemplate =
   /** To the user: a reservation ran out and its stock went back on sale. */
   | "order-expired"

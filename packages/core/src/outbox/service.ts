@@ -2,6 +2,7 @@
 // the claim-based functions of claims.ts.
 import type { CoreDeps } from "../deps.ts";
 import { enqueueOutbox, type OutboxMessageInput } from "./messages.ts";
+import { settleEventInline } from "../events/settle-inline.ts";
 
 export type OutboxService = ReturnType<typeof createOutboxService>;
 
@@ -16,8 +17,9 @@ export function createOutboxService(deps: CoreDeps) {
     /** Queues messages outside any transaction (inside one, use `enqueueOutbox(tx, ...)`). */
     enqueue: (messages: OutboxMessageInput[]): Promise<number> => enqueueOutbox(db, messages),
     /**
-     * The message's word reached the chat another way (the bot's own reply) before any relay took
-     * it: PENDING and never attempted → SENT. False when a relay has it already (it may then arrive
+     * The word of the message, or of the event's delivery, under `dedupeKey` (an event's delivery
+     * key) reached the chat another way (the bot's own reply) before any relay took it: it is not
+     * sent (settle-inline.ts for an event). False when a relay has it already (it may then arrive
      * a second time) or there is no such message.
      */
     async settleInline(dedupeKey: string): Promise<boolean> {
@@ -26,7 +28,7 @@ export function createOutboxService(deps: CoreDeps) {
         where: { dedupeKey, status: "PENDING", attempts: 0 },
         data: { status: "SENT", sentAt: clock.now() },
       });
-      return count === 1;
+      return count === 1 || (await settleEventInline(db, dedupeKey));
     },
   };
 }

@@ -1,14 +1,13 @@
-// What a paid order announces, queued in the payment's transaction: the operators' paid-order
+// What a paid order announces, recorded in the payment's transaction: the operators' paid-order
 // alert and the payer's "payment received".
 import type { Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import { recordEvent } from "../events/record.ts";
-import { enqueueOutbox } from "../outbox/messages.ts";
 import type { OrderView } from "../views.ts";
 import type { Input, LockedOrder } from "./confirm-payment.ts";
 
 /**
- * The outbox key of an order's "payment received" to its user (settled by the bot's own reply).
+ * The delivery key of an order's "payment received" to its payer (settled by the bot's own reply).
  * Not `paid:…`: that prefix is the operators' paid-order alerts (`paid:<order>:<chat>`).
  */
 export function paymentNoticeKey(orderPublicId: string): string {
@@ -24,7 +23,7 @@ export interface PaidOrder {
 }
 
 /**
- * Records `order.paid` for the operators and queues the payer's confirmation. The event names the
+ * Records `order.paid` for the operators and `payment.received` for the payer. The event names the
  * order (the worker reads its items and shipping when it sends it), the customer as Telegram
  * showed them, and the codes' masked tails.
  */
@@ -47,16 +46,11 @@ export async function announcePaid(tx: Tx, deps: CoreDeps, paid: PaidOrder): Pro
   );
   // The user's confirmation, committed with the payment: if the bot's reply never goes out (it
   // crashed, or Telegram refused it), the worker sends this one when the grace period is over.
-  await enqueueOutbox(tx, [
-    {
-      dedupeKey: paymentNoticeKey(order.publicId),
-      chatId: order.chatId,
-      method: "notify",
-      payload: {
-        template: "payment-received",
-        params: { orderId: order.publicId, hasCodes: codes.length > 0 ? "yes" : "no" },
-      },
-      notBefore: new Date(deps.clock.now().getTime() + deps.config.paymentNoticeDelayMs),
-    },
-  ]);
+  const keys = {
+    dedupeKey: `payment.received:${order.publicId}`,
+    deliveryKey: paymentNoticeKey(order.publicId),
+    notBefore: new Date(deps.clock.now().getTime() + deps.config.paymentNoticeDelayMs),
+  };
+  const event = { kind: "payment.received", orderId: order.publicId } as const;
+  await recordEvent(tx, { ...event, codesDelivered: codes.length > 0 }, keys, undefined);
 }

@@ -75,8 +75,7 @@ async function record(tx: Tx, deps: CoreDeps, input: Input): Promise<ConfirmPaym
   const view = (await findOrderByPublicId(tx, order.publicId))!;
   const paymentOut = paymentView(payment, order.publicId);
   if (reason) {
-    const to = { orderId: order.publicId, chatId: order.chatId };
-    await queueRefund(tx, deps, refundOf(input, to), reason);
+    await queueRefund(tx, deps, refundOf(input, order.publicId), reason);
     return { status: "refund-pending", reason, order: view, payment: paymentOut, duplicate: false };
   }
   // The codes given, as operators may see them: masked tails (none without a pool).
@@ -116,12 +115,7 @@ async function recordOrderless(
 ): Promise<ConfirmPaymentResult> {
   const payment = await tx.payment.create({ data: paymentRow(input, null, "REFUND_PENDING") });
   // No order, so no order chat: the payer hears in their private chat, whose id is their user id.
-  await queueRefund(
-    tx,
-    deps,
-    refundOf(input, { orderId: null, chatId: input.userId }),
-    "unknown-order",
-  );
+  await queueRefund(tx, deps, refundOf(input, null), "unknown-order");
   return {
     status: "refund-pending",
     reason: "unknown-order",
@@ -196,15 +190,14 @@ async function payLateOrder(
   return { reason: "late-out-of-stock", rereserved };
 }
 
-/** This payment's money, to be refunded; `to` is the order it names (if any) and the chat told about it. */
-function refundOf(input: Input, to: Pick<RefundSubject, "orderId" | "chatId">): RefundSubject {
+/** This payment's money, to be refunded; `orderId`: the order it names, if any. */
+function refundOf(input: Input, orderId: string | null): RefundSubject {
   return {
     telegramChargeId: input.telegramChargeId,
     userId: input.userId,
     amountMinor: input.amount,
     currency: input.currency,
-    orderId: to.orderId,
-    chatId: to.chatId,
+    orderId,
   };
 }
 

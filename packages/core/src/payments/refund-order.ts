@@ -194,12 +194,7 @@ async function refundCaptured(
   await revokeOrderItems(tx, order.id, deps.clock.now());
   if (!order.shipped) await restock(deps, tx, order.id, actor);
   for (const payment of captured) {
-    await queueRefund(
-      tx,
-      deps,
-      { ...payment, orderId: order.publicId, chatId: order.chatId },
-      "operator",
-    );
+    await queueRefund(tx, deps, { ...payment, orderId: order.publicId }, "operator");
   }
 }
 

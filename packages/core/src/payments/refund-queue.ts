@@ -1,7 +1,8 @@
 import type { Tx } from "@orderbot/db";
 import type { CoreDeps } from "../deps.ts";
 import { recordEvent } from "../events/record.ts";
-import { enqueueOutbox, type OutboxMessageInput } from "../outbox/messages.ts";
+import type { ShopEvent } from "../events/kinds.ts";
+import { enqueueOutbox } from "../outbox/messages.ts";
 import { refundAlertKey } from "./pending-refunds.ts";
 
 /** Why a payment is put up for refund instead of paying for its order. */
@@ -35,8 +36,6 @@ export interface RefundSubject {
   currency: string;
   /** Public id, when the payment names a known order. */
   orderId: string | null;
-  /** Where the user hears about it: the order's chat, or the payer's private chat. */
-  chatId: bigint;
 }
 
 /**
@@ -51,34 +50,25 @@ export async function queueRefund(
   reason: RefundReason,
 ): Promise<void> {
   const auto = subject.currency === AUTO_REFUND_CURRENCY;
-  const messages: OutboxMessageInput[] = [
-    {
-      dedupeKey: `refund-notice:${subject.telegramChargeId}`,
-      chatId: subject.chatId,
-      method: "notify",
-      payload: {
-        template: reason === "operator" ? "order-refunded" : "payment-refunded",
-        params: {
-          orderId: subject.orderId ?? "",
-          reason,
-          amountMinor: subject.amountMinor,
-          currency: subject.currency,
+  // The refund call stays an outbox command: one addressee, settled with the payment.
+  if (auto)
+    await enqueueOutbox(tx, [
+      {
+        dedupeKey: `refund:${subject.telegramChargeId}`,
+        chatId: subject.userId,
+        method: "refundStarPayment",
+        payload: {
+          user_id: Number(subject.userId),
+          telegram_payment_charge_id: subject.telegramChargeId,
         },
       },
-    },
-  ];
-  if (auto) {
-    messages.push({
-      dedupeKey: `refund:${subject.telegramChargeId}`,
-      chatId: subject.userId,
-      method: "refundStarPayment",
-      payload: {
-        user_id: Number(subject.userId),
-        telegram_payment_charge_id: subject.telegramChargeId,
-      },
-    });
-  }
-  await enqueueOutbox(tx, messages);
+    ]);
+  // The payer is told by the recipient rule's customer branch: the order's chat, or their own.
+  const notice = {
+    dedupeKey: `customer-refund:${subject.telegramChargeId}`,
+    deliveryKey: `refund-notice:${subject.telegramChargeId}`,
+  };
+  await recordEvent(tx, customerNotice(subject, reason), notice, undefined);
   await recordEvent(
     tx,
     {
@@ -94,4 +84,17 @@ export async function queueRefund(
     deps.config.fallbackOperatorChatId,
   );
   deps.metrics.refunds.inc({ reason: reason.replace(/-/g, "_") });
+}
+
+/** What the payer is told: an operator refunded their order, or their payment was not applied. */
+function customerNotice(subject: RefundSubject, reason: RefundReason): ShopEvent {
+  const facts = {
+    orderId: subject.orderId ?? "",
+    amountMinor: subject.amountMinor,
+    currency: subject.currency,
+    telegramChargeId: subject.telegramChargeId,
+  };
+  return reason === "operator"
+    ? { kind: "order.refunded", ...facts }
+    : { kind: "payment.rejected", ...facts, reason };
 }

@@ -94,8 +94,8 @@ describe("support requests", () => {
       CREATE FUNCTION refuse_answer() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'no room for the answer'; END $$`);
     await h.db.$executeRawUnsafe(`
-      CREATE TRIGGER refuse_answer BEFORE INSERT ON outbox_messages FOR EACH ROW
-      WHEN (NEW.dedupe_key LIKE 'support-answer:%') EXECUTE FUNCTION refuse_answer()`);
+      CREATE TRIGGER refuse_answer BEFORE INSERT ON events FOR EACH ROW
+      WHEN (NEW.kind = 'question.answered') EXECUTE FUNCTION refuse_answer()`);
     const answer = { requestId: asked.requestId, answerKey: "-1001:9", text: "On its way." };
     try {
       await expect(h.shop.support.answer(answer)).rejects.toThrow();
@@ -104,9 +104,20 @@ describe("support requests", () => {
       });
       expect(request.answeredAt).toBeNull();
     } finally {
-      await h.db.$executeRawUnsafe(`DROP TRIGGER refuse_answer ON outbox_messages`);
+      await h.db.$executeRawUnsafe(`DROP TRIGGER refuse_answer ON events`);
       await h.db.$executeRawUnsafe(`DROP FUNCTION refuse_answer()`);
     }
     expect(await h.shop.support.answer(answer)).toEqual({ status: "ok", queued: true });
+    // A re-delivered answer is told once, to the asker's chat only.
+    expect(await h.shop.support.answer(answer)).toEqual({ status: "ok", queued: false });
+    const told = await deliveries(h.db, "support-answer:-1001:9:", -1_003_000_000_009n);
+    expect(told).toEqual([
+      {
+        dedupeKey: `support-answer:-1001:9:${user(7)}`,
+        chatId: user(7),
+        kind: "question.answered",
+        payload: { kind: "question.answered", requestId: asked.requestId, text: "On its way." },
+      },
+    ]);
   });
 });

@@ -2,7 +2,12 @@
 // configured chat; and the expansion into deliveries, each (event, chat) once.
 import { describe, expect, it } from "vitest";
 import { runTransaction } from "@orderbot/db";
-import { expandEvents, recordEvent, type ShopEvent } from "../../src/events/index.ts";
+import {
+  CUSTOMER_KINDS,
+  expandEvents,
+  recordEvent,
+  type ShopEvent,
+} from "../../src/events/index.ts";
 import { claimDueOutbox, enqueueOutbox } from "../../src/outbox/index.ts";
 import { unique, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
@@ -72,6 +77,12 @@ describe("the recipient rule", () => {
     } finally {
       await h.db.operatorGroup.deleteMany({ where: { chatId: { in: [loud, quiet] } } });
     }
+  });
+
+  it("knows the customer kinds the code knows: one list, in SQL and in TypeScript", async () => {
+    const [row] = await h.db.$queryRaw<{ kinds: string[] }[]>`
+      SELECT customer_event_kinds() AS kinds`;
+    expect([...row!.kinds].sort()).toEqual([...CUSTOMER_KINDS].sort());
   });
 
   it("refuses an event its kind's schema does not allow, and records nothing", async () => {

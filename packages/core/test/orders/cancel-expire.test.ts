@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { LOCK_KINDS } from "../../src/index.ts";
 import { addProduct, paymentFor, placed, stockOf, user } from "../support/fixtures.ts";
 import { assertInvariants } from "@orderbot/testkit";
+import { deliveries } from "../support/deliveries.ts";
 import { holdRowLocks } from "../support/row-locks.ts";
 import { useShopHarness } from "../support/shop.ts";
 
@@ -108,15 +109,20 @@ describe("expireDue", () => {
     expect((await h.shop.orders.get(paid.id))?.status).toBe("PAID");
     expect(await stockOf(h.db, p.sku)).toBe(19);
 
-    const notices = await h.db.outboxMessage.findMany({
-      where: { dedupeKey: { in: [`expired:${reserved.id}`, `expired:${paying.id}`] } },
-    });
-    expect(notices).toHaveLength(2);
-    expect(notices.find((n) => n.dedupeKey === `expired:${reserved.id}`)).toMatchObject({
-      chatId: user(10),
-      method: "notify",
-      payload: { template: "order-expired", params: { orderId: reserved.id } },
-    });
+    // Each customer is told of their own order, and no operator chat is.
+    const told = await deliveries(h.db, "expired:", -1_003_000_000_009n);
+    expect(
+      told.filter((d) => [reserved.id, paying.id].includes(String(d.payload.orderId))),
+    ).toEqual(
+      [reserved, paying]
+        .map((o) => ({
+          dedupeKey: `expired:${o.id}:${o === reserved ? user(10) : user(11)}`,
+          chatId: o === reserved ? user(10) : user(11),
+          kind: "order.expired",
+          payload: { kind: "order.expired", orderId: o.id },
+        }))
+        .sort((a, b) => a.dedupeKey.localeCompare(b.dedupeKey)),
+    );
     await assertInvariants(h.db);
   });
 

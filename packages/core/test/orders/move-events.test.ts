@@ -1,6 +1,7 @@
 // What an order's move tells its customer's chat, queued in the move's transaction: events that
 // name the order, never the messages that show it (the conversation finds those when it sends).
 import { describe, expect, it } from "vitest";
+import { deliveries } from "../support/deliveries.ts";
 import { addProduct, paymentFor, placed, user } from "../support/fixtures.ts";
 import { useShopHarness } from "../support/shop.ts";
 
@@ -19,9 +20,14 @@ async function shown(orderId: string) {
     VALUES (${orderId}, 41, 42, timezone('UTC', now()))`;
 }
 
+/** The chat's deliveries (events expanded), then its outbox rows. */
 async function eventsOf(chatId: bigint) {
+  const told = (await deliveries(h.db, "")).filter((d) => d.chatId === chatId);
   const rows = await h.db.outboxMessage.findMany({ where: { chatId }, orderBy: { id: "asc" } });
-  return rows.map((r) => [r.dedupeKey, r.method, r.payload]);
+  return [
+    ...told.map((d) => [d.dedupeKey, "event", d.payload]),
+    ...rows.map((r) => [r.dedupeKey, r.method, r.payload]),
+  ];
 }
 
 describe("an order's move", () => {
@@ -35,11 +41,7 @@ describe("an order's move", () => {
     await h.shop.orders.expireDue(h.clock.now());
 
     expect(await eventsOf(customer)).toEqual([
-      [
-        `expired:${order.id}`,
-        "notify",
-        { template: "order-expired", params: { orderId: order.id } },
-      ],
+      [`expired:${order.id}:${customer}`, "event", { kind: "order.expired", orderId: order.id }],
       [
         `card:${order.id}:EXPIRED`,
         "notify",
@@ -71,7 +73,7 @@ describe("an order's move", () => {
     h.clock.advance(RESERVATION + 1);
     await h.shop.orders.expireDue(h.clock.now());
     const keys = (await eventsOf(customer)).map(([key]) => key);
-    expect(keys).toEqual([`expired:${order.id}`]);
+    expect(keys).toEqual([`expired:${order.id}:${customer}`]);
   });
 
   it("to PAID asks for nothing of the kind", async () => {
@@ -79,7 +81,11 @@ describe("an order's move", () => {
     const p = await addProduct(h.db, { stock: 5 });
     const order = await placed(h.shop, customer, [{ sku: p.sku, quantity: 1 }]);
     expect((await h.shop.payments.confirmPayment(paymentFor(order))).status).toBe("ok");
-    const methods = (await eventsOf(customer)).map(([key]) => String(key).split(":")[0]);
-    expect(methods).toEqual(["payment-received"]);
+    // Only the payer's "payment received" (an event, due after the bot's grace): no card, no void.
+    expect(await h.db.outboxMessage.count({ where: { chatId: customer } })).toBe(0);
+    const told = await h.db.event.findMany({
+      where: { payload: { path: ["orderId"], equals: order.id } },
+    });
+    expect(told.map((e) => e.kind).sort()).toEqual(["order.paid", "payment.received"]);
   });
 });

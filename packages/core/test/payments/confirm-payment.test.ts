@@ -59,19 +59,19 @@ describe("confirmPayment", () => {
         },
       ]);
       // The user's confirmation, due once the bot has had its grace period to say it first.
-      const notices = await h.db.outboxMessage.findMany({
-        where: { dedupeKey: paymentNoticeKey(order.id) },
-      });
+      const notices = await h.db.$queryRaw<
+        { payload: object; not_before: Date; recipients: bigint[] }[]
+      >`
+        SELECT payload, not_before,
+               ARRAY(SELECT chat_id FROM event_recipients(kind, payload, NULL)) AS recipients
+          FROM events WHERE delivery_key = ${paymentNoticeKey(order.id)}`;
       expect(notices).toHaveLength(1);
       const notice = notices[0];
       expect(notice).toMatchObject({
-        dedupeKey: paymentNoticeKey(order.id),
-        chatId: order.chatId,
-        status: "PENDING",
-        attempts: 0,
-        payload: { template: "payment-received", params: { orderId: order.id } },
+        payload: { kind: "payment.received", orderId: order.id, codesDelivered: false },
+        recipients: [order.chatId],
       });
-      expect(notice!.nextAttemptAt.getTime() - h.clock.now().getTime()).toBe(20_000); // the default
+      expect(notice!.not_before.getTime() - h.clock.now().getTime()).toBe(20_000); // the default
     }
     expect(await stockOf(h.db, p.sku)).toBe(7);
     await assertInvariants(h.db);
@@ -90,9 +90,7 @@ describe("confirmPayment", () => {
       await h.db.payment.count({ where: { telegramChargeId: payment.telegramChargeId } }),
     ).toBe(1);
     expect(await alertsOf(`paid:${order.id}:`)).toHaveLength(1); // the operators' alert
-    expect(
-      await h.db.outboxMessage.count({ where: { dedupeKey: paymentNoticeKey(order.id) } }),
-    ).toBe(1);
+    expect(await h.db.event.count({ where: { deliveryKey: paymentNoticeKey(order.id) } })).toBe(1);
   });
 
   it("re-reserves a late payment for an expired order when the stock is still there (ledger RERESERVE)", async () => {
@@ -145,8 +143,21 @@ describe("confirmPayment", () => {
         payload: { user_id: Number(user(5)), telegram_payment_charge_id: payment.telegramChargeId },
       },
     ]);
-    expect(await outbox(`refund-notice:${payment.telegramChargeId}`)).toMatchObject([
-      { chatId: user(5), payload: { template: "payment-refunded" } },
+    // The payer is told in the order's chat, and no operator chat is.
+    expect(await alertsOf(`refund-notice:${payment.telegramChargeId}:`)).toEqual([
+      {
+        dedupeKey: `refund-notice:${payment.telegramChargeId}:${user(5)}`,
+        chatId: user(5),
+        kind: "payment.rejected",
+        payload: {
+          kind: "payment.rejected",
+          orderId: order.id,
+          reason: "late-out-of-stock",
+          amountMinor: 40,
+          currency: "XTR",
+          telegramChargeId: payment.telegramChargeId,
+        },
+      },
     ]);
     expect(await alertsOf(`refund-alert:${payment.telegramChargeId}`)).toMatchObject([
       {
@@ -223,6 +234,10 @@ describe("confirmPayment", () => {
     });
     expect(await outbox(`refund:${chargeId}`)).toHaveLength(1);
     expect(await alertsOf(`refund-alert:${chargeId}`)).toHaveLength(1);
+    // No order to find the payer by: the payment's user, in their private chat.
+    expect(await alertsOf(`refund-notice:${chargeId}:`)).toMatchObject([
+      { chatId: user(10), kind: "payment.rejected", payload: { orderId: "" } },
+    ]);
   });
 
   it("leaves refunds in other currencies to operators: no refundStarPayment", async () => {
@@ -280,8 +295,8 @@ describe("refundOrder (operator) and refund tracking", () => {
     expect(restock).toMatchObject([{ delta: 2, actor: expect.stringMatching(/^op:/) }]);
     expect(restock[0]!.actor).not.toContain(String(user(900)));
     expect(await outbox(`refund:${payment.telegramChargeId}`)).toHaveLength(1);
-    expect(await outbox(`refund-notice:${payment.telegramChargeId}`)).toMatchObject([
-      { payload: { template: "order-refunded" } },
+    expect(await alertsOf(`refund-notice:${payment.telegramChargeId}:`)).toMatchObject([
+      { chatId: order.chatId, kind: "order.refunded", payload: { orderId: order.id } },
     ]);
 
     expect(await h.shop.payments.refundOrder(order.id, ownerActor(user(900)))).toMatchObject({

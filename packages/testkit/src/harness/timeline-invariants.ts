@@ -43,7 +43,10 @@ export async function checkTimeline(db: Database): Promise<InvariantResult[]> {
                    JOIN orders o ON o.id = t.order_id
                   WHERE t.event = 'move' AND t.to_status IN ('PROCESSING','SHIPPED','DELIVERED')
                     AND t.actor <> 'migration'),
-               notices AS (SELECT dedupe_key AS key FROM outbox_messages WHERE dedupe_key LIKE 'status:%')
+               -- A notice is an order.moved event, or a row the previous release queued.
+               notices AS (SELECT delivery_key AS key FROM events WHERE kind = 'order.moved'
+                           UNION ALL
+                           SELECT dedupe_key FROM outbox_messages WHERE dedupe_key LIKE 'status:%')
                SELECT COALESCE(m.key, n.key) AS key, m.key IS NULL AS orphan
                FROM moves m FULL JOIN notices n ON n.key = m.key
                WHERE m.key IS NULL OR n.key IS NULL`),

@@ -87,7 +87,6 @@ async function recordOne(
         amountMinor: charge.amount,
         currency: STARS,
         orderId: null,
-        chatId: charge.user_id,
       };
       await queueRefund(tx, deps, subject, "unknown-order");
       return insertFinding(tx, "charge-missing", charge, { payload });

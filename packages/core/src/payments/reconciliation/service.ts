@@ -62,6 +62,7 @@ export function createStarReconciliation(deps: CoreDeps) {
       });
       const alerted = await alertNewFindings(deps.db, options.operatorChats, {
         now: deps.clock.now(),
+        fallbackChat: deps.config.fallbackOperatorChatId,
         ...(options.leaseSignal ? { leaseSignal: options.leaseSignal } : {}),
       });
       return { ...read, found, alerted };
