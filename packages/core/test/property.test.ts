@@ -21,7 +21,7 @@ beforeAll(async () => {
 /** Each run starts from the same shop, so a counterexample replays on its own. */
 async function freshShop(): Promise<void> {
   await h.db.$executeRawUnsafe(
-    "TRUNCATE products, orders, order_items, stock_movements, stock_batches, payments, outbox_messages, price_changes, test_order_transitions RESTART IDENTITY CASCADE",
+    "TRUNCATE products, orders, order_items, stock_movements, stock_batches, payments, outbox_messages, events, deliveries, price_changes, test_order_transitions RESTART IDENTITY CASCADE",
   );
   skus = [];
   for (const [i, stock] of [5, 3, 8, 2].entries()) {

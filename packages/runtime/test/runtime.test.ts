@@ -4,7 +4,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { shopSettingsShape } from "@orderbot/core";
-import { createMetricsRegistry, redisTopologyShape, silentLogger } from "@orderbot/platform";
+import {
+  createMetricsRegistry,
+  redisTopologyShape,
+  silentLogger,
+  waitForRedis,
+} from "@orderbot/platform";
 import { useTestDatabase, useTestRedis } from "@orderbot/testkit";
 import { createRuntime, type Runtime, type RuntimeConfig } from "../src/index.ts";
 
@@ -34,7 +39,7 @@ async function sessions(): Promise<number> {
   return row?.n ?? 0;
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   runtime = createRuntime(configOf({ PAYMENT_GRACE_MS: "45000", RESERVATION_SECONDS: "40" }), {
     name: "runtime-test",
     logger: silentLogger,
@@ -42,6 +47,7 @@ beforeAll(() => {
     requestId: () => `request:${++requestIds}`,
     sessionSettings: { idle_in_transaction_session_timeout: 3000 },
   });
+  await waitForRedis(runtime.redis); // as each process does before it serves
 });
 afterAll(() => runtime?.close());
 
