@@ -5,13 +5,7 @@ import { createParkedUpdates, createProcessedUpdates, type Database } from "@ord
 import { type Shop } from "@orderbot/core";
 import type { Reports } from "@orderbot/core/reports";
 import type { LockManager } from "@orderbot/lock";
-import {
-  maskId,
-  sendBudgetFromConfig,
-  type Logger,
-  type RedisClient,
-  type Registry,
-} from "@orderbot/platform";
+import { maskId, type Logger, type RedisClient, type Registry } from "@orderbot/platform";
 import type { LanguagePreferences } from "@orderbot/conversation";
 import type { ConversationServices } from "@orderbot/runtime";
 import type { BotContext } from "./bot/context.ts";
@@ -148,12 +142,6 @@ function botFor(deps: BotAppDeps, i18n: I18n<BotContext>, mask: Mask): Bot<BotCo
     token: config.BOT_TOKEN,
     apiRoot: config.TELEGRAM_API_ROOT,
     callTimeoutMs: config.TELEGRAM_CALL_TIMEOUT_MS,
-    sendBudget: sendBudgetFromConfig(
-      deps.redis,
-      config,
-      deps.registry,
-      config.TELEGRAM_CALL_TIMEOUT_MS,
-    ),
     ...(deps.botInfo ? { botInfo: deps.botInfo } : {}),
     logger,
     i18n,

@@ -61,7 +61,6 @@ describe("stock and prices", () => {
     expect(outcome.attempts).toHaveLength(1);
     failReply.remove();
     expect(failReply.injected).toBe(1);
-    await h.endSendPause(); // the 429's 60 s pause on every sender, passed
     // The worker's relay sends it later, once, with its own text.
     const queued = await h.db.outboxMessage.findMany({
       where: { chatId: BigInt(group.id), dedupeKey: { startsWith: "reply:" }, status: "PENDING" },

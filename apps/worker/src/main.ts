@@ -2,13 +2,7 @@
 // shutdown. Everything else is importable (createWorker) and runs in tests without a process.
 import closeWithGrace from "close-with-grace";
 import { Api } from "grammy";
-import {
-  ConfigError,
-  createMetricsRegistry,
-  sendBudgetFromConfig,
-  waitForRedis,
-  withDeadline,
-} from "@orderbot/platform";
+import { ConfigError, createMetricsRegistry, waitForRedis, withDeadline } from "@orderbot/platform";
 import { loadWorkerConfig, type WorkerConfig } from "./config.ts";
 import { createProcessLogger } from "./process-logger.ts";
 import { createWorkerRuntime, runtimeDeps } from "./runtime.ts";
@@ -43,15 +37,7 @@ api.config.use((prev, method, payload, signal) =>
     signal as never,
   ),
 );
-const sendBudget = sendBudgetFromConfig(redis, config, registry, config.OUTBOX_SEND_TIMEOUT_MS);
-const worker = createWorker({
-  config,
-  ...runtimeDeps(runtime),
-  api,
-  logger,
-  registry,
-  sendBudget,
-});
+const worker = createWorker({ config, ...runtimeDeps(runtime), api, logger, registry });
 
 closeWithGrace(
   {

@@ -6,7 +6,7 @@ import type { GroupService } from "@orderbot/core/groups";
 import type { StarReconciliation } from "@orderbot/core/payments";
 import { createProcessedUpdates, type Database } from "@orderbot/db";
 import type { LockManager } from "@orderbot/lock";
-import type { Logger, Redis, Registry, SendBudget } from "@orderbot/platform";
+import type { Logger, Redis, Registry } from "@orderbot/platform";
 import { createBacklogCollector } from "./backlog.ts";
 import type { WorkerConfig } from "./config.ts";
 import { adminRefreshJob } from "./jobs/admin-refresh.ts";
@@ -59,8 +59,6 @@ export interface WorkerDeps {
   api: Api;
   logger: Logger;
   registry: Registry;
-  /** The bot's send budget shared through Redis (sendBudgetFromConfig); none: the pacer alone. */
-  sendBudget?: SendBudget;
   /** Replaces the Bot API caller of the outbox relay (the benchmark counts calls). */
   callApi?: CallApi;
 }
@@ -140,7 +138,6 @@ function outboxRelay(deps: WorkerDeps, metrics: WorkerMetrics, chats: OperatorCh
     readOrder: deps.readOrder,
     orderMessages: deps.orderMessages,
     callApi: deps.callApi ?? grammyCaller(deps.api),
-    ...(deps.sendBudget ? { sendBudget: deps.sendBudget } : {}),
     pacer: createPacer({
       ...TELEGRAM_LIMITS,
       groupWindowMs: config.GROUP_RATE_WINDOW_MS,

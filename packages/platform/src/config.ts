@@ -68,22 +68,6 @@ export const sharedConfigShape = {
     .max(60_000)
     .default(500)
     .describe("A Redis command slower than this (ms) counts as an outage."),
-  TELEGRAM_SEND_PER_SECOND: z.coerce
-    .number()
-    .min(1)
-    .max(1000)
-    .default(30)
-    .describe(
-      "Messages a second the bot sends across all chats, shared by every instance (Telegram: about 30).",
-    ),
-  TELEGRAM_CHAT_WINDOW_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .default(3000)
-    .describe(
-      "Telegram's window for a private chat's 3 messages (ms); only fake-Telegram runs shorten it.",
-    ),
   LOCK_NAMESPACE: z
     .preprocess(
       (value) => (value === "" ? undefined : value),

@@ -48,20 +48,3 @@ export { LOCK_KIND_METRICS, registerLockKindMetrics } from "./lock-kind-metrics.
 export { secretMatches } from "./secret.ts";
 export { cutText } from "./text.ts";
 export { withDeadline, CallDeadlineError } from "./call-deadline.ts";
-export {
-  createSendBudget,
-  globalLimitFor,
-  SEND_PRIORITY,
-  TELEGRAM_SEND_LIMITS,
-  type SendBudget,
-  type SendLimits,
-  type Place,
-  type SendPriority,
-  type TakeResult,
-} from "./send-budget/send-budget.ts";
-export {
-  createSendBudgetMetrics,
-  SEND_BUDGET_METRICS,
-  type SendBudgetMetrics,
-} from "./send-budget/metrics.ts";
-export { sendBudgetFromConfig, type SendBudgetConfig } from "./send-budget/from-config.ts";

@@ -1,25 +1,19 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import type { Api } from "grammy";
-import { withDeadline, type SendBudget } from "@orderbot/platform";
-import { budgetedSends } from "./send-budget.ts";
+import { withDeadline } from "@orderbot/platform";
 
 /** A group reply's booking hides its row from the relay this much longer than the call may take. */
 export const IN_FLIGHT_MARGIN_MS = 10_000;
 
 /**
  * Bounds the bot's Bot API calls: 429s and 5xx are retried (after their retry_after) a few times,
- * and every call settles within `deadlineMs` whatever the retries do. A retry_after longer than
- * the deadline fails the call at once (the update is delivered again later), never after a wait
- * the deadline would cut short. With a `budget`, every message takes its place in the bot's shared
- * send budget first (send-budget.ts). Network errors and timeouts
+ * and every call settles within `deadlineMs` whatever the retries do. Network errors and timeouts
  * are not retried here: Telegram may have acted on the call, and the caller (the update's
  * re-delivery, the poller, the relay) retries it where that is safe. Install it before any
  * transformer that relies on "the call has failed by now" (group-replies.ts).
  */
-export function boundApiCalls(api: Api, deadlineMs: number, budget?: SendBudget): void {
-  if (budget) api.config.use(budgetedSends(budget, deadlineMs));
-  const maxDelaySeconds = Math.max(1, Math.floor(deadlineMs / 1000) - 1);
-  api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds, rethrowHttpErrors: true }));
+export function boundApiCalls(api: Api, deadlineMs: number): void {
+  api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 5, rethrowHttpErrors: true }));
   // grammY types signals with its fetch shim's AbortSignal; Node's own is what they are.
   api.config.use((prev, method, payload, signal) =>
     withDeadline(deadlineMs, method, (s) => prev(method, payload, s as never), signal as never),

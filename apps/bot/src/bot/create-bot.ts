@@ -2,7 +2,7 @@ import type { I18n } from "@grammyjs/i18n";
 import { Bot, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { Database } from "@orderbot/db";
-import type { Logger, SendBudget } from "@orderbot/platform";
+import type { Logger } from "@orderbot/platform";
 import { askShopFeature } from "../features/ask-shop.ts";
 import { cancelFeature } from "../features/cancel.ts";
 import { cartFeature } from "../features/cart.ts";
@@ -37,8 +37,6 @@ export interface CreateBotDeps extends FeatureDeps {
   apiRoot: string | undefined;
   /** Every Bot API call settles within this, retries included (TELEGRAM_CALL_TIMEOUT_MS). */
   callTimeoutMs: number;
-  /** The bot's send budget, shared through Redis with every instance; none: sends are not paced. */
-  sendBudget?: SendBudget;
   /** Skips getMe at start when known (tests); otherwise `bot.init()` fetches it. */
   botInfo?: UserFromGetMe;
   logger: Logger;
@@ -135,7 +133,7 @@ export function createBot(deps: CreateBotDeps): Bot<BotContext> {
       timeoutSeconds: Math.ceil(deps.callTimeoutMs / 1000),
     },
   });
-  boundApiCalls(bot.api, deps.callTimeoutMs, deps.sendBudget);
+  boundApiCalls(bot.api, deps.callTimeoutMs);
   // Outside the deadline: a group reply whose call failed goes to the outbox instead of failing the update.
   bot.api.config.use(
     pacedGroupReplies({

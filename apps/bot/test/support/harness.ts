@@ -32,11 +32,6 @@ export interface BotHarness {
   services: WorkerServices;
   /** POSTs an update to the bot's webhook as Telegram would (with the secret); the HTTP status. */
   postUpdate(update: object): Promise<number>;
-  /**
-   * Ends the pause a 429 set on every sender of the bot (the shared send budget's): as if its
-   * retry_after had passed, for a test that goes on after a fault's 60 s one.
-   */
-  endSendPause(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -80,7 +75,6 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
       LOCK_HASH_KEY: "harness-hash-key-0123456789",
       OWNER_IDS: String(OWNER_ID),
       GROUP_RATE_WINDOW_MS: "1000",
-      TELEGRAM_CHAT_WINDOW_MS: "100",
       ...options.env,
     },
     new Set(options.defaulted),
@@ -128,10 +122,6 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
         body: JSON.stringify(update),
       });
       return response.status;
-    },
-    async endSendPause() {
-      const botId = config.BOT_TOKEN.split(":")[0]!;
-      await testRedis.redis.del(`${config.LOCK_NAMESPACE}:send-budget:{${botId}}:pause`);
     },
     async close() {
       await app.close();

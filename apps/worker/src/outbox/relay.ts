@@ -10,7 +10,7 @@ import {
 } from "@orderbot/conversation";
 import type { Database } from "@orderbot/db";
 import { expandEvents } from "@orderbot/core/events";
-import type { Logger, Place, SendBudget } from "@orderbot/platform";
+import type { Logger } from "@orderbot/platform";
 import {
   claimDueOutbox,
   recentGroupReplies,
@@ -28,7 +28,6 @@ import {
   type CallApi,
   type RenderContext,
 } from "./api-call.ts";
-import { answeredBudget, pauseOnRateLimit, takeBudget } from "./budget.ts";
 import { classify } from "./classify.ts";
 import type { Pacer } from "./pacer.ts";
 import type { RetryPolicy, SendResult } from "./retry.ts";
@@ -59,8 +58,6 @@ export interface RelayDeps {
   callApi: CallApi;
   /** Kept across runs: pacing must remember what the previous run sent. */
   pacer: Pacer;
-  /** The bot's budget shared through Redis with every instance (budget.ts); none: the pacer alone. */
-  sendBudget?: SendBudget;
   policy: RetryPolicy;
   options: RelayOptions;
   metrics: WorkerMetrics;
@@ -95,8 +92,7 @@ export interface RelayRunContext {
 }
 
 type SlotWait =
-  | { go: true; at: number; place?: Place }
-  | { go: false; delayMs: number; reason: "paced" | "stopped" };
+  { go: true; at: number } | { go: false; delayMs: number; reason: "paced" | "stopped" };
 
 /** A relay's dependencies and what it keeps between runs. */
 export interface Relay {
@@ -189,10 +185,7 @@ async function takeSlot(
     const slot = pacer.nextSlot(chatId, t);
     if (slot <= t) {
       pacer.book(chatId, t);
-      const shared = await takeBudget(relay, chatId, deadline, ctx);
-      // Not sent after all: the booking stays, answered now, which only slows the chat down.
-      if (!shared.go) pacer.answered(chatId, t, relay.now());
-      return shared.go ? { ...shared, at: t } : shared;
+      return { go: true, at: t };
     }
     if (slot > deadline) return { go: false, delayMs: slot - t, reason: "paced" };
     try {
@@ -290,8 +283,6 @@ async function deliverChat(
         (failure: unknown) => classify(failure),
       );
     deps.pacer.answered(message.chatId, wait.at, relay.now());
-    await answeredBudget(relay, wait.place);
-    await pauseOnRateLimit(relay, result);
     await settle(relay, message, call, result, summary);
   }
 }

@@ -128,7 +128,6 @@ export async function startShopRun(options: ShopRunOptions): Promise<ShopRun> {
     // The kit enforces no group limit unless a run turns its flood control on: a short window
     // keeps the operator's replies direct instead of queued behind the group's budget.
     GROUP_RATE_WINDOW_MS: "1000",
-    TELEGRAM_CHAT_WINDOW_MS: "100",
     ...options.env,
   };
   const logFile = (name: string) =>
