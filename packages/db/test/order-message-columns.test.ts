@@ -1,13 +1,10 @@
 // The expand step of migration 20261207030000_order_message_columns: while the previous release
 // runs beside this one, orders' four message columns (which it reads and writes) and
 // order_messages (which this release does) stay equal, whichever side writes.
-import path from "node:path";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { migrate } from "@orderbot/db";
-import { PROJECT_ROOT, useTestDatabase } from "@orderbot/testkit";
+import { useTestDatabase } from "@orderbot/testkit";
 import { useEmptyDatabases } from "./support/empty-databases.ts";
-import { useMigrationsBefore } from "./support/migrations-before.ts";
+import { rowsAcrossMigration, useMigrationsBefore } from "./support/migrations-before.ts";
 import { unique } from "./support/rows.ts";
 
 const { db } = useTestDatabase();
@@ -68,24 +65,16 @@ describe("orders' message columns during the upgrade", () => {
   });
 
   it("are filled from order_messages by the migration", async () => {
-    const url = await emptyDatabase();
-    await migrate({ url, dir: await migrationsBefore(MIGRATION) });
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(`
-        INSERT INTO orders (public_id, user_id, chat_id, status, total_minor, currency, expires_at,
-                            idempotency_key, updated_at)
-        VALUES ('AB23CD45', 1, 1, 'RESERVED', 20, 'XTR', now(), '1:k', now());
-        INSERT INTO order_messages (order_public_id, card_message_id, invoice_message_id)
-        VALUES ('AB23CD45', 3, 4)`);
-      await migrate({ url, dir: path.join(PROJECT_ROOT, "prisma/migrations") });
-      const { rows } = await client.query(
-        `SELECT card_message_id, invoice_message_id FROM orders WHERE public_id = 'AB23CD45'`,
-      );
-      expect(rows).toEqual([{ card_message_id: 3, invoice_message_id: 4 }]);
-    } finally {
-      await client.end();
-    }
+    const rows = await rowsAcrossMigration(
+      await emptyDatabase(),
+      await migrationsBefore(MIGRATION),
+      `INSERT INTO orders (public_id, user_id, chat_id, status, total_minor, currency, expires_at,
+                           idempotency_key, updated_at)
+       VALUES ('AB23CD45', 1, 1, 'RESERVED', 20, 'XTR', now(), '1:k', now());
+       INSERT INTO order_messages (order_public_id, card_message_id, invoice_message_id)
+       VALUES ('AB23CD45', 3, 4)`,
+      `SELECT card_message_id, invoice_message_id FROM orders WHERE public_id = 'AB23CD45'`,
+    );
+    expect(rows).toEqual([{ card_message_id: 3, invoice_message_id: 4 }]);
   });
 });

@@ -1,13 +1,10 @@
 // The expand step of migration 20261209020000_support_request_keys: while the previous release runs
 // beside this one, a request it opens by (chat, message id) and one this release opens by its key
 // are the same request, whichever side wrote it first.
-import path from "node:path";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { migrate } from "@orderbot/db";
-import { PROJECT_ROOT, useTestDatabase } from "@orderbot/testkit";
+import { useTestDatabase } from "@orderbot/testkit";
 import { useEmptyDatabases } from "./support/empty-databases.ts";
-import { useMigrationsBefore } from "./support/migrations-before.ts";
+import { rowsAcrossMigration, useMigrationsBefore } from "./support/migrations-before.ts";
 
 const { db } = useTestDatabase();
 const MIGRATION = "20261209020000_support_request_keys";
@@ -52,24 +49,16 @@ describe("support request keys during the upgrade", () => {
   });
 
   it("are filled for requests opened before it by the migration", async () => {
-    const url = await emptyDatabase();
-    await migrate({ url, dir: await migrationsBefore(MIGRATION) });
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(`
-        INSERT INTO support_requests (user_id, chat_id, topic, text, source_message_id)
-        VALUES (5, 5, 'question', 'a', 9), (5, 5, 'paysupport', 'b', NULL)`);
-      await migrate({ url, dir: path.join(PROJECT_ROOT, "prisma/migrations") });
-      const { rows } = await client.query(
-        `SELECT request_key, source_message_id FROM support_requests ORDER BY id`,
-      );
-      expect(rows).toEqual([
-        { request_key: "ask:5:9", source_message_id: 9 },
-        { request_key: null, source_message_id: null },
-      ]);
-    } finally {
-      await client.end();
-    }
+    const rows = await rowsAcrossMigration(
+      await emptyDatabase(),
+      await migrationsBefore(MIGRATION),
+      `INSERT INTO support_requests (user_id, chat_id, topic, text, source_message_id)
+       VALUES (5, 5, 'question', 'a', 9), (5, 5, 'paysupport', 'b', NULL)`,
+      `SELECT request_key, source_message_id FROM support_requests ORDER BY id`,
+    );
+    expect(rows).toEqual([
+      { request_key: "ask:5:9", source_message_id: 9 },
+      { request_key: null, source_message_id: null },
+    ]);
   });
 });

@@ -3,7 +3,9 @@
 import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll } from "vitest";
+import { migrate } from "@orderbot/db";
 import { PROJECT_ROOT } from "@orderbot/testkit";
 
 /** Registers the clean-up; the function it returns copies the migrations before `name`. */
@@ -22,4 +24,27 @@ export function useMigrationsBefore(): (name: string) => Promise<string> {
     }
     return dir;
   };
+}
+
+/**
+ * Writes `seed` to the empty database at `url` migrated as far as `before` (a folder from
+ * useMigrationsBefore), runs the rest of the migrations, and returns what `query` reads then: what
+ * the migration made of rows the release before it wrote.
+ */
+export async function rowsAcrossMigration(
+  url: string,
+  before: string,
+  seed: string,
+  query: string,
+): Promise<unknown[]> {
+  await migrate({ url, dir: before });
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(seed);
+    await migrate({ url, dir: path.join(PROJECT_ROOT, "prisma/migrations") });
+    return (await client.query(query)).rows;
+  } finally {
+    await client.end();
+  }
 }
