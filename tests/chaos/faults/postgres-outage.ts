@@ -17,6 +17,7 @@ export function postgresPastRetryWindow(at: number): Fault {
       // and its successful_payment follow an answer only once PostgreSQL is down.
       const held = kit.faults.hold("answerPreCheckoutQuery");
       paying.release();
+      ctx.gates.openAll(); // the crowd's payers heldPayers held at Pay too
       // The first answer held, and a moment for more: not long, a payer gives up 10 s after its
       // pre-checkout query.
       if (await until(() => held.waiting >= 1, 8_000)) await until(() => held.waiting >= 3, 1_500);
